@@ -1,0 +1,75 @@
+package engine
+
+import (
+	"context"
+	"runtime"
+	"time"
+
+	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/internal/state"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// Options configure one operation. They are not modified once passed.
+type Options struct {
+	Stack   string
+	Project string
+	// Providers makes provider instances.
+	Providers ProviderSource
+	// Journal receives every state change; required by every operation but
+	// preview, which changes nothing.
+	Journal Journal
+	// Parallel bounds the provider steps running at once; 0 means
+	// DefaultParallel, 1 runs everything serially.
+	Parallel int
+	// Targets limits the operation to these resources (and, for an update,
+	// what they depend on); Excludes to everything but these.
+	Targets  []resource.URN
+	Excludes []resource.URN
+	// Events, if set, is called for each event, from many goroutines.
+	Events func(Event)
+	// Now returns the time recorded on resources; time.Now if nil.
+	Now func() time.Time
+	// DefaultProviderConfig returns the configuration of the default
+	// provider for a package (from stack config); nil means empty.
+	DefaultProviderConfig func(pkg string) resource.Object
+}
+
+// DefaultParallel is the default bound on concurrent steps: provider calls
+// mostly wait on the network or a plugin, so several per core.
+func DefaultParallel() int { return 16 * runtime.NumCPU() }
+
+func (o *Options) parallel() int {
+	if o.Parallel > 0 {
+		return o.Parallel
+	}
+	return DefaultParallel()
+}
+
+func (o *Options) now() time.Time {
+	if o.Now != nil {
+		return o.Now()
+	}
+	return time.Now()
+}
+
+// ProviderSource makes unconfigured provider instances.
+type ProviderSource interface {
+	NewProvider(ctx context.Context, req ProviderRequest) (provider.Provider, error)
+}
+
+// ProviderRequest names the provider plugin wanted.
+type ProviderRequest struct {
+	Package string
+	// Version is a version constraint; "" accepts any.
+	Version string
+	// Source is a plugin source address (a Terraform registry address such
+	// as "hashicorp/random"), if the program gave one.
+	Source string
+}
+
+// Journal records state changes durably. Record returns once the entry is
+// durable; it assigns the entry's Seq. It is safe for concurrent use.
+type Journal interface {
+	Record(ctx context.Context, e *state.Entry) error
+}

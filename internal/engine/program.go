@@ -1,0 +1,117 @@
+package engine
+
+import (
+	"context"
+	"time"
+
+	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// Program describes the desired resources by registering them with a
+// Monitor. Run returns when the program has registered everything and every
+// registration it made has completed (or failed).
+type Program interface {
+	Run(ctx context.Context, mon Monitor) error
+}
+
+// ProgramFunc adapts a function to a Program.
+type ProgramFunc func(ctx context.Context, mon Monitor) error
+
+// Run implements Program.
+func (f ProgramFunc) Run(ctx context.Context, mon Monitor) error { return f(ctx, mon) }
+
+// Monitor is how a program talks to the engine. It is safe for concurrent
+// use: a program registers independent resources at once.
+type Monitor interface {
+	// Register registers a resource and returns at once; done is called,
+	// on some engine goroutine, when the resource's step has finished, with
+	// its outputs or the error that stopped it. done must not block.
+	Register(reg Registration, done func(Registered, error))
+	// RegisterOutputs records the outputs of a component resource.
+	RegisterOutputs(urn resource.URN, outputs resource.Object) error
+	// SetStackOutputs records the stack's outputs.
+	SetStackOutputs(outputs resource.Object)
+	// Invoke calls a provider function.
+	Invoke(ctx context.Context, req InvokeRequest) (resource.Object, error)
+	// Schema returns the schema of the default provider for a package.
+	Schema(ctx context.Context, pkg, version string) (*provider.Schema, error)
+	// URN returns the URN a registration would get.
+	URN(typ, name string, parent resource.URN) resource.URN
+}
+
+// RegisterAndWait registers a resource and blocks until it is done.
+func RegisterAndWait(ctx context.Context, mon Monitor, reg Registration) (Registered, error) {
+	type result struct {
+		r   Registered
+		err error
+	}
+	ch := make(chan result, 1)
+	mon.Register(reg, func(r Registered, err error) { ch <- result{r, err} })
+	select {
+	case res := <-ch:
+		return res.r, res.err
+	case <-ctx.Done():
+		return Registered{}, ctx.Err()
+	}
+}
+
+// Registration is a program's request for a resource.
+type Registration struct {
+	Type   string // type token, e.g. "plinth:random:Pet" or "pulumi:providers:aws"
+	Name   string
+	Custom bool // false for a component resource
+	Parent resource.URN
+	Inputs resource.Object
+	// Dependencies are every resource this one depends on, explicit
+	// (dependsOn) and implicit (through its inputs).
+	Dependencies         []resource.URN
+	PropertyDependencies map[string][]resource.URN
+
+	// Provider is an explicit provider reference "<URN>::<ID>"; empty means
+	// the default provider for the type's package.
+	Provider string
+	// Version constrains the provider version for a default provider, or,
+	// on a provider resource, the plugin to load.
+	Version string
+	// PluginSource says where a provider plugin comes from (a Terraform
+	// source address such as "hashicorp/random"), on a provider resource or
+	// for a default provider.
+	PluginSource string
+
+	Protect             bool
+	RetainOnDelete      bool
+	DeleteBeforeReplace bool
+	IgnoreChanges       []string
+	ReplaceOnChanges    []string
+	CustomTimeouts      CustomTimeouts
+	// ImportID adopts an existing resource with this ID instead of creating
+	// one.
+	ImportID string
+}
+
+// CustomTimeouts bounds a resource's provider calls; zero means the
+// provider's default.
+type CustomTimeouts struct {
+	Create, Update, Delete time.Duration
+}
+
+// Registered is the result of a registration: the resource's URN, ID and
+// outputs. During a preview the ID and outputs may be unknown.
+type Registered struct {
+	URN     resource.URN
+	ID      resource.Value // a string, or unknown during a preview
+	Outputs resource.Object
+	Custom  bool
+	// ProviderRef is, for a provider resource, the reference "<URN>::<ID>"
+	// that other registrations pass as Provider.
+	ProviderRef string
+}
+
+// InvokeRequest calls a provider function.
+type InvokeRequest struct {
+	Token    string
+	Args     resource.Object
+	Provider string // explicit provider reference, or "" for the default
+	Version  string
+}

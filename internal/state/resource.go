@@ -1,0 +1,110 @@
+package state
+
+import (
+	"time"
+
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// Resource is one resource as recorded in state.
+type Resource struct {
+	URN    resource.URN
+	Type   string
+	Custom bool
+	// ID is the provider's ID for a custom resource; "" for a component.
+	ID      string
+	Inputs  resource.Object
+	Outputs resource.Object
+	Parent  resource.URN
+	// Provider references the provider resource that manages a custom
+	// resource, as "<provider URN>::<provider ID>".
+	Provider             string
+	Dependencies         []resource.URN
+	PropertyDependencies map[string][]resource.URN
+
+	Protect             bool
+	RetainOnDelete      bool
+	DeleteBeforeReplace bool
+	IgnoreChanges       []string
+	ReplaceOnChanges    []string
+	CustomTimeouts      CustomTimeouts
+
+	// Delete marks a resource replaced by a newer one with the same URN and
+	// awaiting deletion. Only such resources may share a URN.
+	Delete bool
+	// InitErrors holds why a resource that was created failed to initialise.
+	InitErrors []string
+	// Private is opaque provider data handed back on every call.
+	Private []byte
+
+	Created  time.Time
+	Modified time.Time
+}
+
+// CustomTimeouts bounds the provider calls for one resource; zero means the
+// provider's default.
+type CustomTimeouts struct {
+	Create time.Duration
+	Update time.Duration
+	Delete time.Duration
+}
+
+// Clone returns a copy of r that shares no slices or maps with it (values
+// themselves are immutable and shared).
+func (r *Resource) Clone() *Resource {
+	c := *r
+	c.Inputs = r.Inputs.Copy()
+	c.Outputs = r.Outputs.Copy()
+	c.Dependencies = append([]resource.URN(nil), r.Dependencies...)
+	if r.PropertyDependencies != nil {
+		c.PropertyDependencies = make(map[string][]resource.URN, len(r.PropertyDependencies))
+		for k, v := range r.PropertyDependencies {
+			c.PropertyDependencies[k] = append([]resource.URN(nil), v...)
+		}
+	}
+	c.IgnoreChanges = append([]string(nil), r.IgnoreChanges...)
+	c.ReplaceOnChanges = append([]string(nil), r.ReplaceOnChanges...)
+	c.InitErrors = append([]string(nil), r.InitErrors...)
+	c.Private = append([]byte(nil), r.Private...)
+	return &c
+}
+
+// References returns every URN r refers to: parent, provider, dependencies
+// and property dependencies, without duplicates.
+func (r *Resource) References() []resource.URN {
+	seen := map[resource.URN]bool{}
+	var out []resource.URN
+	add := func(u resource.URN) {
+		if u != "" && !seen[u] {
+			seen[u] = true
+			out = append(out, u)
+		}
+	}
+	add(r.Parent)
+	if r.Provider != "" {
+		if u, _, err := ParseProviderRef(r.Provider); err == nil {
+			add(u)
+		}
+	}
+	for _, d := range r.Dependencies {
+		add(d)
+	}
+	for _, deps := range r.PropertyDependencies {
+		for _, d := range deps {
+			add(d)
+		}
+	}
+	return out
+}
+
+// Key identifies one recorded resource: its URN, ID and whether it is
+// pending deletion. Only pending deletions can share a URN with another
+// resource, and those differ by ID.
+type Key struct {
+	URN    resource.URN
+	ID     string
+	Delete bool
+}
+
+// Key returns r's identity.
+func (r *Resource) Key() Key { return Key{URN: r.URN, ID: r.ID, Delete: r.Delete} }

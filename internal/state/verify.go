@@ -1,0 +1,82 @@
+package state
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// Verify checks a snapshot's integrity: every URN is well formed; no two
+// live resources share a URN (only pending deletions may); custom resources
+// have an ID; a resource's parent, provider and dependencies appear before
+// it; provider references name a provider resource with that ID; pending
+// operations name valid URNs. It returns every problem found, joined.
+func (s *Snapshot) Verify() error {
+	var errs []error
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	seen := map[resource.URN]*Resource{} // every URN seen so far, preferring live
+	providers := map[string]bool{}       // provider refs seen so far
+	for i, r := range s.Resources {
+		if _, err := resource.ParseURN(string(r.URN)); err != nil {
+			bad("resource %d: %v", i, err)
+			continue
+		}
+		if prev, dup := seen[r.URN]; dup && !prev.Delete && !r.Delete {
+			bad("resource %s appears twice", r.URN)
+		}
+		if r.Custom && r.ID == "" {
+			bad("custom resource %s has no ID", r.URN)
+		}
+		s.verifyReferences(r, seen, providers, bad)
+		if prev, ok := seen[r.URN]; !ok || prev.Delete {
+			seen[r.URN] = r
+		}
+		if r.Custom && IsProviderType(r.Type) {
+			providers[ProviderRef(r.URN, r.ID)] = true
+		}
+	}
+	for _, p := range s.Pending {
+		if p.Resource == nil {
+			bad("a pending %s names no resource", p.Op)
+		} else if !p.Resource.URN.IsValid() {
+			bad("a pending %s names an invalid URN %q", p.Op, p.Resource.URN)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (s *Snapshot) verifyReferences(r *Resource, seen map[resource.URN]*Resource, providers map[string]bool, bad func(string, ...any)) {
+	if r.Parent != "" && seen[r.Parent] == nil {
+		bad("resource %s: parent %s does not appear before it", r.URN, r.Parent)
+	}
+	if r.Provider != "" {
+		if _, _, err := ParseProviderRef(r.Provider); err != nil {
+			bad("resource %s: %v", r.URN, err)
+		} else if !providers[r.Provider] {
+			bad("resource %s: provider %s does not appear before it", r.URN, r.Provider)
+		}
+	} else if r.Custom && !IsProviderType(r.Type) {
+		bad("custom resource %s has no provider", r.URN)
+	}
+	for _, d := range r.Dependencies {
+		if seen[d] == nil {
+			bad("resource %s: dependency %s does not appear before it", r.URN, d)
+		}
+	}
+	for prop, deps := range r.PropertyDependencies {
+		for _, d := range deps {
+			if seen[d] == nil {
+				bad("resource %s: property %s depends on %s, which does not appear before it", r.URN, prop, d)
+			}
+		}
+	}
+}
+
+// ProviderTypePrefix starts the type of every provider resource.
+const ProviderTypePrefix = "pulumi:providers:"
+
+// IsProviderType reports whether a type token names a provider resource.
+func IsProviderType(t string) bool {
+	return len(t) > len(ProviderTypePrefix) && t[:len(ProviderTypePrefix)] == ProviderTypePrefix
+}

@@ -1,0 +1,403 @@
+package resource
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Kind names the type of a Value.
+type Kind uint8
+
+// The kinds of value, as listed in the implementer's guide.
+const (
+	NullKind Kind = iota
+	BoolKind
+	NumberKind
+	StringKind
+	ArrayKind
+	ObjectKind
+	AssetKind
+	ArchiveKind
+	ReferenceKind
+	UnknownKind
+	SecretKind
+)
+
+var kindNames = [...]string{
+	NullKind: "null", BoolKind: "bool", NumberKind: "number", StringKind: "string",
+	ArrayKind: "array", ObjectKind: "object", AssetKind: "asset", ArchiveKind: "archive",
+	ReferenceKind: "resource reference", UnknownKind: "unknown", SecretKind: "secret",
+}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Object is an unordered map from property names to values. Iterate it in a
+// stable order with Keys.
+type Object map[string]Value
+
+// Keys returns the object's property names in sorted order.
+func (o Object) Keys() []string {
+	keys := make([]string, 0, len(o))
+	for k := range o {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// Copy returns a shallow copy of the object.
+func (o Object) Copy() Object {
+	if o == nil {
+		return nil
+	}
+	c := make(Object, len(o))
+	for k, v := range o {
+		c[k] = v
+	}
+	return c
+}
+
+// Value is an immutable property value. The zero Value is null.
+//
+// Numbers are IEEE-754 doubles; a number made from a decimal literal that a
+// double cannot hold exactly (a 20-digit integer, say) also keeps the literal,
+// so it round-trips with every digit.
+type Value struct {
+	str  string  // StringKind: the string; NumberKind: exact literal or ""
+	x    any     // []Value, Object, *Asset, *Archive, *Reference, *Value (secret element)
+	num  float64 // NumberKind; BoolKind as 0 or 1
+	kind Kind
+}
+
+// Null returns the null value.
+func Null() Value { return Value{} }
+
+// Unknown returns a value whose type and contents are not yet known.
+func Unknown() Value { return Value{kind: UnknownKind} }
+
+// NewBool returns a bool value.
+func NewBool(b bool) Value {
+	v := Value{kind: BoolKind}
+	if b {
+		v.num = 1
+	}
+	return v
+}
+
+// NewNumber returns a number value.
+func NewNumber(f float64) Value { return Value{kind: NumberKind, num: f} }
+
+// ParseNumber returns the number written as a decimal literal. If a double
+// cannot represent it exactly the literal is kept, so no digit is lost.
+func ParseNumber(literal string) (Value, error) {
+	f, err := strconv.ParseFloat(literal, 64)
+	if err != nil && !isRangeError(err) {
+		return Value{}, fmt.Errorf("%q is not a number", literal)
+	}
+	v := Value{kind: NumberKind, num: f}
+	if !exactFloat(f, literal) {
+		v.str = literal
+	}
+	return v, nil
+}
+
+func isRangeError(err error) bool {
+	ne, ok := err.(*strconv.NumError)
+	return ok && ne.Err == strconv.ErrRange
+}
+
+func exactFloat(f float64, literal string) bool {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return false
+	}
+	want, ok := new(big.Float).SetPrec(0).SetString(literal)
+	if !ok {
+		return false
+	}
+	return new(big.Float).SetFloat64(f).Cmp(want) == 0
+}
+
+// NewString returns a string value.
+func NewString(s string) Value { return Value{kind: StringKind, str: s} }
+
+// NewArray returns an array value holding elems (not copied).
+func NewArray(elems ...Value) Value {
+	if elems == nil {
+		elems = []Value{}
+	}
+	return Value{kind: ArrayKind, x: elems}
+}
+
+// NewObject returns an object value holding o (not copied).
+func NewObject(o Object) Value {
+	if o == nil {
+		o = Object{}
+	}
+	return Value{kind: ObjectKind, x: o}
+}
+
+// NewAsset returns an asset value.
+func NewAsset(a *Asset) Value { return Value{kind: AssetKind, x: a} }
+
+// NewArchive returns an archive value.
+func NewArchive(a *Archive) Value { return Value{kind: ArchiveKind, x: a} }
+
+// NewReference returns a resource reference value.
+func NewReference(r Reference) Value { return Value{kind: ReferenceKind, x: &r} }
+
+// MakeSecret marks v as secret. Marking a secret again changes nothing.
+func MakeSecret(v Value) Value {
+	if v.kind == SecretKind {
+		return v
+	}
+	return Value{kind: SecretKind, x: &v}
+}
+
+// Kind returns the value's kind.
+func (v Value) Kind() Kind { return v.kind }
+
+// IsNull reports whether v is null.
+func (v Value) IsNull() bool { return v.kind == NullKind }
+
+// IsUnknown reports whether v itself is unknown (see ContainsUnknowns).
+func (v Value) IsUnknown() bool { return v.kind == UnknownKind }
+
+// IsSecret reports whether v itself is marked secret (see ContainsSecrets).
+func (v Value) IsSecret() bool { return v.kind == SecretKind }
+
+// Bool returns the value of a bool; false for any other kind.
+func (v Value) Bool() bool { return v.kind == BoolKind && v.num != 0 }
+
+// Number returns the value of a number; 0 for any other kind.
+func (v Value) Number() float64 {
+	if v.kind != NumberKind {
+		return 0
+	}
+	return v.num
+}
+
+// BigNumber returns a number with every digit it was written with.
+func (v Value) BigNumber() *big.Float {
+	if v.kind != NumberKind {
+		return nil
+	}
+	if v.str != "" {
+		if f, ok := new(big.Float).SetPrec(512).SetString(v.str); ok {
+			return f
+		}
+	}
+	return new(big.Float).SetFloat64(v.num)
+}
+
+// NumberLiteral formats a number with every digit it holds.
+func (v Value) NumberLiteral() string {
+	if v.kind != NumberKind {
+		return ""
+	}
+	if v.str != "" {
+		return v.str
+	}
+	return strconv.FormatFloat(v.num, 'g', -1, 64)
+}
+
+// Str returns the value of a string; "" for any other kind.
+func (v Value) Str() string {
+	if v.kind != StringKind {
+		return ""
+	}
+	return v.str
+}
+
+// Array returns the elements of an array; nil for any other kind. The slice
+// must not be modified.
+func (v Value) Array() []Value {
+	a, _ := v.x.([]Value)
+	return a
+}
+
+// Object returns the properties of an object; nil for any other kind. The map
+// must not be modified.
+func (v Value) Object() Object {
+	o, _ := v.x.(Object)
+	return o
+}
+
+// Asset returns the asset; nil for any other kind.
+func (v Value) Asset() *Asset {
+	a, _ := v.x.(*Asset)
+	return a
+}
+
+// Archive returns the archive; nil for any other kind.
+func (v Value) Archive() *Archive {
+	a, _ := v.x.(*Archive)
+	return a
+}
+
+// Reference returns the resource reference; the zero Reference for any other kind.
+func (v Value) Reference() Reference {
+	if r, ok := v.x.(*Reference); ok {
+		return *r
+	}
+	return Reference{}
+}
+
+// SecretElement returns the value inside a secret; v itself otherwise.
+func (v Value) SecretElement() Value {
+	if e, ok := v.x.(*Value); ok && v.kind == SecretKind {
+		return *e
+	}
+	return v
+}
+
+// ContainsUnknowns reports whether v or anything inside it is unknown.
+func (v Value) ContainsUnknowns() bool {
+	return v.any(func(e Value) bool { return e.kind == UnknownKind || refUnknown(e) })
+}
+
+func refUnknown(e Value) bool {
+	if e.kind != ReferenceKind {
+		return false
+	}
+	r := e.Reference()
+	return r.ID != nil && r.ID.IsUnknown()
+}
+
+// ContainsSecrets reports whether v or anything inside it is secret.
+func (v Value) ContainsSecrets() bool {
+	return v.any(func(e Value) bool { return e.kind == SecretKind })
+}
+
+// any reports whether pred holds for v or any value nested in it.
+func (v Value) any(pred func(Value) bool) bool {
+	if pred(v) {
+		return true
+	}
+	switch v.kind {
+	case SecretKind:
+		return v.SecretElement().any(pred)
+	case ArrayKind:
+		for _, e := range v.Array() {
+			if e.any(pred) {
+				return true
+			}
+		}
+	case ObjectKind:
+		for _, e := range v.Object() {
+			if e.any(pred) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Unsecret returns v with every secret mark removed, deep, and whether it
+// removed any.
+func (v Value) Unsecret() (Value, bool) {
+	if !v.ContainsSecrets() {
+		return v, false
+	}
+	return v.Map(func(e Value) Value { return e.SecretElement() }), true
+}
+
+// Map rebuilds v bottom-up, replacing every value with f of it. Secret
+// elements are mapped inside their secret.
+func (v Value) Map(f func(Value) Value) Value {
+	switch v.kind {
+	case SecretKind:
+		inner := v.SecretElement().Map(f)
+		return f(Value{kind: SecretKind, x: &inner})
+	case ArrayKind:
+		elems := make([]Value, len(v.Array()))
+		for i, e := range v.Array() {
+			elems[i] = e.Map(f)
+		}
+		return f(NewArray(elems...))
+	case ObjectKind:
+		o := make(Object, len(v.Object()))
+		for k, e := range v.Object() {
+			o[k] = e.Map(f)
+		}
+		return f(NewObject(o))
+	}
+	return f(v)
+}
+
+// Sticky returns result marked secret if any of inputs contains a secret:
+// a value computed from a secret stays secret.
+func Sticky(result Value, inputs ...Value) Value {
+	for _, in := range inputs {
+		if in.ContainsSecrets() {
+			return MakeSecret(result)
+		}
+	}
+	return result
+}
+
+// String renders v for humans and tests. Secrets are shown as [secret].
+func (v Value) String() string {
+	var b strings.Builder
+	v.write(&b)
+	return b.String()
+}
+
+func (v Value) write(b *strings.Builder) {
+	switch v.kind {
+	case NullKind:
+		b.WriteString("null")
+	case BoolKind:
+		b.WriteString(strconv.FormatBool(v.Bool()))
+	case NumberKind:
+		b.WriteString(v.NumberLiteral())
+	case StringKind:
+		b.WriteString(strconv.Quote(v.str))
+	case ArrayKind:
+		writeArray(b, v.Array())
+	case ObjectKind:
+		writeObject(b, v.Object())
+	case AssetKind:
+		b.WriteString(v.Asset().String())
+	case ArchiveKind:
+		b.WriteString(v.Archive().String())
+	case ReferenceKind:
+		b.WriteString(v.Reference().String())
+	case UnknownKind:
+		b.WriteString("[unknown]")
+	case SecretKind:
+		b.WriteString("[secret]")
+	}
+}
+
+func writeArray(b *strings.Builder, elems []Value) {
+	b.WriteByte('[')
+	for i, e := range elems {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		e.write(b)
+	}
+	b.WriteByte(']')
+}
+
+func writeObject(b *strings.Builder, o Object) {
+	b.WriteByte('{')
+	for i, k := range o.Keys() {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Quote(k))
+		b.WriteString(": ")
+		o[k].write(b)
+	}
+	b.WriteByte('}')
+}
