@@ -1,0 +1,79 @@
+package tfplugin6
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+)
+
+// The descriptors must live under plinth's own names so that they never
+// collide with terraform-plugin-go's copy in one binary.
+func TestRegisteredUnderPlinthNames(t *testing.T) {
+	for _, name := range []protoreflect.FullName{"plinth.tfplugin6.DynamicValue", "plinth.tfplugin6.Schema.Block"} {
+		if _, err := protoregistry.GlobalTypes.FindMessageByName(name); err != nil {
+			t.Errorf("message %s is not registered: %v", name, err)
+		}
+	}
+	if _, err := protoregistry.GlobalTypes.FindMessageByName("tfplugin6.DynamicValue"); err == nil {
+		t.Errorf("tfplugin6.DynamicValue is registered: the descriptors would clash with terraform-plugin-go's")
+	}
+	if _, err := protoregistry.GlobalFiles.FindFileByPath("internal/tfplugin6/tfplugin6.proto"); err != nil {
+		t.Errorf("file path: %v", err)
+	}
+}
+
+// On the wire the service keeps Terraform's name.
+func TestWireServiceName(t *testing.T) {
+	if got, want := Provider_ServiceDesc.ServiceName, "tfplugin6.Provider"; got != want {
+		t.Errorf("service name %q, want %q", got, want)
+	}
+	if got, want := Provider_GetProviderSchema_FullMethodName, "/tfplugin6.Provider/GetProviderSchema"; got != want {
+		t.Errorf("method name %q, want %q", got, want)
+	}
+}
+
+// The committed code must be what gen.sh makes of the committed .proto.
+// Skipped where the generators are not installed (CI needs no protoc).
+func TestGeneratedCodeUpToDate(t *testing.T) {
+	for _, tool := range []string{"protoc", "protoc-gen-go", "protoc-gen-go-grpc"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not on PATH; cannot check the generated code (see gen.sh)", tool)
+		}
+	}
+	root := t.TempDir()
+	dir := filepath.Join(root, "internal", "tfplugin6")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"gen.sh", "tfplugin6.proto"} {
+		copyFile(t, f, filepath.Join(dir, f))
+	}
+	cmd := exec.Command("sh", "gen.sh")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("gen.sh: %v\n%s", err, out)
+	}
+	for _, f := range []string{"tfplugin6.pb.go", "tfplugin6_grpc.pb.go"} {
+		want, _ := os.ReadFile(filepath.Join(dir, f))
+		got, _ := os.ReadFile(f)
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s is stale: run go generate ./internal/tfplugin6", f)
+		}
+	}
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
