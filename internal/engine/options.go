@@ -30,6 +30,12 @@ type Options struct {
 	Events func(Event)
 	// Now returns the time recorded on resources; time.Now if nil.
 	Now func() time.Time
+	// DefaultTimeout bounds each provider call of a step whose resource sets
+	// no custom timeout; zero means no bound.
+	DefaultTimeout time.Duration
+	// HardCancel, when done, cancels provider calls in flight too (a second
+	// Ctrl-C); their steps are then left pending in the journal.
+	HardCancel context.Context
 	// DefaultProviderConfig returns the configuration of the default
 	// provider for a package (from stack config); nil means empty.
 	DefaultProviderConfig func(pkg string) resource.Object

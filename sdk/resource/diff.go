@@ -143,3 +143,12 @@ func (d *differ) arrays(path PropertyPath, olds, news []Value) {
 		}
 	}
 }
+
+// Clone returns a copy of the diff; a nil diff gives an empty one.
+func (d DetailedDiff) Clone() DetailedDiff {
+	c := make(DetailedDiff, len(d))
+	for k, v := range d {
+		c[k] = v
+	}
+	return c
+}

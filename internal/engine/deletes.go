@@ -1,0 +1,120 @@
+package engine
+
+import (
+	"sync"
+
+	"github.com/plinth-iac/plinth/internal/state"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// deleteAll deletes the given resources in reverse dependency order on the
+// worker pool: a resource is deleted once every resource in the set that
+// refers to it is gone, so independent deletes run in parallel. If a delete
+// fails, what depends on it is kept.
+func (d *deployment) deleteAll(doomed []*state.Resource, shown func(*state.Resource) StepOp) {
+	g := newDeleteGraph(doomed)
+	var wg sync.WaitGroup
+	var run func(i int)
+	run = func(i int) {
+		wg.Add(1)
+		d.pool.submit(func() {
+			defer wg.Done()
+			if d.ctx.Err() != nil {
+				return
+			}
+			r := g.nodes[i]
+			if err := d.deleteOne(r, shown(r), false); err != nil {
+				d.fail(err)
+				return
+			}
+			for _, j := range g.release(i) {
+				run(j)
+			}
+		})
+	}
+	for _, i := range g.ready() {
+		run(i)
+	}
+	wg.Wait()
+}
+
+// deleteGraph orders deletes: waiting[i] counts the resources in the set
+// that refer to node i and are not yet deleted.
+type deleteGraph struct {
+	mu      sync.Mutex
+	nodes   []*state.Resource
+	waiting []int
+	refs    [][]int // refs[i]: the nodes that node i refers to
+}
+
+func newDeleteGraph(rs []*state.Resource) *deleteGraph {
+	g := &deleteGraph{nodes: rs, waiting: make([]int, len(rs)), refs: make([][]int, len(rs))}
+	byURN := map[resource.URN][]int{}
+	for i, r := range rs {
+		byURN[r.URN] = append(byURN[r.URN], i)
+	}
+	for i, r := range rs {
+		for _, u := range r.References() {
+			for _, j := range byURN[u] {
+				if j != i {
+					g.refs[i] = append(g.refs[i], j)
+					g.waiting[j]++
+				}
+			}
+		}
+	}
+	return g
+}
+
+func (g *deleteGraph) ready() []int {
+	var out []int
+	for i, w := range g.waiting {
+		if w == 0 {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// release records node i as deleted and returns the nodes that became
+// ready.
+func (g *deleteGraph) release(i int) []int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var out []int
+	for _, j := range g.refs[i] {
+		if g.waiting[j]--; g.waiting[j] == 0 {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// condemned returns what an update deletes once the program has finished:
+// live resources the program did not register, and every resource pending
+// deletion, within the operation's targets.
+func (d *deployment) condemned() []*state.Resource {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var out []*state.Resource
+	for urn, r := range d.cur {
+		if d.registered[urn] == nil && d.targets.has(urn) {
+			out = append(out, r)
+		}
+	}
+	for _, r := range d.deletes {
+		if d.targets.has(r.URN) {
+			out = append(out, r)
+		}
+	}
+	return state.SortByDependency(out)
+}
+
+// deleteShown names the delete of a condemned resource: the old half of a
+// replacement, or a plain delete.
+func deleteShown(r *state.Resource) StepOp {
+	if r.Delete {
+		return OpDeleteReplaced
+	}
+	return OpDelete
+}

@@ -1,0 +1,217 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/internal/state"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// monitor is the Monitor a program talks to.
+type monitor struct{ d *deployment }
+
+var _ Monitor = monitor{}
+
+// Register implements Monitor: it admits the registration at once and runs
+// its step on the worker pool.
+func (m monitor) Register(reg Registration, done func(Registered, error)) {
+	d := m.d
+	urn, rs, err := d.admit(&reg)
+	if err != nil {
+		d.fail(err)
+		done(Registered{}, err)
+		return
+	}
+	d.work.Add(1)
+	d.afterReferences(rs, func() {
+		d.pool.submit(func() {
+			defer d.work.Done()
+			res, err := d.runStep(urn, &reg)
+			d.fail(err)
+			d.finished(rs)
+			done(res, err)
+		})
+	})
+}
+
+// URN implements Monitor.
+func (m monitor) URN(typ, name string, parent resource.URN) resource.URN {
+	return m.d.urn(typ, name, parent)
+}
+
+// RegisterOutputs implements Monitor.
+func (m monitor) RegisterOutputs(urn resource.URN, outputs resource.Object) error {
+	return m.d.componentOutputs(urn, outputs)
+}
+
+// SetStackOutputs implements Monitor.
+func (m monitor) SetStackOutputs(outputs resource.Object) {
+	m.d.mu.Lock()
+	defer m.d.mu.Unlock()
+	m.d.outputs, m.d.outputsSet = outputs, true
+}
+
+// Schema implements Monitor.
+func (m monitor) Schema(ctx context.Context, pkg, version string) (*provider.Schema, error) {
+	return m.d.prov.schema(ctx, pkg, version)
+}
+
+// Invoke implements Monitor.
+func (m monitor) Invoke(ctx context.Context, req InvokeRequest) (resource.Object, error) {
+	d := m.d
+	inst, err := d.prov.forRegistration(&Registration{Type: req.Token, Provider: req.Provider, Version: req.Version})
+	if err != nil {
+		return nil, fmt.Errorf("invoking %s: %w", req.Token, err)
+	}
+	var resp provider.InvokeResponse
+	err = guard(func() (err error) {
+		resp, err = inst.p.Invoke(ctx, provider.InvokeRequest{Token: req.Token, Args: req.Args})
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("invoking %s: %w", req.Token, err)
+	}
+	if len(resp.Failures) > 0 {
+		return nil, &InvokeError{Token: req.Token, Failures: resp.Failures}
+	}
+	return resp.Return, nil
+}
+
+// InvokeError reports arguments a provider function rejected.
+type InvokeError struct {
+	Token    string
+	Failures []provider.CheckFailure
+}
+
+func (e *InvokeError) Error() string {
+	msg := fmt.Sprintf("invoking %s: invalid arguments:", e.Token)
+	for _, f := range e.Failures {
+		msg += "\n    " + f.String()
+	}
+	return msg
+}
+
+// urn computes the URN of a registration.
+func (d *deployment) urn(typ, name string, parent resource.URN) resource.URN {
+	parentType := ""
+	if parent != "" {
+		parentType = parent.QualifiedType()
+	}
+	return resource.NewURN(d.opts.Stack, d.opts.Project, parentType, typ, name)
+}
+
+// regState tracks one registration: whether its step has finished, and
+// the registrations waiting for that.
+type regState struct {
+	reg     *Registration
+	done    bool
+	waiters []func()
+	refs    []*regState // unfinished registrations this one waits for
+}
+
+// admit validates a registration, reserves its URN and finds the
+// registrations it refers to.
+func (d *deployment) admit(reg *Registration) (resource.URN, *regState, error) {
+	if err := resource.ValidateType(reg.Type); err != nil {
+		return "", nil, fmt.Errorf("resource %q: %w", reg.Name, err)
+	}
+	if reg.Name == "" {
+		return "", nil, fmt.Errorf("a resource of type %s has no name", reg.Type)
+	}
+	refs, err := references(reg)
+	if err != nil {
+		return "", nil, err
+	}
+	urn := d.urn(reg.Type, reg.Name, reg.Parent)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	rs := &regState{reg: reg}
+	for _, r := range refs {
+		dep := d.registered[r]
+		if dep == nil {
+			return "", nil, fmt.Errorf("resource %s refers to %s, which the program has not registered", urn, r)
+		}
+		if !dep.done {
+			rs.refs = append(rs.refs, dep)
+		}
+	}
+	if _, dup := d.registered[urn]; dup {
+		return "", nil, fmt.Errorf("resource %s is registered twice; give each resource a unique name", urn)
+	}
+	d.registered[urn] = rs
+	return urn, rs, nil
+}
+
+// admitURN reserves the URN of a registration the engine makes itself.
+func (d *deployment) admitURN(urn resource.URN, reg *Registration) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if _, dup := d.registered[urn]; dup {
+		return fmt.Errorf("resource %s is registered twice; give each resource a unique name", urn)
+	}
+	d.registered[urn] = &regState{reg: reg, done: true}
+	return nil
+}
+
+// references lists the URNs a registration refers to: parent, provider and
+// dependencies.
+func references(reg *Registration) ([]resource.URN, error) {
+	var refs []resource.URN
+	if reg.Parent != "" {
+		refs = append(refs, reg.Parent)
+	}
+	refs = append(refs, reg.Dependencies...)
+	for _, deps := range reg.PropertyDependencies {
+		refs = append(refs, deps...)
+	}
+	if reg.Provider != "" {
+		pu, _, err := state.ParseProviderRef(reg.Provider)
+		if err != nil {
+			return nil, fmt.Errorf("resource %q: %w", reg.Name, err)
+		}
+		refs = append(refs, pu)
+	}
+	return refs, nil
+}
+
+// afterReferences runs start once every registration rs refers to has
+// finished, so a step never starts before what it depends on is recorded.
+func (d *deployment) afterReferences(rs *regState, start func()) {
+	d.mu.Lock()
+	pending := 0
+	var fire func()
+	fire = func() {
+		d.mu.Lock()
+		pending--
+		ready := pending == 0
+		d.mu.Unlock()
+		if ready {
+			start()
+		}
+	}
+	for _, dep := range rs.refs {
+		if !dep.done {
+			pending++
+			dep.waiters = append(dep.waiters, fire)
+		}
+	}
+	rs.refs = nil
+	d.mu.Unlock()
+	if pending == 0 {
+		start()
+	}
+}
+
+// finished marks a registration's step done and releases its waiters.
+func (d *deployment) finished(rs *regState) {
+	d.mu.Lock()
+	rs.done = true
+	waiters := rs.waiters
+	rs.waiters = nil
+	d.mu.Unlock()
+	for _, w := range waiters {
+		w()
+	}
+}

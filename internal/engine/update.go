@@ -1,0 +1,212 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/plinth-iac/plinth/internal/state"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// Update runs the program and makes the world match it: every registration
+// goes through Check and Diff to same, create, update or replace, then what
+// the program no longer registers is deleted, dependents first. Every change
+// is recorded in opts.Journal. With targets, what the targets depend on is
+// updated too.
+func Update(ctx context.Context, prog Program, base *state.Snapshot, opts Options) (*Result, error) {
+	if opts.Journal == nil {
+		return nil, errors.New("update needs a journal to record its changes")
+	}
+	if err := blockingPending(base); err != nil {
+		return nil, err
+	}
+	if len(opts.Targets) > 0 {
+		expanded, err := expandTargets(ctx, prog, base, opts)
+		if err != nil {
+			return nil, err
+		}
+		opts.Targets = expanded
+	}
+	return run(ctx, prog, base, &opts, false)
+}
+
+// Preview runs the program and reports what an update would do, changing
+// nothing: providers are asked to plan creates and updates (preview=true)
+// and unknown values flow to dependents.
+func Preview(ctx context.Context, prog Program, base *state.Snapshot, opts Options) (*Result, error) {
+	opts.Journal = nil
+	return run(ctx, prog, base, &opts, true)
+}
+
+func run(ctx context.Context, prog Program, base *state.Snapshot, opts *Options, preview bool) (*Result, error) {
+	start := time.Now()
+	d := newDeployment(ctx, base, opts, preview)
+	defer d.prov.closeAll()
+	if !preview {
+		if err := d.acknowledgePending(base); err != nil {
+			return d.result(start), err
+		}
+	}
+	progErr := d.runProgram(prog)
+	if progErr == nil && !d.failed() && ctx.Err() == nil {
+		d.deleteAll(d.condemned(), deleteShown)
+		d.countUnrecreated()
+	}
+	if err := d.recordOutputs(progErr); err != nil {
+		d.fail(err)
+	}
+	d.pool.close()
+	verb := "update"
+	if preview {
+		verb = "preview"
+	}
+	err := d.err(verb)
+	if progErr != nil && err == nil {
+		err = progErr
+	}
+	return d.result(start), err
+}
+
+// runProgram runs the program against a monitor and waits until every
+// registration it made is done.
+func (d *deployment) runProgram(prog Program) error {
+	err := guard(func() error { return prog.Run(d.ctx, monitor{d}) })
+	d.work.Wait()
+	if err != nil && !d.failed() {
+		return fmt.Errorf("the program failed: %w", err)
+	}
+	return nil
+}
+
+// recordOutputs writes the stack outputs the program set, if it finished.
+func (d *deployment) recordOutputs(progErr error) error {
+	d.mu.Lock()
+	outputs, set := d.outputs, d.outputsSet
+	d.mu.Unlock()
+	if !set || progErr != nil || d.preview || d.failed() {
+		return nil
+	}
+	e := &state.Entry{Step: d.steps.Add(1), Kind: state.Write, Op: state.OpOutputs, Outputs: outputs, Time: d.opts.now()}
+	if err := d.opts.Journal.Record(d.callCtx, e); err != nil {
+		return fmt.Errorf("recording the stack outputs: %w", err)
+	}
+	return nil
+}
+
+// countUnrecreated counts as deletes the dependents that a
+// delete-before-replace removed and the program did not register again.
+func (d *deployment) countUnrecreated() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.counts[OpDelete] += len(d.dbrDeleted)
+}
+
+// PendingError refuses an operation while creates from an interrupted run
+// are unresolved: running again could create those resources twice.
+type PendingError struct {
+	Pending []state.PendingOperation
+}
+
+func (e *PendingError) Error() string {
+	msg := fmt.Sprintf("the stack has %d pending operation(s) from an interrupted run that must be resolved first:", len(e.Pending))
+	for _, p := range e.Pending {
+		msg += "\n  - " + p.Describe()
+	}
+	return msg
+}
+
+func blockingPending(base *state.Snapshot) error {
+	if base == nil {
+		return nil
+	}
+	var blocking []state.PendingOperation
+	for _, p := range base.Pending {
+		if p.Blocks() {
+			blocking = append(blocking, p)
+		}
+	}
+	if len(blocking) > 0 {
+		return &PendingError{Pending: blocking}
+	}
+	return nil
+}
+
+// acknowledgePending warns of interrupted updates and deletes and clears
+// them: the resources are still recorded, so the steps of this operation
+// bring them up to date.
+func (d *deployment) acknowledgePending(base *state.Snapshot) error {
+	if base == nil {
+		return nil
+	}
+	for _, p := range base.Pending {
+		if p.Blocks() {
+			continue
+		}
+		d.warn("%s", p.Describe())
+		e := &state.Entry{Step: d.steps.Add(1), Kind: state.Write, Op: state.OpResolve, New: &state.Resource{URN: p.Resource.URN}, Time: d.opts.now()}
+		if err := d.opts.Journal.Record(d.callCtx, e); err != nil {
+			return fmt.Errorf("clearing the pending %s of %s: %w", p.Op, p.Resource.URN, err)
+		}
+	}
+	return nil
+}
+
+// expandTargets adds to the targets everything they depend on, learnt from
+// a preview of the program.
+func expandTargets(ctx context.Context, prog Program, base *state.Snapshot, opts Options) ([]resource.URN, error) {
+	targets := opts.Targets
+	var mu sync.Mutex
+	graph := map[resource.URN][]resource.URN{}
+	opts.Targets, opts.Excludes, opts.Events = nil, nil, nil
+	rec := recordingProgram{prog: prog, seen: func(urn resource.URN, refs []resource.URN) {
+		mu.Lock()
+		graph[urn] = refs
+		mu.Unlock()
+	}}
+	if _, err := Preview(ctx, rec, base, opts); err != nil {
+		return nil, fmt.Errorf("working out what the targets depend on: %w", err)
+	}
+	seen := map[resource.URN]bool{}
+	var out []resource.URN
+	var visit func(u resource.URN)
+	visit = func(u resource.URN) {
+		if seen[u] {
+			return
+		}
+		seen[u] = true
+		out = append(out, u)
+		for _, r := range graph[u] {
+			visit(r)
+		}
+	}
+	for _, t := range targets {
+		visit(t)
+	}
+	return out, nil
+}
+
+// recordingProgram runs a program, reporting each registration's URN and
+// what it refers to.
+type recordingProgram struct {
+	prog Program
+	seen func(urn resource.URN, refs []resource.URN)
+}
+
+func (r recordingProgram) Run(ctx context.Context, mon Monitor) error {
+	return r.prog.Run(ctx, recordingMonitor{Monitor: mon, seen: r.seen})
+}
+
+type recordingMonitor struct {
+	Monitor
+	seen func(urn resource.URN, refs []resource.URN)
+}
+
+func (m recordingMonitor) Register(reg Registration, done func(Registered, error)) {
+	if refs, err := references(&reg); err == nil {
+		m.seen(m.URN(reg.Type, reg.Name, reg.Parent), refs)
+	}
+	m.Monitor.Register(reg, done)
+}
