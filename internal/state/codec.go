@@ -1,0 +1,369 @@
+package state
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// FormatVersion is the version of the stored JSON of snapshots and journal
+// entries. A reader refuses a newer version rather than misread it.
+const FormatVersion = 1
+
+// The stored forms. Resource values are pre-encoded into RawMessages by the
+// value codec; everything else is plain encoding/json.
+type (
+	snapshotJSON struct {
+		Version   int             `json:"version"`
+		Seq       uint64          `json:"seq"`
+		Resources []*resourceJSON `json:"resources"`
+		Outputs   json.RawMessage `json:"outputs,omitempty"`
+		Pending   []pendingJSON   `json:"pending,omitempty"`
+	}
+	pendingJSON struct {
+		Op       Op            `json:"op"`
+		Resource *resourceJSON `json:"resource"`
+		Started  *time.Time    `json:"started,omitempty"`
+	}
+	entryJSON struct {
+		Seq     uint64          `json:"seq"`
+		Version int             `json:"v"`
+		Step    uint64          `json:"step,omitempty"`
+		Kind    string          `json:"kind"`
+		Op      Op              `json:"op"`
+		Old     *resourceJSON   `json:"old,omitempty"`
+		New     *resourceJSON   `json:"new,omitempty"`
+		Outputs json.RawMessage `json:"outputs,omitempty"`
+		Time    *time.Time      `json:"time,omitempty"`
+	}
+	resourceJSON struct {
+		URN                  resource.URN              `json:"urn"`
+		Type                 string                    `json:"type"`
+		Custom               bool                      `json:"custom,omitempty"`
+		ID                   string                    `json:"id,omitempty"`
+		Inputs               json.RawMessage           `json:"inputs,omitempty"`
+		Outputs              json.RawMessage           `json:"outputs,omitempty"`
+		Parent               resource.URN              `json:"parent,omitempty"`
+		Provider             string                    `json:"provider,omitempty"`
+		Dependencies         []resource.URN            `json:"dependencies,omitempty"`
+		PropertyDependencies map[string][]resource.URN `json:"propertyDependencies,omitempty"`
+		Protect              bool                      `json:"protect,omitempty"`
+		RetainOnDelete       bool                      `json:"retainOnDelete,omitempty"`
+		DeleteBeforeReplace  bool                      `json:"deleteBeforeReplace,omitempty"`
+		IgnoreChanges        []string                  `json:"ignoreChanges,omitempty"`
+		ReplaceOnChanges     []string                  `json:"replaceOnChanges,omitempty"`
+		CustomTimeouts       *timeoutsJSON             `json:"customTimeouts,omitempty"`
+		Delete               bool                      `json:"delete,omitempty"`
+		InitErrors           []string                  `json:"initErrors,omitempty"`
+		Private              []byte                    `json:"private,omitempty"`
+		Created              *time.Time                `json:"created,omitempty"`
+		Modified             *time.Time                `json:"modified,omitempty"`
+	}
+	timeoutsJSON struct {
+		Create string `json:"create,omitempty"`
+		Update string `json:"update,omitempty"`
+		Delete string `json:"delete,omitempty"`
+	}
+)
+
+// EncodeSnapshot returns the stored form of s. Seq is the sequence number of
+// the last journal entry s includes; replaying a journal onto s skips
+// entries up to it. Secrets are sealed with c; an unknown value anywhere is
+// an error naming the resource and property.
+func EncodeSnapshot(s *Snapshot, seq uint64, c Crypter) ([]byte, error) {
+	enc := &valueEncoder{crypter: c}
+	doc := snapshotJSON{Version: FormatVersion, Seq: seq, Resources: make([]*resourceJSON, len(s.Resources))}
+	for i, r := range s.Resources {
+		rj, err := enc.resource(r)
+		if err != nil {
+			return nil, err
+		}
+		doc.Resources[i] = rj
+	}
+	var err error
+	if doc.Outputs, err = enc.rawObject(s.Outputs); err != nil {
+		return nil, fmt.Errorf("stack outputs: %w", err)
+	}
+	for _, p := range s.Pending {
+		pj, err := enc.pending(p)
+		if err != nil {
+			return nil, err
+		}
+		doc.Pending = append(doc.Pending, pj)
+	}
+	return marshalDoc(doc)
+}
+
+func marshalDoc(doc any) ([]byte, error) {
+	var buf bytes.Buffer
+	e := json.NewEncoder(&buf)
+	e.SetEscapeHTML(false)
+	if err := e.Encode(doc); err != nil {
+		return nil, fmt.Errorf("encoding state: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+func (enc *valueEncoder) pending(p PendingOperation) (pendingJSON, error) {
+	if p.Resource == nil {
+		return pendingJSON{}, fmt.Errorf("a pending %s names no resource", p.Op)
+	}
+	rj, err := enc.resource(p.Resource)
+	if err != nil {
+		return pendingJSON{}, fmt.Errorf("pending %s: %w", p.Op, err)
+	}
+	return pendingJSON{Op: p.Op, Resource: rj, Started: timePtr(p.Started)}, nil
+}
+
+// rawObject encodes an object, or nothing for a nil one.
+func (enc *valueEncoder) rawObject(o resource.Object) (json.RawMessage, error) {
+	if o == nil {
+		return nil, nil
+	}
+	return enc.object(nil, o)
+}
+
+func (enc *valueEncoder) resource(r *Resource) (*resourceJSON, error) {
+	in, err := enc.rawObject(r.Inputs)
+	if err != nil {
+		return nil, fmt.Errorf("resource %s: inputs: %w", r.URN, err)
+	}
+	out, err := enc.rawObject(r.Outputs)
+	if err != nil {
+		return nil, fmt.Errorf("resource %s: outputs: %w", r.URN, err)
+	}
+	return &resourceJSON{
+		URN: r.URN, Type: r.Type, Custom: r.Custom, ID: r.ID, Inputs: in, Outputs: out,
+		Parent: r.Parent, Provider: r.Provider, Dependencies: r.Dependencies,
+		PropertyDependencies: r.PropertyDependencies, Protect: r.Protect,
+		RetainOnDelete: r.RetainOnDelete, DeleteBeforeReplace: r.DeleteBeforeReplace,
+		IgnoreChanges: r.IgnoreChanges, ReplaceOnChanges: r.ReplaceOnChanges,
+		CustomTimeouts: timeoutsOf(r.CustomTimeouts), Delete: r.Delete,
+		InitErrors: r.InitErrors, Private: r.Private,
+		Created: timePtr(r.Created), Modified: timePtr(r.Modified),
+	}, nil
+}
+
+func timePtr(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
+}
+
+func timeOf(t *time.Time) time.Time {
+	if t == nil {
+		return time.Time{}
+	}
+	return *t
+}
+
+func timeoutsOf(t CustomTimeouts) *timeoutsJSON {
+	if t == (CustomTimeouts{}) {
+		return nil
+	}
+	return &timeoutsJSON{Create: durationText(t.Create), Update: durationText(t.Update), Delete: durationText(t.Delete)}
+}
+
+func durationText(d time.Duration) string {
+	if d == 0 {
+		return ""
+	}
+	return d.String()
+}
+
+// EncodeEntry returns the stored form of a journal entry, one JSON line.
+func EncodeEntry(e *Entry, c Crypter) ([]byte, error) {
+	body, err := encodeEntryBody(e, c)
+	if err != nil {
+		return nil, err
+	}
+	return withSeq(body, e.Seq), nil
+}
+
+// encodeEntryBody encodes e without its Seq, so that the costly part can
+// run before the journal assigns the Seq (see withSeq).
+func encodeEntryBody(e *Entry, c Crypter) ([]byte, error) {
+	enc := &valueEncoder{crypter: c}
+	doc := entryJSON{Version: FormatVersion, Step: e.Step, Kind: e.Kind.String(), Op: e.Op, Time: timePtr(e.Time)}
+	var err error
+	if e.Old != nil {
+		if doc.Old, err = enc.resource(e.Old); err != nil {
+			return nil, fmt.Errorf("journal entry for %s %s: old state: %w", e.Kind, e.Op, err)
+		}
+	}
+	if e.New != nil {
+		if doc.New, err = enc.resource(e.New); err != nil {
+			return nil, fmt.Errorf("journal entry for %s %s: new state: %w", e.Kind, e.Op, err)
+		}
+	}
+	if doc.Outputs, err = enc.rawObject(e.Outputs); err != nil {
+		return nil, fmt.Errorf("journal entry for %s %s: stack outputs: %w", e.Kind, e.Op, err)
+	}
+	body, err := marshalDoc(doc)
+	if err != nil {
+		return nil, err
+	}
+	// Drop the placeholder `"seq":0,` and the trailing newline.
+	return append([]byte{'{'}, body[len(`{"seq":0,`):len(body)-1]...), nil
+}
+
+// withSeq inserts the sequence number as the first field of an entry body.
+func withSeq(body []byte, seq uint64) []byte {
+	b := make([]byte, 0, len(body)+24)
+	b = append(b, `{"seq":`...)
+	b = strconv.AppendUint(b, seq, 10)
+	b = append(b, ',')
+	return append(b, body[1:]...)
+}
+
+// DecodeSnapshot parses a stored snapshot and returns it with the sequence
+// number of the last journal entry it includes. Secrets are opened with c.
+func DecodeSnapshot(data []byte, c Crypter) (*Snapshot, uint64, error) {
+	var doc snapshotJSON
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, 0, describeJSONError(data, err)
+	}
+	if err := checkVersion(doc.Version); err != nil {
+		return nil, 0, err
+	}
+	s := &Snapshot{Resources: make([]*Resource, len(doc.Resources))}
+	for i, rj := range doc.Resources {
+		r, err := rj.decode(c)
+		if err != nil {
+			return nil, 0, fmt.Errorf("resource %d: %w", i, err)
+		}
+		s.Resources[i] = r
+	}
+	var err error
+	if s.Outputs, err = decodeObject(doc.Outputs, c); err != nil {
+		return nil, 0, fmt.Errorf("stack outputs: %w", err)
+	}
+	for i, pj := range doc.Pending {
+		if pj.Resource == nil {
+			return nil, 0, fmt.Errorf("pending operation %d names no resource", i)
+		}
+		r, err := pj.Resource.decode(c)
+		if err != nil {
+			return nil, 0, fmt.Errorf("pending operation %d: %w", i, err)
+		}
+		s.Pending = append(s.Pending, PendingOperation{Op: pj.Op, Resource: r, Started: timeOf(pj.Started)})
+	}
+	return s, doc.Seq, nil
+}
+
+func checkVersion(v int) error {
+	switch {
+	case v == 0:
+		return errors.New("it has no format version; it was not written by plinth")
+	case v > FormatVersion:
+		return fmt.Errorf("it was written by a newer plinth (format version %d; this plinth reads up to %d); upgrade plinth", v, FormatVersion)
+	}
+	return nil
+}
+
+// describeJSONError turns encoding/json's errors into a sentence with a
+// place in the data.
+func describeJSONError(data []byte, err error) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case len(bytes.TrimSpace(data)) == 0:
+		return errors.New("it is empty")
+	case errors.As(err, &syn) && syn.Offset >= int64(len(data)):
+		return fmt.Errorf("it ends early, after %d bytes (truncated?)", len(data))
+	case errors.As(err, &syn):
+		return fmt.Errorf("it is not valid JSON at byte %d: %v", syn.Offset, syn)
+	case errors.As(err, &typ):
+		return fmt.Errorf("field %q at byte %d holds a JSON %s where a %s belongs", typ.Field, typ.Offset, typ.Value, typ.Type)
+	}
+	return err
+}
+
+func (rj *resourceJSON) decode(c Crypter) (*Resource, error) {
+	r := &Resource{
+		URN: rj.URN, Type: rj.Type, Custom: rj.Custom, ID: rj.ID,
+		Parent: rj.Parent, Provider: rj.Provider, Dependencies: rj.Dependencies,
+		PropertyDependencies: rj.PropertyDependencies, Protect: rj.Protect,
+		RetainOnDelete: rj.RetainOnDelete, DeleteBeforeReplace: rj.DeleteBeforeReplace,
+		IgnoreChanges: rj.IgnoreChanges, ReplaceOnChanges: rj.ReplaceOnChanges,
+		Delete: rj.Delete, InitErrors: rj.InitErrors, Private: rj.Private,
+		Created: timeOf(rj.Created), Modified: timeOf(rj.Modified),
+	}
+	var err error
+	if r.Inputs, err = decodeObject(rj.Inputs, c); err != nil {
+		return nil, fmt.Errorf("%s: inputs: %w", rj.URN, err)
+	}
+	if r.Outputs, err = decodeObject(rj.Outputs, c); err != nil {
+		return nil, fmt.Errorf("%s: outputs: %w", rj.URN, err)
+	}
+	if r.CustomTimeouts, err = rj.CustomTimeouts.decode(); err != nil {
+		return nil, fmt.Errorf("%s: custom timeouts: %w", rj.URN, err)
+	}
+	return r, nil
+}
+
+func (t *timeoutsJSON) decode() (CustomTimeouts, error) {
+	var out CustomTimeouts
+	if t == nil {
+		return out, nil
+	}
+	for _, f := range []struct {
+		text string
+		d    *time.Duration
+	}{{t.Create, &out.Create}, {t.Update, &out.Update}, {t.Delete, &out.Delete}} {
+		if f.text == "" {
+			continue
+		}
+		d, err := time.ParseDuration(f.text)
+		if err != nil {
+			return CustomTimeouts{}, err
+		}
+		*f.d = d
+	}
+	return out, nil
+}
+
+// DecodeEntry parses one stored journal entry.
+func DecodeEntry(data []byte, c Crypter) (*Entry, error) {
+	var doc entryJSON
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, describeJSONError(data, err)
+	}
+	if err := checkVersion(doc.Version); err != nil {
+		return nil, err
+	}
+	kind, err := parseKind(doc.Kind)
+	if err != nil {
+		return nil, err
+	}
+	e := &Entry{Seq: doc.Seq, Step: doc.Step, Kind: kind, Op: doc.Op, Time: timeOf(doc.Time)}
+	if doc.Old != nil {
+		if e.Old, err = doc.Old.decode(c); err != nil {
+			return nil, fmt.Errorf("old state: %w", err)
+		}
+	}
+	if doc.New != nil {
+		if e.New, err = doc.New.decode(c); err != nil {
+			return nil, fmt.Errorf("new state: %w", err)
+		}
+	}
+	if e.Outputs, err = decodeObject(doc.Outputs, c); err != nil {
+		return nil, fmt.Errorf("stack outputs: %w", err)
+	}
+	return e, nil
+}
+
+func parseKind(s string) (EntryKind, error) {
+	for k := Begin; k <= Write; k++ {
+		if k.String() == s {
+			return k, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown entry kind %q", s)
+}
