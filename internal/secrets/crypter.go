@@ -1,0 +1,66 @@
+package secrets
+
+import (
+	"crypto/aes"
+	"crypto/cipher"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// KeySize is the length of a stack's key in bytes (AES-256).
+const KeySize = 32
+
+// sealPrefix marks the ciphertext format, so that it can change later.
+const sealPrefix = "v1:"
+
+// ErrDamaged is returned (wrapped) by Open for a ciphertext that was not
+// sealed by this key or was changed since.
+var ErrDamaged = errors.New("the ciphertext is damaged or was sealed with a different key")
+
+// Crypter seals and opens values with one stack's key. It implements the
+// Crypter interface of internal/state and is safe for concurrent use.
+type Crypter struct {
+	aead cipher.AEAD
+}
+
+// NewCrypter returns a Crypter for a KeySize-byte key.
+func NewCrypter(key []byte) (*Crypter, error) {
+	if len(key) != KeySize {
+		return nil, fmt.Errorf("a secrets key must be %d bytes, not %d", KeySize, len(key))
+	}
+	block, err := aes.NewCipher(key)
+	if err != nil {
+		return nil, fmt.Errorf("creating the cipher: %w", err)
+	}
+	aead, err := cipher.NewGCMWithRandomNonce(block)
+	if err != nil {
+		return nil, fmt.Errorf("creating the cipher: %w", err)
+	}
+	return &Crypter{aead: aead}, nil
+}
+
+// Seal encrypts plaintext under a fresh random nonce and returns it as
+// text: "v1:" and the base64 of nonce, ciphertext and tag.
+func (c *Crypter) Seal(plaintext []byte) (string, error) {
+	sealed := c.aead.Seal(nil, nil, plaintext, nil)
+	return sealPrefix + base64.RawStdEncoding.EncodeToString(sealed), nil
+}
+
+// Open decrypts what Seal returned.
+func (c *Crypter) Open(ciphertext string) ([]byte, error) {
+	body, ok := strings.CutPrefix(ciphertext, sealPrefix)
+	if !ok {
+		return nil, fmt.Errorf("unsupported ciphertext format (want the prefix %q)", sealPrefix)
+	}
+	sealed, err := base64.RawStdEncoding.DecodeString(body)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrDamaged, err)
+	}
+	plain, err := c.aead.Open(nil, nil, sealed, nil)
+	if err != nil {
+		return nil, ErrDamaged
+	}
+	return plain, nil
+}

@@ -1,0 +1,19 @@
+// Package secrets keeps secret values encrypted at rest. A Crypter seals
+// each secret with AES-256-GCM under a per-stack key and a fresh random
+// nonce; the state codec (internal/state) calls it for every secret value
+// it stores, so no secret reaches a snapshot or journal in plaintext.
+//
+// The key comes from one of two places. If PLINTH_PASSPHRASE is set when a
+// stack's secrets are first configured, the key is derived from it with
+// argon2id and a random per-stack salt, and only the salt, the cost
+// parameters and a small check value are stored: the same passphrase is
+// needed ever after, and a wrong one is refused before anything changes.
+// Otherwise a random 32-byte key is generated and stored beside the stack
+// (the file backend writes it with mode 0600), and Open returns a one-time
+// warning for the caller to show.
+//
+// The configuration is stored as bytes through a ConfigStore, which every
+// state backend implements; this package does not know where they go. It
+// does not decide which values are secret (the value model's secret marks
+// do) and does not mask secrets in output (internal/display does).
+package secrets

@@ -1,0 +1,177 @@
+package secrets
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// memStore is a ConfigStore in memory that counts writes.
+type memStore struct {
+	data   map[string][]byte
+	writes int
+}
+
+func (m *memStore) ReadSecretsConfig(_ context.Context, stack string) ([]byte, error) {
+	d, ok := m.data[stack]
+	if !ok {
+		return nil, fmt.Errorf("stack %s: %w", stack, fs.ErrNotExist)
+	}
+	return d, nil
+}
+
+func (m *memStore) WriteSecretsConfig(_ context.Context, stack string, data []byte) error {
+	if m.data == nil {
+		m.data = map[string][]byte{}
+	}
+	m.data[stack] = data
+	m.writes++
+	return nil
+}
+
+// cheap keeps argon2id fast in tests; real stacks use DefaultKDF.
+var cheap = KDFParams{Time: 1, Memory: 64, Threads: 1}
+
+func TestGeneratedKey(t *testing.T) {
+	ctx := context.Background()
+	store := &memStore{}
+	c1, warning, err := Open(ctx, store, "dev", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(warning, "generated a key to encrypt the secrets of stack dev") {
+		t.Errorf("first open warning = %q", warning)
+	}
+	sealed, err := c1.Seal([]byte("hunter2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c2, warning, err := Open(ctx, store, "dev", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if warning != "" {
+		t.Errorf("second open warned again: %q", warning)
+	}
+	got, err := c2.Open(sealed)
+	if err != nil || string(got) != "hunter2" {
+		t.Errorf("reopened crypter opened %q, %v", got, err)
+	}
+	if store.writes != 1 {
+		t.Errorf("writes = %d, want 1", store.writes)
+	}
+}
+
+func TestPassphrase(t *testing.T) {
+	ctx := context.Background()
+	store := &memStore{}
+	c1, warning, err := Open(ctx, store, "dev", Options{Passphrase: "correct horse", KDF: cheap})
+	if err != nil || warning != "" {
+		t.Fatalf("Open = %q, %v", warning, err)
+	}
+	if bytes.Contains(store.data["dev"], []byte("correct horse")) {
+		t.Fatal("the passphrase is stored in the configuration")
+	}
+	sealed, _ := c1.Seal([]byte("s3cret"))
+	c2, _, err := Open(ctx, store, "dev", Options{Passphrase: "correct horse"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := c2.Open(sealed); err != nil || string(got) != "s3cret" {
+		t.Errorf("reopened crypter opened %q, %v", got, err)
+	}
+}
+
+func TestWrongOrMissingPassphraseChangesNothing(t *testing.T) {
+	ctx := context.Background()
+	store := &memStore{}
+	if _, _, err := Open(ctx, store, "dev", Options{Passphrase: "right", KDF: cheap}); err != nil {
+		t.Fatal(err)
+	}
+	before := bytes.Clone(store.data["dev"])
+	tests := map[string]struct {
+		passphrase string
+		want       string
+		is         error
+	}{
+		"wrong":   {"wrong", "the passphrase in PLINTH_PASSPHRASE does not decrypt the secrets of stack dev", ErrWrongPassphrase},
+		"missing": {"", "the secrets of stack dev are protected by a passphrase: set PLINTH_PASSPHRASE", nil},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			_, _, err := Open(ctx, store, "dev", Options{Passphrase: tc.passphrase})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error = %v, want it to contain %q", err, tc.want)
+			}
+			if tc.is != nil && !errors.Is(err, tc.is) {
+				t.Errorf("error does not wrap %v", tc.is)
+			}
+			if store.writes != 1 || !bytes.Equal(before, store.data["dev"]) {
+				t.Errorf("the configuration changed")
+			}
+		})
+	}
+}
+
+func TestDamagedConfig(t *testing.T) {
+	tests := map[string]string{
+		"not json":    `{"version":1,`,
+		"newer":       `{"version":2,"key":"AAAA"}`,
+		"short key":   `{"version":1,"key":"AAAA"}`,
+		"neither one": `{"version":1}`,
+	}
+	for name, data := range tests {
+		t.Run(name, func(t *testing.T) {
+			store := &memStore{data: map[string][]byte{"dev": []byte(data)}}
+			_, _, err := Open(context.Background(), store, "dev", Options{})
+			if err == nil || !strings.Contains(err.Error(), "stack dev") {
+				t.Fatalf("error = %v, want an error naming stack dev", err)
+			}
+			if store.writes != 0 {
+				t.Errorf("a damaged configuration was overwritten")
+			}
+		})
+	}
+}
+
+func TestSealUsesFreshNoncesAndDetectsTampering(t *testing.T) {
+	c, err := NewCrypter(bytes.Repeat([]byte{7}, KeySize))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := c.Seal([]byte("same"))
+	b, _ := c.Seal([]byte("same"))
+	if a == b {
+		t.Error("two seals of the same plaintext are equal: nonces are not fresh")
+	}
+	other, _ := NewCrypter(bytes.Repeat([]byte{8}, KeySize))
+	flipped := []byte(a)
+	flipped[len(flipped)-2] ^= 1
+	tests := map[string]struct {
+		c  *Crypter
+		ct string
+	}{
+		"other key":   {other, a},
+		"tampered":    {c, string(flipped)},
+		"truncated":   {c, a[:10]},
+		"not base64":  {c, "v1:!!!"},
+		"wrong style": {c, "v9:" + a[3:]},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if got, err := tc.c.Open(tc.ct); err == nil {
+				t.Fatalf("Open succeeded with %q", got)
+			}
+		})
+	}
+	got, err := c.Open(a)
+	if diff := cmp.Diff("same", string(got)); diff != "" || err != nil {
+		t.Errorf("Open (-want +got):\n%s %v", diff, err)
+	}
+}
