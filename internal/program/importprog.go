@@ -1,0 +1,53 @@
+package program
+
+import (
+	"fmt"
+
+	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// ImportRegistration builds the registration for "plinth import TYPE NAME
+// ID": a custom resource of the type (a token, or a Terraform type name
+// such as random_pet) that adopts the existing resource with that ID.
+func ImportRegistration(typ, name, id string) (engine.Registration, error) {
+	token, _, err := NormalizeType(typ)
+	if err != nil {
+		return engine.Registration{}, fmt.Errorf("importing %q: %w", name, err)
+	}
+	if isProviderType(token) {
+		return engine.Registration{}, fmt.Errorf("importing %q: provider resources cannot be imported; declare the provider in the program instead", name)
+	}
+	if name == "" || id == "" {
+		return engine.Registration{}, fmt.Errorf("importing a %s: both a resource name and an ID are needed", token)
+	}
+	return engine.Registration{Type: token, Name: name, Custom: true, Inputs: resource.Object{}, ImportID: id}, nil
+}
+
+// ImportProgram returns a program that registers only the imported
+// resource, through the project's providers-block provider for its package
+// if it has one. It sets no stack outputs.
+func (p *Project) ImportProgram(config map[string]resource.Value, opts Options, typ, name, id string) (*Evaluator, error) {
+	reg, err := ImportRegistration(typ, name, id)
+	if err != nil {
+		return nil, err
+	}
+	_, pkg, _ := NormalizeType(typ)
+	q := &Project{file: p.file, dir: p.dir, name: p.name, description: p.description,
+		config: p.config, configByKey: p.configByKey, importOnly: true}
+	for _, d := range p.resources {
+		if d.fromBlock && d.pkg == pkg {
+			c := *d
+			q.resources = append(q.resources, &c)
+		}
+	}
+	q.resources = append(q.resources, &resourceDecl{key: name, name: name, where: joinPath("import", name),
+		typ: typ, token: reg.Type, pkg: pkg,
+		opts: resourceOptions{importID: &expr{kind: exprLiteral, lit: resource.NewString(id), where: "import"}}})
+	r := &reader{diags: &diags{file: p.file}}
+	q.buildGraph(r)
+	if err := r.list.asError(); err != nil {
+		return nil, fmt.Errorf("importing %q: the providers block cannot be used alone: %w", name, err)
+	}
+	return q.Program(config, opts)
+}

@@ -1,0 +1,268 @@
+package program
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// Options configure how a program runs.
+type Options struct {
+	// Warn receives warnings: an undeclared config key, a provider schema
+	// that could not be loaded. Nil drops them. It may be called from any
+	// goroutine.
+	Warn func(Diagnostic)
+}
+
+func (o Options) warn(d Diagnostic) {
+	if o.Warn != nil {
+		o.Warn(d)
+	}
+}
+
+// Evaluator runs a project with one stack's config. It is an
+// engine.Program and may run any number of times.
+type Evaluator struct {
+	p      *Project
+	config map[string]resource.Value
+	opts   Options
+}
+
+var _ engine.Program = (*Evaluator)(nil)
+
+// Program checks the stack's config (already decrypted) against the
+// program's declarations and returns the program to run. Config keys are
+// either the program's (KEY or PROJECT:KEY) or provider configuration
+// (PKG:KEY). A missing required value or a value of the wrong type is an
+// error; an undeclared key is a warning.
+func (p *Project) Program(config map[string]resource.Value, opts Options) (*Evaluator, error) {
+	resolved, ds := p.resolveConfig(config)
+	for _, w := range ds.Warnings() {
+		opts.warn(w)
+	}
+	if err := ds.Errors().asError(); err != nil {
+		return nil, err
+	}
+	return &Evaluator{p: p, config: resolved, opts: opts}, nil
+}
+
+// Run checks the program against the provider schemas, then registers
+// every resource as soon as what it references has resolved, and sets the
+// stack outputs once they are all known. It returns when everything it
+// registered has completed. A failed resource stops what depends on it,
+// not what is independent of it.
+func (ev *Evaluator) Run(ctx context.Context, mon engine.Monitor) error {
+	r := &run{
+		Evaluator: ev, ctx: ctx, mon: mon, fns: builtins(),
+		state:   make([]nodeState, len(ev.p.nodes)),
+		waiting: make([]int, len(ev.p.nodes)),
+		wake:    make(chan struct{}, 1),
+	}
+	if err := r.checkSchemas(); err != nil {
+		return err
+	}
+	for i, n := range ev.p.nodes {
+		if r.waiting[i] = len(n.deps); r.waiting[i] == 0 {
+			r.queue = append(r.queue, r.starter(i))
+		}
+	}
+	return r.loop()
+}
+
+// run is one execution of a program. Nodes start from the loop goroutine;
+// engine callbacks and blocking evaluations settle them from others, and
+// hand follow-up work back to the loop through the queue.
+type run struct {
+	*Evaluator
+	ctx   context.Context
+	mon   engine.Monitor
+	fns   map[string]builtin
+	state []nodeState // a node's entry is written once, when it settles
+
+	mu      sync.Mutex
+	waiting []int    // unsettled dependencies per node
+	queue   []func() // work for the loop
+	settled int
+	errs    []nodeError
+	wake    chan struct{}
+}
+
+// nodeState is what a settled node resolved to.
+type nodeState struct {
+	failed bool
+	value  resource.Value    // variable or output
+	reg    engine.Registered // resource
+	inputs resource.Object   // resource: what it was registered with
+}
+
+type nodeError struct {
+	node int
+	err  error
+}
+
+func (r *run) loop() error {
+	for {
+		tasks, finished := r.take()
+		if finished {
+			break
+		}
+		if len(tasks) == 0 {
+			select {
+			case <-r.wake:
+			case <-r.ctx.Done():
+				return errors.Join(r.result(), r.ctx.Err())
+			}
+			continue
+		}
+		for _, t := range tasks {
+			t()
+		}
+	}
+	r.setOutputs()
+	return r.result()
+}
+
+func (r *run) take() ([]func(), bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.settled == len(r.p.nodes) {
+		return nil, true
+	}
+	tasks := r.queue
+	r.queue = nil
+	return tasks, false
+}
+
+// enqueue hands work to the loop; it never blocks.
+func (r *run) enqueue(t func()) {
+	r.mu.Lock()
+	r.queue = append(r.queue, t)
+	r.mu.Unlock()
+	r.signal()
+}
+
+func (r *run) signal() {
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (r *run) starter(i int) func() { return func() { r.start(i) } }
+
+// start evaluates a node whose dependencies have all settled. One that
+// waits on a provider or the network runs on its own goroutine.
+func (r *run) start(i int) {
+	n := r.p.nodes[i]
+	if r.ctx.Err() != nil || r.depFailed(n) {
+		r.settle(i, nodeState{failed: true}, nil)
+		return
+	}
+	if n.blocks {
+		go r.evaluate(i)
+		return
+	}
+	r.evaluate(i)
+}
+
+func (r *run) depFailed(n *node) bool {
+	for _, j := range n.deps {
+		if r.state[j].failed {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *run) evaluate(i int) {
+	n := r.p.nodes[i]
+	if n.kind == nodeResource {
+		r.register(i)
+		return
+	}
+	v, err := r.eval(n.val)
+	r.settle(i, nodeState{value: v, failed: err != nil}, err)
+}
+
+// settle records a node's result and queues the dependents it unblocks.
+func (r *run) settle(i int, st nodeState, err error) {
+	r.mu.Lock()
+	r.state[i] = st
+	if err != nil {
+		r.errs = append(r.errs, nodeError{node: i, err: err})
+	}
+	r.settled++
+	for _, d := range r.p.nodes[i].dependents {
+		if r.waiting[d]--; r.waiting[d] == 0 {
+			r.queue = append(r.queue, r.starter(d))
+		}
+	}
+	r.mu.Unlock()
+	r.signal()
+}
+
+// register evaluates a resource's registration and sends it to the
+// engine; the engine's callback settles the node.
+func (r *run) register(i int) {
+	d := r.p.nodes[i].res
+	reg, err := r.registration(i)
+	if err != nil {
+		r.settle(i, nodeState{failed: true}, err)
+		return
+	}
+	r.mon.Register(reg, func(res engine.Registered, err error) {
+		if err != nil {
+			r.settle(i, nodeState{failed: true}, fmt.Errorf("%s:%d:%d: %s (%s %q) failed: %w", r.p.file, d.at.Line, d.at.Column, d.where, d.token, d.name, err))
+			return
+		}
+		st := nodeState{reg: res, inputs: reg.Inputs}
+		if d.component {
+			r.enqueue(func() { r.finishComponent(i, st) })
+			return
+		}
+		r.settle(i, st, nil)
+	})
+}
+
+// finishComponent records a component's outputs: its properties.
+func (r *run) finishComponent(i int, st nodeState) {
+	d := r.p.nodes[i].res
+	if err := r.mon.RegisterOutputs(st.reg.URN, st.inputs); err != nil {
+		r.settle(i, nodeState{failed: true}, fmt.Errorf("%s:%d:%d: %s: recording the component's outputs failed: %w", r.p.file, d.at.Line, d.at.Column, d.where, err))
+		return
+	}
+	r.settle(i, st, nil)
+}
+
+// setOutputs sets the stack outputs if every one of them resolved.
+func (r *run) setOutputs() {
+	if r.p.importOnly {
+		return
+	}
+	out := resource.Object{}
+	for k, i := range r.p.outputNodes {
+		if r.state[i].failed {
+			return
+		}
+		out[r.p.outputs[k].name] = r.state[i].value
+	}
+	r.mon.SetStackOutputs(out)
+}
+
+// result joins the errors in program order.
+func (r *run) result() error {
+	r.mu.Lock()
+	errs := append([]nodeError(nil), r.errs...)
+	r.mu.Unlock()
+	sort.SliceStable(errs, func(a, b int) bool { return errs[a].node < errs[b].node })
+	out := make([]error, len(errs))
+	for i, e := range errs {
+		out[i] = e.err
+	}
+	return errors.Join(out...)
+}
