@@ -1,13 +1,69 @@
 // Package provider is plinth's public SDK for writing a resource provider in
 // Go.
 //
-// It has two layers. The lower one is Provider, a generic, protocol-neutral
-// interface with every lifecycle method of the Pulumi implementer's guide
-// (GetPluginInfo, GetSchema, CheckConfig, DiffConfig, Configure, Check, Diff,
-// Create, Read, Update, Delete, Invoke, Cancel) over request and response
-// structs holding sdk/resource values. That interface is what gets served:
-// in process by plinth's engine (internal/provider/inproc), over pulumirpc
-// (sdk/provider/pulumiserve) and over the Terraform protocol.
+// # Writing a provider
+//
+// A resource type is two structs and a type with methods. The inputs struct
+// holds what a program sets, the outputs struct what the provider reports
+// (it usually embeds the inputs, so the outputs repeat them). Field tags
+// name the properties and say how they behave:
+//
+//	type PetArgs struct {
+//		Length  int                       `plinth:"length" default:"2" doc:"Number of words."`
+//		Prefix  string                    `plinth:"prefix,optional,replaceOnChanges"`
+//		Keepers map[string]resource.Value `plinth:"keepers,optional,replaceOnChanges"`
+//	}
+//
+//	type PetState struct {
+//		PetArgs
+//		Name string `plinth:"name" doc:"The generated name."`
+//	}
+//
+// The tag options are optional (a program may leave it out), secret (always
+// returned as a secret), replaceOnChanges (a change replaces the resource)
+// and computed (the provider fills it in). `doc` describes the property and
+// `default` gives the value Check applies when it is missing.
+//
+// The resource type implements Resource (Create) and any of the optional
+// interfaces Reader, Updater, Deleter, Checker, Differ, CreatePreviewer and
+// UpdatePreviewer; Resource's documentation lists the default used for each
+// one left out. Functions (invokes) are Go functions of an arguments struct
+// returning a result struct. The configuration is a struct too, read by
+// resource code with GetConfig. New puts it together:
+//
+//	p, err := provider.New(provider.Info{Name: "pets", Version: "1.0.0"},
+//		provider.WithConfig[Config](),
+//		provider.WithResource[PetArgs, PetState]("pets:index:Pet", Pet{}, "A random pet name."),
+//		provider.WithFunction("pets:index:count", count, "Counts pets."),
+//	)
+//
+// # What the SDK does for the author
+//
+// It derives the schema from the types (Schema, with types, descriptions,
+// required, secret, replaceOnChanges, defaults, configuration and
+// functions). Check validates inputs with one failure per property path
+// (type mismatch, missing required property, unknown property with a
+// suggestion) and applies defaults. Diff compares inputs with recorded state
+// using resource.DiffObjects and the replaceOnChanges tags. In a preview,
+// Create and Update are not called unless the resource implements a
+// previewer; outputs that cannot be known without acting are unknown. It
+// converts between resource.Object and the Go structs: unknowns decode as
+// zero values (each op lists them), secrets decode as plain values and come
+// back as secrets. A failure after acting (a Create that returns an ID with
+// its error) becomes an InitError so the resource is recorded. A panic in
+// author code becomes a PanicError naming the provider, method and URN.
+// Cancel cancels the context of every call in flight.
+//
+// # The generic provider
+//
+// New returns a Provider: a generic, protocol-neutral interface with every
+// lifecycle method of the Pulumi implementer's guide (GetPluginInfo,
+// GetSchema, CheckConfig, DiffConfig, Configure, Check, Diff, Create, Read,
+// Update, Delete, Invoke, Cancel) over request and response structs holding
+// sdk/resource values. That interface is what gets served: in process by
+// plinth's engine (internal/provider/inproc), over pulumirpc
+// (sdk/provider/pulumiserve) and over the Terraform protocol. A provider
+// may also implement Provider directly, without the typed layer.
 //
 // This package deliberately knows no wire format, starts no server and
 // imports nothing under internal/: its only neighbour is sdk/resource.

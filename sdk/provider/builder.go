@@ -1,0 +1,223 @@
+package provider
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+var (
+	valueType   = reflect.TypeFor[resource.Value]()
+	assetType   = reflect.TypeFor[*resource.Asset]()
+	archiveType = reflect.TypeFor[*resource.Archive]()
+)
+
+// typeBuilder derives codecs and schema types from Go types for one
+// provider package. Nested struct types become named object types,
+// pkg:module:GoName, collected in types.
+type typeBuilder struct {
+	pkg        string
+	structs    map[reflect.Type]*structCodec
+	types      map[string]ObjectType
+	tokens     map[string]reflect.Type
+	inProgress map[reflect.Type]bool
+}
+
+func newTypeBuilder(pkg string) *typeBuilder {
+	return &typeBuilder{
+		pkg:        pkg,
+		structs:    map[reflect.Type]*structCodec{},
+		types:      map[string]ObjectType{},
+		tokens:     map[string]reflect.Type{},
+		inProgress: map[reflect.Type]bool{},
+	}
+}
+
+// object builds the codec of a top-level struct: a resource's inputs or
+// outputs, a function's arguments or result, or the configuration. Types
+// nested in it are named in module.
+func (b *typeBuilder) object(t reflect.Type, module string) (*structCodec, error) {
+	if t.Kind() != reflect.Struct {
+		return nil, fmt.Errorf("%s is a %s; it must be a struct", t, t.Kind())
+	}
+	b.inProgress[t] = true
+	defer delete(b.inProgress, t)
+	sc := newStructCodec(t, "")
+	if err := b.addFields(sc, t, nil, module); err != nil {
+		return nil, fmt.Errorf("%s: %w", t, err)
+	}
+	return sc, nil
+}
+
+// addFields adds t's fields to sc; an embedded struct without a property
+// name contributes its own fields, so an outputs struct can embed its
+// inputs.
+func (b *typeBuilder) addFields(sc *structCodec, t reflect.Type, index []int, module string) error {
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		tag, skip, err := parseTag(sf)
+		if err != nil {
+			return err
+		}
+		if skip {
+			continue
+		}
+		idx := append(index[:len(index):len(index)], i)
+		if sf.Anonymous && tag.name == "" {
+			if sf.Type.Kind() != reflect.Struct {
+				return fmt.Errorf("embedded field %s must be a struct (not a pointer) to be flattened", sf.Name)
+			}
+			if err := b.addFields(sc, sf.Type, idx, module); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := b.addField(sc, sf, tag, idx, module); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (b *typeBuilder) addField(sc *structCodec, sf reflect.StructField, tag fieldTag, idx []int, module string) error {
+	if _, dup := sc.byName[tag.name]; dup {
+		return fmt.Errorf("field %s: property %q is defined twice", sf.Name, tag.name)
+	}
+	c, err := b.codec(sf.Type, module)
+	if err != nil {
+		return fmt.Errorf("field %s: %w", sf.Name, err)
+	}
+	f := &field{index: idx, tag: tag, codec: c}
+	if tag.hasDefault {
+		if f.def, err = parseDefault(tag.def, c); err != nil {
+			return fmt.Errorf("field %s: default %q: %w", sf.Name, tag.def, err)
+		}
+	}
+	sc.fields = append(sc.fields, f)
+	sc.byName[tag.name] = f
+	return nil
+}
+
+// codec returns the codec of a property's Go type.
+func (b *typeBuilder) codec(t reflect.Type, module string) (codec, error) {
+	switch t {
+	case valueType:
+		return valueCodec{}, nil
+	case assetType:
+		return assetCodec{}, nil
+	case archiveType:
+		return archiveCodec{}, nil
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return boolCodec{}, nil
+	case reflect.String:
+		return stringCodec{}, nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return intCodec{t: t}, nil
+	case reflect.Float32, reflect.Float64:
+		return floatCodec{}, nil
+	case reflect.Interface:
+		if t.NumMethod() == 0 {
+			return anyCodec{}, nil
+		}
+	case reflect.Pointer:
+		return b.elemCodec(t, module, func(e codec) codec { return ptrCodec{elem: e} })
+	case reflect.Slice:
+		return b.elemCodec(t, module, func(e codec) codec { return sliceCodec{elem: e} })
+	case reflect.Map:
+		if t.Key().Kind() != reflect.String {
+			return nil, fmt.Errorf("map keys must be strings, not %s", t.Key())
+		}
+		return b.elemCodec(t, module, func(e codec) codec { return mapCodec{elem: e} })
+	case reflect.Struct:
+		return b.named(t, module)
+	}
+	return nil, fmt.Errorf("type %s is not supported (use bool, integers, floats, string, slices, maps with string keys, structs, pointers, *resource.Asset, *resource.Archive or resource.Value)", t)
+}
+
+func (b *typeBuilder) elemCodec(t reflect.Type, module string, wrap func(codec) codec) (codec, error) {
+	e, err := b.codec(t.Elem(), module)
+	if err != nil {
+		return nil, err
+	}
+	return wrap(e), nil
+}
+
+// named returns the codec of a nested struct type, registering it as an
+// object type the first time it is seen.
+func (b *typeBuilder) named(t reflect.Type, module string) (codec, error) {
+	if sc, ok := b.structs[t]; ok {
+		return sc, nil
+	}
+	if b.inProgress[t] {
+		return nil, fmt.Errorf("type %s refers to itself; recursive types are not supported", t)
+	}
+	if t.Name() == "" {
+		return nil, fmt.Errorf("anonymous struct types are not supported; declare a named type")
+	}
+	token := b.pkg + ":" + module + ":" + t.Name()
+	if other, ok := b.tokens[token]; ok {
+		return nil, fmt.Errorf("types %s and %s would both be named %s; rename one", other, t, token)
+	}
+	b.inProgress[t] = true
+	defer delete(b.inProgress, t)
+	sc := newStructCodec(t, token)
+	if err := b.addFields(sc, t, nil, module); err != nil {
+		return nil, fmt.Errorf("%s: %w", t, err)
+	}
+	b.structs[t], b.tokens[token] = sc, t
+	b.types[token] = ObjectType{Properties: sc.properties()}
+	return sc, nil
+}
+
+// parseDefault reads a `default` tag: the literal text for strings, Go
+// syntax for booleans and numbers, JSON for anything else.
+func parseDefault(text string, c codec) (resource.Value, error) {
+	if p, ok := c.(ptrCodec); ok {
+		c = p.elem
+	}
+	var v resource.Value
+	var err error
+	switch c.(type) {
+	case stringCodec:
+		v = resource.NewString(text)
+	case boolCodec:
+		v, err = parseBool(text)
+	case intCodec, floatCodec:
+		v, err = resource.ParseNumber(text)
+	default:
+		v, err = parseJSONValue(text)
+	}
+	if err != nil {
+		return resource.Value{}, err
+	}
+	var fs []CheckFailure
+	checkValue(c, v, nil, &fs)
+	if len(fs) > 0 {
+		return resource.Value{}, fmt.Errorf("%s", fs[0].Reason)
+	}
+	return v, nil
+}
+
+func parseBool(text string) (resource.Value, error) {
+	switch strings.ToLower(text) {
+	case "true":
+		return resource.NewBool(true), nil
+	case "false":
+		return resource.NewBool(false), nil
+	}
+	return resource.Value{}, fmt.Errorf("%q is not a boolean (write true or false)", text)
+}
+
+func parseJSONValue(text string) (resource.Value, error) {
+	var x any
+	if err := json.Unmarshal([]byte(text), &x); err != nil {
+		return resource.Value{}, fmt.Errorf("not valid JSON: %w", err)
+	}
+	return resource.FromGo(x)
+}

@@ -1,0 +1,121 @@
+package provider
+
+import (
+	"sort"
+
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// diffResponse fills in the summary fields of a response from a detailed
+// diff: whether anything changed and the top-level keys changed and
+// replaced.
+func diffResponse(dd resource.DetailedDiff, deleteBeforeReplace bool) DiffResponse {
+	if len(dd) == 0 {
+		return DiffResponse{Changes: DiffNone, DetailedDiff: resource.DetailedDiff{}}
+	}
+	changed, replaced := map[string]bool{}, map[string]bool{}
+	for p, d := range dd {
+		changed[topName(p)] = true
+		if d.Replace {
+			replaced[topName(p)] = true
+		}
+	}
+	return DiffResponse{
+		Changes:             DiffSome,
+		ChangedKeys:         sortedKeys(changed),
+		ReplaceKeys:         nilIfEmpty(sortedKeys(replaced)),
+		DetailedDiff:        dd,
+		DeleteBeforeReplace: deleteBeforeReplace && len(replaced) > 0,
+	}
+}
+
+func nilIfEmpty(s []string) []string {
+	if len(s) == 0 {
+		return nil
+	}
+	return s
+}
+
+// topName returns the top-level property of a path in text form.
+func topName(path string) string {
+	p, err := resource.ParsePath(path)
+	if err != nil || len(p) == 0 {
+		return path
+	}
+	if s, ok := p[0].(string); ok {
+		return s
+	}
+	return path
+}
+
+// withoutIgnored drops the changes at or under an ignoreChanges path.
+func withoutIgnored(dd resource.DetailedDiff, ignore []resource.PropertyPath) resource.DetailedDiff {
+	if len(ignore) == 0 {
+		return dd
+	}
+	out := resource.DetailedDiff{}
+	for p, d := range dd {
+		if !ignored(p, ignore) {
+			out[p] = d
+		}
+	}
+	return out
+}
+
+func ignored(path string, ignore []resource.PropertyPath) bool {
+	p, err := resource.ParsePath(path)
+	if err != nil {
+		return false
+	}
+	for _, ig := range ignore {
+		if ig.Contains(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// allReplace marks every change as requiring replacement, for resources
+// that cannot be updated in place.
+func allReplace(dd resource.DetailedDiff) resource.DetailedDiff {
+	out := make(resource.DetailedDiff, len(dd))
+	for p, d := range dd {
+		d.Replace = true
+		out[p] = d
+	}
+	return out
+}
+
+// unknownNames returns, sorted, the top-level properties of o that are or
+// contain unknowns.
+func unknownNames(o resource.Object) []string {
+	var names []string
+	for k, v := range o {
+		if v.ContainsUnknowns() {
+			names = append(names, k)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// keepUnknowns puts back into out the properties of from that hold
+// unknowns: Go code saw them as zero values and cannot have known them.
+func keepUnknowns(out, from resource.Object) {
+	for _, k := range unknownNames(from) {
+		out[k] = from[k]
+	}
+}
+
+// markSecrets marks secret each property of out whose namesake in any of
+// from contains a secret, and returns out.
+func markSecrets(out resource.Object, from ...resource.Object) resource.Object {
+	for _, o := range from {
+		for k, v := range o {
+			if w, ok := out[k]; ok && !w.IsSecret() && v.ContainsSecrets() {
+				out[k] = resource.MakeSecret(w)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,375 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// resourceHandler is a resource type as the server sees it: generic
+// requests in, generic responses out. typedResource is the one
+// implementation; the server adds lookup, lifecycle checks, contexts and
+// panic recovery around it.
+type resourceHandler interface {
+	schema() ResourceSchema
+	check(ctx context.Context, req CheckRequest) (CheckResponse, error)
+	diff(ctx context.Context, req DiffRequest) (DiffResponse, error)
+	create(ctx context.Context, req CreateRequest) (CreateResponse, error)
+	read(ctx context.Context, req ReadRequest) (ReadResponse, error)
+	update(ctx context.Context, req UpdateRequest) (UpdateResponse, error)
+	delete(ctx context.Context, req DeleteRequest) error
+}
+
+// WithResource adds a resource type with inputs I and outputs O, under a
+// type token of the provider's package ("pkg:module:Type"). doc describes
+// it in the schema. The resource's optional interfaces (Reader, Updater,
+// Deleter, Checker, Differ, CreatePreviewer, UpdatePreviewer) are detected
+// here.
+func WithResource[I, O any](token string, r Resource[I, O], doc string) Option {
+	return func(s *setup) error {
+		module, err := s.module(token)
+		if err != nil {
+			return err
+		}
+		h := &typedResource[I, O]{token: token, doc: doc, impl: r}
+		if h.inputs, err = s.types.object(reflect.TypeFor[I](), module); err != nil {
+			return fmt.Errorf("resource %s: inputs: %w", token, err)
+		}
+		if h.outputs, err = s.types.object(reflect.TypeFor[O](), module); err != nil {
+			return fmt.Errorf("resource %s: outputs: %w", token, err)
+		}
+		h.detect()
+		return s.addResource(token, h)
+	}
+}
+
+type typedResource[I, O any] struct {
+	token           string
+	doc             string
+	impl            Resource[I, O]
+	inputs, outputs *structCodec
+	replace         []resource.PropertyPath
+
+	reader          Reader[I, O]
+	updater         Updater[I, O]
+	deleter         Deleter[I, O]
+	checker         Checker[I]
+	differ          Differ[I, O]
+	createPreviewer CreatePreviewer[I, O]
+	updatePreviewer UpdatePreviewer[I, O]
+}
+
+func (h *typedResource[I, O]) detect() {
+	h.reader, _ = h.impl.(Reader[I, O])
+	h.updater, _ = h.impl.(Updater[I, O])
+	h.deleter, _ = h.impl.(Deleter[I, O])
+	h.checker, _ = h.impl.(Checker[I])
+	h.differ, _ = h.impl.(Differ[I, O])
+	h.createPreviewer, _ = h.impl.(CreatePreviewer[I, O])
+	h.updatePreviewer, _ = h.impl.(UpdatePreviewer[I, O])
+	h.replace = h.inputs.paths(nil, func(t fieldTag) bool { return t.replaceOnChanges })
+}
+
+func (h *typedResource[I, O]) schema() ResourceSchema {
+	outs := h.outputs.properties()
+	for name, p := range outs {
+		if !h.inputs.has(name) {
+			p.Computed = true
+			outs[name] = p
+		}
+	}
+	return ResourceSchema{Description: h.doc, Inputs: h.inputs.properties(), Outputs: outs}
+}
+
+func (h *typedResource[I, O]) check(ctx context.Context, req CheckRequest) (CheckResponse, error) {
+	var fs []CheckFailure
+	h.inputs.checkObject(req.News, nil, &fs)
+	if len(fs) > 0 {
+		return CheckResponse{Inputs: req.News, Failures: fs}, nil
+	}
+	news := h.inputs.objectWithDefaults(req.News)
+	if h.checker == nil {
+		return CheckResponse{Inputs: news}, nil
+	}
+	op := CheckOp[I]{URN: req.URN, HasOlds: req.Olds != nil, Unknowns: unknownNames(news), RandomSeed: req.RandomSeed}
+	var err error
+	if op.Olds, err = decode[I](h.inputs, req.Olds, "old inputs"); err != nil {
+		return CheckResponse{}, err
+	}
+	if op.News, err = decode[I](h.inputs, news, "inputs"); err != nil {
+		return CheckResponse{}, err
+	}
+	res, err := h.checker.Check(ctx, op)
+	if err != nil {
+		return CheckResponse{}, err
+	}
+	out, err := encode(h.inputs, res.Inputs, "checked inputs")
+	if err != nil {
+		return CheckResponse{}, err
+	}
+	keepUnknowns(out, news)
+	return CheckResponse{Inputs: markSecrets(out, req.News), Failures: res.Failures}, nil
+}
+
+func (h *typedResource[I, O]) diff(ctx context.Context, req DiffRequest) (DiffResponse, error) {
+	res := DiffResult{DetailedDiff: h.defaultDiff(req)}
+	if h.differ != nil {
+		op := DiffOp[I, O]{URN: req.URN, ID: req.ID, Unknowns: unknownNames(req.News),
+			IgnoreChanges: req.IgnoreChanges, Default: res.DetailedDiff}
+		var err error
+		if op.OldInputs, op.OldOutputs, err = h.decodeBoth(req.OldInputs, req.OldOutputs); err != nil {
+			return DiffResponse{}, err
+		}
+		if op.News, err = decode[I](h.inputs, req.News, "inputs"); err != nil {
+			return DiffResponse{}, err
+		}
+		if res, err = h.differ.Diff(ctx, op); err != nil {
+			return DiffResponse{}, err
+		}
+	}
+	dd := withoutIgnored(res.DetailedDiff, req.IgnoreChanges)
+	if h.updater == nil {
+		dd = allReplace(dd)
+	}
+	return diffResponse(dd, res.DeleteBeforeReplace), nil
+}
+
+// defaultDiff compares each input with its recorded value: the recorded
+// output of the same name if the outputs have one (so that drift a refresh
+// found is corrected), else the recorded input.
+func (h *typedResource[I, O]) defaultDiff(req DiffRequest) resource.DetailedDiff {
+	olds := make(resource.Object, len(h.inputs.fields))
+	fromInputs := map[string]bool{}
+	for _, name := range h.inputs.names() {
+		if h.outputs.has(name) && req.OldOutputs != nil {
+			olds[name] = req.OldOutputs[name]
+		} else {
+			olds[name], fromInputs[name] = req.OldInputs[name], true
+		}
+	}
+	dd := resource.DiffObjects(olds, req.News, h.replace)
+	for p, d := range dd {
+		d.InputDiff = fromInputs[topName(p)]
+		dd[p] = d
+	}
+	return dd
+}
+
+func (h *typedResource[I, O]) create(ctx context.Context, req CreateRequest) (CreateResponse, error) {
+	if req.Preview {
+		return h.previewCreate(ctx, req)
+	}
+	in, err := decode[I](h.inputs, req.Inputs, "inputs")
+	if err != nil {
+		return CreateResponse{}, err
+	}
+	res, err := h.impl.Create(ctx, CreateOp[I]{URN: req.URN, Inputs: in, Timeout: req.Timeout})
+	if err != nil {
+		return CreateResponse{}, h.partial(res.ID, res.Outputs, req.Inputs, err)
+	}
+	if res.ID == "" {
+		return CreateResponse{}, fmt.Errorf("Create of %s returned no ID; this is a bug in the provider: every created resource needs an ID", req.URN)
+	}
+	outs, err := h.encodeOutputs(res.Outputs, req.Inputs)
+	return CreateResponse{ID: res.ID, Outputs: outs}, err
+}
+
+// partial turns a failure after acting into an InitError, so the resource
+// is recorded; a failure before acting (no ID) is returned as it is.
+func (h *typedResource[I, O]) partial(id string, outputs O, inputs resource.Object, err error) error {
+	if id == "" {
+		return err
+	}
+	outs, encErr := h.encodeOutputs(outputs, inputs)
+	if encErr != nil {
+		outs = nil
+	}
+	return &InitError{ID: id, Outputs: outs, Reasons: []string{err.Error()}}
+}
+
+func (h *typedResource[I, O]) previewCreate(ctx context.Context, req CreateRequest) (CreateResponse, error) {
+	if h.createPreviewer == nil {
+		return CreateResponse{Outputs: h.previewOutputs(req.Inputs)}, nil
+	}
+	in, err := decode[I](h.inputs, req.Inputs, "inputs")
+	if err != nil {
+		return CreateResponse{}, err
+	}
+	op := CreateOp[I]{URN: req.URN, Inputs: in, Timeout: req.Timeout, Preview: true, Unknowns: unknownNames(req.Inputs)}
+	res, err := h.createPreviewer.PreviewCreate(ctx, op)
+	if err != nil {
+		return CreateResponse{}, err
+	}
+	outs, err := h.previewed(res.Outputs, res.Unknowns, req.Inputs)
+	return CreateResponse{Outputs: outs}, err
+}
+
+// previewOutputs is the default preview: outputs named like an input take
+// its new value, the rest are unknown (the SDK cannot know which outputs an
+// update leaves alone).
+func (h *typedResource[I, O]) previewOutputs(news resource.Object) resource.Object {
+	outs := make(resource.Object, len(h.outputs.fields))
+	for _, name := range h.outputs.names() {
+		switch v, ok := news[name]; {
+		case !h.inputs.has(name):
+			outs[name] = resource.Unknown()
+		case ok && !v.IsNull():
+			outs[name] = v
+		}
+	}
+	return outs
+}
+
+// previewed encodes a previewer's outputs, making unknown the outputs it
+// named and those mirroring unknown inputs.
+func (h *typedResource[I, O]) previewed(o O, unknowns []string, news resource.Object) (resource.Object, error) {
+	outs, err := h.encodeOutputs(o, news)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range unknowns {
+		outs[name] = resource.Unknown()
+	}
+	for _, name := range unknownNames(news) {
+		if h.outputs.has(name) {
+			outs[name] = news[name]
+		}
+	}
+	return outs, nil
+}
+
+func (h *typedResource[I, O]) read(ctx context.Context, req ReadRequest) (ReadResponse, error) {
+	imp := len(req.Inputs) == 0 && len(req.State) == 0
+	if h.reader == nil {
+		if imp {
+			return ReadResponse{}, fmt.Errorf("resource type %s cannot be imported: the provider does not implement Read for it", h.token)
+		}
+		return ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.State}, nil
+	}
+	op := ReadOp[I, O]{URN: req.URN, ID: req.ID, Import: imp}
+	var err error
+	if op.Inputs, op.State, err = h.decodeBoth(req.Inputs, req.State); err != nil {
+		return ReadResponse{}, err
+	}
+	res, err := h.reader.Read(ctx, op)
+	if err != nil || res.ID == "" {
+		return ReadResponse{}, err
+	}
+	ins, err := encode(h.inputs, res.Inputs, "inputs read")
+	if err != nil {
+		return ReadResponse{}, err
+	}
+	outs, err := h.encodeOutputs(res.Outputs, req.Inputs, req.State)
+	return ReadResponse{ID: res.ID, Inputs: markSecrets(ins, req.Inputs), Outputs: outs}, err
+}
+
+func (h *typedResource[I, O]) update(ctx context.Context, req UpdateRequest) (UpdateResponse, error) {
+	switch {
+	case req.Preview && h.updatePreviewer == nil:
+		return UpdateResponse{Outputs: h.previewOutputs(req.News)}, nil
+	case !req.Preview && h.updater == nil:
+		return UpdateResponse{Outputs: h.mirrorInputs(req.OldOutputs, req.News)}, nil
+	}
+	op, err := h.updateOp(req)
+	if err != nil {
+		return UpdateResponse{}, err
+	}
+	if req.Preview {
+		res, err := h.updatePreviewer.PreviewUpdate(ctx, op)
+		if err != nil {
+			return UpdateResponse{}, err
+		}
+		outs, err := h.previewed(res.Outputs, res.Unknowns, req.News)
+		return UpdateResponse{Outputs: outs}, err
+	}
+	res, err := h.updater.Update(ctx, op)
+	if err != nil {
+		if reflect.ValueOf(&res.Outputs).Elem().IsZero() {
+			return UpdateResponse{}, err
+		}
+		return UpdateResponse{}, h.partial(req.ID, res.Outputs, req.News, err)
+	}
+	outs, err := h.encodeOutputs(res.Outputs, req.News)
+	return UpdateResponse{Outputs: outs}, err
+}
+
+func (h *typedResource[I, O]) updateOp(req UpdateRequest) (UpdateOp[I, O], error) {
+	op := UpdateOp[I, O]{URN: req.URN, ID: req.ID, Timeout: req.Timeout, IgnoreChanges: req.IgnoreChanges,
+		Preview: req.Preview, Unknowns: unknownNames(req.News)}
+	var err error
+	if op.OldInputs, op.OldOutputs, err = h.decodeBoth(req.OldInputs, req.OldOutputs); err != nil {
+		return op, err
+	}
+	op.News, err = decode[I](h.inputs, req.News, "inputs")
+	return op, err
+}
+
+// mirrorInputs is Update for a resource without an Updater: the recorded
+// outputs with the outputs named like inputs set to the new inputs.
+func (h *typedResource[I, O]) mirrorInputs(olds, news resource.Object) resource.Object {
+	outs := olds.Copy()
+	if outs == nil {
+		outs = resource.Object{}
+	}
+	for _, name := range h.inputs.names() {
+		if !h.outputs.has(name) {
+			continue
+		}
+		if v, ok := news[name]; ok && !v.IsNull() {
+			outs[name] = v
+		} else {
+			delete(outs, name)
+		}
+	}
+	return outs
+}
+
+func (h *typedResource[I, O]) delete(ctx context.Context, req DeleteRequest) error {
+	if h.deleter == nil {
+		return nil
+	}
+	op := DeleteOp[I, O]{URN: req.URN, ID: req.ID, Timeout: req.Timeout}
+	var err error
+	if op.Inputs, op.Outputs, err = h.decodeBoth(req.Inputs, req.Outputs); err != nil {
+		return err
+	}
+	return h.deleter.Delete(ctx, op)
+}
+
+func (h *typedResource[I, O]) decodeBoth(inputs, outputs resource.Object) (I, O, error) {
+	in, err := decode[I](h.inputs, inputs, "recorded inputs")
+	if err != nil {
+		var o O
+		return in, o, err
+	}
+	out, err := decode[O](h.outputs, outputs, "recorded outputs")
+	return in, out, err
+}
+
+// encodeOutputs encodes o, marking secret every output named like a secret
+// property of from (a value from a secret stays secret).
+func (h *typedResource[I, O]) encodeOutputs(o O, from ...resource.Object) (resource.Object, error) {
+	outs, err := encode(h.outputs, o, "outputs")
+	if err != nil {
+		return nil, err
+	}
+	return markSecrets(outs, from...), nil
+}
+
+func decode[T any](c *structCodec, o resource.Object, what string) (T, error) {
+	var v T
+	if err := c.decodeObject(o, reflect.ValueOf(&v).Elem()); err != nil {
+		return v, fmt.Errorf("reading %s: %w", what, err)
+	}
+	return v, nil
+}
+
+func encode[T any](c *structCodec, v T, what string) (resource.Object, error) {
+	o, err := c.encodeObject(reflect.ValueOf(&v).Elem())
+	if err != nil {
+		return nil, fmt.Errorf("converting %s: %w", what, err)
+	}
+	return o, nil
+}
