@@ -275,7 +275,7 @@ func (archiveCodec) withDefaults(v resource.Value) resource.Value { return v }
 // secrets included.
 type valueCodec struct{}
 
-func (valueCodec) schemaType() Type                                        { return Type{Kind: TypeAny} }
+func (valueCodec) schemaType() Type                                             { return Type{Kind: TypeAny} }
 func (valueCodec) check(resource.Value, resource.PropertyPath, *[]CheckFailure) {}
 func (valueCodec) decode(v resource.Value, rv reflect.Value) error {
 	rv.Set(reflect.ValueOf(v))
@@ -290,7 +290,7 @@ func (valueCodec) withDefaults(v resource.Value) resource.Value { return v }
 // resource.FromGo and Value.ToGo).
 type anyCodec struct{}
 
-func (anyCodec) schemaType() Type                                        { return Type{Kind: TypeAny} }
+func (anyCodec) schemaType() Type                                             { return Type{Kind: TypeAny} }
 func (anyCodec) check(resource.Value, resource.PropertyPath, *[]CheckFailure) {}
 func (anyCodec) decode(v resource.Value, rv reflect.Value) error {
 	if x := v.ToGo(); x != nil {

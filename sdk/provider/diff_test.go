@@ -27,7 +27,9 @@ func TestDefaultDiff(t *testing.T) {
 		out["serial"], out["checksum"] = str("s"), secret(str("c"))
 		return out
 	}
-	upd := func(input bool) resource.PropertyDiff { return resource.PropertyDiff{Kind: resource.DiffUpdate, InputDiff: input} }
+	upd := func(input bool) resource.PropertyDiff {
+		return resource.PropertyDiff{Kind: resource.DiffUpdate, InputDiff: input}
+	}
 	tests := map[string]struct {
 		typ        string
 		oldInputs  resource.Object
