@@ -151,7 +151,11 @@ func (d *deployment) same(c *change) (Registered, error) {
 
 // started reports a step's start and returns the time it started.
 func (d *deployment) started(op StepOp, old, nu *state.Resource, c *change) time.Time {
-	e := Event{Kind: EventStepStart, Op: op, URN: nu.URN, Type: nu.Type, Old: old, New: nu}
+	r := nu
+	if r == nil {
+		r = old
+	}
+	e := Event{Kind: EventStepStart, Op: op, URN: r.URN, Type: r.Type, Old: old, New: nu}
 	if c != nil {
 		e.Diff, e.ReplaceKeys = c.diff, c.replace
 	}

@@ -120,7 +120,9 @@ func (d *deployment) recordProvider(op StepOp, old, nr *state.Resource, dd resou
 	if err != nil {
 		return err
 	}
-	d.count(op)
+	if !isDefaultProvider(nr) {
+		d.count(op) // default providers are plumbing, not the user's resources
+	}
 	d.emit(Event{Kind: EventStepDone, Op: op, URN: nr.URN, Type: nr.Type, Old: old, New: nr, Diff: dd})
 	return nil
 }
@@ -165,4 +167,11 @@ func (e *CheckError) Error() string {
 		msg += "\n    " + f.String()
 	}
 	return msg
+}
+
+// isDefaultProvider reports whether r is a default provider resource, which
+// the engine makes and counts as plumbing rather than as the user's.
+func isDefaultProvider(r *state.Resource) bool {
+	name := r.URN.Name()
+	return isProvider(r.Type) && (name == "default" || strings.HasPrefix(name, "default_"))
 }

@@ -158,12 +158,12 @@ func (d *deployment) deleteOne(r *state.Resource, shown StepOp, destroying bool)
 		if err := d.write(op, r, nil); err != nil {
 			return err
 		}
-		d.countDelete(counted)
+		d.countDelete(r, counted)
 		d.done(shown, r, nil, nil, start, nil)
 		return nil
 	}
 	if d.preview {
-		d.countDelete(shown)
+		d.countDelete(r, shown)
 		d.done(shown, r, nil, nil, start, nil)
 		return nil
 	}
@@ -196,15 +196,15 @@ func (d *deployment) deleteCustom(r *state.Resource, shown StepOp, start time.Ti
 	if err := d.end(step, state.OpDelete, r, nil); err != nil {
 		return err
 	}
-	d.countDelete(shown)
+	d.countDelete(r, shown)
 	d.done(shown, r, nil, nil, start, nil)
 	return nil
 }
 
 // countDelete counts a delete; the deletes that are halves of a
 // replacement are counted with the replacement.
-func (d *deployment) countDelete(shown StepOp) {
-	if shown != OpDeleteReplaced {
+func (d *deployment) countDelete(r *state.Resource, shown StepOp) {
+	if shown != OpDeleteReplaced && !isDefaultProvider(r) {
 		d.count(shown)
 	}
 }

@@ -101,7 +101,9 @@ func (d *deployment) recordOutputs(progErr error) error {
 func (d *deployment) countUnrecreated() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.counts[OpDelete] += len(d.dbrDeleted)
+	if n := len(d.dbrDeleted); n > 0 {
+		d.counts[OpDelete] += n
+	}
 }
 
 // PendingError refuses an operation while creates from an interrupted run
