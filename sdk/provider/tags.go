@@ -72,7 +72,7 @@ func lowerCamel(s string) string {
 	for n < len(runes) && unicode.IsUpper(runes[n]) {
 		n++
 	}
-	if n > 1 && n < len(runes) {
+	if n > 1 && n < len(runes) && unicode.IsLower(runes[n]) {
 		n-- // keep the capital that starts the next word: URLPath -> urlPath
 	}
 	for i := 0; i < n; i++ {
