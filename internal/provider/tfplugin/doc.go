@@ -1,0 +1,51 @@
+// Package tfplugin drives Terraform providers (terraform-provider-<name>
+// binaries, plugin protocol 5 or 6) through the engine's provider.Provider
+// interface.
+//
+// Start launches one process per provider configuration with go-plugin
+// (Terraform's handshake, protocols 5 and 6 offered, AutoMTLS, gRPC), in the
+// project directory, and fetches its schema once. Every call reuses that
+// process; Close sends Stop and then kills it.
+//
+// The mapping, in brief:
+//
+//   - Type tokens follow the shared convention: random_pet is
+//     random:index:random_pet; the Terraform type is the token's last part.
+//   - CheckConfig/Configure: ValidateProviderConfig (PrepareProviderConfig in
+//     v5) and ConfigureProvider (Configure); unknown configuration is sent
+//     as unknown during a preview.
+//   - Check: the inputs are checked against the schema as Terraform checks
+//     configuration (unknown, provider-set and missing required properties,
+//     types, block counts), then ValidateResourceConfig; diagnostics with an
+//     attribute path become failures of that property.
+//   - Diff, Create, Update: the stored state is upgraded
+//     (UpgradeResourceState), the proposed new state built from prior state
+//     and configuration, and PlanResourceChange asked; requires_replace paths
+//     whose value really changed mean replacement. Create and Update apply
+//     (ApplyResourceChange) and refuse an apply result, or a final plan,
+//     that breaks the plan before it (InconsistentError names the
+//     attributes). An apply error that still returns an object yields
+//     provider.InitError, so nothing created is forgotten.
+//   - Delete plans (when the provider asks) and applies a change to null.
+//   - Read refreshes (ReadResource; a null result is an empty ID), or, with
+//     no inputs and no state, imports (ImportResourceState, ReadResource)
+//     and returns the settable attributes as inputs.
+//   - Invoke reads data sources (ReadDataSource) and calls provider
+//     functions (CallFunction).
+//   - Values are converted by schema to and from cty (msgpack on the wire):
+//     numbers keep every digit, sensitive attributes come back as secrets,
+//     secrets go out as plain values, sets are compared as sets, the id
+//     attribute is the resource ID.
+//   - The engine's Private bytes hold the schema version the state was
+//     written with and the provider's private bytes (see private.go).
+//
+// Left out: provisioners, ephemeral resources, list resources, actions,
+// resource identity, state stores and MoveResourceState (the protocol
+// packages define them; nothing in plinth asks for them yet), and deferred
+// actions (plinth tells providers it cannot defer).
+//
+// Neighbours: internal/provider (the interface implemented here),
+// internal/tfplugin5 and internal/tfplugin6 (generated protocol code, seen
+// only by wire5.go and wire6.go), and the plugin registry, which finds
+// binaries and calls Start. The engine never sees a protocol type.
+package tfplugin

@@ -1,0 +1,191 @@
+package tfplugin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/plinth-iac/plinth/internal/tfplugin5"
+	"github.com/plinth-iac/plinth/internal/tfplugin6"
+)
+
+// Handshake is the go-plugin handshake Terraform providers expect. The
+// protocol version is negotiated from VersionedPlugins (5 and 6).
+var Handshake = plugin.HandshakeConfig{
+	MagicCookieKey:   "TF_PLUGIN_MAGIC_COOKIE",
+	MagicCookieValue: "d602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2",
+}
+
+// terraformVersion is the Terraform version plinth claims to providers in
+// Configure; providers use it only for user agents and compatibility notes.
+const terraformVersion = "1.11.0"
+
+// maxMessage is the largest gRPC message accepted or sent: big providers'
+// schemas exceed gRPC's 4 MiB default (Terraform allows 256 MiB).
+const maxMessage = 256 << 20
+
+// Config describes one provider process. It is not modified after Start.
+type Config struct {
+	// Path is the provider executable, terraform-provider-<name>[_v<version>].
+	Path string
+	// Dir is the working directory of the process: the project directory, so
+	// relative paths in configuration resolve as users expect.
+	Dir string
+	// Name is the provider's name (e.g. "random"), for messages and
+	// GetPluginInfo; from the file name if empty.
+	Name string
+	// Version is the provider's semantic version; from the file name if
+	// empty.
+	Version string
+	// Env holds extra environment variables (KEY=value) for the process.
+	Env []string
+	// Log receives the provider's log output and stray stderr; nil discards.
+	Log io.Writer
+	// Warn receives warnings the provider reports, formatted for users; nil
+	// discards them.
+	Warn func(message string)
+}
+
+var binaryName = regexp.MustCompile(`^terraform-provider-([^_]+)(?:_v(.+?))?(?:\.exe)?$`)
+
+// ParseBinaryName splits a provider file name,
+// terraform-provider-<name>[_v<version>], into name and version.
+func ParseBinaryName(file string) (name, version string, ok bool) {
+	m := binaryName.FindStringSubmatch(filepath.Base(file))
+	if m == nil {
+		return "", "", false
+	}
+	return m[1], m[2], true
+}
+
+// grpcPlugin5 and grpcPlugin6 are go-plugin's client-side view of a
+// provider: they hand back the protocol's stubs.
+type grpcPlugin5 struct{ plugin.NetRPCUnsupportedPlugin }
+
+func (grpcPlugin5) GRPCServer(*plugin.GRPCBroker, *grpc.Server) error {
+	return errors.New("plinth only acts as a Terraform provider client")
+}
+
+func (grpcPlugin5) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc.ClientConn) (any, error) {
+	return &wire5{c: tfplugin5.NewProviderClient(c)}, nil
+}
+
+type grpcPlugin6 struct{ plugin.NetRPCUnsupportedPlugin }
+
+func (grpcPlugin6) GRPCServer(*plugin.GRPCBroker, *grpc.Server) error {
+	return errors.New("plinth only acts as a Terraform provider client")
+}
+
+func (grpcPlugin6) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc.ClientConn) (any, error) {
+	return &wire6{c: tfplugin6.NewProviderClient(c)}, nil
+}
+
+// launch starts the process and returns its client and protocol stubs.
+func launch(cfg Config, tail *outputTail) (*plugin.Client, wire, error) {
+	cmd := exec.Command(cfg.Path)
+	cmd.Dir = cfg.Dir
+	cmd.Env = append(cmd.Environ(), cfg.Env...)
+	log := cfg.Log
+	if log == nil {
+		log = io.Discard
+	}
+	client := plugin.NewClient(&plugin.ClientConfig{
+		HandshakeConfig: Handshake,
+		VersionedPlugins: map[int]plugin.PluginSet{
+			5: {"provider": grpcPlugin5{}},
+			6: {"provider": grpcPlugin6{}},
+		},
+		Cmd:              cmd,
+		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		AutoMTLS:         true,
+		Managed:          false,
+		Stderr:           io.MultiWriter(tail, log),
+		Logger:           hclog.New(&hclog.LoggerOptions{Name: "provider." + cfg.Name, Output: log, Level: hclog.Warn}),
+		GRPCDialOptions: []grpc.DialOption{grpc.WithDefaultCallOptions(
+			grpc.MaxCallRecvMsgSize(maxMessage), grpc.MaxCallSendMsgSize(maxMessage))},
+	})
+	rpc, err := client.Client()
+	if err != nil {
+		client.Kill()
+		return nil, nil, fmt.Errorf("starting Terraform provider %s (%s): %w%s", cfg.Name, cfg.Path, err, tail.suffix())
+	}
+	raw, err := rpc.Dispense("provider")
+	if err != nil {
+		client.Kill()
+		return nil, nil, fmt.Errorf("connecting to Terraform provider %s: %w", cfg.Name, err)
+	}
+	return client, raw.(wire), nil
+}
+
+// outputTail keeps the last lines a provider wrote to stderr, to explain a
+// crash.
+type outputTail struct {
+	mu    sync.Mutex
+	lines []string
+	part  strings.Builder
+}
+
+const tailLines = 40
+
+func (t *outputTail) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, c := range string(b) {
+		if c != '\n' {
+			t.part.WriteRune(c)
+			continue
+		}
+		t.lines = append(t.lines, t.part.String())
+		t.part.Reset()
+		if len(t.lines) > tailLines {
+			t.lines = t.lines[len(t.lines)-tailLines:]
+		}
+	}
+	return len(b), nil
+}
+
+// suffix renders the tail for an error message, or "" if there is none.
+func (t *outputTail) suffix() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	lines := append([]string(nil), t.lines...)
+	if t.part.Len() > 0 {
+		lines = append(lines, t.part.String())
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	return "\nThe provider's last output was:\n" + strings.Join(lines, "\n")
+}
+
+// rpcError explains a failed gRPC call: a crash (the process is gone or the
+// connection broke) with the provider's last output, anything else as the
+// provider's error.
+func (p *Provider) rpcError(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	code := status.Code(err)
+	if p.client.Exited() || code == codes.Unavailable {
+		// The process is gone or unreachable: reap it, which also waits
+		// for its last output.
+		p.client.Kill()
+		return fmt.Errorf("provider %s crashed during %s: %w%s", p.cfg.Name, op, err, p.tail.suffix())
+	}
+	if code == codes.Unimplemented {
+		return fmt.Errorf("provider %s does not implement %s (protocol %d): %w", p.cfg.Name, op, p.protocol, err)
+	}
+	return fmt.Errorf("provider %s failed during %s: %w", p.cfg.Name, op, err)
+}

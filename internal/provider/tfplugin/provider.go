@@ -1,0 +1,254 @@
+package tfplugin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/hashicorp/go-plugin"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// Provider is a running Terraform provider process seen through the
+// engine's provider.Provider interface. One Provider is one provider
+// configuration: every call goes to the same process until Close.
+type Provider struct {
+	cfg        Config
+	client     *plugin.Client
+	wire       wire
+	protocol   int
+	tail       *outputTail
+	schemas    schemaResponse
+	configured atomic.Bool
+	plans      planCache
+
+	exportOnce sync.Once
+	exported   *provider.Schema
+	closeOnce  sync.Once
+}
+
+var _ provider.Provider = (*Provider)(nil)
+
+// engineKeys are properties the engine may add to a provider's inputs that
+// are not Terraform configuration.
+var engineKeys = map[string]bool{"version": true, "pluginDownloadURL": true}
+
+// Start launches the provider in cfg.Dir, negotiates protocol 5 or 6, and
+// fetches its schema (once: it serves every later call).
+func Start(ctx context.Context, cfg Config) (*Provider, error) {
+	if name, version, ok := ParseBinaryName(cfg.Path); ok {
+		if cfg.Name == "" {
+			cfg.Name = name
+		}
+		if cfg.Version == "" {
+			cfg.Version = version
+		}
+	}
+	tail := &outputTail{}
+	client, w, err := launch(cfg, tail)
+	if err != nil {
+		return nil, err
+	}
+	p := &Provider{cfg: cfg, client: client, wire: w, protocol: client.NegotiatedVersion(), tail: tail}
+	resp, err := w.schema(ctx)
+	if err == nil {
+		err = p.diagnose("GetProviderSchema", resp.diags)
+	}
+	if err != nil {
+		err = p.rpcError("GetProviderSchema", err)
+		p.Close()
+		return nil, err
+	}
+	p.schemas = resp
+	return p, nil
+}
+
+// Protocol returns the negotiated protocol major version, 5 or 6.
+func (p *Provider) Protocol() int { return p.protocol }
+
+// GetPluginInfo implements provider.Provider.
+func (p *Provider) GetPluginInfo(context.Context) (provider.PluginInfo, error) {
+	return provider.PluginInfo{Name: p.cfg.Name, Version: p.cfg.Version}, nil
+}
+
+// GetSchema implements provider.Provider. Resource and data source types are
+// named by the shared convention, random_pet as random:index:random_pet.
+func (p *Provider) GetSchema(context.Context, provider.GetSchemaRequest) (provider.GetSchemaResponse, error) {
+	p.exportOnce.Do(func() { p.exported = p.export() })
+	return provider.GetSchemaResponse{Schema: p.exported}, nil
+}
+
+// CheckConfig implements provider.Provider: ValidateProviderConfig (or
+// PrepareProviderConfig) after checking the inputs against the schema.
+func (p *Provider) CheckConfig(ctx context.Context, req provider.CheckRequest) (provider.CheckResponse, error) {
+	op := "CheckConfig of provider " + p.cfg.Name
+	cb := configBuilder{strict: true, ignore: engineKeys}
+	b := p.schemas.provider.block
+	cfg := cb.root(b, req.News)
+	if len(cb.failures) > 0 {
+		return provider.CheckResponse{Failures: cb.failures}, nil
+	}
+	dv, err := encode(cfg, b.impliedType())
+	if err != nil {
+		return provider.CheckResponse{}, err
+	}
+	diags, err := p.wire.validateProviderConfig(ctx, dv)
+	if err != nil {
+		return provider.CheckResponse{}, p.rpcError(op, err)
+	}
+	return provider.CheckResponse{Inputs: req.News, Failures: p.failures(op, diags)}, nil
+}
+
+// DiffConfig implements provider.Provider. Terraform reconfigures a provider
+// in place, so a changed configuration never replaces it.
+func (p *Provider) DiffConfig(_ context.Context, req provider.DiffRequest) (provider.DiffResponse, error) {
+	strip := func(o resource.Object) resource.Object {
+		out := resource.Object{}
+		for k, v := range o {
+			if !engineKeys[k] {
+				out[k] = v
+			}
+		}
+		return out
+	}
+	dd := resource.DiffObjects(strip(req.OldInputs), strip(req.News), nil)
+	if len(dd) == 0 {
+		return provider.DiffResponse{Changes: provider.DiffNone}, nil
+	}
+	return provider.DiffResponse{Changes: provider.DiffSome, DetailedDiff: dd, ChangedKeys: topKeys(dd)}, nil
+}
+
+// Configure implements provider.Provider: ConfigureProvider (or Configure).
+// During a preview the configuration may hold unknowns; they are sent as
+// unknowns, as Terraform does, and the provider decides what it can do.
+func (p *Provider) Configure(ctx context.Context, req provider.ConfigureRequest) (provider.ConfigureResponse, error) {
+	op := "Configure of provider " + p.cfg.Name
+	cb := configBuilder{ignore: engineKeys}
+	b := p.schemas.provider.block
+	cfg := cb.root(b, req.Inputs)
+	if err := failuresError(op, cb.failures); err != nil {
+		return provider.ConfigureResponse{}, err
+	}
+	dv, err := encode(cfg, b.impliedType())
+	if err != nil {
+		return provider.ConfigureResponse{}, err
+	}
+	diags, err := p.wire.configure(ctx, dv)
+	if err != nil {
+		return provider.ConfigureResponse{}, p.rpcError(op, err)
+	}
+	if err := p.diagnose(op, diags); err != nil {
+		return provider.ConfigureResponse{}, err
+	}
+	p.configured.Store(true)
+	return provider.ConfigureResponse{AcceptSecrets: true, SupportsPreview: true}, nil
+}
+
+// failuresError turns check failures found outside Check into an error.
+func failuresError(op string, failures []provider.CheckFailure) error {
+	if len(failures) == 0 {
+		return nil
+	}
+	msgs := make([]string, len(failures))
+	for i, f := range failures {
+		msgs[i] = f.String()
+	}
+	return fmt.Errorf("%s: invalid inputs: %s", op, strings.Join(msgs, "; "))
+}
+
+// SignalCancellation implements provider.Provider: Stop (or StopProvider),
+// sent in the background so the caller does not wait.
+func (p *Provider) SignalCancellation(context.Context) error {
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = p.wire.stop(ctx)
+	}()
+	return nil
+}
+
+// stopGrace bounds how long Close waits for the provider's Stop.
+const stopGrace = 5 * time.Second
+
+// Close implements provider.Provider: Stop, then go-plugin's kill, which
+// asks the process to exit and kills it if it does not.
+func (p *Provider) Close() error {
+	p.closeOnce.Do(func() {
+		if !p.client.Exited() {
+			ctx, cancel := context.WithTimeout(context.Background(), stopGrace)
+			_ = p.wire.stop(ctx)
+			cancel()
+		}
+		p.client.Kill()
+	})
+	return nil
+}
+
+// errNotConfigured is returned for resource calls before Configure.
+var errNotConfigured = errors.New("the provider has not been configured; Configure must come before resource operations")
+
+// target is the resource or data source type one call is about.
+type target struct {
+	name string // Terraform type name, e.g. random_pet
+	s    *schema
+	ty   cty.Type
+	op   string // for messages: `Create of random_pet "pet"`
+}
+
+// typeName takes the Terraform type name from a type token: its last
+// colon-separated part.
+func typeName(token string) string {
+	return token[strings.LastIndex(token, ":")+1:]
+}
+
+// resourceTarget resolves a resource's type and requires configuration.
+func (p *Provider) resourceTarget(urn resource.URN, verb string) (target, error) {
+	name := typeName(urn.Type())
+	op := fmt.Sprintf("%s of %s %q", verb, name, urn.Name())
+	s, ok := p.schemas.resources[name]
+	if !ok {
+		return target{}, fmt.Errorf("%s: provider %s has no resource type %s (type token %s); check the type name against the provider's documentation",
+			op, p.cfg.Name, name, urn.Type())
+	}
+	if !p.configured.Load() {
+		return target{}, fmt.Errorf("%s: provider %s: %w", op, p.cfg.Name, errNotConfigured)
+	}
+	return target{name: name, s: s, ty: s.block.impliedType(), op: op}, nil
+}
+
+// planCache keeps the plan Diff made for a resource, so that Update can
+// refuse a final plan that breaks it.
+type planCache struct {
+	mu    sync.Mutex
+	plans map[resource.URN]cty.Value
+}
+
+func (c *planCache) store(urn resource.URN, planned cty.Value) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.plans == nil {
+		c.plans = map[resource.URN]cty.Value{}
+	}
+	c.plans[urn] = planned
+}
+
+func (c *planCache) forget(urn resource.URN) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.plans, urn)
+}
+
+func (c *planCache) take(urn resource.URN) (cty.Value, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.plans[urn]
+	delete(c.plans, urn)
+	return v, ok
+}

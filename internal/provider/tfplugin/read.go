@@ -1,0 +1,135 @@
+package tfplugin
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// Read implements provider.Provider. With stored state it refreshes
+// (ReadResource; a null result means the resource was deleted outside, and
+// the response has an empty ID). With no inputs and no state it imports the
+// resource by ID (ImportResourceState, then ReadResource) and returns the
+// settable attributes as inputs, ready for Check.
+func (p *Provider) Read(ctx context.Context, req provider.ReadRequest) (provider.ReadResponse, error) {
+	if len(req.Inputs) == 0 && len(req.State) == 0 {
+		return p.importResource(ctx, req)
+	}
+	t, err := p.resourceTarget(req.URN, "Read")
+	if err != nil {
+		return provider.ReadResponse{}, err
+	}
+	prior, pd, err := p.loadState(ctx, t, req.ID, req.State, req.Private)
+	if err != nil {
+		return provider.ReadResponse{}, err
+	}
+	state, priv, err := p.read(ctx, t, prior, pd.tf)
+	if err != nil || state.IsNull() {
+		return provider.ReadResponse{}, err
+	}
+	outputs := t.outputs(state, req.Inputs)
+	return provider.ReadResponse{
+		ID:      stateID(state, req.ID),
+		Inputs:  refreshedInputs(t.s.block, outputs, req.Inputs),
+		Outputs: outputs,
+		Private: encodePrivate(t.s.version, priv),
+	}, nil
+}
+
+// read calls ReadResource and checks the answer.
+func (p *Provider) read(ctx context.Context, t target, current cty.Value, priv []byte) (cty.Value, []byte, error) {
+	dv, err := encode(current, t.ty)
+	if err != nil {
+		return cty.NilVal, nil, err
+	}
+	resp, err := p.wire.readResource(ctx, readRequest{typeName: t.name, state: dv, private: priv})
+	if err != nil {
+		return cty.NilVal, nil, p.rpcError("ReadResource for "+t.op, err)
+	}
+	if err := p.diagnose("ReadResource for "+t.op, resp.diags); err != nil {
+		return cty.NilVal, nil, err
+	}
+	if resp.deferred != "" {
+		return cty.NilVal, nil, fmt.Errorf("%s: provider %s deferred the read (%s), which plinth does not support", t.op, p.cfg.Name, resp.deferred)
+	}
+	state, err := decode(resp.state, t.ty)
+	if err != nil {
+		return cty.NilVal, nil, fmt.Errorf("%s: provider %s returned an invalid state: %w", t.op, p.cfg.Name, err)
+	}
+	if ps := unknownPaths(state); len(ps) > 0 {
+		return cty.NilVal, nil, fmt.Errorf("%s: provider %s returned attribute %s unknown from a read; this is a bug in the provider", t.op, p.cfg.Name, formatPath(ps[0]))
+	}
+	return state, resp.private, nil
+}
+
+// refreshedInputs updates the recorded inputs from refreshed state: each
+// input the program set takes the state's value, so drift shows as a change
+// of inputs; secret inputs stay secret.
+func refreshedInputs(b *block, outputs, olds resource.Object) resource.Object {
+	settableNow := settable(b, outputs)
+	out := resource.Object{}
+	for k, old := range olds {
+		v, ok := settableNow[k]
+		if !ok {
+			v = resource.Null()
+			if b.attributes[k] == nil && b.blocks[k] == nil {
+				v = old // not a schema property: leave it alone
+			}
+		}
+		if old.ContainsSecrets() && !v.IsNull() {
+			v = resource.MakeSecret(v)
+		}
+		out[k] = v
+	}
+	return out
+}
+
+func (p *Provider) importResource(ctx context.Context, req provider.ReadRequest) (provider.ReadResponse, error) {
+	t, err := p.resourceTarget(req.URN, "Import")
+	if err != nil {
+		return provider.ReadResponse{}, err
+	}
+	resp, err := p.wire.importState(ctx, t.name, req.ID)
+	if err != nil {
+		return provider.ReadResponse{}, p.rpcError("ImportResourceState for "+t.op, err)
+	}
+	if err := p.diagnose(fmt.Sprintf("ImportResourceState for %s (ID %q)", t.op, req.ID), resp.diags); err != nil {
+		return provider.ReadResponse{}, err
+	}
+	if resp.deferred != "" {
+		return provider.ReadResponse{}, fmt.Errorf("%s: provider %s deferred the import (%s), which plinth does not support", t.op, p.cfg.Name, resp.deferred)
+	}
+	imp, err := pickImported(resp.resources, t)
+	if err != nil {
+		return provider.ReadResponse{}, err
+	}
+	current, err := decode(imp.state, t.ty)
+	if err != nil {
+		return provider.ReadResponse{}, fmt.Errorf("%s: provider %s returned an invalid imported state: %w", t.op, p.cfg.Name, err)
+	}
+	state, priv, err := p.read(ctx, t, current, imp.private)
+	if err != nil || state.IsNull() {
+		return provider.ReadResponse{}, err
+	}
+	outputs := t.outputs(state, nil)
+	return provider.ReadResponse{
+		ID:      stateID(state, req.ID),
+		Inputs:  settable(t.s.block, outputs),
+		Outputs: outputs,
+		Private: encodePrivate(t.s.version, priv),
+	}, nil
+}
+
+// pickImported chooses the imported object of the requested type.
+func pickImported(objs []imported, t target) (imported, error) {
+	for _, o := range objs {
+		if o.typeName == t.name || o.typeName == "" {
+			return o, nil
+		}
+	}
+	return imported{}, fmt.Errorf("%s: the provider imported no object of type %s", t.op, t.name)
+}

@@ -1,0 +1,304 @@
+package tfplugin
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// Check implements provider.Provider: the inputs are checked against the
+// schema as Terraform checks configuration, then ValidateResourceConfig.
+// Diagnostics with attribute paths become failures of those properties.
+func (p *Provider) Check(ctx context.Context, req provider.CheckRequest) (provider.CheckResponse, error) {
+	name := typeName(req.URN.Type())
+	op := fmt.Sprintf("Check of %s %q", name, req.URN.Name())
+	s, ok := p.schemas.resources[name]
+	if !ok {
+		return provider.CheckResponse{Failures: []provider.CheckFailure{{
+			Reason: fmt.Sprintf("provider %s has no resource type %s (type token %s)", p.cfg.Name, name, req.URN.Type()),
+		}}}, nil
+	}
+	cb := configBuilder{strict: true}
+	cfg := cb.root(s.block, req.News)
+	if len(cb.failures) > 0 {
+		return provider.CheckResponse{Failures: cb.failures}, nil
+	}
+	dv, err := encode(cfg, s.block.impliedType())
+	if err != nil {
+		return provider.CheckResponse{}, err
+	}
+	diags, err := p.wire.validateResourceConfig(ctx, name, dv)
+	if err != nil {
+		return provider.CheckResponse{}, p.rpcError(op, err)
+	}
+	return provider.CheckResponse{Inputs: req.News, Failures: p.failures(op, diags)}, nil
+}
+
+// config builds a resource's configuration from checked inputs.
+func (t target) config(inputs resource.Object) (cty.Value, error) {
+	cb := configBuilder{}
+	cfg := cb.root(t.s.block, inputs)
+	return cfg, failuresError(t.op, cb.failures)
+}
+
+// loadState turns a stored resource back into the provider's current state
+// value: UpgradeResourceState with the schema version it was written with,
+// as Terraform does on every read of stored state.
+func (p *Provider) loadState(ctx context.Context, t target, id string, outputs resource.Object, priv []byte) (cty.Value, private, error) {
+	pd, err := decodePrivate(priv)
+	if err != nil {
+		return cty.NilVal, pd, fmt.Errorf("%s: %w; was the resource recorded by another provider adapter?", t.op, err)
+	}
+	if len(outputs) == 0 {
+		return cty.NullVal(t.ty), pd, nil
+	}
+	if !pd.hasVersion {
+		pd.schemaVersion = t.s.version
+	}
+	if _, ok := outputs["id"]; !ok && id != "" && t.s.block.attributes["id"] != nil {
+		outputs = outputs.Copy()
+		outputs["id"] = resource.NewString(id)
+	}
+	raw, err := stateJSON(outputs)
+	if err != nil {
+		return cty.NilVal, pd, fmt.Errorf("%s: stored state: %w", t.op, err)
+	}
+	resp, err := p.wire.upgradeState(ctx, upgradeRequest{typeName: t.name, version: pd.schemaVersion, rawJSON: raw})
+	if err != nil {
+		return cty.NilVal, pd, p.rpcError("UpgradeResourceState for "+t.op, err)
+	}
+	if err := p.diagnose("UpgradeResourceState for "+t.op, resp.diags); err != nil {
+		return cty.NilVal, pd, err
+	}
+	state, err := decode(resp.state, t.ty)
+	if err != nil {
+		return cty.NilVal, pd, fmt.Errorf("%s: provider %s returned an invalid upgraded state: %w", t.op, p.cfg.Name, err)
+	}
+	return state, pd, nil
+}
+
+// planned is the result of PlanResourceChange.
+type planned struct {
+	state   cty.Value
+	replace []cty.Path
+	private []byte
+	legacy  bool
+}
+
+// plan builds the proposed new state and asks the provider to plan.
+func (p *Provider) plan(ctx context.Context, t target, prior, config cty.Value, priorPrivate []byte) (planned, error) {
+	req := planRequest{typeName: t.name, priorPrivate: priorPrivate}
+	var err error
+	if req.prior, err = encode(prior, t.ty); err != nil {
+		return planned{}, err
+	}
+	if req.proposed, err = encode(proposedNew(t.s.block, prior, config), t.ty); err != nil {
+		return planned{}, err
+	}
+	if req.config, err = encode(config, t.ty); err != nil {
+		return planned{}, err
+	}
+	resp, err := p.wire.planChange(ctx, req)
+	if err != nil {
+		return planned{}, p.rpcError("PlanResourceChange for "+t.op, err)
+	}
+	if err := p.diagnose("PlanResourceChange for "+t.op, resp.diags); err != nil {
+		return planned{}, err
+	}
+	if resp.deferred != "" {
+		return planned{}, fmt.Errorf("%s: provider %s deferred the plan (%s), which plinth does not support", t.op, p.cfg.Name, resp.deferred)
+	}
+	state, err := decode(resp.planned, t.ty)
+	if err != nil {
+		return planned{}, fmt.Errorf("%s: provider %s returned an invalid planned state: %w", t.op, p.cfg.Name, err)
+	}
+	return planned{state: state, replace: resp.requiresReplace, private: resp.plannedPrivate, legacy: resp.legacyTypes}, nil
+}
+
+// InconsistentError is a provider breaking its own promise: a final plan
+// that differs from the plan shown, or an apply result that differs from the
+// final plan. It names each attribute; it is a bug in the provider.
+type InconsistentError struct {
+	Provider   string
+	Operation  string
+	Stage      string // "final plan" or "result after apply"
+	Attributes []string
+}
+
+func (e *InconsistentError) Error() string {
+	return fmt.Sprintf("provider %s produced an inconsistent %s during %s: %s. This is a bug in the provider; report it to its maintainers",
+		e.Provider, e.Stage, e.Operation, strings.Join(e.Attributes, "; "))
+}
+
+func (p *Provider) inconsistent(t target, stage string, ms []mismatch) error {
+	if len(ms) == 0 {
+		return nil
+	}
+	e := &InconsistentError{Provider: p.cfg.Name, Operation: t.op, Stage: stage}
+	for _, m := range ms {
+		e.Attributes = append(e.Attributes, m.describe(t.s))
+	}
+	return e
+}
+
+// apply calls ApplyResourceChange and checks the result against the plan.
+// On error it still returns the new state the provider reported (a partial
+// create or update leaves something that must be recorded).
+func (p *Provider) apply(ctx context.Context, t target, prior cty.Value, plan planned, config cty.Value) (cty.Value, []byte, error) {
+	req := applyRequest{typeName: t.name, plannedPrivate: plan.private}
+	var err error
+	if req.prior, err = encode(prior, t.ty); err != nil {
+		return cty.NilVal, nil, err
+	}
+	if req.planned, err = encode(plan.state, t.ty); err != nil {
+		return cty.NilVal, nil, err
+	}
+	if req.config, err = encode(config, t.ty); err != nil {
+		return cty.NilVal, nil, err
+	}
+	resp, err := p.wire.applyChange(ctx, req)
+	if err != nil {
+		return cty.NilVal, nil, p.rpcError("ApplyResourceChange for "+t.op, err)
+	}
+	state, decodeErr := decode(resp.state, t.ty)
+	if err := p.diagnose("ApplyResourceChange for "+t.op, resp.diags); err != nil {
+		if decodeErr != nil {
+			state = cty.NilVal
+		}
+		return state, resp.private, err
+	}
+	if decodeErr != nil {
+		return cty.NilVal, nil, fmt.Errorf("%s: provider %s returned an invalid new state: %w", t.op, p.cfg.Name, decodeErr)
+	}
+	if ps := unknownPaths(state); len(ps) > 0 {
+		return state, resp.private, fmt.Errorf("%s: provider %s left attribute %s unknown after apply; this is a bug in the provider", t.op, p.cfg.Name, formatPath(ps[0]))
+	}
+	if !plan.legacy && !resp.legacyTypes {
+		return state, resp.private, p.inconsistent(t, "result after apply", compatible(plan.state, state))
+	}
+	return state, resp.private, nil
+}
+
+// outputs converts a state value for the engine: sensitive attributes and
+// whatever came from secret inputs become secrets.
+func (t target) outputs(state cty.Value, inputs resource.Object) resource.Object {
+	o := fromCty(state).Object()
+	return stickySecrets(markSensitive(t.s.block, o), inputs)
+}
+
+// stateID is the resource ID: the id attribute, or fallback when the state
+// has none.
+func stateID(state cty.Value, fallback string) string {
+	if state.IsNull() || !state.IsKnown() || !state.Type().IsObjectType() || !state.Type().HasAttribute("id") {
+		return fallback
+	}
+	id := state.GetAttr("id")
+	if id.IsNull() || !id.IsKnown() || id.Type() != cty.String || id.AsString() == "" {
+		return fallback
+	}
+	return id.AsString()
+}
+
+// noID is the ID of a resource whose type has no id attribute.
+const noID = "none"
+
+// realReplacements keeps the requires_replace paths whose values really
+// changed between prior and planned state (an unknown planned value counts
+// as a change). A create replaces nothing.
+func realReplacements(prior, planned cty.Value, paths []cty.Path) []cty.Path {
+	if prior.IsNull() {
+		return nil
+	}
+	var out []cty.Path
+	for _, path := range paths {
+		before, errB := path.Apply(prior)
+		after, errA := path.Apply(planned)
+		switch {
+		case errB != nil && errA != nil:
+			continue
+		case errB != nil:
+			before = cty.NullVal(after.Type())
+		case errA != nil:
+			after = cty.NullVal(before.Type())
+		}
+		if eq := before.Equals(after); !eq.IsKnown() || eq.False() {
+			out = append(out, path)
+		}
+	}
+	return out
+}
+
+// diffResponse describes the planned change for the engine.
+func diffResponse(prior, plannedState cty.Value, replace []cty.Path) provider.DiffResponse {
+	paths := make([]resource.PropertyPath, len(replace))
+	for i, r := range replace {
+		paths[i] = propertyPath(r)
+	}
+	dd := resource.DiffObjects(fromCty(prior).Object(), fromCty(plannedState).Object(), paths)
+	for k, d := range dd {
+		d.InputDiff = false
+		dd[k] = d
+	}
+	resp := provider.DiffResponse{Changes: provider.DiffNone}
+	if len(dd) > 0 || len(replace) > 0 {
+		resp.Changes = provider.DiffSome
+		resp.DetailedDiff = dd
+		resp.ChangedKeys = topKeys(dd)
+	}
+	for _, r := range replace {
+		if k := topLevel(r); k != "" && !contains(resp.ReplaceKeys, k) {
+			resp.ReplaceKeys = append(resp.ReplaceKeys, k)
+		}
+	}
+	sort.Strings(resp.ReplaceKeys)
+	return resp
+}
+
+func topKeys(dd resource.DetailedDiff) []string {
+	var keys []string
+	for _, s := range dd.Paths() {
+		p, err := resource.ParsePath(s)
+		if err != nil || len(p) == 0 {
+			continue
+		}
+		if k, ok := p[0].(string); ok && !contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// ignoreChanges keeps the prior state's value at each ignored path, as
+// Terraform's ignore_changes does.
+func ignoreChanges(news, olds resource.Object, ignore []resource.PropertyPath) resource.Object {
+	if len(ignore) == 0 {
+		return news
+	}
+	root := resource.NewObject(news)
+	for _, path := range ignore {
+		old, ok := path.Get(resource.NewObject(olds))
+		if !ok {
+			root, _ = path.Delete(root)
+			continue
+		}
+		if next, ok := path.Set(root, old); ok {
+			root = next
+		}
+	}
+	return root.Object()
+}
