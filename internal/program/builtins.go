@@ -179,7 +179,7 @@ func fnSelect(r *run, e *expr, arg resource.Value) (resource.Value, error) {
 	}
 	if n < 0 || n >= len(items.Array()) {
 		return resource.Value{}, r.fail(e, "Index out of range",
-			"fn::select asks for item %d of a list of %d items. Use an index from 0 to %d.", n, len(items.Array()), len(items.Array())-1)
+			"fn::select asks for item %d of a list of %s. Use an index from 0 to %d.", n, plural(len(items.Array()), "item"), len(items.Array())-1)
 	}
 	return shallowSticky(items.Array()[n], outer...), nil
 }
@@ -370,7 +370,7 @@ func describeValue(v resource.Value) string {
 	case resource.NullKind:
 		return "null"
 	case resource.ArrayKind:
-		return fmt.Sprintf("a list of %d items", len(v.Array()))
+		return "a list of " + plural(len(v.Array()), "item")
 	case resource.ObjectKind, resource.AssetKind, resource.ArchiveKind:
 		return "an " + v.Kind().String()
 	case resource.UnknownKind:

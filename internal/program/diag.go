@@ -43,7 +43,10 @@ func (d Diagnostic) Error() string {
 	if d.File != "" {
 		b.WriteString(d.File)
 		if d.Line > 0 {
-			fmt.Fprintf(&b, ":%d:%d", d.Line, d.Column)
+			fmt.Fprintf(&b, ":%d", d.Line)
+		}
+		if d.Line > 0 && d.Column > 0 {
+			fmt.Fprintf(&b, ":%d", d.Column)
 		}
 		b.WriteString(": ")
 	}
@@ -197,6 +200,23 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// ResourceError is a resource the engine could not register: where the
+// program declares it, and the engine's error.
+type ResourceError struct {
+	Diagnostic
+	Err error
+}
+
+func (e *ResourceError) Unwrap() error { return e.Err }
+
+// plural formats a count of things: "1 item", "3 items".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", thing)
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // quoteList formats names as "a", "b" and "c", at most limit of them.

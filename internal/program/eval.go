@@ -84,6 +84,10 @@ func (r *run) interpolate(e *expr) (resource.Value, error) {
 			return resource.Value{}, err
 		}
 		used = append(used, v)
+		if v.SecretElement().Kind() == resource.ReferenceKind {
+			_, err := r.text(p.ref, v.SecretElement())
+			return resource.Value{}, err
+		}
 		if v.ContainsUnknowns() {
 			unknown = true
 			continue
@@ -208,7 +212,7 @@ func (r *run) missingProperty(rf *ref, v resource.Value, k int) error {
 	switch el := rf.path[k].(type) {
 	case int:
 		if v.Kind() == resource.ArrayKind {
-			return r.failRef(rf, "Index out of range", "%s reads item %d of %s, a list of %d items.", rf.text, el, at, len(v.Array()))
+			return r.failRef(rf, "Index out of range", "%s reads item %d of %s, a list of %s.", rf.text, el, at, plural(len(v.Array()), "item"))
 		}
 		return r.failRef(rf, "Not a list", "%s reads item %d of %s, which is %s, not a list.", rf.text, el, at, describeValue(v))
 	default:

@@ -51,9 +51,6 @@ func (p *Project) buildGraph(r *reader) {
 	p.index = map[string]int{}
 	p.defaultProviders = map[string]int{}
 	p.addNodes(r)
-	if r.list.HasErrors() {
-		return
-	}
 	for i := range p.nodes {
 		p.linkNode(r, i)
 	}
@@ -212,8 +209,8 @@ func (p *Project) resourceNode(r *reader, rf *ref, what string) (int, bool) {
 	j, ok := p.index[rf.root]
 	if !ok || p.nodes[j].kind != nodeResource {
 		r.errorf(rf.at, rf.where, "Unknown resource",
-			"%s names %q, which is not a resource of this program.%s %s must name a resource declared under resources.",
-			what, rf.root, suggest(rf.root, p.resourceNames()), capitalize(what))
+			"%s names %q, which is not a resource of this program.%s The %s option must name a resource declared under resources.",
+			what, rf.root, suggest(rf.root, p.resourceNames()), what)
 		return 0, false
 	}
 	return j, true

@@ -98,7 +98,6 @@ func syntaxError(file string, err error) error {
 	d := Diagnostic{Summary: "Invalid YAML", File: file}
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
 		d.Line, _ = strconv.Atoi(m[1])
-		d.Column = 1
 		msg = msg[len(m[0]):]
 	} else {
 		msg = strings.TrimPrefix(msg, "yaml: ")

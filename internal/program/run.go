@@ -217,7 +217,7 @@ func (r *run) register(i int) {
 	}
 	r.mon.Register(reg, func(res engine.Registered, err error) {
 		if err != nil {
-			r.settle(i, nodeState{failed: true}, fmt.Errorf("%s:%d:%d: %s (%s %q) failed: %w", r.p.file, d.at.Line, d.at.Column, d.where, d.token, d.name, err))
+			r.settle(i, nodeState{failed: true}, r.resourceError(d, "Resource failed", fmt.Sprintf("The %s %q failed: %s.", d.token, d.name, err), err))
 			return
 		}
 		st := nodeState{reg: res, inputs: reg.Inputs}
@@ -233,10 +233,15 @@ func (r *run) register(i int) {
 func (r *run) finishComponent(i int, st nodeState) {
 	d := r.p.nodes[i].res
 	if err := r.mon.RegisterOutputs(st.reg.URN, st.inputs); err != nil {
-		r.settle(i, nodeState{failed: true}, fmt.Errorf("%s:%d:%d: %s: recording the component's outputs failed: %w", r.p.file, d.at.Line, d.at.Column, d.where, err))
+		r.settle(i, nodeState{failed: true}, r.resourceError(d, "Component failed", fmt.Sprintf("Recording the outputs of component %q failed: %s.", d.name, err), err))
 		return
 	}
 	r.settle(i, st, nil)
+}
+
+func (r *run) resourceError(d *resourceDecl, summary, detail string, err error) error {
+	return &ResourceError{Err: err, Diagnostic: Diagnostic{Summary: summary, Detail: detail,
+		File: r.p.file, Line: d.at.Line, Column: d.at.Column, Path: d.where}}
 }
 
 // setOutputs sets the stack outputs if every one of them resolved.

@@ -106,7 +106,7 @@ func (c *schemaChecker) props(d *resourceDecl, schema map[string]provider.Proper
 	set := map[string]bool{}
 	for _, pr := range d.props {
 		set[pr.key] = true
-		where := joinPath(d.where, "properties."+pr.key)
+		where := joinPath(joinPath(d.where, "properties"), pr.key)
 		sp, ok := schema[pr.key]
 		if !ok {
 			names := propNames(schema)
