@@ -30,8 +30,9 @@ type JournalStore interface {
 	// AppendJournal appends records, in order, and returns once they are
 	// durable. If it fails, any prefix of them may have been stored.
 	AppendJournal(ctx context.Context, stack string, records [][]byte) error
-	// ReadJournal returns every record in order. A final record torn by a
-	// crash mid-append is dropped; damage anywhere else is an error.
+	// ReadJournal returns every record in order, none if the journal is
+	// missing. A final record torn by a crash mid-append is dropped; damage
+	// anywhere else is an error.
 	ReadJournal(ctx context.Context, stack string) ([][]byte, error)
 	// TruncateJournal empties the journal durably. A missing journal is
 	// already empty.
@@ -115,6 +116,9 @@ func CurrentProcess(command string) LockHolder {
 }
 
 func (h LockHolder) String() string {
+	if h.PID == 0 && h.Host == "" {
+		return "an unknown process"
+	}
 	s := fmt.Sprintf("process %d on host %s since %s", h.PID, h.Host, h.Started.Format(time.RFC3339))
 	if h.Command != "" {
 		s += fmt.Sprintf(" (%s)", h.Command)

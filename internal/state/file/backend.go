@@ -1,0 +1,176 @@
+package file
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/plinth-iac/plinth/internal/state"
+)
+
+// File names within a stack's directory.
+const (
+	snapshotFile = "snapshot.json"
+	backupFile   = "snapshot.json.bak"
+	journalFile  = "journal"
+	lockFile     = "lock"
+	secretsFile  = "secrets.json"
+)
+
+// Backend stores stacks under a root directory. It is safe for concurrent
+// use; the lock keeps processes apart.
+type Backend struct {
+	root string
+}
+
+var _ state.Backend = (*Backend)(nil)
+
+// New returns a backend rooted at dir (the CLI passes <project>/.plinth).
+// The directory is created when something is first written.
+func New(dir string) *Backend { return &Backend{root: dir} }
+
+// stackDir returns the stack's directory, refusing names that are not
+// plain file names.
+func (b *Backend) stackDir(stack string) (string, error) {
+	if err := state.ValidateStackName(stack); err != nil {
+		return "", err
+	}
+	return filepath.Join(b.root, "stacks", stack), nil
+}
+
+func (b *Backend) path(stack, name string) (string, error) {
+	dir, err := b.stackDir(stack)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, name), nil
+}
+
+// Describe returns the path of a part of a stack.
+func (b *Backend) Describe(stack string, part state.Part) string {
+	name := map[state.Part]string{
+		state.PartSnapshot: snapshotFile, state.PartJournal: journalFile,
+		state.PartLock: lockFile, state.PartSecrets: secretsFile,
+	}[part]
+	return filepath.Join(b.root, "stacks", stack, name)
+}
+
+func (b *Backend) readFile(stack, name string) ([]byte, error) {
+	p, err := b.path(stack, name)
+	if err != nil {
+		return nil, err
+	}
+	return os.ReadFile(p)
+}
+
+// ReadSnapshot reads snapshot.json.
+func (b *Backend) ReadSnapshot(_ context.Context, stack string) ([]byte, error) {
+	return b.readFile(stack, snapshotFile)
+}
+
+// WriteSnapshot replaces snapshot.json atomically, keeping the one it
+// replaces as snapshot.json.bak.
+func (b *Backend) WriteSnapshot(_ context.Context, stack string, data []byte) error {
+	dir, err := b.stackDir(stack)
+	if err != nil {
+		return err
+	}
+	return atomicWrite(dir, snapshotFile, data, backupFile)
+}
+
+// ReadSecretsConfig reads secrets.json.
+func (b *Backend) ReadSecretsConfig(_ context.Context, stack string) ([]byte, error) {
+	return b.readFile(stack, secretsFile)
+}
+
+// WriteSecretsConfig replaces secrets.json atomically, with mode 0600.
+func (b *Backend) WriteSecretsConfig(_ context.Context, stack string, data []byte) error {
+	dir, err := b.stackDir(stack)
+	if err != nil {
+		return err
+	}
+	return atomicWrite(dir, secretsFile, data, "")
+}
+
+// ListStacks returns the names of the stack directories.
+func (b *Backend) ListStacks(context.Context) ([]string, error) {
+	entries, err := os.ReadDir(filepath.Join(b.root, "stacks"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return []string{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("listing stacks: %w", err)
+	}
+	names := []string{}
+	for _, e := range entries {
+		if e.IsDir() && state.ValidateStackName(e.Name()) == nil {
+			names = append(names, e.Name())
+		}
+	}
+	return names, nil
+}
+
+// RemoveStack deletes the stack's directory.
+func (b *Backend) RemoveStack(_ context.Context, stack string) error {
+	dir, err := b.stackDir(stack)
+	if err != nil {
+		return err
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return fmt.Errorf("removing stack %s: %w", stack, err)
+	}
+	return syncDir(filepath.Dir(dir))
+}
+
+// atomicWrite replaces dir/name with data (mode 0600) so that a reader, or
+// a process after a crash, sees the old contents or the new, never a mix.
+// If backup is not empty the old file is kept under that name too.
+func atomicWrite(dir, name string, data []byte, backup string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("creating %s: %w", dir, err)
+	}
+	tmp, err := os.CreateTemp(dir, "."+name+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", filepath.Join(dir, name), err)
+	}
+	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
+	if err := writeSynced(tmp, data); err != nil {
+		return fmt.Errorf("writing %s: %w", tmp.Name(), err)
+	}
+	target := filepath.Join(dir, name)
+	if backup != "" {
+		keepBackup(target, filepath.Join(dir, backup))
+	}
+	if err := os.Rename(tmp.Name(), target); err != nil {
+		return fmt.Errorf("replacing %s: %w", target, err)
+	}
+	return syncDir(dir)
+}
+
+func writeSynced(f *os.File, data []byte) error {
+	_, err := f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	return errors.Join(err, f.Close())
+}
+
+// keepBackup hard-links the current file as the backup, so that there is
+// never a moment without the current file. A failure only loses the
+// backup.
+func keepBackup(current, backup string) {
+	_ = os.Remove(backup)
+	_ = os.Link(current, backup)
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("syncing %s: %w", dir, err)
+	}
+	err = d.Sync()
+	return errors.Join(err, d.Close())
+}

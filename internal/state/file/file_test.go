@@ -1,0 +1,208 @@
+package file
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/plinth-iac/plinth/internal/state"
+	"github.com/plinth-iac/plinth/internal/state/statetest"
+)
+
+func TestConformance(t *testing.T) {
+	statetest.Run(t, func(t *testing.T) state.Backend { return New(t.TempDir()) },
+		statetest.WithTear(tearJournal),
+		statetest.WithCorrupt(corruptRecord),
+		statetest.WithStaleLocks(),
+	)
+}
+
+func journalPath(t *testing.T, b state.Backend, stack string) string {
+	t.Helper()
+	return b.Describe(stack, state.PartJournal)
+}
+
+// tearJournal cuts the journal in the middle of its last record.
+func tearJournal(t *testing.T, b state.Backend, stack string) {
+	p := journalPath(t, b, stack)
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := recordOffsets(t, data)
+	cut := last[len(last)-1] + headerSize + 3
+	if err := os.Truncate(p, int64(cut)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// corruptRecord flips a byte in the payload of record i.
+func corruptRecord(t *testing.T, b state.Backend, stack string, i int) {
+	p := journalPath(t, b, stack)
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[recordOffsets(t, data)[i]+headerSize] ^= 0x20
+	if err := os.WriteFile(p, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func recordOffsets(t *testing.T, data []byte) []int {
+	var offs []int
+	for off := 0; off < len(data); {
+		_, size, ok := parseFrame(data[off:])
+		if !ok {
+			t.Fatalf("no valid record at byte %d", off)
+		}
+		offs = append(offs, off)
+		off += size
+	}
+	return offs
+}
+
+func TestJournalParse(t *testing.T) {
+	var good []byte
+	for _, r := range []string{"one", "two", "three"} {
+		good = appendFrame(good, []byte(r))
+	}
+	zeros := append(append([]byte{}, good...), make([]byte, 64)...)
+	badLen := append([]byte{}, good...)
+	binary.BigEndian.PutUint32(badLen[0:4], 1<<29) // record 1 claims to run past the end
+	tests := map[string]struct {
+		data    []byte
+		want    []string
+		corrupt int // record number in the CorruptError, 0 for none
+	}{
+		"empty":             {data: nil},
+		"whole":             {data: good, want: []string{"one", "two", "three"}},
+		"torn header":       {data: good[:len(good)-8-3], want: []string{"one", "two"}},
+		"torn payload":      {data: good[:len(good)-2], want: []string{"one", "two"}},
+		"zeros after crash": {data: zeros, want: []string{"one", "two", "three"}},
+		"bad length first":  {data: badLen, corrupt: 1},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			got, err := parseJournal("j", tc.data)
+			var ce *CorruptError
+			if tc.corrupt > 0 {
+				if !errors.As(err, &ce) || ce.Record != tc.corrupt {
+					t.Fatalf("error = %v, want a CorruptError for record %d", err, tc.corrupt)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var gs []string
+			for _, g := range got {
+				gs = append(gs, string(g))
+			}
+			if diff := cmp.Diff(tc.want, gs); diff != "" {
+				t.Errorf("records (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func FuzzJournalParse(f *testing.F) {
+	var good []byte
+	for _, r := range []string{"one", `{"seq":2}`, "three"} {
+		good = appendFrame(good, []byte(r))
+	}
+	f.Add(good)
+	f.Add(good[:len(good)-4])
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rs, err := parseJournal("j", data)
+		if err != nil {
+			return
+		}
+		// What parses is a prefix of the data, framed the same way.
+		var again []byte
+		for _, r := range rs {
+			again = appendFrame(again, r)
+		}
+		if !strings.HasPrefix(string(data), string(again)) {
+			t.Fatalf("parsed records do not frame to a prefix of the input")
+		}
+	})
+}
+
+func TestFileModesAndBackup(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	b := New(root)
+	if err := b.WriteSecretsConfig(ctx, "dev", []byte(`{"key":"k"}`)); err != nil {
+		t.Fatal(err)
+	}
+	for _, data := range []string{"first", "second"} {
+		if err := b.WriteSnapshot(ctx, "dev", []byte(data)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.AppendJournal(ctx, "dev", [][]byte{[]byte("x")}); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(root, "stacks", "dev")
+	for _, name := range []string{secretsFile, snapshotFile, journalFile} {
+		info, err := os.Stat(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if mode := info.Mode().Perm(); mode != 0o600 {
+			t.Errorf("%s has mode %o, want 600", name, mode)
+		}
+	}
+	backup, err := os.ReadFile(filepath.Join(dir, backupFile))
+	if err != nil || string(backup) != "first" {
+		t.Errorf("backup = %q, %v; want the previous snapshot", backup, err)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".tmp") {
+			t.Errorf("temporary file %s left behind", e.Name())
+		}
+	}
+}
+
+func TestLockErrorNamesHolder(t *testing.T) {
+	ctx := context.Background()
+	b := New(t.TempDir())
+	holder := state.CurrentProcess("plinth up")
+	u, err := b.Lock(ctx, "dev", holder)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer u.Unlock(ctx)
+	_, err = b.Lock(ctx, "dev", state.CurrentProcess("plinth destroy"))
+	msg := err.Error()
+	for _, want := range []string{"stack dev is locked by process", holder.Host, holder.Started.Format("2006-01-02T15:04:05Z07:00"), "(plinth up)", "plinth state unlock"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("lock error %q does not mention %q", msg, want)
+		}
+	}
+}
+
+func TestUnreadableLockIsUnknownHolder(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	b := New(root)
+	dir := filepath.Join(root, "stacks", "dev")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, lockFile), []byte("{garbage"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := b.Lock(ctx, "dev", state.CurrentProcess("plinth up"))
+	var le *state.LockedError
+	if !errors.As(err, &le) || !strings.Contains(err.Error(), "an unknown process") {
+		t.Fatalf("error = %v, want a LockedError naming an unknown process", err)
+	}
+}

@@ -1,0 +1,186 @@
+package file
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// A journal record on disk is an 8-byte header, then the payload:
+//
+//	uint32 big-endian  payload length (1 to maxRecord)
+//	uint32 big-endian  CRC-32C of the length bytes and the payload
+//
+// The checksum covers the length, so a run of zeros (what a crash can leave
+// at the end of a file) is never a valid record.
+const (
+	headerSize = 8
+	maxRecord  = 1 << 30
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// CorruptError reports a damaged journal record followed by valid ones:
+// not a torn final write, so dropping it would lose recorded steps.
+type CorruptError struct {
+	Path   string
+	Offset int
+	// Record is the damaged record's position, counting from 1.
+	Record int
+}
+
+func (e *CorruptError) Error() string {
+	return fmt.Sprintf("journal %s: record %d (at byte %d) is damaged but valid records follow it", e.Path, e.Record, e.Offset)
+}
+
+func appendFrame(b, payload []byte) []byte {
+	var h [headerSize]byte
+	binary.BigEndian.PutUint32(h[:4], uint32(len(payload)))
+	crc := crc32.Update(crc32.Checksum(h[:4], castagnoli), castagnoli, payload)
+	binary.BigEndian.PutUint32(h[4:], crc)
+	return append(append(b, h[:]...), payload...)
+}
+
+// parseFrame returns the payload of the record at the start of b and the
+// record's size, or ok false if no valid record starts there.
+func parseFrame(b []byte) (payload []byte, size int, ok bool) {
+	if len(b) < headerSize {
+		return nil, 0, false
+	}
+	n := binary.BigEndian.Uint32(b[:4])
+	if n == 0 || n > maxRecord || uint64(n) > uint64(len(b)-headerSize) {
+		return nil, 0, false
+	}
+	payload = b[headerSize : headerSize+int(n)]
+	crc := crc32.Update(crc32.Checksum(b[:4], castagnoli), castagnoli, payload)
+	if crc != binary.BigEndian.Uint32(b[4:8]) {
+		return nil, 0, false
+	}
+	return payload, headerSize + int(n), true
+}
+
+// parseJournal splits a journal into records. A damaged record with no
+// valid record after it is a torn final write and is dropped.
+func parseJournal(path string, data []byte) ([][]byte, error) {
+	var out [][]byte
+	for off := 0; off < len(data); {
+		payload, size, ok := parseFrame(data[off:])
+		if !ok {
+			if validFrameAfter(data, off+1) {
+				return nil, &CorruptError{Path: path, Offset: off, Record: len(out) + 1}
+			}
+			return out, nil
+		}
+		out = append(out, payload)
+		off += size
+	}
+	return out, nil
+}
+
+func validFrameAfter(data []byte, from int) bool {
+	for i := from; i+headerSize <= len(data); i++ {
+		if _, _, ok := parseFrame(data[i:]); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// AppendJournal appends the records with one write and one sync.
+func (b *Backend) AppendJournal(_ context.Context, stack string, records [][]byte) error {
+	p, err := b.path(stack, journalFile)
+	if err != nil {
+		return err
+	}
+	var buf []byte
+	for _, r := range records {
+		if len(r) == 0 || len(r) > maxRecord {
+			return fmt.Errorf("journal %s: a record of %d bytes cannot be stored", p, len(r))
+		}
+		buf = appendFrame(buf, r)
+	}
+	f, created, err := openJournal(p)
+	if err != nil {
+		return err
+	}
+	if err := writeSynced(f, buf); err != nil {
+		return fmt.Errorf("appending to %s: %w", p, err)
+	}
+	if created {
+		return syncDir(filepath.Dir(p))
+	}
+	return nil
+}
+
+// openJournal opens the journal for appending, creating it (and reporting
+// so, since the directory then needs a sync) if it does not exist.
+func openJournal(p string) (f *os.File, created bool, err error) {
+	f, err = os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
+	if err == nil {
+		return f, false, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return nil, false, fmt.Errorf("opening %s: %w", p, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		return nil, false, fmt.Errorf("creating %s: %w", filepath.Dir(p), err)
+	}
+	f, err = os.OpenFile(p, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, false, fmt.Errorf("creating %s: %w", p, err)
+	}
+	return f, true, nil
+}
+
+// ReadJournal reads every record, dropping a torn final one.
+func (b *Backend) ReadJournal(_ context.Context, stack string) ([][]byte, error) {
+	p, err := b.path(stack, journalFile)
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", p, err)
+	}
+	return parseJournal(p, data)
+}
+
+// TruncateJournal empties the journal and syncs it.
+func (b *Backend) TruncateJournal(_ context.Context, stack string) error {
+	p, err := b.path(stack, journalFile)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(p, os.O_WRONLY, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("emptying %s: %w", p, err)
+	}
+	err = truncate(f)
+	if err = errors.Join(err, f.Close()); err != nil {
+		return fmt.Errorf("emptying %s: %w", p, err)
+	}
+	return nil
+}
+
+// truncate empties f and syncs it, unless it is empty already.
+func truncate(f *os.File) error {
+	info, err := f.Stat()
+	if err != nil || info.Size() == 0 {
+		return err
+	}
+	if err := f.Truncate(0); err != nil {
+		return err
+	}
+	return f.Sync()
+}

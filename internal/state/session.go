@@ -1,0 +1,381 @@
+package state
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sync"
+)
+
+// Session is one process's exclusive hold on a stack for an operation. Open
+// takes the stack's lock and loads its state, recovering from a crashed run
+// if the journal is not empty. The engine then records every step with
+// Record (Session is the engine's Journal), and Close compacts the result
+// into a new snapshot and releases the lock.
+//
+// Records are durable when Record returns. Concurrent Records share writes:
+// one writer goroutine appends whatever is queued and syncs once, then
+// wakes everyone whose entry that sync covered (group commit), so the cost
+// of a sync is spread over all the steps running at once.
+type Session struct {
+	backend Backend
+	stack   string
+	crypter Crypter
+	lock    Unlocker
+	base    *Snapshot
+	baseSeq uint64
+	// recovered counts the journal entries of a crashed run replayed at Open.
+	recovered int
+
+	mu     sync.Mutex
+	live   *Live
+	seq    uint64
+	queue  *batch
+	closed bool
+	failed error
+
+	wake       chan struct{}
+	writerDone chan struct{}
+}
+
+// batch is a group of records written with one append.
+type batch struct {
+	records [][]byte
+	// begins are the steps whose Begin is in the batch: if the append
+	// fails, those steps are withdrawn, since their providers will not be
+	// called.
+	begins []uint64
+	done   chan struct{}
+	err    error
+}
+
+func newBatch() *batch { return &batch{done: make(chan struct{})} }
+
+// OpenOptions configure Open and Load.
+type OpenOptions struct {
+	// Crypter seals and opens secret values; nil means the stack holds no
+	// secrets (storing or reading one is then an error).
+	Crypter Crypter
+	// Command is what the session is for, recorded in the lock so that
+	// others can see it, e.g. "plinth up".
+	Command string
+	// Verify checks the loaded state's integrity and refuses to open a
+	// stack that fails.
+	Verify bool
+}
+
+// ErrClosed is returned by Record after Close.
+var ErrClosed = errors.New("the state session is closed")
+
+var _ interface {
+	Record(context.Context, *Entry) error
+} = (*Session)(nil)
+
+// Open locks the stack and loads its state. If the journal holds entries
+// (a previous run stopped without closing), they are replayed onto the
+// snapshot, steps that began and never ended become pending operations,
+// and the result is compacted at once, so the new operation starts with an
+// empty journal.
+func Open(ctx context.Context, b Backend, stack string, opts OpenOptions) (*Session, error) {
+	if err := ValidateStackName(stack); err != nil {
+		return nil, err
+	}
+	lock, err := b.Lock(ctx, stack, CurrentProcess(opts.Command))
+	if err != nil {
+		return nil, err
+	}
+	s, err := open(ctx, b, stack, lock, opts)
+	if err != nil {
+		return nil, errors.Join(err, lock.Unlock(ctx))
+	}
+	go s.write()
+	return s, nil
+}
+
+func open(ctx context.Context, b Backend, stack string, lock Unlocker, opts OpenOptions) (*Session, error) {
+	st, err := load(ctx, b, stack, opts)
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{
+		backend: b, stack: stack, crypter: opts.Crypter, lock: lock,
+		base: st.snapshot, baseSeq: st.seq, recovered: st.replayed,
+		live: NewLive(st.snapshot), seq: st.seq, queue: newBatch(),
+		wake: make(chan struct{}, 1), writerDone: make(chan struct{}),
+	}
+	if st.replayed > 0 {
+		if err := s.compact(ctx, st.snapshot); err != nil {
+			return nil, fmt.Errorf("saving the state recovered from the journal of stack %s: %w", stack, err)
+		}
+		return s, nil
+	}
+	// The journal may still hold a torn record, or entries the snapshot
+	// already covers; new records must not follow them.
+	if err := b.TruncateJournal(ctx, stack); err != nil {
+		return nil, fmt.Errorf("emptying the journal of stack %s (%s): %w", stack, b.Describe(stack, PartJournal), err)
+	}
+	return s, nil
+}
+
+// Load reads a stack's state without locking or writing anything: the
+// snapshot with any journal replayed onto it in memory. Preview and
+// `state ls` use it. A missing stack reads as empty.
+func Load(ctx context.Context, b Backend, stack string, opts OpenOptions) (*Snapshot, error) {
+	if err := ValidateStackName(stack); err != nil {
+		return nil, err
+	}
+	st, err := load(ctx, b, stack, opts)
+	if err != nil {
+		return nil, err
+	}
+	return st.snapshot, nil
+}
+
+type loaded struct {
+	snapshot *Snapshot
+	seq      uint64
+	replayed int
+}
+
+func load(ctx context.Context, b Backend, stack string, opts OpenOptions) (loaded, error) {
+	snap, seq, err := readSnapshot(ctx, b, stack, opts.Crypter)
+	if err != nil {
+		return loaded{}, err
+	}
+	st, err := replayJournal(ctx, b, stack, opts.Crypter, snap, seq)
+	if err != nil {
+		return loaded{}, err
+	}
+	if opts.Verify {
+		if err := st.snapshot.Verify(); err != nil {
+			return loaded{}, &DamagedError{Where: b.Describe(stack, PartSnapshot), Err: fmt.Errorf("it fails the integrity check: %w", err)}
+		}
+	}
+	return st, nil
+}
+
+func readSnapshot(ctx context.Context, b Backend, stack string, c Crypter) (*Snapshot, uint64, error) {
+	data, err := b.ReadSnapshot(ctx, stack)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Snapshot{}, 0, nil
+	}
+	if err != nil {
+		return nil, 0, fmt.Errorf("reading the state of stack %s: %w", stack, err)
+	}
+	snap, seq, err := DecodeSnapshot(data, c)
+	if err != nil {
+		return nil, 0, &DamagedError{Where: b.Describe(stack, PartSnapshot), Err: err}
+	}
+	return snap, seq, nil
+}
+
+// replayJournal applies the journal's entries newer than seq to snap. An
+// entry at or below seq is already in the snapshot: a run compacted and
+// then stopped before it emptied the journal.
+func replayJournal(ctx context.Context, b Backend, stack string, c Crypter, snap *Snapshot, seq uint64) (loaded, error) {
+	records, err := b.ReadJournal(ctx, stack)
+	where := b.Describe(stack, PartJournal)
+	if err != nil {
+		return loaded{}, &DamagedError{Where: where, Err: err}
+	}
+	st := loaded{snapshot: snap, seq: seq}
+	if len(records) == 0 {
+		return st, nil
+	}
+	live := NewLive(snap)
+	for i, rec := range records {
+		e, err := DecodeEntry(rec, c)
+		if err != nil {
+			return loaded{}, &DamagedError{Where: where, Err: fmt.Errorf("record %d: %w", i+1, err)}
+		}
+		if e.Seq <= seq {
+			continue
+		}
+		if e.Seq != st.seq+1 {
+			return loaded{}, &DamagedError{Where: where, Err: fmt.Errorf("record %d has sequence number %d where %d belongs: entries are missing", i+1, e.Seq, st.seq+1)}
+		}
+		if err := live.Apply(e); err != nil {
+			return loaded{}, &DamagedError{Where: where, Err: fmt.Errorf("record %d does not fit the snapshot: %w", i+1, err)}
+		}
+		st.seq = e.Seq
+		st.replayed++
+	}
+	st.snapshot = live.Snapshot()
+	return st, nil
+}
+
+// DamagedError reports stored state that cannot be read.
+type DamagedError struct {
+	// Where names the file or table, as the backend describes it.
+	Where string
+	Err   error
+}
+
+func (e *DamagedError) Error() string {
+	return fmt.Sprintf("%s is damaged: %v. Restore it from a backup, "+
+		"or repair a copy exported with `plinth state export` and load it with `plinth state import`", e.Where, e.Err)
+}
+
+func (e *DamagedError) Unwrap() error { return e.Err }
+
+// Stack returns the stack's name.
+func (s *Session) Stack() string { return s.stack }
+
+// Base returns the state as it was when the session opened (after any
+// recovery): what the operation starts from. It must not be modified.
+func (s *Session) Base() *Snapshot { return s.base }
+
+// Recovered returns how many journal entries of an interrupted run Open
+// replayed; zero when the last run closed cleanly.
+func (s *Session) Recovered() int { return s.recovered }
+
+// Snapshot returns the state now, with everything recorded so far.
+func (s *Session) Snapshot() *Snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.live.Snapshot()
+}
+
+// Pending returns the pending operations now.
+func (s *Session) Pending() []PendingOperation {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.live.Pending()
+}
+
+// Record assigns e.Seq, applies e to the live state and returns once it is
+// durable in the journal. An entry the state rejects (an update of a
+// resource it does not hold, a value that cannot be stored) is an error
+// and is not written. Record ignores ctx: a step that ran must be recorded
+// even when the operation is being cancelled.
+//
+// If the journal cannot be written, Record fails and so does every later
+// Record of the session; what was applied stays in memory (a Begin is
+// withdrawn, since its provider will not be called) and Close still tries
+// to save it.
+func (s *Session) Record(_ context.Context, e *Entry) error {
+	body, err := encodeEntryBody(e, s.crypter)
+	if err != nil {
+		return fmt.Errorf("journal of stack %s: %w", s.stack, err)
+	}
+	b, err := s.enqueue(e, body)
+	if err != nil {
+		return err
+	}
+	select {
+	case s.wake <- struct{}{}:
+	default: // the writer is already due to look at the queue
+	}
+	<-b.done
+	return b.err
+}
+
+func (s *Session) enqueue(e *Entry, body []byte) (*batch, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, ErrClosed
+	}
+	if s.failed != nil {
+		return nil, fmt.Errorf("the journal of stack %s failed earlier, so nothing more can be recorded: %w", s.stack, s.failed)
+	}
+	c := *e
+	c.Seq = s.seq + 1
+	if err := s.live.Apply(&c); err != nil {
+		return nil, fmt.Errorf("journal of stack %s: %w", s.stack, err)
+	}
+	s.seq, e.Seq = c.Seq, c.Seq
+	b := s.queue
+	b.records = append(b.records, withSeq(body, c.Seq))
+	if c.Kind == Begin {
+		b.begins = append(b.begins, c.Step)
+	}
+	return b, nil
+}
+
+// write is the writer goroutine: it appends each batch with one call to
+// the backend until the session closes and the queue is empty.
+func (s *Session) write() {
+	defer close(s.writerDone)
+	for {
+		s.mu.Lock()
+		b, closed, failed := s.queue, s.closed, s.failed
+		if len(b.records) > 0 {
+			s.queue = newBatch()
+		}
+		s.mu.Unlock()
+		if len(b.records) == 0 {
+			if closed {
+				return
+			}
+			<-s.wake
+			continue
+		}
+		err := failed
+		if err == nil {
+			err = s.backend.AppendJournal(context.Background(), s.stack, b.records)
+		}
+		if err != nil {
+			b.err = s.fail(b, err)
+		}
+		close(b.done)
+	}
+}
+
+// fail marks the session failed and withdraws the batch's Begins.
+func (s *Session) fail(b *batch, err error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.failed == nil {
+		s.failed = err
+	}
+	for _, step := range b.begins {
+		if _, ok := s.live.inflight[step]; ok {
+			_ = s.live.Apply(&Entry{Kind: Fail, Step: step})
+		}
+	}
+	return fmt.Errorf("writing the journal of stack %s (%s): %w", s.stack, s.backend.Describe(s.stack, PartJournal), err)
+}
+
+// Close waits for pending records, compacts the state into a new snapshot,
+// empties the journal and releases the lock. It saves everything recorded,
+// whether the operation succeeded or not. If it cannot save, the journal
+// keeps what was durable and the next Open recovers it.
+func (s *Session) Close(ctx context.Context) error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	s.mu.Unlock()
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+	<-s.writerDone
+	var err error
+	if s.seq != s.baseSeq {
+		err = s.compact(ctx, s.live.Snapshot())
+	}
+	return errors.Join(err, s.lock.Unlock(ctx))
+}
+
+// compact writes snap as the stack's snapshot, covering the journal up to
+// s.seq, then empties the journal. A crash between the two is harmless:
+// replay skips entries the snapshot already covers.
+func (s *Session) compact(ctx context.Context, snap *Snapshot) error {
+	data, err := EncodeSnapshot(snap, s.seq, s.crypter)
+	if err != nil {
+		return fmt.Errorf("encoding the state of stack %s: %w", s.stack, err)
+	}
+	if err := s.backend.WriteSnapshot(ctx, s.stack, data); err != nil {
+		return fmt.Errorf("writing the state of stack %s (%s): %w", s.stack, s.backend.Describe(s.stack, PartSnapshot), err)
+	}
+	if err := s.backend.TruncateJournal(ctx, s.stack); err != nil {
+		return fmt.Errorf("emptying the journal of stack %s (%s): %w", s.stack, s.backend.Describe(s.stack, PartJournal), err)
+	}
+	s.baseSeq = s.seq
+	return nil
+}
