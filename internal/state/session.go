@@ -301,11 +301,12 @@ func (s *Session) write() {
 	for {
 		s.mu.Lock()
 		b, closed, failed := s.queue, s.closed, s.failed
-		if len(b.records) > 0 {
+		empty := len(b.records) == 0
+		if !empty {
 			s.queue = newBatch()
 		}
 		s.mu.Unlock()
-		if len(b.records) == 0 {
+		if empty {
 			if closed {
 				return
 			}
