@@ -8,15 +8,21 @@ import (
 	"github.com/plinth-iac/plinth/internal/provider"
 )
 
-// TypeToken names a Terraform resource or data source type, or a provider
-// function, by the shared convention: X_Y becomes X:index:X_Y, the package
-// being the part before the first underscore (random_pet is
-// random:index:random_pet). A function (no underscore) takes pkg.
-func TypeToken(pkg, name string) string {
+// TypeToken names a Terraform resource or data source type by the shared
+// convention: X_Y becomes X:index:X_Y, the package being the part before
+// the first underscore (random_pet is random:index:random_pet).
+func TypeToken(name string) string {
+	pkg := name
 	if i := strings.Index(name, "_"); i > 0 {
 		pkg = name[:i]
 	}
 	return pkg + ":index:" + name
+}
+
+// FunctionToken names a provider-defined function: <provider>:index:<name>
+// (time's rfc3339_parse is time:index:rfc3339_parse).
+func FunctionToken(providerName, name string) string {
+	return providerName + ":index:" + name
 }
 
 // export translates the provider's schemas into plinth's schema model.
@@ -29,21 +35,21 @@ func (p *Provider) export() *provider.Schema {
 		Functions: map[string]provider.FunctionSchema{},
 	}
 	for name, rs := range p.schemas.resources {
-		s.Resources[TypeToken(p.cfg.Name, name)] = provider.ResourceSchema{
+		s.Resources[TypeToken(name)] = provider.ResourceSchema{
 			Description: rs.block.description,
 			Inputs:      properties(rs.block, true),
 			Outputs:     properties(rs.block, false),
 		}
 	}
 	for name, ds := range p.schemas.dataSources {
-		s.Functions[TypeToken(p.cfg.Name, name)] = provider.FunctionSchema{
+		s.Functions[TypeToken(name)] = provider.FunctionSchema{
 			Description: ds.block.description,
 			Inputs:      properties(ds.block, true),
 			Outputs:     properties(ds.block, false),
 		}
 	}
 	for name, fn := range p.schemas.functions {
-		s.Functions[TypeToken(p.cfg.Name, name)] = exportFunction(fn)
+		s.Functions[FunctionToken(p.cfg.Name, name)] = exportFunction(fn)
 	}
 	return s
 }
