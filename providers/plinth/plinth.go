@@ -17,13 +17,13 @@ const Version = "0.1.0"
 
 // The type tokens of the built-in resources and functions.
 const (
-	PetType      = "plinth:random:Pet"
-	StringType   = "plinth:random:String"
-	IntegerType  = "plinth:random:Integer"
-	FileType     = "plinth:fs:File"
-	CommandType  = "plinth:exec:Command"
-	SleepType    = "plinth:time:Sleep"
-	GetEnvToken  = "plinth:index:getEnv"
+	PetType       = "plinth:random:Pet"
+	StringType    = "plinth:random:String"
+	IntegerType   = "plinth:random:Integer"
+	FileType      = "plinth:fs:File"
+	CommandType   = "plinth:exec:Command"
+	SleepType     = "plinth:time:Sleep"
+	GetEnvToken   = "plinth:index:getEnv"
 	ReadFileToken = "plinth:index:readFile"
 )
 
