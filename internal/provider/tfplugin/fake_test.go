@@ -1,7 +1,256 @@
 package tfplugin
 
-// fakeModeEnv, when set, makes the test binary serve a fake provider (see
-// serveFake) instead of running tests.
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+
+	"github.com/hashicorp/go-plugin"
+	"github.com/zclconf/go-cty/cty"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+	ctymsgpack "github.com/zclconf/go-cty/cty/msgpack"
+	"google.golang.org/grpc"
+
+	"github.com/plinth-iac/plinth/internal/tfplugin5"
+	"github.com/plinth-iac/plinth/internal/tfplugin6"
+)
+
+// fakeModeEnv, when set, makes the test binary serve a fake provider instead
+// of running tests (the helper-process pattern): TestMain calls serveFake.
 const fakeModeEnv = "PLINTH_TFPLUGIN_FAKE"
 
-func serveFake(mode string) {}
+// Fake provider modes.
+const (
+	modeInconsistent = "inconsistent" // v5: apply returns a value the plan did not promise
+	modeReplan       = "replan"       // v5: every plan promises a different value
+	modeCrash        = "crash"        // v5: apply kills the process
+	modePartial      = "partial"      // v5: apply fails after creating something
+	modeNested6      = "nested6"      // v6: a resource with nested attributes
+)
+
+func serveFake(mode string) {
+	sets := map[int]plugin.PluginSet{5: {"provider": fakePlugin{v5: &fake5{mode: mode}}}}
+	if mode == modeNested6 {
+		sets = map[int]plugin.PluginSet{6: {"provider": fakePlugin{v6: &fake6{}}}}
+	}
+	plugin.Serve(&plugin.ServeConfig{HandshakeConfig: Handshake, VersionedPlugins: sets, GRPCServer: plugin.DefaultGRPCServer})
+}
+
+// fakePlugin is the server side of go-plugin for one fake.
+type fakePlugin struct {
+	plugin.NetRPCUnsupportedPlugin
+	v5 *fake5
+	v6 *fake6
+}
+
+func (f fakePlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
+	if f.v6 != nil {
+		tfplugin6.RegisterProviderServer(s, f.v6)
+	} else {
+		tfplugin5.RegisterProviderServer(s, f.v5)
+	}
+	return nil
+}
+
+func (fakePlugin) GRPCClient(context.Context, *plugin.GRPCBroker, *grpc.ClientConn) (any, error) {
+	return nil, errors.New("server only")
+}
+
+// thingType is the state type of the v5 fake's only resource, fake_thing.
+var thingType = cty.Object(map[string]cty.Type{"id": cty.String, "value": cty.String, "out": cty.String})
+
+func stringType() []byte { b, _ := ctyjson.MarshalType(cty.String); return b }
+
+// fake5 is a tfplugin5 provider with one resource type, fake_thing: value
+// is configurable, id and out are computed. Its mode decides how it fails.
+type fake5 struct {
+	tfplugin5.UnimplementedProviderServer
+	mode  string
+	plans atomic.Int64
+}
+
+func (f *fake5) GetSchema(context.Context, *tfplugin5.GetProviderSchema_Request) (*tfplugin5.GetProviderSchema_Response, error) {
+	attr := func(name string, optional, computed bool) *tfplugin5.Schema_Attribute {
+		return &tfplugin5.Schema_Attribute{Name: name, Type: stringType(), Optional: optional, Computed: computed}
+	}
+	thing := &tfplugin5.Schema{Block: &tfplugin5.Schema_Block{Attributes: []*tfplugin5.Schema_Attribute{
+		attr("id", false, true), attr("value", true, false), attr("out", false, true),
+	}}}
+	return &tfplugin5.GetProviderSchema_Response{
+		Provider:        &tfplugin5.Schema{Block: &tfplugin5.Schema_Block{}},
+		ResourceSchemas: map[string]*tfplugin5.Schema{"fake_thing": thing},
+	}, nil
+}
+
+func (f *fake5) PrepareProviderConfig(context.Context, *tfplugin5.PrepareProviderConfig_Request) (*tfplugin5.PrepareProviderConfig_Response, error) {
+	return &tfplugin5.PrepareProviderConfig_Response{}, nil
+}
+
+func (f *fake5) Configure(context.Context, *tfplugin5.Configure_Request) (*tfplugin5.Configure_Response, error) {
+	return &tfplugin5.Configure_Response{}, nil
+}
+
+func (f *fake5) ValidateResourceTypeConfig(context.Context, *tfplugin5.ValidateResourceTypeConfig_Request) (*tfplugin5.ValidateResourceTypeConfig_Response, error) {
+	return &tfplugin5.ValidateResourceTypeConfig_Response{}, nil
+}
+
+func (f *fake5) UpgradeResourceState(_ context.Context, req *tfplugin5.UpgradeResourceState_Request) (*tfplugin5.UpgradeResourceState_Response, error) {
+	v, err := ctyjson.Unmarshal(req.RawState.Json, thingType)
+	if err != nil {
+		return nil, err
+	}
+	b, err := ctymsgpack.Marshal(v, thingType)
+	return &tfplugin5.UpgradeResourceState_Response{UpgradedState: &tfplugin5.DynamicValue{Msgpack: b}}, err
+}
+
+func (f *fake5) ReadResource(_ context.Context, req *tfplugin5.ReadResource_Request) (*tfplugin5.ReadResource_Response, error) {
+	return &tfplugin5.ReadResource_Response{NewState: req.CurrentState, Private: req.Private}, nil
+}
+
+func (f *fake5) PlanResourceChange(_ context.Context, req *tfplugin5.PlanResourceChange_Request) (*tfplugin5.PlanResourceChange_Response, error) {
+	proposed, err := ctymsgpack.Unmarshal(req.ProposedNewState.Msgpack, thingType)
+	if err != nil || proposed.IsNull() {
+		return &tfplugin5.PlanResourceChange_Response{PlannedState: req.ProposedNewState}, err
+	}
+	attrs := proposed.AsValueMap()
+	if attrs["id"].IsNull() {
+		attrs["id"] = cty.UnknownVal(cty.String)
+	}
+	attrs["out"] = cty.StringVal("planned")
+	if f.mode == modeReplan {
+		attrs["out"] = cty.StringVal(fmt.Sprintf("plan %d", f.plans.Add(1)))
+	}
+	b, err := ctymsgpack.Marshal(cty.ObjectVal(attrs), thingType)
+	return &tfplugin5.PlanResourceChange_Response{PlannedState: &tfplugin5.DynamicValue{Msgpack: b}}, err
+}
+
+func (f *fake5) ApplyResourceChange(_ context.Context, req *tfplugin5.ApplyResourceChange_Request) (*tfplugin5.ApplyResourceChange_Response, error) {
+	planned, err := ctymsgpack.Unmarshal(req.PlannedState.Msgpack, thingType)
+	if err != nil || planned.IsNull() {
+		return &tfplugin5.ApplyResourceChange_Response{NewState: req.PlannedState}, err
+	}
+	attrs := planned.AsValueMap()
+	if !attrs["id"].IsKnown() {
+		attrs["id"] = cty.StringVal("thing-1")
+	}
+	resp := &tfplugin5.ApplyResourceChange_Response{}
+	switch f.mode {
+	case modeCrash:
+		// An unrecovered panic in a handler kills the process, as a real
+		// provider bug would, with the trace on the process's stderr.
+		panic("fake provider: giving up in the middle of apply")
+	case modeInconsistent:
+		attrs["out"] = cty.StringVal("applied")
+	case modePartial:
+		resp.Diagnostics = []*tfplugin5.Diagnostic{{
+			Severity: tfplugin5.Diagnostic_ERROR, Summary: "Creation failed halfway",
+			Detail: "the thing exists but is not ready", Attribute: attrPath5("out"),
+		}}
+	}
+	b, err := ctymsgpack.Marshal(cty.ObjectVal(attrs), thingType)
+	resp.NewState = &tfplugin5.DynamicValue{Msgpack: b}
+	return resp, err
+}
+
+func attrPath5(name string) *tfplugin5.AttributePath {
+	return &tfplugin5.AttributePath{Steps: []*tfplugin5.AttributePath_Step{
+		{Selector: &tfplugin5.AttributePath_Step_AttributeName{AttributeName: name}},
+	}}
+}
+
+func (f *fake5) Stop(context.Context, *tfplugin5.Stop_Request) (*tfplugin5.Stop_Response, error) {
+	return &tfplugin5.Stop_Response{}, nil
+}
+
+// rulesType is the state type of the v6 fake's resource, fake_rules: a list
+// nested attribute of {name, port}, port defaulting to 80.
+var (
+	ruleType  = cty.Object(map[string]cty.Type{"name": cty.String, "port": cty.Number})
+	rulesType = cty.Object(map[string]cty.Type{"id": cty.String, "rules": cty.List(ruleType)})
+)
+
+// fake6 is a well-behaved tfplugin6 provider with nested attributes.
+type fake6 struct {
+	tfplugin6.UnimplementedProviderServer
+}
+
+func (f *fake6) GetProviderSchema(context.Context, *tfplugin6.GetProviderSchema_Request) (*tfplugin6.GetProviderSchema_Response, error) {
+	numberType, _ := ctyjson.MarshalType(cty.Number)
+	rules := &tfplugin6.Schema_Attribute{Name: "rules", Optional: true, NestedType: &tfplugin6.Schema_Object{
+		Nesting: tfplugin6.Schema_Object_LIST,
+		Attributes: []*tfplugin6.Schema_Attribute{
+			{Name: "name", Type: stringType(), Required: true},
+			{Name: "port", Type: numberType, Optional: true, Computed: true},
+		},
+	}}
+	schema := &tfplugin6.Schema{Block: &tfplugin6.Schema_Block{Attributes: []*tfplugin6.Schema_Attribute{
+		{Name: "id", Type: stringType(), Computed: true}, rules,
+	}}}
+	return &tfplugin6.GetProviderSchema_Response{
+		Provider:        &tfplugin6.Schema{Block: &tfplugin6.Schema_Block{}},
+		ResourceSchemas: map[string]*tfplugin6.Schema{"fake_rules": schema},
+	}, nil
+}
+
+func (f *fake6) ConfigureProvider(context.Context, *tfplugin6.ConfigureProvider_Request) (*tfplugin6.ConfigureProvider_Response, error) {
+	return &tfplugin6.ConfigureProvider_Response{}, nil
+}
+
+func (f *fake6) ValidateResourceConfig(context.Context, *tfplugin6.ValidateResourceConfig_Request) (*tfplugin6.ValidateResourceConfig_Response, error) {
+	return &tfplugin6.ValidateResourceConfig_Response{}, nil
+}
+
+func (f *fake6) UpgradeResourceState(_ context.Context, req *tfplugin6.UpgradeResourceState_Request) (*tfplugin6.UpgradeResourceState_Response, error) {
+	v, err := ctyjson.Unmarshal(req.RawState.Json, rulesType)
+	if err != nil {
+		return nil, err
+	}
+	b, err := ctymsgpack.Marshal(v, rulesType)
+	return &tfplugin6.UpgradeResourceState_Response{UpgradedState: &tfplugin6.DynamicValue{Msgpack: b}}, err
+}
+
+func (f *fake6) ReadResource(_ context.Context, req *tfplugin6.ReadResource_Request) (*tfplugin6.ReadResource_Response, error) {
+	return &tfplugin6.ReadResource_Response{NewState: req.CurrentState, Private: req.Private}, nil
+}
+
+func (f *fake6) PlanResourceChange(_ context.Context, req *tfplugin6.PlanResourceChange_Request) (*tfplugin6.PlanResourceChange_Response, error) {
+	proposed, err := ctymsgpack.Unmarshal(req.ProposedNewState.Msgpack, rulesType)
+	if err != nil || proposed.IsNull() {
+		return &tfplugin6.PlanResourceChange_Response{PlannedState: req.ProposedNewState}, err
+	}
+	attrs := proposed.AsValueMap()
+	if attrs["id"].IsNull() {
+		attrs["id"] = cty.UnknownVal(cty.String)
+	}
+	if rules := attrs["rules"]; !rules.IsNull() && rules.IsKnown() && rules.LengthInt() > 0 {
+		var out []cty.Value
+		for _, r := range rules.AsValueSlice() {
+			m := r.AsValueMap()
+			if m["port"].IsNull() {
+				m["port"] = cty.NumberIntVal(80)
+			}
+			out = append(out, cty.ObjectVal(m))
+		}
+		attrs["rules"] = cty.ListVal(out)
+	}
+	b, err := ctymsgpack.Marshal(cty.ObjectVal(attrs), rulesType)
+	return &tfplugin6.PlanResourceChange_Response{PlannedState: &tfplugin6.DynamicValue{Msgpack: b}}, err
+}
+
+func (f *fake6) ApplyResourceChange(_ context.Context, req *tfplugin6.ApplyResourceChange_Request) (*tfplugin6.ApplyResourceChange_Response, error) {
+	planned, err := ctymsgpack.Unmarshal(req.PlannedState.Msgpack, rulesType)
+	if err != nil || planned.IsNull() {
+		return &tfplugin6.ApplyResourceChange_Response{NewState: req.PlannedState}, err
+	}
+	attrs := planned.AsValueMap()
+	if !attrs["id"].IsKnown() {
+		attrs["id"] = cty.StringVal("rules-1")
+	}
+	b, err := ctymsgpack.Marshal(cty.ObjectVal(attrs), rulesType)
+	return &tfplugin6.ApplyResourceChange_Response{NewState: &tfplugin6.DynamicValue{Msgpack: b}}, err
+}
+
+func (f *fake6) StopProvider(context.Context, *tfplugin6.StopProvider_Request) (*tfplugin6.StopProvider_Response, error) {
+	return &tfplugin6.StopProvider_Response{}, nil
+}

@@ -112,6 +112,8 @@ func launch(cfg Config, tail *outputTail) (*plugin.Client, wire, error) {
 		AutoMTLS:         true,
 		Managed:          false,
 		Stderr:           io.MultiWriter(tail, log),
+		SyncStderr:       io.MultiWriter(tail, log),
+		SyncStdout:       log,
 		Logger:           hclog.New(&hclog.LoggerOptions{Name: "provider." + cfg.Name, Output: log, Level: hclog.Warn}),
 		GRPCDialOptions: []grpc.DialOption{grpc.WithDefaultCallOptions(
 			grpc.MaxCallRecvMsgSize(maxMessage), grpc.MaxCallSendMsgSize(maxMessage))},
@@ -139,6 +141,8 @@ type outputTail struct {
 
 const tailLines = 40
 
+// Write collects lines. Structured log lines (hclog's JSON, which go-plugin
+// also routes to the logger) are left out: a crash is told by the rest.
 func (t *outputTail) Write(b []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -147,7 +151,9 @@ func (t *outputTail) Write(b []byte) (int, error) {
 			t.part.WriteRune(c)
 			continue
 		}
-		t.lines = append(t.lines, t.part.String())
+		if line := t.part.String(); !strings.HasPrefix(line, `{"@`) {
+			t.lines = append(t.lines, line)
+		}
 		t.part.Reset()
 		if len(t.lines) > tailLines {
 			t.lines = t.lines[len(t.lines)-tailLines:]

@@ -1,0 +1,139 @@
+package tfplugin
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// startFake starts this test binary as a fake provider in the given mode.
+func startFake(t *testing.T, mode string) *Provider {
+	t.Helper()
+	exe, err := os.Executable()
+	mustOK(t, "os.Executable", err)
+	p, err := Start(context.Background(), Config{
+		Path: exe, Dir: t.TempDir(), Name: "fake", Version: "1.0.0", Env: []string{fakeModeEnv + "=" + mode},
+	})
+	mustOK(t, "Start", err)
+	t.Cleanup(func() { p.Close() })
+	_, err = p.Configure(context.Background(), provider.ConfigureRequest{})
+	mustOK(t, "Configure", err)
+	return p
+}
+
+func TestFaultInconsistentApply(t *testing.T) {
+	p := startFake(t, modeInconsistent)
+	_, err := p.Create(context.Background(), provider.CreateRequest{URN: urn("fake_thing", "t"), Inputs: obj(map[string]any{"value": "v"})})
+	var init *provider.InitError
+	if !errors.As(err, &init) {
+		t.Fatalf("Create error = %v, want an InitError (the object exists)", err)
+	}
+	want := []string{`provider fake produced an inconsistent result after apply during Create of fake_thing "t": out: was "planned", but now "applied". This is a bug in the provider; report it to its maintainers`}
+	if diff := cmp.Diff(want, init.Reasons); diff != "" {
+		t.Errorf("reasons (-want +got):\n%s", diff)
+	}
+	if init.ID != "thing-1" {
+		t.Errorf("ID = %q, want the created object's", init.ID)
+	}
+}
+
+func TestFaultInconsistentFinalPlan(t *testing.T) {
+	p := startFake(t, modeReplan)
+	ctx := context.Background()
+	u := urn("fake_thing", "t")
+	olds := obj(map[string]any{"value": "a"})
+	cr, err := p.Create(ctx, provider.CreateRequest{URN: u, Inputs: olds})
+	mustOK(t, "Create", err)
+	news := obj(map[string]any{"value": "b"})
+	d, err := p.Diff(ctx, provider.DiffRequest{URN: u, ID: cr.ID, OldInputs: olds, OldOutputs: cr.Outputs, News: news, Private: cr.Private})
+	mustOK(t, "Diff", err)
+	if d.Changes != provider.DiffSome || d.Replaces() {
+		t.Fatalf("Diff = %+v, want an update", d)
+	}
+	_, err = p.Update(ctx, provider.UpdateRequest{URN: u, ID: cr.ID, OldInputs: olds, OldOutputs: cr.Outputs, News: news, Private: cr.Private})
+	var inc *InconsistentError
+	if !errors.As(err, &inc) {
+		t.Fatalf("Update error = %v, want an InconsistentError", err)
+	}
+	want := &InconsistentError{Provider: "fake", Operation: `Update of fake_thing "t"`, Stage: "final plan",
+		Attributes: []string{`out: was "plan 2", but now "plan 3"`}}
+	if diff := cmp.Diff(want, inc); diff != "" {
+		t.Errorf("error (-want +got):\n%s", diff)
+	}
+}
+
+func TestFaultProviderCrash(t *testing.T) {
+	p := startFake(t, modeCrash)
+	_, err := p.Create(context.Background(), provider.CreateRequest{URN: urn("fake_thing", "t"), Inputs: obj(map[string]any{"value": "v"})})
+	if err == nil {
+		t.Fatal("Create succeeded on a crashing provider")
+	}
+	for _, want := range []string{"provider fake crashed during ApplyResourceChange for Create of fake_thing \"t\"", "giving up in the middle of apply"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not contain %q", err, want)
+		}
+	}
+	if _, err := p.Create(context.Background(), provider.CreateRequest{URN: urn("fake_thing", "u"), Inputs: obj(map[string]any{"value": "v"})}); err == nil {
+		t.Errorf("a call after the crash succeeded")
+	}
+}
+
+func TestFaultPartialCreate(t *testing.T) {
+	p := startFake(t, modePartial)
+	_, err := p.Create(context.Background(), provider.CreateRequest{URN: urn("fake_thing", "t"), Inputs: obj(map[string]any{"value": "v"})})
+	var init *provider.InitError
+	if !errors.As(err, &init) {
+		t.Fatalf("Create error = %v, want an InitError", err)
+	}
+	want := &provider.InitError{
+		ID:      "thing-1",
+		Outputs: obj(map[string]any{"id": "thing-1", "value": "v", "out": "planned"}),
+		Private: encodePrivate(0, nil),
+		Reasons: []string{"property out: Creation failed halfway: the thing exists but is not ready"},
+	}
+	if diff := cmp.Diff(want, init, cmp.Comparer(resource.Value.Equal)); diff != "" {
+		t.Errorf("InitError (-want +got):\n%s", diff)
+	}
+}
+
+// Protocol 6 with nested attributes: negotiated, planned and applied, and
+// checked property by property inside the nesting.
+func TestProtocol6NestedAttributes(t *testing.T) {
+	p := startFake(t, modeNested6)
+	if p.Protocol() != 6 {
+		t.Fatalf("protocol %d, want 6", p.Protocol())
+	}
+	ctx := context.Background()
+	u := urn("fake_rules", "r")
+	bad, err := p.Check(ctx, provider.CheckRequest{URN: u, News: obj(map[string]any{"rules": []any{map[string]any{"nmae": "x"}}})})
+	mustOK(t, "Check", err)
+	wantFailures := []provider.CheckFailure{
+		{Property: "rules[0].nmae", Reason: `unsupported property "nmae"`},
+		{Property: "rules[0].name", Reason: "missing required property"},
+	}
+	if diff := cmp.Diff(wantFailures, bad.Failures); diff != "" {
+		t.Errorf("failures (-want +got):\n%s", diff)
+	}
+	inputs := obj(map[string]any{"rules": []any{map[string]any{"name": "web"}, map[string]any{"name": "alt", "port": 8080}}})
+	cr, err := p.Create(ctx, provider.CreateRequest{URN: u, Inputs: inputs})
+	mustOK(t, "Create", err)
+	want := obj(map[string]any{"id": "rules-1", "rules": []any{
+		map[string]any{"name": "web", "port": 80}, map[string]any{"name": "alt", "port": 8080}}})
+	if diff := cmp.Diff(want, cr.Outputs, cmp.Comparer(resource.Value.Equal)); diff != "" {
+		t.Errorf("outputs (-want +got):\n%s", diff)
+	}
+	d, err := p.Diff(ctx, provider.DiffRequest{URN: u, ID: cr.ID, OldInputs: inputs, OldOutputs: cr.Outputs, News: inputs, Private: cr.Private})
+	mustOK(t, "Diff", err)
+	if d.Changes != provider.DiffNone {
+		t.Errorf("Diff of unchanged inputs = %+v (the computed port must keep its prior value)", d)
+	}
+	_, err = p.Delete(ctx, provider.DeleteRequest{URN: u, ID: cr.ID, Inputs: inputs, Outputs: cr.Outputs, Private: cr.Private})
+	mustOK(t, "Delete", err)
+}
