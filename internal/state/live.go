@@ -134,10 +134,15 @@ func (l *Live) Apply(e *Entry) error {
 		if _, ok := l.inflight[e.Step]; !ok {
 			return fmt.Errorf("journal entry %d: step %d ended but never began", e.Seq, e.Step)
 		}
-		delete(l.inflight, e.Step)
-		if e.Kind == Fail {
-			return nil
+		if e.Kind == End {
+			// Apply the effect first: if it is rejected, the step stays in
+			// flight, as the entry must change nothing.
+			if err := l.effect(e); err != nil {
+				return err
+			}
 		}
+		delete(l.inflight, e.Step)
+		return nil
 	case Write:
 	default:
 		return fmt.Errorf("journal entry %d: unknown kind %d", e.Seq, e.Kind)
@@ -151,7 +156,7 @@ func (l *Live) effect(e *Entry) error {
 	case OpCreate, OpImport:
 		return l.insert(e)
 	case OpReplace:
-		if err := l.needOld(e); err != nil {
+		if err := l.canReplace(e); err != nil {
 			return err
 		}
 		old := e.Old.Clone()
@@ -188,6 +193,31 @@ func (l *Live) effect(e *Entry) error {
 		return l.resolve(e)
 	}
 	return fmt.Errorf("journal entry %d: unknown operation %q", e.Seq, e.Op)
+}
+
+// canReplace checks a replace before it changes anything: Old is held and
+// New fits once Old is marked for deletion.
+func (l *Live) canReplace(e *Entry) error {
+	if err := l.needOld(e); err != nil {
+		return err
+	}
+	k := e.Old.Key()
+	oldNode, ok := l.byKey[k]
+	if !ok {
+		return fmt.Errorf("state has no resource %s (id %q, pending delete %v)", k.URN, k.ID, k.Delete)
+	}
+	if e.New == nil {
+		return fmt.Errorf("journal entry %d: %s has no new resource", e.Seq, e.Op)
+	}
+	n, dup := l.byKey[e.New.Key()]
+	dup = dup && n != oldNode
+	if u := l.byURN[e.New.URN]; !e.New.Delete && u != nil && u != oldNode {
+		dup = true
+	}
+	if dup {
+		return fmt.Errorf("journal entry %d: %s of %s: the state already holds it", e.Seq, e.Op, e.New.URN)
+	}
+	return nil
 }
 
 func (l *Live) needOld(e *Entry) error {
