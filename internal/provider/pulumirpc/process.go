@@ -92,7 +92,17 @@ func (p *process) hasExited(grace time.Duration) bool {
 	select {
 	case <-p.exited:
 		return true
-	case <-time.After(grace):
+	default:
+	}
+	if grace <= 0 {
+		return false
+	}
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-p.exited:
+		return true
+	case <-t.C:
 		return false
 	}
 }
