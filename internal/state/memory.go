@@ -24,6 +24,7 @@ type MemoryJournal struct {
 	verify   bool
 	reporter Reporter
 	fail     func(*Entry) error
+	crypter  Crypter
 }
 
 // Reporter receives integrity failures; *testing.T and *testing.B satisfy it.
@@ -50,13 +51,20 @@ func FailRecord(f func(*Entry) error) MemoryOption {
 	return func(j *MemoryJournal) { j.fail = f }
 }
 
+// WithCrypter makes Record seal secrets with c when it checks that an
+// entry can be stored. By default a stand-in that does not encrypt is
+// used: nothing a MemoryJournal holds reaches storage.
+func WithCrypter(c Crypter) MemoryOption {
+	return func(j *MemoryJournal) { j.crypter = c }
+}
+
 // NewMemoryJournal returns a journal whose state starts as base (nil means
 // an empty stack). Base is shared, not copied, and must not be modified.
 func NewMemoryJournal(base *Snapshot, opts ...MemoryOption) *MemoryJournal {
 	if base == nil {
 		base = &Snapshot{}
 	}
-	j := &MemoryJournal{base: base, live: NewLive(base)}
+	j := &MemoryJournal{base: base, live: NewLive(base), crypter: plainCrypter{}}
 	for _, o := range opts {
 		o(j)
 	}
@@ -64,7 +72,9 @@ func NewMemoryJournal(base *Snapshot, opts ...MemoryOption) *MemoryJournal {
 }
 
 // Record assigns e.Seq, applies e to the live state and keeps a copy of it.
-// An entry the state rejects is an error and is not kept. With VerifyEach,
+// Like a Session, it rejects an entry that could not be stored (one holding
+// an unknown value) or that the state rejects: that is an error and the
+// entry is not kept. With VerifyEach,
 // an entry after which the state fails verification is kept (it was
 // applied) and the error is returned.
 func (j *MemoryJournal) Record(_ context.Context, e *Entry) error {
@@ -74,6 +84,9 @@ func (j *MemoryJournal) Record(_ context.Context, e *Entry) error {
 		if err := j.fail(e); err != nil {
 			return err
 		}
+	}
+	if _, err := encodeEntryBody(e, j.crypter); err != nil {
+		return fmt.Errorf("recording %s %s: %w", e.Kind, e.Op, err)
 	}
 	c := *e
 	c.Seq = j.seq + 1
@@ -161,3 +174,9 @@ func Replay(base *Snapshot, entries []*Entry) (*Live, error) {
 	}
 	return l, nil
 }
+
+// plainCrypter stands in for a real one where nothing is stored.
+type plainCrypter struct{}
+
+func (plainCrypter) Seal(p []byte) (string, error) { return string(p), nil }
+func (plainCrypter) Open(c string) ([]byte, error) { return []byte(c), nil }

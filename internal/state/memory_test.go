@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
 func TestMemoryJournalAssignsSeqAndApplies(t *testing.T) {
@@ -179,5 +180,18 @@ func TestMemoryJournalReplayPrefix(t *testing.T) {
 	}
 	if _, err := j.ReplayPrefix(5); err == nil {
 		t.Error("ReplayPrefix(5) of 4 entries succeeded")
+	}
+}
+
+func TestMemoryJournalRejectsUnstorableEntries(t *testing.T) {
+	j := NewMemoryJournal(nil)
+	r := prov("test")
+	r.Outputs = resource.Object{"token": resource.MakeSecret(resource.NewString("x")), "later": resource.Unknown()}
+	err := j.Record(context.Background(), write(OpCreate, nil, r))
+	if err == nil || !strings.Contains(err.Error(), "outputs: property later: the value is unknown") {
+		t.Fatalf("error = %v, want the unknown property named", err)
+	}
+	if len(j.Entries()) != 0 || len(j.Snapshot().Resources) != 0 {
+		t.Error("an entry that cannot be stored was applied")
 	}
 }
