@@ -143,8 +143,9 @@ func readLocal(path string) (string, []byte, fs.FileMode, error) {
 
 // Diff adds to the default diff what comparing inputs cannot see: a source
 // whose bytes differ from the file's, and a relative path that now resolves
-// elsewhere (a new root). A replacement at the same absolute path deletes
-// the old file first, or deleting it would remove the new one.
+// elsewhere (a new root). A path written differently that resolves to the
+// same file ("a.txt" and "/root/a.txt") is no change: the file is the same,
+// and replacing it in place would delete the new file.
 func (File) Diff(ctx context.Context, op provider.DiffOp[FileArgs, FileState]) (provider.DiffResult, error) {
 	dd := op.Default
 	if src := op.News.Source; src != nil && src.Hash != "" && src.Hash != op.OldOutputs.SHA256 && !unknown(op.Unknowns, "source") {
@@ -152,18 +153,19 @@ func (File) Diff(ctx context.Context, op provider.DiffOp[FileArgs, FileState]) (
 			dd["source"] = resource.PropertyDiff{Kind: resource.DiffUpdate}
 		}
 	}
-	same := true
-	if !unknown(op.Unknowns, "path") {
-		abs, err := config(ctx).resolve(op.News.Path)
-		if err != nil {
-			return provider.DiffResult{}, err
-		}
-		same = abs == op.OldOutputs.AbsolutePath
-		if !same {
-			dd["path"] = resource.PropertyDiff{Kind: resource.DiffUpdate, Replace: true}
-		}
+	if unknown(op.Unknowns, "path") {
+		return provider.DiffResult{DetailedDiff: dd}, nil
 	}
-	return provider.DiffResult{DetailedDiff: dd, DeleteBeforeReplace: same}, nil
+	abs, err := config(ctx).resolve(op.News.Path)
+	if err != nil {
+		return provider.DiffResult{}, err
+	}
+	if abs == op.OldOutputs.AbsolutePath {
+		delete(dd, "path")
+	} else {
+		dd["path"] = resource.PropertyDiff{Kind: resource.DiffUpdate, Replace: true}
+	}
+	return provider.DiffResult{DetailedDiff: dd}, nil
 }
 
 // PreviewCreate predicts the outputs: the absolute path once the path is
