@@ -165,7 +165,7 @@ func readSnapshot(ctx context.Context, b Backend, stack string, c Crypter) (*Sna
 	}
 	snap, seq, err := DecodeSnapshot(data, c)
 	if err != nil {
-		return nil, 0, &DamagedError{Where: b.Describe(stack, PartSnapshot), Err: err}
+		return nil, 0, readError(b.Describe(stack, PartSnapshot), err)
 	}
 	return snap, seq, nil
 }
@@ -187,7 +187,7 @@ func replayJournal(ctx context.Context, b Backend, stack string, c Crypter, snap
 	for i, rec := range records {
 		e, err := DecodeEntry(rec, c)
 		if err != nil {
-			return loaded{}, &DamagedError{Where: where, Err: fmt.Errorf("record %d: %w", i+1, err)}
+			return loaded{}, readError(where, fmt.Errorf("record %d: %w", i+1, err))
 		}
 		if e.Seq <= seq {
 			continue
@@ -203,6 +203,15 @@ func replayJournal(ctx context.Context, b Backend, stack string, c Crypter, snap
 	}
 	st.snapshot = live.Snapshot()
 	return st, nil
+}
+
+// readError reports why stored data could not be decoded: a secret
+// without the right key, or damage.
+func readError(where string, err error) error {
+	if errors.Is(err, ErrCannotDecrypt) {
+		return fmt.Errorf("reading %s: %w; open the stack with its secrets key (for a passphrase, set PLINTH_PASSPHRASE)", where, err)
+	}
+	return &DamagedError{Where: where, Err: err}
 }
 
 // DamagedError reports stored state that cannot be read.

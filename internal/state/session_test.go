@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/plinth-iac/plinth/internal/secrets"
 	"github.com/plinth-iac/plinth/internal/state"
 	"github.com/plinth-iac/plinth/internal/state/statetest"
 	"github.com/plinth-iac/plinth/sdk/resource"
@@ -450,4 +451,27 @@ func TestRecordAfterClose(t *testing.T) {
 		t.Errorf("error = %v, want ErrClosed", err)
 	}
 	must(t, s.Close(context.Background()))
+}
+
+func TestMissingKeyIsNotDamage(t *testing.T) {
+	ctx := context.Background()
+	b := statetest.NewMemoryBackend()
+	c, _, err := secrets.Open(ctx, b, "dev", secrets.Options{})
+	must(t, err)
+	s, err := state.Open(ctx, b, "dev", state.OpenOptions{Crypter: c})
+	must(t, err)
+	p := prov()
+	p.Outputs = resource.Object{"token": resource.MakeSecret(resource.NewString("x"))}
+	record(t, s, entry(0, state.Write, state.OpCreate, nil, p))
+	must(t, s.Close(ctx))
+	_, err = state.Load(ctx, b, "dev", state.OpenOptions{})
+	if !errors.Is(err, state.ErrCannotDecrypt) || strings.Contains(err.Error(), "damaged") {
+		t.Fatalf("error = %v, want ErrCannotDecrypt and no talk of damage", err)
+	}
+	other, err := secrets.NewCrypter(make([]byte, secrets.KeySize))
+	must(t, err)
+	_, err = state.Load(ctx, b, "dev", state.OpenOptions{Crypter: other})
+	if !errors.Is(err, state.ErrCannotDecrypt) {
+		t.Fatalf("with another key: error = %v, want ErrCannotDecrypt", err)
+	}
 }

@@ -10,6 +10,11 @@ import (
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
+// ErrCannotDecrypt is reported (wrapped) for a secret that cannot be
+// opened: no key was given, or the key is not the stack's. The stored data
+// is not damaged; the key is the problem.
+var ErrCannotDecrypt = errors.New("cannot decrypt a secret")
+
 // maxDepth bounds the nesting of stored values, so hostile input cannot
 // exhaust the stack.
 const maxDepth = 1000
@@ -305,11 +310,11 @@ func (d *valueDecoder) secret(o resource.Object) (resource.Value, error) {
 		return resource.Value{}, &ValueError{Err: errors.New("a secret has no ciphertext")}
 	}
 	if d.crypter == nil {
-		return resource.Value{}, &ValueError{Err: errors.New("the value is secret and no secrets key is configured to decrypt it")}
+		return resource.Value{}, &ValueError{Err: fmt.Errorf("%w: the value is secret and no secrets key is configured", ErrCannotDecrypt)}
 	}
 	plain, err := d.crypter.Open(ct.Str())
 	if err != nil {
-		return resource.Value{}, &ValueError{Err: fmt.Errorf("decrypting a secret: %w", err)}
+		return resource.Value{}, &ValueError{Err: fmt.Errorf("%w: %w", ErrCannotDecrypt, err)}
 	}
 	inner := &valueDecoder{data: plain, depth: d.depth, crypter: d.crypter}
 	v, err := inner.value()
