@@ -33,11 +33,13 @@ type everything struct {
 	Any   resource.Value            `plinth:"any,optional"`
 	Tags  map[string]resource.Value `plinth:"tags,optional"`
 	Plain any                       `plinth:"plain,optional"`
+	Arch  *resource.Archive         `plinth:"arch,optional"`
 }
 
 var codecCmp = cmp.Options{
 	cmp.Comparer(func(a, b resource.Value) bool { return a.Equal(b) }),
 	cmp.Comparer(func(a, b *resource.Asset) bool { return a.Equal(b) }),
+	cmp.Comparer(func(a, b *resource.Archive) bool { return a.Equal(b) }),
 }
 
 func everythingCodec(t testing.TB) *structCodec {
@@ -81,6 +83,17 @@ func genEverything() *rapid.Generator[everything] {
 		}
 		if rapid.Bool().Draw(t, "hasAsset") {
 			e.Asset = resource.NewTextAsset(rapid.String().Draw(t, "text"))
+		}
+		if rapid.Bool().Draw(t, "hasArchive") {
+			members := map[string]resource.Value{}
+			for _, name := range rapid.SliceOf(rapid.StringMatching(`[a-z]{1,8}`)).Draw(t, "members") {
+				members[name] = resource.NewAsset(resource.NewTextAsset(name))
+			}
+			a, err := resource.NewAssetArchive(members)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.Arch = a
 		}
 		if rapid.Bool().Draw(t, "hasPlain") {
 			e.Plain = rapid.String().Draw(t, "plain")
@@ -175,4 +188,49 @@ func FuzzCheckThenDecode(f *testing.F) {
 			t.Fatalf("passed Check but failed to decode: %v", err)
 		}
 	})
+}
+
+type defaults struct {
+	B    bool              `plinth:"b" default:"true"`
+	F    float64           `plinth:"f" default:"2.5"`
+	PI   *int              `plinth:"pi" default:"7"`
+	L    []string          `plinth:"l" default:"[\"a\",\"b\"]"`
+	M    map[string]int    `plinth:"m" default:"{\"x\":1}"`
+	In   inner             `plinth:"in" default:"{\"key\":\"k\"}"`
+	Kept string            `plinth:"kept" default:"d"`
+	Zero map[string]string `plinth:"zero,optional"`
+}
+
+func TestDefaultsOfEveryKind(t *testing.T) {
+	sc, err := newTypeBuilder("test").object(reflect.TypeFor[defaults](), "index")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := sc.objectWithDefaults(resource.Object{"kept": resource.NewString("mine"), "b": resource.Null()})
+	want := resource.ObjectFromGo(map[string]any{"b": true, "f": 2.5, "pi": 7, "l": []any{"a", "b"},
+		"m": map[string]any{"x": 1}, "in": map[string]any{"key": "k"}, "kept": "mine"})
+	if d := cmp.Diff(want, got, codecCmp); d != "" {
+		t.Errorf("defaults (-want +got):\n%s", d)
+	}
+	// A zero value with a default is written out, or Check would put the
+	// default back.
+	o, err := sc.encodeObject(reflect.ValueOf(defaults{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := o["b"]; !ok || v.Bool() {
+		t.Errorf("b = %v, %v; want an explicit false", v, ok)
+	}
+	if _, ok := o["zero"]; ok {
+		t.Errorf("an optional zero value without a default was written")
+	}
+	for text, want := range map[string]string{"yes": `"yes" is not a boolean (write true or false)`, "{": "not valid JSON: unexpected end of JSON input"} {
+		c := codec(boolCodec{})
+		if text == "{" {
+			c = mapCodec{elem: stringCodec{}}
+		}
+		if _, err := parseDefault(text, c); err == nil || err.Error() != want {
+			t.Errorf("parseDefault(%q) = %v, want %s", text, err, want)
+		}
+	}
 }

@@ -172,7 +172,7 @@ func fullURN(name string) resource.URN {
 
 // newToys builds the toys provider around full (which may be nil) without
 // configuring it.
-func newToys(t *testing.T, full *fullToy) provider.Provider {
+func newToys(t testing.TB, full *fullToy) provider.Provider {
 	t.Helper()
 	if full == nil {
 		full = &fullToy{}
@@ -190,7 +190,7 @@ func newToys(t *testing.T, full *fullToy) provider.Provider {
 }
 
 // configured returns the toys provider, configured with default config.
-func configured(t *testing.T, full *fullToy) provider.Provider {
+func configured(t testing.TB, full *fullToy) provider.Provider {
 	t.Helper()
 	p := newToys(t, full)
 	ctx := context.Background()
