@@ -1,0 +1,22 @@
+// Package plugin finds provider plugins and picks one by package and
+// version. It knows both ecosystems' layouts: Pulumi-protocol binaries
+// (pulumi-resource-<name>, bare in a plugin directory or in Pulumi's plugin
+// cache as resource-<name>-v<version>/) and Terraform providers
+// (terraform-provider-<name>[_v<version>] in a plugin directory, and
+// Terraform's <host>/<namespace>/<name>/<version>/<os>_<arch>/ trees in
+// ~/.terraform.d/plugins, TF_PLUGIN_CACHE_DIR and a project's
+// .terraform/providers).
+//
+// A Finder resolves a package and version constraint (">= 6.0",
+// Terraform's "~> 3.6") to the newest compatible plugin, as the Pulumi
+// implementer's guide describes lookup; a bare Pulumi binary whose version
+// only the plugin itself knows is launched, lazily, to ask it. List gives
+// what `plinth plugin ls` shows. Source implements the engine's
+// ProviderSource: a built-in provider in process, else a plugin started
+// through a Launcher.
+//
+// It imports neither protocol adapter: the CLI wires launchers for
+// Pulumi-protocol plugins (internal/provider/pulumirpc) and Terraform
+// providers (internal/provider/tfplugin). It does not download or install
+// plugins.
+package plugin

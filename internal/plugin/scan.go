@@ -1,0 +1,179 @@
+package plugin
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	version "github.com/hashicorp/go-version"
+)
+
+// Discover lists every plugin in every location, in search order. Missing
+// directories are skipped; unreadable ones too, since a plugin directory
+// of someone else's tool should not stop plinth.
+func Discover(env Env) []Plugin {
+	var out []Plugin
+	for _, loc := range env.Locations() {
+		switch loc.layout {
+		case layoutPlain:
+			out = append(out, scanPlain(loc)...)
+		case layoutPulumi:
+			out = append(out, scanPulumiCache(loc)...)
+		case layoutTerraform:
+			out = append(out, scanTerraform(loc, env.platform())...)
+		}
+	}
+	return out
+}
+
+// scanPlain reads a plinth plugin directory: bare binaries of either
+// ecosystem, and Pulumi-style versioned directories.
+func scanPlain(loc Location) []Plugin {
+	entries, err := os.ReadDir(loc.Dir)
+	if err != nil {
+		return nil
+	}
+	var out []Plugin
+	for _, e := range entries {
+		path := filepath.Join(loc.Dir, e.Name())
+		if isDir(path) {
+			out = append(out, pulumiVersionDir(loc, e.Name())...)
+			continue
+		}
+		if p, ok := parseBinary(e.Name()); ok && isExecutable(path) {
+			p.Path, p.Origin = path, loc.Origin
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// parseBinary reads pulumi-<kind>-<name>, terraform-provider-<name> and
+// terraform-provider-<name>_v<version>[_x<protocol>].
+func parseBinary(file string) (Plugin, bool) {
+	file = strings.TrimSuffix(file, ".exe")
+	if rest, ok := strings.CutPrefix(file, "terraform-provider-"); ok {
+		name, ver := splitTerraformName(rest)
+		if name == "" {
+			return Plugin{}, false
+		}
+		return Plugin{Name: name, Kind: KindResource, Protocol: ProtocolTerraform, Version: ver}, true
+	}
+	if rest, ok := strings.CutPrefix(file, "pulumi-"); ok {
+		for _, k := range pulumiKinds {
+			if name, ok := strings.CutPrefix(rest, string(k)+"-"); ok && name != "" {
+				return Plugin{Name: name, Kind: k, Protocol: ProtocolPulumi}, true
+			}
+		}
+	}
+	return Plugin{}, false
+}
+
+var tfSuffix = regexp.MustCompile(`_x[0-9]+$`)
+
+// splitTerraformName splits "random_v3.6.0_x5" into "random" and "3.6.0".
+func splitTerraformName(rest string) (string, string) {
+	i := strings.LastIndex(rest, "_v")
+	if i < 0 {
+		return rest, ""
+	}
+	ver := tfSuffix.ReplaceAllString(rest[i+2:], "")
+	if _, err := version.NewVersion(ver); err != nil {
+		return rest, ""
+	}
+	return rest[:i], ver
+}
+
+// scanPulumiCache reads Pulumi's plugin cache.
+func scanPulumiCache(loc Location) []Plugin {
+	entries, err := os.ReadDir(loc.Dir)
+	if err != nil {
+		return nil
+	}
+	var out []Plugin
+	for _, e := range entries {
+		if e.IsDir() {
+			out = append(out, pulumiVersionDir(loc, e.Name())...)
+		}
+	}
+	return out
+}
+
+// pulumiVersionDir reads <kind>-<name>-v<version>/pulumi-<kind>-<name>. A
+// directory whose download Pulumi has not finished (a .partial marker
+// beside it) is skipped.
+func pulumiVersionDir(loc Location, dir string) []Plugin {
+	kind, name, ver, ok := parseVersionDir(dir)
+	if !ok {
+		return nil
+	}
+	if _, err := os.Stat(filepath.Join(loc.Dir, dir+".partial")); err == nil {
+		return nil
+	}
+	path := filepath.Join(loc.Dir, dir, "pulumi-"+string(kind)+"-"+name)
+	if !isExecutable(path) {
+		return nil
+	}
+	return []Plugin{{Name: name, Kind: kind, Protocol: ProtocolPulumi, Version: ver, Path: path, Origin: loc.Origin}}
+}
+
+func parseVersionDir(dir string) (Kind, string, string, bool) {
+	for _, k := range pulumiKinds {
+		rest, ok := strings.CutPrefix(dir, string(k)+"-")
+		if !ok {
+			continue
+		}
+		i := strings.LastIndex(rest, "-v")
+		if i <= 0 {
+			return "", "", "", false
+		}
+		if _, err := version.NewVersion(rest[i+2:]); err != nil {
+			return "", "", "", false
+		}
+		return k, rest[:i], rest[i+2:], true
+	}
+	return "", "", "", false
+}
+
+// scanTerraform reads <root>/<host>/<namespace>/<name>/<version>/<os>_<arch>/
+// and, for Terraform's older layout, binaries directly in <root>/<os>_<arch>/.
+func scanTerraform(loc Location, platform string) []Plugin {
+	var out []Plugin
+	flat := Location{Dir: filepath.Join(loc.Dir, platform), Origin: loc.Origin}
+	for _, p := range scanPlain(flat) {
+		if p.Protocol == ProtocolTerraform {
+			out = append(out, p)
+		}
+	}
+	pattern := filepath.Join(loc.Dir, "*", "*", "*", "*", platform, "terraform-provider-*")
+	matches, _ := filepath.Glob(pattern)
+	for _, path := range matches {
+		p, ok := parseBinary(filepath.Base(path))
+		if !ok || p.Protocol != ProtocolTerraform || !isExecutable(path) {
+			continue
+		}
+		rel, _ := filepath.Rel(loc.Dir, path)
+		parts := strings.Split(filepath.ToSlash(rel), "/") // host, namespace, name, version, platform, file
+		if parts[2] != p.Name {
+			continue
+		}
+		p.Version, p.Path, p.Origin = parts[3], path, loc.Origin
+		p.Address = parts[0] + "/" + parts[1] + "/" + parts[2]
+		out = append(out, p)
+	}
+	return out
+}
+
+func isDir(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && info.IsDir()
+}
+
+// isExecutable reports whether path is a regular file (or a link to one)
+// that someone may execute.
+func isExecutable(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && info.Mode().IsRegular() && info.Mode().Perm()&0o111 != 0 && info.Mode()&fs.ModeType == 0
+}

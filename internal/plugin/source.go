@@ -1,0 +1,108 @@
+package plugin
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/provider"
+)
+
+// Launcher starts a plugin and returns it as an unconfigured provider.
+type Launcher interface {
+	Launch(ctx context.Context, p Plugin) (provider.Provider, error)
+}
+
+// LauncherFunc adapts a function to a Launcher.
+type LauncherFunc func(ctx context.Context, p Plugin) (provider.Provider, error)
+
+// Launch implements Launcher.
+func (f LauncherFunc) Launch(ctx context.Context, p Plugin) (provider.Provider, error) { return f(ctx, p) }
+
+// Builtin is a provider compiled into plinth.
+type Builtin struct {
+	Version string
+	New     func() (provider.Provider, error)
+}
+
+// Source makes providers for the engine: a built-in one in process when
+// the package is built in and the version fits, else the plugin the Finder
+// picks, started by the launcher for its protocol.
+type Source struct {
+	Finder   *Finder
+	Builtins map[string]Builtin
+	// Pulumi launches Pulumi-protocol plugins; Terraform launches
+	// Terraform providers. A nil launcher means that protocol is not
+	// available.
+	Pulumi    Launcher
+	Terraform Launcher
+}
+
+var _ engine.ProviderSource = (*Source)(nil)
+
+// NewSource makes a Source over env, asking unversioned Pulumi plugins
+// their version through the Pulumi launcher.
+func NewSource(env Env, builtins map[string]Builtin, pulumi, terraform Launcher) *Source {
+	s := &Source{Finder: &Finder{Env: env}, Builtins: builtins, Pulumi: pulumi, Terraform: terraform}
+	if pulumi != nil {
+		s.Finder.Probe = probeWith(pulumi)
+	}
+	return s
+}
+
+// probeWith asks a plugin its version by launching it.
+func probeWith(l Launcher) func(ctx context.Context, p Plugin) (string, error) {
+	return func(ctx context.Context, p Plugin) (string, error) {
+		prov, err := l.Launch(ctx, p)
+		if err != nil {
+			return "", err
+		}
+		defer prov.Close()
+		info, err := prov.GetPluginInfo(ctx)
+		return info.Version, err
+	}
+}
+
+// NewProvider implements engine.ProviderSource.
+func (s *Source) NewProvider(ctx context.Context, req engine.ProviderRequest) (provider.Provider, error) {
+	if b, ok := s.Builtins[req.Package]; ok && req.Source == "" {
+		c, err := parseConstraint(req.Version)
+		if err != nil {
+			return nil, fmt.Errorf("package %s: %w", req.Package, err)
+		}
+		if compatible(b.Version, c) {
+			return b.New()
+		}
+	}
+	p, err := s.Finder.Find(ctx, Request{Name: req.Package, Version: req.Version, Source: req.Source, Protocol: s.protocols()})
+	if err != nil {
+		return nil, err
+	}
+	l := s.launcher(p.Protocol)
+	if l == nil {
+		return nil, fmt.Errorf("found %s, but plinth cannot start %s plugins here", p, p.Protocol)
+	}
+	prov, err := l.Launch(ctx, p)
+	if err != nil {
+		return nil, fmt.Errorf("starting %s: %w", p, err)
+	}
+	return prov, nil
+}
+
+// protocols restricts the search when only one launcher is wired.
+func (s *Source) protocols() Protocol {
+	switch {
+	case s.Pulumi != nil && s.Terraform == nil:
+		return ProtocolPulumi
+	case s.Pulumi == nil && s.Terraform != nil:
+		return ProtocolTerraform
+	}
+	return ""
+}
+
+func (s *Source) launcher(p Protocol) Launcher {
+	if p == ProtocolTerraform {
+		return s.Terraform
+	}
+	return s.Pulumi
+}
