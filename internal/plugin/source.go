@@ -17,7 +17,9 @@ type Launcher interface {
 type LauncherFunc func(ctx context.Context, p Plugin) (provider.Provider, error)
 
 // Launch implements Launcher.
-func (f LauncherFunc) Launch(ctx context.Context, p Plugin) (provider.Provider, error) { return f(ctx, p) }
+func (f LauncherFunc) Launch(ctx context.Context, p Plugin) (provider.Provider, error) {
+	return f(ctx, p)
+}
 
 // Builtin is a provider compiled into plinth.
 type Builtin struct {
