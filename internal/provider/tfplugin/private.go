@@ -42,7 +42,7 @@ func decodePrivate(b []byte) (private, error) {
 		return private{}, errPrivate
 	}
 	v, n := binary.Varint(rest)
-	if n <= 0 || v < 0 {
+	if n <= 0 || v < 0 || len(binary.AppendVarint(nil, v)) != n { // overlong encodings are not ours
 		return private{}, errPrivate
 	}
 	var tf []byte
