@@ -17,9 +17,9 @@ func TestConfigBuilderStrict(t *testing.T) {
 		inputs resource.Object
 		want   []provider.CheckFailure
 	}{
-		"valid": {inputs: obj(map[string]any{"name": "n", "disk": []any{map[string]any{"key": "k"}}})},
+		"valid":             {inputs: obj(map[string]any{"name": "n", "disk": []any{map[string]any{"key": "k"}}})},
 		"unknowns are fine": {inputs: resource.Object{"name": resource.Unknown(), "disk": resource.Unknown()}},
-		"missing required": {inputs: obj(map[string]any{}), want: []provider.CheckFailure{{Property: "name", Reason: "missing required property"}}},
+		"missing required":  {inputs: obj(map[string]any{}), want: []provider.CheckFailure{{Property: "name", Reason: "missing required property"}}},
 		"provider-set": {
 			inputs: obj(map[string]any{"name": "n", "id": "x", "disk": []any{map[string]any{"gen": "g"}}}),
 			want: []provider.CheckFailure{
