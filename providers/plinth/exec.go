@@ -29,8 +29,8 @@ type CommandArgs struct {
 // CommandState are the outputs of plinth:exec:Command.
 type CommandState struct {
 	CommandArgs
-	Stdout string `plinth:"stdout" doc:"What the last create or update command wrote to standard output, without trailing newlines."`
-	Stderr string `plinth:"stderr" doc:"What the last create or update command wrote to standard error, without trailing newlines."`
+	Stdout string `plinth:"stdout" doc:"What the last create or update command wrote to standard output, without trailing newlines; a secret if any input is."`
+	Stderr string `plinth:"stderr" doc:"What the last create or update command wrote to standard error, without trailing newlines; a secret if any input is."`
 }
 
 // Command is plinth:exec:Command.
@@ -42,7 +42,8 @@ func (Command) Create(ctx context.Context, op provider.CreateOp[CommandArgs]) (p
 	if err != nil {
 		return provider.CreateResult[CommandState]{}, err
 	}
-	return provider.CreateResult[CommandState]{ID: randomID(), Outputs: CommandState{CommandArgs: op.Inputs, Stdout: out.stdout, Stderr: out.stderr}}, nil
+	return provider.CreateResult[CommandState]{ID: randomID(), Secrets: outputSecrets(op.Secrets),
+		Outputs: CommandState{CommandArgs: op.Inputs, Stdout: out.stdout, Stderr: out.stderr}}, nil
 }
 
 // Update runs the update command, or the create command if there is none.
@@ -55,7 +56,17 @@ func (Command) Update(ctx context.Context, op provider.UpdateOp[CommandArgs, Com
 	if err != nil {
 		return provider.UpdateResult[CommandState]{}, err
 	}
-	return provider.UpdateResult[CommandState]{Outputs: CommandState{CommandArgs: op.News, Stdout: out.stdout, Stderr: out.stderr}}, nil
+	return provider.UpdateResult[CommandState]{Secrets: outputSecrets(op.Secrets),
+		Outputs: CommandState{CommandArgs: op.News, Stdout: out.stdout, Stderr: out.stderr}}, nil
+}
+
+// outputSecrets makes stdout and stderr secret when any input is: a command
+// may well print what it was given.
+func outputSecrets(secretInputs []string) []string {
+	if len(secretInputs) == 0 {
+		return nil
+	}
+	return []string{"stdout", "stderr"}
 }
 
 // Delete runs the delete command, if any, with the inputs it was created

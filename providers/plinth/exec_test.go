@@ -125,3 +125,21 @@ func TestCommandCancellation(t *testing.T) {
 		t.Errorf("the command ran to the end")
 	}
 }
+
+func TestCommandOutputOfSecretInputsIsSecret(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	c, err := h.tryCreate(plinth.CommandType, "s", resource.Object{
+		"create":      resource.NewString("echo $TOKEN"),
+		"environment": resource.NewObject(resource.Object{"TOKEN": resource.MakeSecret(resource.NewString("hunter2"))}),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out := c.outputs["stdout"]; !out.IsSecret() || out.SecretElement().Str() != "hunter2" || !c.outputs["stderr"].IsSecret() {
+		t.Errorf("stdout = %v, stderr = %v; want secrets", out, c.outputs["stderr"])
+	}
+	plain := h.create(plinth.CommandType, "p", map[string]any{"create": "echo hi"})
+	if plain.outputs["stdout"].IsSecret() {
+		t.Errorf("stdout of a command without secrets is secret")
+	}
+}

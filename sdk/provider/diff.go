@@ -119,3 +119,28 @@ func markSecrets(out resource.Object, from ...resource.Object) resource.Object {
 	}
 	return out
 }
+
+// secretNames returns, sorted and without repeats, the top-level properties
+// of the objects that are or contain secrets.
+func secretNames(objs ...resource.Object) []string {
+	seen := map[string]bool{}
+	for _, o := range objs {
+		for k, v := range o {
+			if v.ContainsSecrets() {
+				seen[k] = true
+			}
+		}
+	}
+	return nilIfEmpty(sortedKeys(seen))
+}
+
+// markNamed marks secret the named properties of out that are present, and
+// returns out.
+func markNamed(out resource.Object, names []string) resource.Object {
+	for _, k := range names {
+		if v, ok := out[k]; ok {
+			out[k] = resource.MakeSecret(v)
+		}
+	}
+	return out
+}

@@ -123,7 +123,7 @@ func TestDefaultPreview(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := resource.Object{"name": resource.Unknown(), "size": num(3), "password": secret(str("pw")),
-		"serial": resource.Unknown(), "checksum": resource.Unknown()}
+		"serial": resource.Unknown(), "checksum": secret(resource.Unknown())}
 	if d := cmp.Diff(provider.CreateResponse{Outputs: want}, created, valueCmp); d != "" {
 		t.Errorf("preview Create (-want +got):\n%s", d)
 	}
@@ -146,7 +146,7 @@ func TestPreviewers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := resource.Object{"name": resource.Unknown(), "size": num(5), "serial": str("known-early"), "checksum": resource.Unknown()}
+	want := resource.Object{"name": resource.Unknown(), "size": num(5), "serial": str("known-early"), "checksum": secret(resource.Unknown())}
 	if d := cmp.Diff(want, created.Outputs, valueCmp); d != "" {
 		t.Errorf("outputs (-want +got):\n%s", d)
 	}
@@ -311,5 +311,29 @@ func TestInvoke(t *testing.T) {
 	_, err := p.Invoke(ctx, provider.InvokeRequest{Token: "toys:index:nope"})
 	if err == nil || err.Error() != `provider toys has no function "toys:index:nope" (its functions are toys:index:greet)` {
 		t.Errorf("unknown function: %v", err)
+	}
+}
+
+func TestAuthorNamedSecrets(t *testing.T) {
+	var seen []string
+	full := &fullToy{CreateF: func(_ context.Context, op provider.CreateOp[toyArgs]) (provider.CreateResult[toyState], error) {
+		seen = op.Secrets
+		res := provider.CreateResult[toyState]{ID: "x", Outputs: toyState{toyArgs: op.Inputs, Serial: "derived from " + op.Inputs.Name}}
+		if len(op.Secrets) > 0 {
+			res.Secrets = []string{"serial"}
+		}
+		return res, nil
+	}}
+	p := configured(t, full)
+	created, err := p.Create(context.Background(), provider.CreateRequest{URN: fullURN("a"),
+		Inputs: resource.Object{"name": str("n"), "labels": resource.NewObject(resource.Object{"k": secret(str("v"))})}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cmp.Equal(seen, []string{"labels"}) {
+		t.Errorf("op.Secrets = %v", seen)
+	}
+	if !created.Outputs["serial"].IsSecret() || !created.Outputs["labels"].IsSecret() || created.Outputs["name"].IsSecret() {
+		t.Errorf("outputs = %v", created.Outputs)
 	}
 }

@@ -128,6 +128,8 @@ type CreateOp[I any] struct {
 	Timeout  time.Duration
 	Preview  bool
 	Unknowns []string
+	// Secrets lists the top-level inputs that are, or contain, secrets.
+	Secrets []string
 }
 
 // CreateResult carries the new resource's ID and outputs. If Create fails
@@ -138,6 +140,10 @@ type CreateResult[O any] struct {
 	ID       string
 	Outputs  O
 	Unknowns []string
+	// Secrets names outputs to return as secrets, beyond those tagged
+	// secret and those named like a secret input: for example an output
+	// computed from a secret input.
+	Secrets []string
 }
 
 // ReadOp asks for a resource's live state. Import is set when only the ID is
@@ -148,6 +154,9 @@ type ReadOp[I, O any] struct {
 	Inputs I
 	State  O
 	Import bool
+	// Secrets lists the top-level inputs and outputs that are, or contain,
+	// secrets.
+	Secrets []string
 }
 
 // ReadResult carries the live state. An empty ID means the resource no
@@ -156,6 +165,8 @@ type ReadResult[I, O any] struct {
 	ID      string
 	Inputs  I
 	Outputs O
+	// Secrets names outputs to return as secrets (see CreateResult).
+	Secrets []string
 }
 
 // UpdateOp asks for a resource to be updated in place.
@@ -169,6 +180,8 @@ type UpdateOp[I, O any] struct {
 	IgnoreChanges []resource.PropertyPath
 	Preview       bool
 	Unknowns      []string
+	// Secrets lists the top-level new inputs that are, or contain, secrets.
+	Secrets []string
 }
 
 // UpdateResult carries the updated outputs. If Update fails after changing
@@ -177,6 +190,8 @@ type UpdateOp[I, O any] struct {
 type UpdateResult[O any] struct {
 	Outputs  O
 	Unknowns []string
+	// Secrets names outputs to return as secrets (see CreateResult).
+	Secrets []string
 }
 
 // DeleteOp asks for a resource to be deleted.

@@ -165,24 +165,25 @@ func (h *typedResource[I, O]) create(ctx context.Context, req CreateRequest) (Cr
 	if err != nil {
 		return CreateResponse{}, err
 	}
-	res, err := h.impl.Create(ctx, CreateOp[I]{URN: req.URN, Inputs: in, Timeout: req.Timeout})
+	op := CreateOp[I]{URN: req.URN, Inputs: in, Timeout: req.Timeout, Secrets: secretNames(req.Inputs)}
+	res, err := h.impl.Create(ctx, op)
 	if err != nil {
-		return CreateResponse{}, h.partial(res.ID, res.Outputs, req.Inputs, err)
+		return CreateResponse{}, h.partial(res.ID, res.Outputs, res.Secrets, req.Inputs, err)
 	}
 	if res.ID == "" {
 		return CreateResponse{}, fmt.Errorf("Create of %s returned no ID; this is a bug in the provider: every created resource needs an ID", req.URN)
 	}
-	outs, err := h.encodeOutputs(res.Outputs, req.Inputs)
+	outs, err := h.encodeOutputs(res.Outputs, res.Secrets, req.Inputs)
 	return CreateResponse{ID: res.ID, Outputs: outs}, err
 }
 
 // partial turns a failure after acting into an InitError, so the resource
 // is recorded; a failure before acting (no ID) is returned as it is.
-func (h *typedResource[I, O]) partial(id string, outputs O, inputs resource.Object, err error) error {
+func (h *typedResource[I, O]) partial(id string, outputs O, secrets []string, inputs resource.Object, err error) error {
 	if id == "" {
 		return err
 	}
-	outs, encErr := h.encodeOutputs(outputs, inputs)
+	outs, encErr := h.encodeOutputs(outputs, secrets, inputs)
 	if encErr != nil {
 		outs = nil
 	}
@@ -197,22 +198,25 @@ func (h *typedResource[I, O]) previewCreate(ctx context.Context, req CreateReque
 	if err != nil {
 		return CreateResponse{}, err
 	}
-	op := CreateOp[I]{URN: req.URN, Inputs: in, Timeout: req.Timeout, Preview: true, Unknowns: unknownNames(req.Inputs)}
+	op := CreateOp[I]{URN: req.URN, Inputs: in, Timeout: req.Timeout, Preview: true,
+		Unknowns: unknownNames(req.Inputs), Secrets: secretNames(req.Inputs)}
 	res, err := h.createPreviewer.PreviewCreate(ctx, op)
 	if err != nil {
 		return CreateResponse{}, err
 	}
-	outs, err := h.previewed(res.Outputs, res.Unknowns, req.Inputs)
+	outs, err := h.previewed(res.Outputs, res.Unknowns, res.Secrets, req.Inputs)
 	return CreateResponse{Outputs: outs}, err
 }
 
 // previewOutputs is the default preview: outputs named like an input take
 // its new value, the rest are unknown (the SDK cannot know which outputs an
-// update leaves alone).
+// update leaves alone); an unknown tagged secret is a secret unknown.
 func (h *typedResource[I, O]) previewOutputs(news resource.Object) resource.Object {
 	outs := make(resource.Object, len(h.outputs.fields))
 	for _, name := range h.outputs.names() {
 		switch v, ok := news[name]; {
+		case !h.inputs.has(name) && h.outputs.byName[name].tag.secret:
+			outs[name] = resource.MakeSecret(resource.Unknown())
 		case !h.inputs.has(name):
 			outs[name] = resource.Unknown()
 		case ok && !v.IsNull():
@@ -224,13 +228,13 @@ func (h *typedResource[I, O]) previewOutputs(news resource.Object) resource.Obje
 
 // previewed encodes a previewer's outputs, making unknown the outputs it
 // named and those mirroring unknown inputs.
-func (h *typedResource[I, O]) previewed(o O, unknowns []string, news resource.Object) (resource.Object, error) {
-	outs, err := h.encodeOutputs(o, news)
+func (h *typedResource[I, O]) previewed(o O, unknowns, secrets []string, news resource.Object) (resource.Object, error) {
+	outs, err := h.encodeOutputs(o, secrets, news)
 	if err != nil {
 		return nil, err
 	}
 	for _, name := range unknowns {
-		outs[name] = resource.Unknown()
+		outs[name] = resource.Sticky(resource.Unknown(), outs[name])
 	}
 	for _, name := range unknownNames(news) {
 		if h.outputs.has(name) {
@@ -248,7 +252,7 @@ func (h *typedResource[I, O]) read(ctx context.Context, req ReadRequest) (ReadRe
 		}
 		return ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.State}, nil
 	}
-	op := ReadOp[I, O]{URN: req.URN, ID: req.ID, Import: imp}
+	op := ReadOp[I, O]{URN: req.URN, ID: req.ID, Import: imp, Secrets: secretNames(req.Inputs, req.State)}
 	var err error
 	if op.Inputs, op.State, err = h.decodeBoth(req.Inputs, req.State); err != nil {
 		return ReadResponse{}, err
@@ -261,7 +265,7 @@ func (h *typedResource[I, O]) read(ctx context.Context, req ReadRequest) (ReadRe
 	if err != nil {
 		return ReadResponse{}, err
 	}
-	outs, err := h.encodeOutputs(res.Outputs, req.Inputs, req.State)
+	outs, err := h.encodeOutputs(res.Outputs, res.Secrets, req.Inputs, req.State)
 	return ReadResponse{ID: res.ID, Inputs: markSecrets(ins, req.Inputs), Outputs: outs}, err
 }
 
@@ -281,7 +285,7 @@ func (h *typedResource[I, O]) update(ctx context.Context, req UpdateRequest) (Up
 		if err != nil {
 			return UpdateResponse{}, err
 		}
-		outs, err := h.previewed(res.Outputs, res.Unknowns, req.News)
+		outs, err := h.previewed(res.Outputs, res.Unknowns, res.Secrets, req.News)
 		return UpdateResponse{Outputs: outs}, err
 	}
 	res, err := h.updater.Update(ctx, op)
@@ -289,15 +293,15 @@ func (h *typedResource[I, O]) update(ctx context.Context, req UpdateRequest) (Up
 		if reflect.ValueOf(&res.Outputs).Elem().IsZero() {
 			return UpdateResponse{}, err
 		}
-		return UpdateResponse{}, h.partial(req.ID, res.Outputs, req.News, err)
+		return UpdateResponse{}, h.partial(req.ID, res.Outputs, res.Secrets, req.News, err)
 	}
-	outs, err := h.encodeOutputs(res.Outputs, req.News)
+	outs, err := h.encodeOutputs(res.Outputs, res.Secrets, req.News)
 	return UpdateResponse{Outputs: outs}, err
 }
 
 func (h *typedResource[I, O]) updateOp(req UpdateRequest) (UpdateOp[I, O], error) {
 	op := UpdateOp[I, O]{URN: req.URN, ID: req.ID, Timeout: req.Timeout, IgnoreChanges: req.IgnoreChanges,
-		Preview: req.Preview, Unknowns: unknownNames(req.News)}
+		Preview: req.Preview, Unknowns: unknownNames(req.News), Secrets: secretNames(req.News)}
 	var err error
 	if op.OldInputs, op.OldOutputs, err = h.decodeBoth(req.OldInputs, req.OldOutputs); err != nil {
 		return op, err
@@ -348,14 +352,15 @@ func (h *typedResource[I, O]) decodeBoth(inputs, outputs resource.Object) (I, O,
 	return in, out, err
 }
 
-// encodeOutputs encodes o, marking secret every output named like a secret
-// property of from (a value from a secret stays secret).
-func (h *typedResource[I, O]) encodeOutputs(o O, from ...resource.Object) (resource.Object, error) {
+// encodeOutputs encodes o, marking secret the outputs the author named and
+// every output named like a secret property of from (a value from a secret
+// stays secret).
+func (h *typedResource[I, O]) encodeOutputs(o O, secrets []string, from ...resource.Object) (resource.Object, error) {
 	outs, err := encode(h.outputs, o, "outputs")
 	if err != nil {
 		return nil, err
 	}
-	return markSecrets(outs, from...), nil
+	return markSecrets(markNamed(outs, secrets), from...), nil
 }
 
 func decode[T any](c *structCodec, o resource.Object, what string) (T, error) {
