@@ -38,8 +38,9 @@ import (
 // out; use a pointer to tell zero from absent.
 //
 // Unknown input values (in a preview) decode as zero; the op's Unknowns
-// names them. Secret inputs decode as plain values; outputs named like a
-// secret input, and fields tagged secret, are returned as secrets.
+// names them. Secret inputs decode as plain values and the op's Secrets
+// names them; outputs named like a secret input, fields tagged secret and
+// outputs a result names in its Secrets are returned as secrets.
 type Resource[I, O any] interface {
 	Create(ctx context.Context, op CreateOp[I]) (CreateResult[O], error)
 }
