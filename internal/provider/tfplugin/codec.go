@@ -3,6 +3,7 @@ package tfplugin
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/big"
 	"sort"
 
@@ -334,6 +335,12 @@ func jsonable(v resource.Value, path resource.PropertyPath) (any, error) {
 	case resource.BoolKind:
 		return v.Bool(), nil
 	case resource.NumberKind:
+		if f := v.Number(); math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, valueErrorf(path, "%v cannot be written to Terraform state", f)
+		}
+		if bf := v.BigNumber(); bf.IsInt() {
+			return json.Number(bf.Text('f', 0)), nil // 1000000, not 1e+06
+		}
 		return json.Number(v.NumberLiteral()), nil
 	case resource.StringKind:
 		return v.Str(), nil

@@ -2,6 +2,7 @@ package tfplugin
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"testing"
 
@@ -102,17 +103,20 @@ func TestStateJSON(t *testing.T) {
 		"big":    mustNumber(t, "123456789012345678901234567890"),
 		"secret": resource.MakeSecret(resource.NewString("s")),
 		"list":   resource.MustFromGo([]any{1.5, nil, true}),
+		"round":  resource.NewNumber(1e6),
 	}
 	got, err := stateJSON(o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"big":123456789012345678901234567890,"list":[1.5,null,true],"secret":"s"}`
+	want := `{"big":123456789012345678901234567890,"list":[1.5,null,true],"round":1000000,"secret":"s"}`
 	if diff := cmp.Diff(want, string(got)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	if _, err := stateJSON(resource.Object{"u": resource.Unknown()}); err == nil {
-		t.Errorf("an unknown value was written to state JSON")
+	for name, bad := range map[string]resource.Value{"unknown": resource.Unknown(), "infinity": resource.NewNumber(math.Inf(1))} {
+		if _, err := stateJSON(resource.Object{"x": bad}); err == nil {
+			t.Errorf("%s was written to state JSON", name)
+		}
 	}
 }
 
