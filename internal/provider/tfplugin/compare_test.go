@@ -36,7 +36,7 @@ func TestCompareWithTerraform(t *testing.T) {
 		"random_integer.n": adapterCreate(t, "random", "random_integer", obj(map[string]any{"min": 1, "max": 1000000, "seed": "plinth"})),
 		"random_shuffle.s": adapterCreate(t, "random", "random_shuffle", obj(map[string]any{
 			"input": []any{"a", "b", "c", "d", "e", "f"}, "result_count": 4, "seed": "plinth"})),
-		"local_file.f":       adapterCreate(t, "local", "local_file", obj(map[string]any{"filename": "compare.txt", "content": "compare me\n"})),
+		"local_file.f":          adapterCreate(t, "local", "local_file", obj(map[string]any{"filename": "compare.txt", "content": "compare me\n"})),
 		"data.tls_public_key.k": adapterRead(t, "tls", "tls_public_key", obj(map[string]any{"private_key_pem": string(key)})),
 	}
 	for addr, outputs := range got {
