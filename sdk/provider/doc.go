@@ -65,6 +65,9 @@
 // (sdk/provider/pulumiserve) and over the Terraform protocol. A provider
 // may also implement Provider directly, without the typed layer.
 //
-// This package deliberately knows no wire format, starts no server and
-// imports nothing under internal/: its only neighbour is sdk/resource.
+// It leaves out component resources (Construct), streaming invokes,
+// Terraform's private state and schema versions, and any serialised form
+// of the schema: the servers render Schema in their protocol's terms. It
+// knows no wire format, starts no server and imports nothing under
+// internal/: its only neighbour is sdk/resource.
 package provider
