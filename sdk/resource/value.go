@@ -115,15 +115,20 @@ func isRangeError(err error) bool {
 	return ok && ne.Err == strconv.ErrRange
 }
 
+// exactFloat reports whether the double f says all that literal says: the
+// literal has the same value as f's shortest decimal form. "0.1" does (it
+// reads back as the same double); "12345678901234567891" does not.
 func exactFloat(f float64, literal string) bool {
 	if math.IsInf(f, 0) || math.IsNaN(f) {
 		return false
 	}
-	want, ok := new(big.Float).SetPrec(0).SetString(literal)
+	const prec = 1024
+	want, ok := new(big.Float).SetPrec(prec).SetString(literal)
 	if !ok {
 		return false
 	}
-	return new(big.Float).SetFloat64(f).Cmp(want) == 0
+	short, _ := new(big.Float).SetPrec(prec).SetString(strconv.FormatFloat(f, 'g', -1, 64))
+	return short.Cmp(want) == 0
 }
 
 // NewString returns a string value.

@@ -1,0 +1,40 @@
+package resource
+
+import (
+	"testing"
+)
+
+func TestParseNumberKeepsDigitsOnlyWhenADoubleCannot(t *testing.T) {
+	tests := map[string]struct {
+		literal   string
+		keepsText bool
+	}{
+		"small integer":        {"42", false},
+		"decimal fraction":     {"0.1", false},
+		"exponent":             {"1e300", false},
+		"2^53+1":               {"9007199254740993", true},
+		"twenty digits":        {"12345678901234567891", true},
+		"long fraction":        {"0.12345678901234567890123", true},
+		"negative big integer": {"-98765432109876543210", true},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			v, err := ParseNumber(tc.literal)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := v.NumberLiteral(); tc.keepsText && got != tc.literal {
+				t.Errorf("NumberLiteral() = %q, want every digit of %q", got, tc.literal)
+			}
+			if (v.str != "") != tc.keepsText {
+				t.Errorf("kept literal %q; want kept=%v", v.str, tc.keepsText)
+			}
+			if !tc.keepsText && !v.Equal(NewNumber(v.Number())) {
+				t.Errorf("%s parsed is not equal to the same double", tc.literal)
+			}
+		})
+	}
+	if _, err := ParseNumber("12abc"); err == nil {
+		t.Error("ParseNumber accepted 12abc")
+	}
+}
