@@ -238,12 +238,12 @@ func (t ConfigType) Parse(text string) (resource.Value, error) {
 		if _, err := strconv.ParseInt(text, 10, 64); err != nil {
 			return resource.Value{}, fmt.Errorf("is %q, not an integer", text)
 		}
-		return resource.ParseNumber(text)
+		return parseDecimal(text)
 	case ConfigNumber:
 		if _, err := strconv.ParseFloat(text, 64); err != nil || !decimal.MatchString(text) {
 			return resource.Value{}, fmt.Errorf("is %q, not a number", text)
 		}
-		return resource.ParseNumber(strings.TrimPrefix(text, "+"))
+		return parseDecimal(strings.TrimPrefix(text, "+"))
 	case ConfigBoolean:
 		b, err := strconv.ParseBool(text)
 		if err != nil || (text != "true" && text != "false") {

@@ -44,7 +44,7 @@ func (p *Project) ImportProgram(config map[string]resource.Value, opts Options, 
 	q.resources = append(q.resources, &resourceDecl{key: name, name: name, where: joinPath("import", name),
 		typ: typ, token: reg.Type, pkg: pkg,
 		opts: resourceOptions{importID: &expr{kind: exprLiteral, lit: resource.NewString(id), where: "import"}}})
-	r := &reader{diags: &diags{file: p.file}}
+	r := &reader{diags: &diags{file: p.file}, budget: aliasAllowance}
 	q.buildGraph(r)
 	if err := r.list.asError(); err != nil {
 		return nil, fmt.Errorf("importing %q: the providers block cannot be used alone: %w", name, err)

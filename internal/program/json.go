@@ -64,7 +64,7 @@ func parseJSON(s string) (resource.Value, error) {
 func fromJSONData(g any) (resource.Value, error) {
 	switch g := g.(type) {
 	case json.Number:
-		return resource.ParseNumber(string(g))
+		return parseDecimal(string(g))
 	case []any:
 		out := make([]resource.Value, len(g))
 		for i, e := range g {

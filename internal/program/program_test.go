@@ -743,3 +743,58 @@ func TestAccessors(t *testing.T) {
 		t.Errorf("Config = %+v", cfg)
 	}
 }
+
+func TestParseDecimal(t *testing.T) {
+	tests := map[string]struct {
+		want    resource.Value
+		literal string // NumberLiteral of the result
+	}{
+		"0.1":                   {want: num(0.1), literal: "0.1"},
+		"2.50":                  {want: num(2.5), literal: "2.5"},
+		"3.602879701896397e+16": {want: num(3.602879701896397e+16), literal: "3.602879701896397e+16"},
+		"-0":                    {want: num(0), literal: "0"},
+		"12345678901234567890":  {want: mustNumber("12345678901234567890"), literal: "12345678901234567890"},
+		"0.30000000000000001":   {want: mustNumber("0.30000000000000001"), literal: "0.30000000000000001"},
+		"1e-400":                {want: mustNumber("1e-400"), literal: "1e-400"},
+	}
+	for in, tt := range tests {
+		t.Run(in, func(t *testing.T) {
+			got, err := parseDecimal(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff([2]any{tt.want, tt.literal}, [2]any{got, got.NumberLiteral()}, valueCmp); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestAliasBombIsRefused(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("name: bomb\nvariables:\n  l0: &l0 [x, x, x, x, x, x, x, x, x, x]\n")
+	for i := 1; i <= 9; i++ {
+		fmt.Fprintf(&b, "  l%d: &l%d [*l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d]\n", i, i, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1)
+	}
+	b.WriteString("  self: &self [*self]\n")
+	_, err := Parse("plinth.yaml", t.TempDir(), []byte(b.String()))
+	if err == nil || !strings.Contains(err.Error(), "Program too large") {
+		t.Fatalf("Parse = %v, want a too-large diagnostic", err)
+	}
+}
+
+func TestAliasesWithinBudget(t *testing.T) {
+	p := mustParse(t, `
+name: anchors
+variables:
+  base: &base { size: 1, tags: [a] }
+  copy: *base
+outputs:
+  copy: ${copy}
+`)
+	mon := runOK(t, p, nil, &fakeMonitor{})
+	want := resource.NewObject(resource.Object{"size": num(1), "tags": resource.NewArray(str("a"))})
+	if diff := cmp.Diff(resource.Object{"copy": want}, mon.stackOutputs, valueCmp); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

@@ -69,7 +69,7 @@ func Load(dir string) (*Project, error) {
 // Parse parses program text. file names it in diagnostics; dir is the
 // project directory that relative paths in the program resolve against.
 func Parse(file, dir string, data []byte) (*Project, error) {
-	r := &reader{diags: &diags{file: file}}
+	r := &reader{diags: &diags{file: file}, budget: len(data) + aliasAllowance}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, syntaxError(file, err)

@@ -13,9 +13,11 @@ import (
 
 // Limits that keep a hostile file from exhausting memory or stack: aliases
 // can expand a small document exponentially, and can refer to themselves.
+// A document without aliases has fewer nodes than bytes, so the node budget
+// is the document's size plus aliasAllowance.
 const (
-	maxNodes = 1 << 20
-	maxDepth = 256
+	aliasAllowance = 1 << 20
+	maxDepth       = 256
 )
 
 // reader walks the YAML node tree, following aliases within a budget, and
@@ -23,6 +25,7 @@ const (
 type reader struct {
 	*diags
 	visited int
+	budget  int
 	over    bool
 }
 
@@ -42,11 +45,11 @@ func (r *reader) resolve(n *yaml.Node) *yaml.Node {
 		n = n.Alias
 	}
 	r.visited++
-	if n == nil || n.Kind == yaml.AliasNode || r.visited > maxNodes {
+	if n == nil || n.Kind == yaml.AliasNode || r.visited > r.budget {
 		if !r.over {
 			r.over = true
 			r.errorf(pos{}, "", "Program too large",
-				"The program expands to more than %d YAML nodes, usually through aliases that refer to each other or to themselves. Remove the recursive or repeated aliases.", maxNodes)
+				"The program expands to more than %d YAML nodes through aliases that refer to each other or to themselves. Remove the recursive or repeated aliases.", r.budget)
 		}
 		return nil
 	}
@@ -158,7 +161,7 @@ func scalar(n *yaml.Node) (resource.Value, error) {
 // (0x1F, 0o17, 1_000) go through the YAML decoder.
 func number(n *yaml.Node) (resource.Value, error) {
 	if decimal.MatchString(n.Value) {
-		return resource.ParseNumber(strings.TrimPrefix(n.Value, "+"))
+		return parseDecimal(strings.TrimPrefix(n.Value, "+"))
 	}
 	var f float64
 	if err := n.Decode(&f); err != nil {

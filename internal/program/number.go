@@ -1,0 +1,31 @@
+package program
+
+import (
+	"math"
+	"math/big"
+	"strconv"
+
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// parseDecimal reads a decimal literal. A literal that denotes the same
+// number as the shortest form of a double (0.1, 2.5, 3e16) becomes that
+// double, so it equals the same number coming back from a provider or the
+// state; a literal with more digits than a double holds (a 20-digit
+// integer) keeps them, through resource.ParseNumber.
+func parseDecimal(lit string) (resource.Value, error) {
+	f, err := strconv.ParseFloat(lit, 64)
+	if err == nil && f != 0 && !math.IsInf(f, 0) && len(lit) <= 40 {
+		a, okA := new(big.Rat).SetString(lit)
+		b, okB := new(big.Rat).SetString(strconv.FormatFloat(f, 'g', -1, 64))
+		if okA && okB && a.Cmp(b) == 0 {
+			return resource.NewNumber(f), nil
+		}
+	}
+	if err == nil && f == 0 {
+		if z, ok := new(big.Rat).SetString(lit); ok && len(lit) <= 40 && z.Sign() == 0 {
+			return resource.NewNumber(0), nil
+		}
+	}
+	return resource.ParseNumber(lit)
+}
