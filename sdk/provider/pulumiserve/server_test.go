@@ -76,6 +76,15 @@ func TestLifecycleThroughPulumiClient(t *testing.T) {
 	if err != nil || len(cfg.Failures) != 0 {
 		t.Fatalf("CheckConfig = %+v, %v", cfg, err)
 	}
+	moved, err := p.DiffConfig(ctx, plugin.DiffConfigRequest{URN: provURN, OldInputs: cfg.Properties, OldOutputs: cfg.Properties,
+		NewInputs: pmap(map[string]any{"region": "south"})})
+	if err != nil || moved.Changes != plugin.DiffSome {
+		t.Errorf("DiffConfig of a new region = %+v, %v; want changes", moved, err)
+	}
+	schema, err := p.GetSchema(ctx, plugin.GetSchemaRequest{})
+	if err != nil || !bytes.Contains(schema.Schema, []byte(`"test:index:Box"`)) {
+		t.Errorf("GetSchema = %s, %v", schema.Schema, err)
+	}
 	typ := tokens.Type("pulumi:providers:test")
 	if _, err := p.Configure(ctx, plugin.ConfigureRequest{Type: &typ, Inputs: cfg.Properties}); err != nil {
 		t.Fatal(err)
