@@ -2,6 +2,7 @@ package tfplugin
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync/atomic"
@@ -27,6 +28,7 @@ const (
 	modeCrash        = "crash"        // v5: apply kills the process
 	modePartial      = "partial"      // v5: apply fails after creating something
 	modeNested6      = "nested6"      // v6: a resource with nested attributes
+	modeUpgrade      = "upgrade"      // v5: schema version 2; version 1 called value old_value
 )
 
 func serveFake(mode string) {
@@ -77,6 +79,9 @@ func (f *fake5) GetSchema(context.Context, *tfplugin5.GetProviderSchema_Request)
 	thing := &tfplugin5.Schema{Block: &tfplugin5.Schema_Block{Attributes: []*tfplugin5.Schema_Attribute{
 		attr("id", false, true), attr("value", true, false), attr("out", false, true),
 	}}}
+	if f.mode == modeUpgrade {
+		thing.Version = 2
+	}
 	return &tfplugin5.GetProviderSchema_Response{
 		Provider:        &tfplugin5.Schema{Block: &tfplugin5.Schema_Block{}},
 		ResourceSchemas: map[string]*tfplugin5.Schema{"fake_thing": thing},
@@ -91,12 +96,31 @@ func (f *fake5) Configure(context.Context, *tfplugin5.Configure_Request) (*tfplu
 	return &tfplugin5.Configure_Response{}, nil
 }
 
-func (f *fake5) ValidateResourceTypeConfig(context.Context, *tfplugin5.ValidateResourceTypeConfig_Request) (*tfplugin5.ValidateResourceTypeConfig_Response, error) {
-	return &tfplugin5.ValidateResourceTypeConfig_Response{}, nil
+// ValidateResourceTypeConfig warns about the value "deprecated".
+func (f *fake5) ValidateResourceTypeConfig(_ context.Context, req *tfplugin5.ValidateResourceTypeConfig_Request) (*tfplugin5.ValidateResourceTypeConfig_Response, error) {
+	cfg, err := ctymsgpack.Unmarshal(req.Config.Msgpack, thingType)
+	resp := &tfplugin5.ValidateResourceTypeConfig_Response{}
+	if v := cfg.GetAttr("value"); err == nil && v.IsKnown() && v.RawEquals(cty.StringVal("deprecated")) {
+		resp.Diagnostics = []*tfplugin5.Diagnostic{{Severity: tfplugin5.Diagnostic_WARNING,
+			Summary: "Deprecated value", Detail: "use another one", Attribute: attrPath5("value")}}
+	}
+	return resp, err
 }
 
+// UpgradeResourceState renames old_value to value for states of version 1
+// (in upgrade mode).
 func (f *fake5) UpgradeResourceState(_ context.Context, req *tfplugin5.UpgradeResourceState_Request) (*tfplugin5.UpgradeResourceState_Response, error) {
-	v, err := ctyjson.Unmarshal(req.RawState.Json, thingType)
+	raw := req.RawState.Json
+	if f.mode == modeUpgrade && req.Version == 1 {
+		var m map[string]any
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return nil, err
+		}
+		m["value"] = m["old_value"]
+		delete(m, "old_value")
+		raw, _ = json.Marshal(m)
+	}
+	v, err := ctyjson.Unmarshal(raw, thingType)
 	if err != nil {
 		return nil, err
 	}

@@ -16,10 +16,15 @@ import (
 // startFake starts this test binary as a fake provider in the given mode.
 func startFake(t *testing.T, mode string) *Provider {
 	t.Helper()
+	return startFakeWarn(t, mode, nil)
+}
+
+func startFakeWarn(t *testing.T, mode string, warn func(string)) *Provider {
+	t.Helper()
 	exe, err := os.Executable()
 	mustOK(t, "os.Executable", err)
 	p, err := Start(context.Background(), Config{
-		Path: exe, Dir: t.TempDir(), Name: "fake", Version: "1.0.0", Env: []string{fakeModeEnv + "=" + mode},
+		Path: exe, Dir: t.TempDir(), Name: "fake", Version: "1.0.0", Env: []string{fakeModeEnv + "=" + mode}, Warn: warn,
 	})
 	mustOK(t, "Start", err)
 	t.Cleanup(func() { p.Close() })
@@ -136,4 +141,39 @@ func TestProtocol6NestedAttributes(t *testing.T) {
 	}
 	_, err = p.Delete(ctx, provider.DeleteRequest{URN: u, ID: cr.ID, Inputs: inputs, Outputs: cr.Outputs, Private: cr.Private})
 	mustOK(t, "Delete", err)
+}
+
+func TestWarningsReachWarn(t *testing.T) {
+	var warnings []string
+	p := startFakeWarn(t, modeInconsistent, func(m string) { warnings = append(warnings, m) })
+	resp, err := p.Check(context.Background(), provider.CheckRequest{URN: urn("fake_thing", "t"), News: obj(map[string]any{"value": "deprecated"})})
+	mustOK(t, "Check", err)
+	if len(resp.Failures) > 0 {
+		t.Errorf("a warning failed the check: %v", resp.Failures)
+	}
+	want := []string{`provider fake warned during Check of fake_thing "t": property value: Deprecated value: use another one`}
+	if diff := cmp.Diff(want, warnings); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+}
+
+// Stored state is upgraded with the schema version it was written with, and
+// what comes back is recorded at the current version.
+func TestUpgradeFromStoredVersion(t *testing.T) {
+	p := startFake(t, modeUpgrade)
+	state := obj(map[string]any{"id": "thing-1", "old_value": "v", "out": "planned"})
+	resp, err := p.Read(context.Background(), provider.ReadRequest{
+		URN: urn("fake_thing", "t"), ID: "thing-1", Inputs: obj(map[string]any{"value": "v"}),
+		State: state, Private: encodePrivate(1, []byte("p")),
+	})
+	mustOK(t, "Read", err)
+	want := obj(map[string]any{"id": "thing-1", "value": "v", "out": "planned"})
+	if diff := cmp.Diff(want, resp.Outputs, cmp.Comparer(resource.Value.Equal)); diff != "" {
+		t.Errorf("outputs (-want +got):\n%s", diff)
+	}
+	pd, err := decodePrivate(resp.Private)
+	mustOK(t, "decodePrivate", err)
+	if pd.schemaVersion != 2 || string(pd.tf) != "p" {
+		t.Errorf("private = version %d, %q; want version 2 and the provider's bytes kept", pd.schemaVersion, pd.tf)
+	}
 }

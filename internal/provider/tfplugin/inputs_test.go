@@ -243,3 +243,22 @@ func TestExportProperties(t *testing.T) {
 		t.Errorf("single type = %+v", got)
 	}
 }
+
+func TestQuietLogs(t *testing.T) {
+	all := []string{"TF_LOG_SDK=off", "TF_LOG_SDK_PROTO=off", "TF_LOG_SDK_FRAMEWORK=off", "TF_LOG_SDK_HELPER_SCHEMA=off", "TF_LOG_PROVIDER=warn"}
+	tests := map[string]struct {
+		env, extra []string
+		want       []string
+	}{
+		"quiet by default":      {env: []string{"HOME=/h"}, want: all},
+		"TF_LOG asks for logs":  {env: []string{"TF_LOG=debug"}},
+		"a user's level stands": {extra: []string{"TF_LOG_PROVIDER=trace"}, want: all[:4]},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, quietLogs(tc.env, tc.extra)); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -96,7 +96,7 @@ func (grpcPlugin6) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc.C
 func launch(cfg Config, tail *outputTail) (*plugin.Client, wire, error) {
 	cmd := exec.Command(cfg.Path)
 	cmd.Dir = cfg.Dir
-	cmd.Env = append(cmd.Environ(), cfg.Env...)
+	cmd.Env = append(append(cmd.Environ(), cfg.Env...), quietLogs(cmd.Environ(), cfg.Env)...)
 	log := cfg.Log
 	if log == nil {
 		log = io.Discard
@@ -129,6 +129,35 @@ func launch(cfg Config, tail *outputTail) (*plugin.Client, wire, error) {
 		return nil, nil, fmt.Errorf("connecting to Terraform provider %s: %w", cfg.Name, err)
 	}
 	return client, raw.(wire), nil
+}
+
+// Providers built on HashiCorp's SDKs log every RPC at trace level unless
+// told otherwise; that costs more than the call itself. quietLogs lowers
+// their levels unless the user asked for logs (TF_LOG or any of these).
+var logLevels = [][2]string{
+	{"TF_LOG_SDK", "off"}, {"TF_LOG_SDK_PROTO", "off"}, {"TF_LOG_SDK_FRAMEWORK", "off"},
+	{"TF_LOG_SDK_HELPER_SCHEMA", "off"}, {"TF_LOG_PROVIDER", "warn"},
+}
+
+func quietLogs(envs ...[]string) []string {
+	set := map[string]bool{}
+	for _, env := range envs {
+		for _, kv := range env {
+			if k, _, ok := strings.Cut(kv, "="); ok {
+				set[k] = true
+			}
+		}
+	}
+	if set["TF_LOG"] {
+		return nil
+	}
+	var out []string
+	for _, l := range logLevels {
+		if !set[l[0]] {
+			out = append(out, l[0]+"="+l[1])
+		}
+	}
+	return out
 }
 
 // outputTail keeps the last lines a provider wrote to stderr, to explain a

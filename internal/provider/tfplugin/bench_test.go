@@ -1,0 +1,96 @@
+package tfplugin
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// BenchmarkCodec measures one value's trip plinth -> cty -> msgpack -> cty
+// -> plinth for a resource-sized object.
+func BenchmarkCodec(b *testing.B) {
+	attrs := map[string]cty.Type{}
+	in := map[string]any{}
+	for i := 0; i < 10; i++ {
+		attrs[fmt.Sprintf("s%d", i)] = cty.String
+		in[fmt.Sprintf("s%d", i)] = fmt.Sprintf("value %d", i)
+	}
+	attrs["tags"] = cty.Map(cty.String)
+	in["tags"] = map[string]any{"a": "1", "b": "2"}
+	ty := cty.Object(attrs)
+	v := obj(in)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		c, err := toCty(resource.NewObject(v), ty, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		dv, _ := encode(c, ty)
+		back, _ := decode(dv, ty)
+		_ = fromCty(back)
+	}
+}
+
+func BenchmarkProposedNew(b *testing.B) {
+	prior := value(map[string]cty.Value{"name": cty.StringVal("a"), "id": cty.StringVal("i"),
+		"opt": cty.SetVal([]cty.Value{inner("a", "1"), inner("b", "2"), inner("c", "3")})})
+	config := value(map[string]cty.Value{"name": cty.StringVal("b"),
+		"opt": cty.SetVal([]cty.Value{inner("c", ""), inner("b", ""), inner("d", "")})})
+	blk := testBlock()
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		_ = proposedNew(blk, prior, config)
+	}
+}
+
+// BenchmarkRealDiff is one Diff of a stored random_pet against the real
+// provider: UpgradeResourceState and PlanResourceChange over gRPC.
+func BenchmarkRealDiff(b *testing.B) {
+	p, cr, inputs := benchPet(b)
+	req := provider.DiffRequest{URN: urn("random_pet", "p"), ID: cr.ID, OldInputs: inputs, OldOutputs: cr.Outputs, News: inputs, Private: cr.Private}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := p.Diff(context.Background(), req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRealCreate is one random_pet Create: PlanResourceChange and
+// ApplyResourceChange over gRPC.
+func BenchmarkRealCreate(b *testing.B) {
+	p, _, inputs := benchPet(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := p.Create(context.Background(), provider.CreateRequest{URN: urn("random_pet", "p"), Inputs: inputs}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func benchPet(b *testing.B) (*Provider, provider.CreateResponse, resource.Object) {
+	b.Helper()
+	path, ok := built["random"]
+	if !ok {
+		b.Skipf("random provider not built: %v", buildErr)
+	}
+	p, err := Start(context.Background(), Config{Path: path, Dir: b.TempDir()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { p.Close() })
+	if _, err := p.Configure(context.Background(), provider.ConfigureRequest{}); err != nil {
+		b.Fatal(err)
+	}
+	inputs := obj(map[string]any{"length": 2})
+	cr, err := p.Create(context.Background(), provider.CreateRequest{URN: urn("random_pet", "p"), Inputs: inputs})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return p, cr, inputs
+}
