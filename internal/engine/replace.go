@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -57,7 +58,9 @@ func (d *deployment) replaceDeleteFirst(c *change) (Registered, error) {
 		if err := d.deleteOne(r, OpDeleteReplaced, false); err != nil {
 			return Registered{}, err
 		}
-		d.markDBRDeleted(r.URN)
+		if !r.Delete {
+			d.markDBRDeleted(r.URN)
+		}
 	}
 	if err := d.deleteOne(c.old, OpDeleteReplaced, false); err != nil {
 		return Registered{}, err
@@ -74,9 +77,12 @@ func (d *deployment) lockDependents(urn resource.URN) ([]*state.Resource, func()
 	first := d.dependents(urn)
 	urns := make([]string, 0, len(first))
 	for _, r := range first {
-		urns = append(urns, string(r.URN))
+		if r.URN != urn { // held already by the caller's step
+			urns = append(urns, string(r.URN))
+		}
 	}
 	sort.Strings(urns)
+	urns = slices.Compact(urns)
 	var unlocks []func()
 	for _, u := range urns {
 		unlocks = append(unlocks, d.locks.lock(resource.URN(u)))
@@ -89,32 +95,43 @@ func (d *deployment) lockDependents(urn resource.URN) ([]*state.Resource, func()
 	return d.dependents(urn), release
 }
 
-// dependents returns the live resources that depend on urn, transitively,
-// ordered so that each comes before what it depends on.
+// dependents returns the recorded resources that depend on urn,
+// transitively, ordered so that each comes before what it depends on. A
+// live resource's references name live resources, so it is caught only
+// through live ones; a resource pending deletion may have been made when
+// an older resource held a URN, so it is caught through either.
 func (d *deployment) dependents(urn resource.URN) []*state.Resource {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	in := map[resource.URN]bool{urn: true}
+	live := map[resource.URN]bool{urn: true}
+	dead := map[state.Key]bool{}
 	var found []*state.Resource
+	refersTo := func(r *state.Resource, set func(resource.URN) bool) bool {
+		for _, ref := range r.References() {
+			if set(ref) {
+				return true
+			}
+		}
+		return false
+	}
+	deadURN := map[resource.URN]bool{}
 	for grew := true; grew; {
 		grew = false
 		for u, r := range d.cur {
-			if in[u] {
-				continue
+			if !live[u] && refersTo(r, func(x resource.URN) bool { return live[x] }) {
+				live[u], grew = true, true
+				found = append(found, r)
 			}
-			for _, ref := range r.References() {
-				if in[ref] {
-					in[u], grew = true, true
-					found = append(found, r)
-					break
-				}
+		}
+		for k, r := range d.deletes {
+			if !dead[k] && refersTo(r, func(x resource.URN) bool { return live[x] || deadURN[x] }) {
+				dead[k], deadURN[r.URN], grew = true, true, true
+				found = append(found, r)
 			}
 		}
 	}
 	sorted := state.SortByDependency(found)
-	for i, j := 0, len(sorted)-1; i < j; i, j = i+1, j-1 {
-		sorted[i], sorted[j] = sorted[j], sorted[i]
-	}
+	slices.Reverse(sorted)
 	return sorted
 }
 
