@@ -68,7 +68,7 @@ func primitiveToCty(v resource.Value, ty cty.Type, path resource.PropertyPath) (
 		if f := v.Number(); v.NumberLiteral() == "" || f != f {
 			return cty.NilVal, valueErrorf(path, "NaN is not a number Terraform accepts")
 		}
-		natural = cty.NumberVal(v.BigNumber())
+		natural = cty.NumberVal(exactNumber(v))
 	case resource.StringKind:
 		natural = cty.StringVal(v.Str())
 	default:
@@ -79,6 +79,17 @@ func primitiveToCty(v resource.Value, ty cty.Type, path resource.PropertyPath) (
 		return cty.NilVal, valueErrorf(path, "expected a %s, found %s", ty.FriendlyName(), describe(v))
 	}
 	return out, nil
+}
+
+// exactNumber is the number at cty's working precision (512 bits). A double
+// left at 53 bits would be written to msgpack, when integral and beyond an
+// int64, as its shortest decimal, which reads back as a different number.
+func exactNumber(v resource.Value) *big.Float {
+	bf := v.BigNumber()
+	if bf.Prec() < 512 {
+		bf = new(big.Float).SetPrec(512).Set(bf)
+	}
+	return bf
 }
 
 func describe(v resource.Value) string {
