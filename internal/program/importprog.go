@@ -24,6 +24,24 @@ func ImportRegistration(typ, name, id string) (engine.Registration, error) {
 	return engine.Registration{Type: token, Name: name, Custom: true, Inputs: resource.Object{}, ImportID: id}, nil
 }
 
+// ImportRequest builds the request for engine.Import: the type
+// normalized, and the version constraint of the package's providers-block
+// provider, if the program has one. engine.Import uses the default
+// provider; to import through the providers-block provider with its
+// config, run ImportProgram instead.
+func (p *Project) ImportRequest(typ, name, id string) (engine.ImportRequest, error) {
+	reg, err := ImportRegistration(typ, name, id)
+	if err != nil {
+		return engine.ImportRequest{}, err
+	}
+	req := engine.ImportRequest{Type: reg.Type, Name: name, ID: id}
+	_, pkg, _ := NormalizeType(typ)
+	if j, ok := p.defaultProviders[pkg]; ok {
+		req.Version = p.nodes[j].res.opts.version
+	}
+	return req, nil
+}
+
 // ImportProgram returns a program that registers only the imported
 // resource, through the project's providers-block provider for its package
 // if it has one. It sets no stack outputs.

@@ -680,6 +680,20 @@ func TestImport(t *testing.T) {
 			}
 		}
 	})
+	t.Run("request", func(t *testing.T) {
+		p, err := Load("testdata/providers")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := p.ImportRequest("random_pet", "adopted", "pet-123")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := engine.ImportRequest{Type: "random:index:random_pet", Name: "adopted", ID: "pet-123", Version: "~> 3.6"}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+	})
 	t.Run("program", func(t *testing.T) {
 		p, err := Load("testdata/providers")
 		if err != nil {
