@@ -146,3 +146,25 @@ func BuildAll(ctx context.Context, dir string, names ...string) (map[string]stri
 	}
 	return paths, errors.Join(errs...)
 }
+
+// LinkInto builds (or finds) the named providers and links them, under
+// their versioned names, into one flat directory, as a plugin search path
+// holds them. It returns the linked paths by name.
+func LinkInto(ctx context.Context, cacheDir, pluginDir string, names ...string) (map[string]string, error) {
+	built, err := BuildAll(ctx, cacheDir, names...)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(pluginDir, 0o755); err != nil {
+		return nil, fmt.Errorf("making plugin directory %s: %w", pluginDir, err)
+	}
+	linked := map[string]string{}
+	for name, path := range built {
+		dst := filepath.Join(pluginDir, filepath.Base(path))
+		if err := os.Symlink(path, dst); err != nil && !errors.Is(err, os.ErrExist) {
+			return nil, fmt.Errorf("linking Terraform provider %s into %s: %w", name, pluginDir, err)
+		}
+		linked[name] = dst
+	}
+	return linked, nil
+}

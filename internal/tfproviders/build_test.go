@@ -142,3 +142,27 @@ func TestBuildCaches(t *testing.T) {
 		t.Errorf("%s is not executable", p1)
 	}
 }
+
+func TestLinkInto(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a provider")
+	}
+	cache, err := DefaultDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	plugins := t.TempDir()
+	for i := 0; i < 2; i++ { // linking again is harmless
+		got, err := LinkInto(context.Background(), cache, plugins, "time")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{"time": filepath.Join(plugins, "terraform-provider-time_v0.14.1")}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+		if fi, err := os.Stat(got["time"]); err != nil || fi.Mode()&0o111 == 0 {
+			t.Errorf("linked binary: %v, %v", fi, err)
+		}
+	}
+}
