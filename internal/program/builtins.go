@@ -94,13 +94,26 @@ func strict(f builtinFunc) builtinFunc {
 		if arg.ContainsUnknowns() {
 			return resource.Sticky(resource.Unknown(), arg), nil
 		}
-		plain, _ := arg.Unsecret()
+		plain, secret := arg.Unsecret()
 		v, err := f(r, e, plain)
+		if err != nil && secret {
+			return resource.Value{}, hideDetail(r, e, err)
+		}
 		if err != nil {
 			return resource.Value{}, err
 		}
 		return resource.Sticky(v, arg), nil
 	}
+}
+
+// hideDetail replaces the detail of an error about a secret argument,
+// which may quote it.
+func hideDetail(r *run, e *expr, err error) error {
+	summary := "Function failed"
+	if d, ok := err.(Diagnostic); ok {
+		summary = d.Summary
+	}
+	return r.fail(e, summary, "fn::%s failed on a secret argument; the details are not shown, to keep the secret. Check the value it is given.", e.fn)
 }
 
 func fnSecret(_ *run, _ *expr, arg resource.Value) (resource.Value, error) {

@@ -260,6 +260,11 @@ func (t ConfigType) Parse(text string) (resource.Value, error) {
 	return resource.NewString(text), nil
 }
 
+// hiddenTypeError says a secret value has the wrong type without showing it.
+func hiddenTypeError(t ConfigType) error {
+	return fmt.Errorf("is not %s %s (the value is secret, so it is not shown)", article(string(t)), t)
+}
+
 func article(s string) string {
 	if strings.ContainsRune("aeiou", rune(s[0])) {
 		return "an"
@@ -324,6 +329,9 @@ func (p *Project) stackValue(d *diags, out map[string]resource.Value, k string, 
 	switch {
 	case declared:
 		cv, err := decl.Type.coerce(v)
+		if err != nil && (decl.Secret || v.ContainsSecrets()) {
+			err = hiddenTypeError(decl.Type)
+		}
 		if err != nil {
 			d.errorf(decl.at, joinPath("config", key), "Invalid config value",
 				"The stack's value for config key %q %s. Set a valid value with \"plinth config set %s VALUE\".", key, err, key)
@@ -405,6 +413,9 @@ func (p *Project) ParseConfigValue(key, text string) (ConfigValue, error) {
 		return ConfigValue{Key: key, Value: resource.NewString(text)}, nil
 	}
 	v, err := decl.Type.coerce(resource.NewString(text))
+	if err != nil && decl.Secret {
+		err = hiddenTypeError(decl.Type)
+	}
 	if err != nil {
 		return ConfigValue{}, Diagnostic{Summary: "Invalid config value", File: p.file, Line: decl.at.Line, Column: decl.at.Column,
 			Path:   joinPath("config", key),

@@ -185,7 +185,7 @@ func (r *run) walk(rf *ref, v resource.Value, missing *resource.Value) (resource
 			v = *missing
 			break
 		}
-		return resource.Value{}, r.missingProperty(rf, v, k)
+		return resource.Value{}, r.missingProperty(rf, v, k, secret)
 	}
 	if secret {
 		v = resource.MakeSecret(v)
@@ -207,7 +207,9 @@ func step(v resource.Value, el any) (resource.Value, bool) {
 	return resource.Value{}, false
 }
 
-func (r *run) missingProperty(rf *ref, v resource.Value, k int) error {
+// missingProperty reports a path that leads nowhere; inside a secret it
+// does not list the keys that are there.
+func (r *run) missingProperty(rf *ref, v resource.Value, k int, secret bool) error {
 	at := rf.root + prefixPath(rf.path[:k])
 	switch el := rf.path[k].(type) {
 	case int:
@@ -216,6 +218,9 @@ func (r *run) missingProperty(rf *ref, v resource.Value, k int) error {
 		}
 		return r.failRef(rf, "Not a list", "%s reads item %d of %s, which is %s, not a list.", rf.text, el, at, describeValue(v))
 	default:
+		if v.Kind() == resource.ObjectKind && secret {
+			return r.failRef(rf, "Unknown property", "%s reads property %q of %s, a secret object without it.", rf.text, el, at)
+		}
 		if v.Kind() == resource.ObjectKind {
 			keys := v.Object().Keys()
 			return r.failRef(rf, "Unknown property", "%s reads property %q of %s, which has no such property.%s It has %s.",

@@ -123,6 +123,7 @@ config:
   obj: { type: object, default: {} }
   token: { type: string, secret: true, default: x }
   random:seed: { type: integer, default: 3 }
+  secretCount: { type: integer, secret: true, default: 1 }
 `
 
 func mustParse(t testing.TB, src string) *Project {
@@ -158,6 +159,7 @@ func TestParseConfigValue(t *testing.T) {
 		"not array":  {key: "list", text: `{"a": 1}`, wantErr: "not a JSON array"},
 		"bad json":   {key: "obj", text: `{`, wantErr: "not a JSON object"},
 		"bad key":    {key: "a b", text: "x", wantErr: "not a config key"},
+		"bad secret": {key: "secretCount", text: "hunter2", wantErr: "secret, so it is not shown"},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -268,6 +270,8 @@ config:
   pw: { type: string, secret: true, default: hunter2 }
   list: { type: array, default: [a, b] }
   n: { type: integer, default: 1 }
+  obj: { default: { note: x } }
+  sobj: { type: object, secret: true, default: { k: v } }
 resources:
   r:
     type: plinth:test:R
@@ -366,6 +370,9 @@ func TestExpressions(t *testing.T) {
 		"toBase64 secret":     {src: "{fn::toBase64: '${pw}'}", want: secret(str("aHVudGVyMg=="))},
 		"fromBase64":          {src: "{fn::fromBase64: '${r.b64}'}", want: str("hi"), preview: unknown},
 		"fromBase64 bad":      {src: "{fn::fromBase64: '!!'}", wantErr: "Invalid base64"},
+		"fromJSON secret bad": {src: "{fn::fromJSON: {fn::secret: '{hunter2'}}", wantErr: "details are not shown"},
+		"secret missing key":  {src: "${sobj.nope}", wantErr: "a secret object without it"},
+		"plain missing key":   {src: "${obj.nope}", wantErr: `has no such property. Did you mean "note"? It has "note".`},
 		"fromBase64 binary":   {src: "{fn::fromBase64: '/w=='}", wantErr: "not UTF-8"},
 		"stringAsset":         {src: "{fn::stringAsset: hi}", want: resource.NewAsset(resource.NewTextAsset("hi"))},
 		"stringAsset secret":  {src: "{fn::stringAsset: '${pw}'}", want: secret(resource.NewAsset(resource.NewTextAsset("hunter2")))},
