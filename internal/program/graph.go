@@ -65,7 +65,8 @@ func (p *Project) buildGraph(r *reader) {
 func (p *Project) addNodes(r *reader) {
 	urns := map[string]*resourceDecl{}
 	for _, d := range p.resources {
-		n := &node{kind: nodeResource, name: d.key, at: d.at, res: d, blocks: d.blocks()}
+		n := &node{kind: nodeResource, name: d.key, at: d.at, res: d}
+		n.exprs(func(e *expr) { n.blocks = n.blocks || e.blocks() })
 		if d.fromBlock {
 			n.name = d.where
 			p.defaultProviders[d.pkg] = len(p.nodes)
@@ -157,15 +158,6 @@ func (n *node) exprs(f func(*expr)) {
 			}
 		}
 	}
-}
-
-func (d *resourceDecl) blocks() bool {
-	for _, pr := range d.props {
-		if pr.val.blocks() {
-			return true
-		}
-	}
-	return d.opts.importID.blocks()
 }
 
 // resolveRef finds the node a reference reads, or -1 for config. It
