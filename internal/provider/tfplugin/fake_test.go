@@ -217,6 +217,10 @@ func (f *fake6) GetProviderSchema(context.Context, *tfplugin6.GetProviderSchema_
 	}, nil
 }
 
+func (f *fake6) ValidateProviderConfig(context.Context, *tfplugin6.ValidateProviderConfig_Request) (*tfplugin6.ValidateProviderConfig_Response, error) {
+	return &tfplugin6.ValidateProviderConfig_Response{}, nil
+}
+
 func (f *fake6) ConfigureProvider(context.Context, *tfplugin6.ConfigureProvider_Request) (*tfplugin6.ConfigureProvider_Response, error) {
 	return &tfplugin6.ConfigureProvider_Response{}, nil
 }

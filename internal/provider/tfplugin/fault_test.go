@@ -139,6 +139,16 @@ func TestProtocol6NestedAttributes(t *testing.T) {
 	if d.Changes != provider.DiffNone {
 		t.Errorf("Diff of unchanged inputs = %+v (the computed port must keep its prior value)", d)
 	}
+	rd, err := p.Read(ctx, provider.ReadRequest{URN: u, ID: cr.ID, Inputs: inputs, State: cr.Outputs, Private: cr.Private})
+	mustOK(t, "Read", err)
+	if rd.ID != "rules-1" || !rd.Outputs.Equal(cr.Outputs) {
+		t.Errorf("Read = %q %v, want the created state", rd.ID, rd.Outputs)
+	}
+	chk, err := p.CheckConfig(ctx, provider.CheckRequest{News: obj(map[string]any{"version": "1.0.0"})})
+	mustOK(t, "CheckConfig", err)
+	if len(chk.Failures) > 0 {
+		t.Errorf("CheckConfig failures: %v", chk.Failures)
+	}
 	_, err = p.Delete(ctx, provider.DeleteRequest{URN: u, ID: cr.ID, Inputs: inputs, Outputs: cr.Outputs, Private: cr.Private})
 	mustOK(t, "Delete", err)
 }
