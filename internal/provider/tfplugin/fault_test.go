@@ -187,3 +187,26 @@ func TestUpgradeFromStoredVersion(t *testing.T) {
 		t.Errorf("private = version %d, %q; want version 2 and the provider's bytes kept", pd.schemaVersion, pd.tf)
 	}
 }
+
+func TestStartFailures(t *testing.T) {
+	tests := map[string]struct {
+		path string
+		want string
+	}{
+		"missing binary": {"/nonexistent/terraform-provider-gone_v1.0.0", "starting Terraform provider gone (/nonexistent/terraform-provider-gone_v1.0.0)"},
+		"not a plugin":   {"/bin/true", "starting Terraform provider true (/bin/true)"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			p, err := Start(context.Background(), Config{Path: tc.path, Dir: t.TempDir()})
+			if err == nil {
+				p.Close()
+				t.Fatal("Start succeeded")
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q does not contain %q", err, tc.want)
+			}
+			t.Log(err)
+		})
+	}
+}

@@ -121,7 +121,8 @@ func launch(cfg Config, tail *outputTail) (*plugin.Client, wire, error) {
 	rpc, err := client.Client()
 	if err != nil {
 		client.Kill()
-		return nil, nil, fmt.Errorf("starting Terraform provider %s (%s): %w%s", cfg.Name, cfg.Path, err, tail.suffix())
+		return nil, nil, fmt.Errorf("starting Terraform provider %s (%s): %w; check that the file is a Terraform provider built for this platform%s",
+			cfg.Name, cfg.Path, err, tail.suffix())
 	}
 	raw, err := rpc.Dispense("provider")
 	if err != nil {

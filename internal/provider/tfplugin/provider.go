@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -50,6 +51,9 @@ func Start(ctx context.Context, cfg Config) (*Provider, error) {
 		if cfg.Version == "" {
 			cfg.Version = version
 		}
+	}
+	if cfg.Name == "" {
+		cfg.Name = filepath.Base(cfg.Path)
 	}
 	tail := &outputTail{}
 	client, w, err := launch(cfg, tail)
