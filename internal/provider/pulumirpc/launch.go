@@ -82,12 +82,12 @@ func Launch(ctx context.Context, cfg Config) (*Provider, error) {
 	if err != nil {
 		return nil, err
 	}
-	proc, out, err := startProcess(cfg, eng.addr)
+	proc, err := startProcess(cfg, eng.addr)
 	if err != nil {
 		eng.stop()
 		return nil, err
 	}
-	p, err := connect(ctx, cfg, proc, out, eng)
+	p, err := connect(ctx, cfg, proc, eng)
 	if err != nil {
 		proc.stop(cfg.closeGrace())
 		eng.stop()
@@ -96,7 +96,7 @@ func Launch(ctx context.Context, cfg Config) (*Provider, error) {
 	return p, nil
 }
 
-func startProcess(cfg Config, engineAddr string) (*process, *bufio.Reader, error) {
+func startProcess(cfg Config, engineAddr string) (*process, error) {
 	cmd := exec.Command(cfg.Path, append(append([]string(nil), cfg.Args...), engineAddr)...)
 	cmd.Env, cmd.Dir = cfg.Env, cfg.Dir
 	// Its own process group: a terminal's Ctrl-C reaches plinth, which
@@ -104,33 +104,34 @@ func startProcess(cfg Config, engineAddr string) (*process, *bufio.Reader, error
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return nil, nil, fmt.Errorf("starting provider %s (%s): %w", cfg.Name, cfg.Path, err)
+		return nil, fmt.Errorf("starting provider %s (%s): %w", cfg.Name, cfg.Path, err)
 	}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
-		return nil, nil, fmt.Errorf("starting provider %s (%s): %w", cfg.Name, cfg.Path, err)
+		return nil, fmt.Errorf("starting provider %s (%s): %w", cfg.Name, cfg.Path, err)
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, nil, fmt.Errorf("starting provider %s (%s): %w", cfg.Name, cfg.Path, err)
+		return nil, fmt.Errorf("starting provider %s (%s): %w", cfg.Name, cfg.Path, err)
 	}
 	keep := cfg.StderrLines
 	if keep <= 0 {
 		keep = 20
 	}
-	p := &process{name: cfg.Name, path: cfg.Path, cmd: cmd, log: cfg.logger(), exited: make(chan struct{}), keep: keep}
-	p.drained.Add(2) // stderr now, stdout once the port is read
+	p := &process{name: cfg.Name, path: cfg.Path, cmd: cmd, log: cfg.logger(), exited: make(chan struct{}), keep: keep,
+		firstLine: make(chan lineResult, 1)}
+	p.drained.Add(2)
 	go p.forward(stderr, "stderr")
+	go p.readStdout(bufio.NewReader(stdout))
 	go p.wait()
-	return p, bufio.NewReader(stdout), nil
+	return p, nil
 }
 
 // connect reads the port, then forwards the rest of stdout, dials and
 // waits for the plugin to answer.
-func connect(ctx context.Context, cfg Config, proc *process, out *bufio.Reader, eng *engine) (*Provider, error) {
+func connect(ctx context.Context, cfg Config, proc *process, eng *engine) (*Provider, error) {
 	ctx, cancel := context.WithTimeout(ctx, cfg.startTimeout())
 	defer cancel()
-	port, err := readPort(ctx, cfg, proc, out)
-	go proc.forward(out, "stdout")
+	port, err := readPort(ctx, cfg, proc)
 	if err == io.EOF {
 		return nil, startFailure(cfg, proc)
 	}
@@ -151,20 +152,11 @@ func connect(ctx context.Context, cfg Config, proc *process, out *bufio.Reader, 
 	return p, nil
 }
 
-// readPort reads the plugin's first line of output, which must be its
+// readPort waits for the plugin's first line of output, which must be its
 // gRPC port.
-func readPort(ctx context.Context, cfg Config, proc *process, out *bufio.Reader) (int, error) {
-	type result struct {
-		line string
-		err  error
-	}
-	ch := make(chan result, 1)
-	go func() {
-		line, err := out.ReadString('\n')
-		ch <- result{line, err}
-	}()
+func readPort(ctx context.Context, cfg Config, proc *process) (int, error) {
 	select {
-	case r := <-ch:
+	case r := <-proc.firstLine:
 		if r.err == io.EOF && r.line == "" {
 			return 0, io.EOF
 		}

@@ -45,7 +45,21 @@ type process struct {
 	tail []string // last stderr lines
 	keep int
 
-	drained sync.WaitGroup // output readers
+	drained   sync.WaitGroup  // output readers
+	firstLine chan lineResult // the first line of stdout, the port
+}
+
+type lineResult struct {
+	line string
+	err  error
+}
+
+// readStdout hands the first line to the launcher, then forwards the rest
+// to the log. One goroutine owns stdout, whatever the launcher decides.
+func (p *process) readStdout(r *bufio.Reader) {
+	line, err := r.ReadString('\n')
+	p.firstLine <- lineResult{line, err}
+	p.forward(r, "stdout")
 }
 
 // stderrTail returns the last lines the plugin wrote to stderr.
