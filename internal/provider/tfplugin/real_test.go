@@ -365,3 +365,36 @@ func TestRealSchema(t *testing.T) {
 		t.Errorf("provider config lacks the proxy block: %v", s.Config)
 	}
 }
+
+// A nested block (tls_self_signed_cert's subject, a list of at most one)
+// goes through check, plan, apply and a no-change diff.
+func TestRealNestedBlock(t *testing.T) {
+	p := startReal(t, "tls", "", nil)
+	key := lifecycle{t, p, urn("tls_private_key", "k")}.create(obj(map[string]any{"algorithm": "ED25519"}))
+	l := lifecycle{t, p, urn("tls_self_signed_cert", "c")}
+	inputs := resource.Object{
+		"private_key_pem":       key.Outputs["private_key_pem"],
+		"validity_period_hours": resource.NewNumber(24),
+		"allowed_uses":          resource.MustFromGo([]any{"digital_signature", "server_auth"}),
+		"subject":               resource.MustFromGo([]any{map[string]any{"common_name": "plinth.test", "organization": "Plinth"}}),
+	}
+	cr := l.create(inputs)
+	subj := cr.Outputs["subject"].Array()
+	if len(subj) != 1 || subj[0].Object()["common_name"].Str() != "plinth.test" {
+		t.Errorf("subject = %v", cr.Outputs["subject"])
+	}
+	if !strings.HasPrefix(cr.Outputs["cert_pem"].SecretElement().Str(), "-----BEGIN CERTIFICATE-----") {
+		t.Errorf("cert_pem = %v", cr.Outputs["cert_pem"])
+	}
+	if !cr.Outputs["private_key_pem"].IsSecret() {
+		t.Errorf("private_key_pem came from a secret input but is not secret")
+	}
+	if d := l.diff(inputs, cr, inputs); d.Changes != provider.DiffNone {
+		t.Errorf("Diff after create: %+v", d)
+	}
+	changed := inputs.Copy()
+	changed["subject"] = resource.MustFromGo([]any{map[string]any{"common_name": "other.test", "organization": "Plinth"}})
+	if d := l.diff(inputs, cr, changed); !d.Replaces() || d.DetailedDiff["subject[0].common_name"].Kind != resource.DiffUpdate {
+		t.Errorf("Diff on a subject change = %+v, want a replacement at subject[0].common_name", d)
+	}
+}
