@@ -72,7 +72,7 @@ func (p *Provider) callError(ctx context.Context, method string, urn resource.UR
 	if p.proc != nil {
 		grace := time.Duration(0)
 		if e.Code == codes.Unavailable || e.Code == codes.Internal {
-			grace = 2 * time.Second
+			grace = 5 * time.Second
 		}
 		if p.proc.hasExited(grace) {
 			e.Crashed, e.ExitStatus, e.Stderr = true, p.proc.exitStatus(), p.proc.stderrTail()

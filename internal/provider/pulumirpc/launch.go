@@ -174,7 +174,7 @@ func readPort(ctx context.Context, cfg Config, proc *process) (int, error) {
 // exited, and its stderr usually says why.
 func startFailure(cfg Config, proc *process) error {
 	status := "it closed its output"
-	if proc.hasExited(2 * time.Second) {
+	if proc.hasExited(5 * time.Second) {
 		status = "it exited (" + proc.exitStatus() + ")"
 	}
 	return fmt.Errorf("provider %s (%s) did not start: %s before printing its port; %s",
