@@ -73,6 +73,9 @@ func (p *pathParser) name(path PropertyPath) (PropertyPath, error) {
 		return nil, p.fail("expected a property name")
 	}
 	n := p.s[p.pos:end]
+	if strings.ContainsAny(n, `]"`) {
+		return nil, p.fail("a bare property name cannot hold ']' or '\"'; quote it as [\"...\"]")
+	}
 	p.pos = end
 	if n == "*" {
 		return append(path, Wildcard{}), nil

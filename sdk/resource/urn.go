@@ -77,24 +77,29 @@ func ValidateQualifiedType(q string) error {
 }
 
 // ValidateType checks a type token of the form package:[module:]Type.
+// Beyond the guide's identifiers it accepts what real packages use:
+// hyphens in package names ("azure-native") and modules with "/"-separated
+// segments ("s3/bucket").
 func ValidateType(t string) error {
 	parts := strings.Split(t, ":")
 	if len(parts) < 2 || len(parts) > 3 {
 		return fmt.Errorf("type %q is not of the form package:[module:]Type", t)
 	}
-	names := []string{"package", "module", "type name"}
-	if len(parts) == 2 {
-		names = []string{"package", "type name"}
+	if !isName(parts[0], "-") {
+		return fmt.Errorf("type %q: package %q must start with a letter and hold only letters, digits, '_' and '-'", t, parts[0])
 	}
-	for i, p := range parts {
-		if !isIdentifier(p) {
-			return fmt.Errorf("type %q: %s %q must start with a letter and hold only letters, digits and underscores", t, names[i], p)
-		}
+	if len(parts) == 3 && !isName(parts[1], "-./") {
+		return fmt.Errorf("type %q: module %q must start with a letter and hold only letters, digits, '_', '-', '.' and '/'", t, parts[1])
+	}
+	if name := parts[len(parts)-1]; !isName(name, "") {
+		return fmt.Errorf("type %q: type name %q must start with a letter and hold only letters, digits and underscores", t, name)
 	}
 	return nil
 }
 
-func isIdentifier(s string) bool {
+// isName reports whether s starts with a letter and holds only letters,
+// digits, '_' and the extra characters allowed.
+func isName(s, extra string) bool {
 	if s == "" {
 		return false
 	}
@@ -103,7 +108,7 @@ func isIdentifier(s string) bool {
 		if i == 0 && !letter {
 			return false
 		}
-		if !letter && !unicode.IsDigit(r) && r != '_' {
+		if !letter && !unicode.IsDigit(r) && r != '_' && !strings.ContainsRune(extra, r) {
 			return false
 		}
 	}
