@@ -100,11 +100,11 @@ func ledgerProvider(l *ledger) *provider.Fake {
 		},
 		UpdateF: func(_ context.Context, req provider.UpdateRequest) (provider.UpdateResponse, error) {
 			pause()
-			return provider.UpdateResponse{Outputs: req.News}, l.append("update "+req.ID)
+			return provider.UpdateResponse{Outputs: req.News}, l.append("update " + req.ID)
 		},
 		DeleteF: func(_ context.Context, req provider.DeleteRequest) (provider.DeleteResponse, error) {
 			pause()
-			return provider.DeleteResponse{}, l.append("delete "+req.ID)
+			return provider.DeleteResponse{}, l.append("delete " + req.ID)
 		},
 		ReadF: func(_ context.Context, req provider.ReadRequest) (provider.ReadResponse, error) {
 			live, err := readLedger(l.path)
