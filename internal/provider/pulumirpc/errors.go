@@ -71,7 +71,7 @@ func (p *Provider) callError(ctx context.Context, method string, urn resource.UR
 	}
 	if p.proc != nil {
 		grace := time.Duration(0)
-		if e.Code == codes.Unavailable || e.Code == codes.Internal {
+		if e.Code == codes.Unavailable { // a broken connection: the plugin may be dying
 			grace = 5 * time.Second
 		}
 		if p.proc.hasExited(grace) {
