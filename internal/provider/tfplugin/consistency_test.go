@@ -94,3 +94,11 @@ func TestUnknownPaths(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+func TestUnknownsToNulls(t *testing.T) {
+	v := value(map[string]cty.Value{"id": cty.StringVal("i"), "token": cty.UnknownVal(cty.String)})
+	want := value(map[string]cty.Value{"id": cty.StringVal("i")})
+	if got := unknownsToNulls(v); !got.RawEquals(want) {
+		t.Errorf("got %s, want %s", fromCty(got), fromCty(want))
+	}
+}

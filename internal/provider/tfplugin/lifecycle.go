@@ -77,9 +77,10 @@ func (p *Provider) Create(ctx context.Context, req provider.CreateRequest) (prov
 // partial wraps an apply error: if the provider still returned an object,
 // it exists and must be recorded, so the error is an InitError.
 func (t target) partial(err error, state cty.Value, priv []byte, inputs resource.Object) error {
-	if state == cty.NilVal || state.IsNull() || !state.IsWhollyKnown() {
+	if state == cty.NilVal || state.IsNull() || !state.IsKnown() {
 		return err
 	}
+	state = unknownsToNulls(state)
 	reasons := []string{err.Error()}
 	if e, ok := err.(*Error); ok {
 		reasons = e.reasons()
@@ -157,4 +158,16 @@ func (p *Provider) Delete(ctx context.Context, req provider.DeleteRequest) (prov
 		return provider.DeleteResponse{}, fmt.Errorf("%s: provider %s returned an object after deleting it; the resource may still exist", t.op, p.cfg.Name)
 	}
 	return provider.DeleteResponse{}, nil
+}
+
+// unknownsToNulls replaces what a faulty provider left unknown with nulls, so
+// that what exists can still be recorded.
+func unknownsToNulls(v cty.Value) cty.Value {
+	out, _ := cty.Transform(v, func(_ cty.Path, v cty.Value) (cty.Value, error) {
+		if !v.IsKnown() {
+			return cty.NullVal(v.Type()), nil
+		}
+		return v, nil
+	})
+	return out
 }
