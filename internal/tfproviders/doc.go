@@ -12,7 +12,10 @@
 // Building runs "go install module@version" in a scratch directory with
 // GOFLAGS=-mod=mod and GONOSUMDB for the module (the checksum database does
 // not know these pseudo-versions). It takes minutes on a clean machine and
-// milliseconds once cached, so test packages call Build from TestMain.
+// milliseconds once cached, so test packages call Build (or BuildAll) from
+// TestMain. LinkInto lays the binaries out in one directory, as a plugin
+// search path holds them. The cache is $PLINTH_TF_PROVIDERS_DIR, or
+// <user cache dir>/plinth/tf-providers.
 //
 // Neighbours: the Terraform adapter's tests (internal/provider/tfplugin) and
 // whatever engine or CLI tests need real providers. This package never starts
