@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"slices"
+
+	"github.com/spf13/cobra"
+
+	"github.com/plinth-iac/plinth/internal/display"
+	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/state"
+)
+
+func (a *app) destroyCommand() *cobra.Command {
+	var f opFlags
+	c := &cobra.Command{
+		Use:   "destroy",
+		Short: "Delete every resource of the stack",
+		Long: "Destroy deletes every resource the stack's state records (or only the targeted ones),\n" +
+			"dependents first. A protected resource stops it before anything is deleted: set\n" +
+			"protect to false and run `plinth up` first.",
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error { return a.runDestroy(c.Context(), f) },
+	}
+	f.addCommon(c, "destroy")
+	f.addTargets(c)
+	return c
+}
+
+func (a *app) runDestroy(ctx context.Context, f opFlags) error {
+	if err := a.needConfirmation("destroy", f); err != nil {
+		return err
+	}
+	view := a.newView(f.json, f.diff)
+	r, err := a.prepare(ctx, view)
+	if err != nil {
+		return err
+	}
+	sess, err := r.openSession(ctx, "plinth destroy")
+	if err != nil {
+		return err
+	}
+	defer closeSession(sess)
+	if err := refuseProtected(sess.Base(), f.targets); err != nil {
+		return err
+	}
+	ctx, hard, stop := a.interruptible(ctx, view)
+	defer stop()
+	expected, err := r.previewAndConfirm(ctx, hard, "destroy", "Do you want to delete these resources?", f, func(opts engine.Options) (*engine.Result, error) {
+		return engine.PreviewDestroy(ctx, sess.Base(), opts)
+	})
+	if err != nil {
+		return err
+	}
+	opts, err := r.options(sess, hard, f)
+	if err != nil {
+		return err
+	}
+	_, err = r.phase(display.Operation{Verb: "destroy", Expected: expected}, false, func() (*engine.Result, error) {
+		res, err := engine.Destroy(ctx, sess.Base(), opts)
+		return res, errors.Join(err, closeSession(sess))
+	})
+	return err
+}
+
+// refuseProtected stops a destroy that would reach a protected resource
+// before anything is deleted, so the state stays as it was.
+func refuseProtected(base *state.Snapshot, targets []string) error {
+	for _, r := range base.Resources {
+		if r.Protect && !r.Delete && (len(targets) == 0 || slices.Contains(targets, string(r.URN))) {
+			return &engine.ProtectedError{URN: r.URN, Action: "delete"}
+		}
+	}
+	return nil
+}

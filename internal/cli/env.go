@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/secrets"
+)
+
+// Env is the world a command runs in. System returns the process's own;
+// tests build one around buffers.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// StdinTerminal and StdoutTerminal say whether the streams are
+	// terminals: a confirmation is asked only on one, and the live view
+	// draws only on one.
+	StdinTerminal, StdoutTerminal bool
+	// Width is the terminal's width in columns, 0 if unknown.
+	Width int
+	// Getenv reads an environment variable; os.Getenv if nil.
+	Getenv func(string) string
+	// Now is the clock; time.Now if nil.
+	Now func() time.Time
+	// Interrupts returns a channel of Ctrl-C presses and a function that
+	// stops delivering them; nil means no interrupts arrive.
+	Interrupts func() (<-chan os.Signal, func())
+	// KDF is the cost of deriving a key from a new stack's passphrase;
+	// zero means the secrets package's default. Tests make it cheap.
+	KDF secrets.KDFParams
+	// Rewrite, if set, adjusts each engine event before it is shown.
+	// Golden tests use it to make step durations deterministic.
+	Rewrite func(*engine.Event)
+}
+
+// System returns the Env of this process.
+func System() Env {
+	width := 0
+	if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil {
+		width = w
+	}
+	return Env{
+		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+		StdinTerminal:  term.IsTerminal(int(os.Stdin.Fd())),
+		StdoutTerminal: term.IsTerminal(int(os.Stdout.Fd())),
+		Width:          width,
+		Getenv:         os.Getenv,
+		Now:            time.Now,
+		Interrupts: func() (<-chan os.Signal, func()) {
+			ch := make(chan os.Signal, 2)
+			signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+			return ch, func() { signal.Stop(ch) }
+		},
+	}
+}
+
+func (e Env) getenv(k string) string {
+	if e.Getenv != nil {
+		return e.Getenv(k)
+	}
+	return os.Getenv(k)
+}
+
+func (e Env) now() time.Time {
+	if e.Now != nil {
+		return e.Now()
+	}
+	return time.Now()
+}

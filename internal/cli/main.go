@@ -1,0 +1,129 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/plinth-iac/plinth/internal/display"
+)
+
+// Exit codes.
+const (
+	ExitOK      = 0
+	ExitError   = 1
+	ExitChanges = 2 // preview --detailed-exitcode found changes
+)
+
+// app is one run of the command line: the environment and the global
+// flags every command reads.
+type app struct {
+	env Env
+	g   globals
+}
+
+// globals are the flags every command takes.
+type globals struct {
+	dir     string
+	stack   string
+	colour  string
+	verbose bool
+}
+
+// Main runs the plinth command line with args (without the program name)
+// and returns the process exit code.
+func Main(ctx context.Context, args []string, env Env) int {
+	a := &app{env: env}
+	root := a.rootCommand()
+	root.SetArgs(args)
+	root.SetIn(env.Stdin)
+	root.SetOut(env.Stdout)
+	root.SetErr(env.Stderr)
+	return a.exitCode(root.ExecuteContext(ctx))
+}
+
+func (a *app) rootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "plinth",
+		Short: "Plinth makes real infrastructure match a program",
+		Long: "Plinth reads the program in plinth.yaml, compares it with the state it recorded\n" +
+			"for the stack, and drives Terraform and Pulumi providers to create, update,\n" +
+			"replace and delete resources until the two agree.",
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	f := root.PersistentFlags()
+	f.StringVarP(&a.g.dir, "cwd", "C", "", "run in this project `directory` instead of the current one")
+	f.StringVarP(&a.g.stack, "stack", "s", "", "the stack to use (default: the selected stack, else dev)")
+	f.StringVar(&a.g.colour, "color", "auto", "colour the output: auto, always or never")
+	f.BoolVarP(&a.g.verbose, "verbose", "v", false, "show unchanged resources, default providers and stack traces")
+	root.AddCommand(
+		a.previewCommand(), a.upCommand(), a.refreshCommand(), a.destroyCommand(), a.importCommand(),
+		a.stackCommand(), a.stateCommand(), a.configCommand(), a.pluginCommand(), a.versionCommand(),
+	)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError(err) })
+	return root
+}
+
+// exitStatus ends a command with a code but no message of its own (a
+// preview that found changes).
+type exitStatus int
+
+func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+// reported wraps an error whose diagnostics a view already showed.
+type reported struct{ err error }
+
+func (r reported) Error() string { return r.err.Error() }
+func (r reported) Unwrap() error { return r.err }
+
+func (a *app) exitCode(err error) int {
+	var st exitStatus
+	var rp reported
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.As(err, &st):
+		return int(st)
+	case errors.As(err, &rp):
+		return ExitError
+	}
+	if isUsageError(err) {
+		err = usageError(err)
+	}
+	display.PrintError(a.env.Stderr, err, a.colourFor(false), a.g.verbose)
+	return ExitError
+}
+
+// usageError explains a command line cobra could not parse.
+func usageError(err error) error {
+	var de *display.Error
+	if errors.As(err, &de) {
+		return err
+	}
+	return &display.Error{Summary: "Invalid command line", Detail: err.Error() + ". Run `plinth help` or add --help to a command to see what it takes."}
+}
+
+func isUsageError(err error) bool {
+	msg := err.Error()
+	for _, s := range []string{"unknown command", "unknown flag", "unknown shorthand", "accepts ", "requires ", "invalid argument"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// colourFor decides whether output to a stream is coloured.
+func (a *app) colourFor(terminal bool) bool {
+	switch a.g.colour {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	return terminal && a.env.getenv("NO_COLOR") == "" && a.env.getenv("TERM") != "dumb"
+}

@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/plinth-iac/plinth/internal/display"
+	"github.com/plinth-iac/plinth/internal/engine"
+)
+
+type previewFlags struct {
+	opFlags
+	detailed bool
+}
+
+func (a *app) previewCommand() *cobra.Command {
+	var f previewFlags
+	c := &cobra.Command{
+		Use:   "preview",
+		Short: "Show what an update would change, changing nothing",
+		Long: "Preview runs the program against the stack's recorded state and shows what `plinth up`\n" +
+			"would create, update, replace and delete. Nothing is changed and the stack is not locked.\n\n" +
+			"With --detailed-exitcode the exit code says what it found: 0 no changes, 2 changes,\n" +
+			"1 an error (as terraform plan -detailed-exitcode).",
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error { return a.runPreview(c.Context(), f) },
+	}
+	c.Flags().BoolVar(&f.detailed, "detailed-exitcode", false, "exit 2 when there are changes, 0 when none, 1 on error")
+	c.Flags().BoolVar(&f.json, "json", false, "write newline-delimited JSON events")
+	c.Flags().BoolVar(&f.diff, "diff", false, "show every changed property")
+	c.Flags().IntVarP(&f.parallel, "parallel", "p", 0, "run at most `N` provider steps at once (default 16 per CPU)")
+	f.addTargets(c)
+	return c
+}
+
+func (a *app) runPreview(ctx context.Context, f previewFlags) error {
+	view := a.newView(f.json, f.diff)
+	r, err := a.prepare(ctx, view)
+	if err != nil {
+		return err
+	}
+	ev, err := r.evaluator()
+	if err != nil {
+		return err
+	}
+	base, err := r.ws.load(ctx, r.crypter)
+	if err != nil {
+		return err
+	}
+	ctx, hard, stop := a.interruptible(ctx, view)
+	defer stop()
+	opts, err := r.options(nil, hard, f.opFlags)
+	if err != nil {
+		return err
+	}
+	res, err := r.phase(display.Operation{Verb: "update", Preview: true}, false, func() (*engine.Result, error) {
+		return engine.Preview(ctx, ev, base, opts)
+	})
+	if err != nil {
+		return err
+	}
+	if f.detailed && res.HasChanges() {
+		return exitStatus(ExitChanges)
+	}
+	return nil
+}

@@ -1,0 +1,68 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/plinth-iac/plinth/internal/plugin"
+	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/internal/provider/inproc"
+	"github.com/plinth-iac/plinth/internal/provider/pulumirpc"
+	"github.com/plinth-iac/plinth/internal/provider/tfplugin"
+	"github.com/plinth-iac/plinth/providers/plinth"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// The one place providers are wired: the built-in package in process,
+// Pulumi-protocol plugins through pulumirpc, Terraform providers through
+// tfplugin, all found by internal/plugin.
+
+// builtins are the providers compiled into plinth.
+func builtins() map[string]plugin.Builtin {
+	return map[string]plugin.Builtin{
+		plinth.Name: {Version: plinth.Version, New: func() (provider.Provider, error) { return inproc.New(plinth.New()), nil }},
+	}
+}
+
+// providerSource finds and starts providers for a project. Plugins run
+// in the project directory; what they log goes to logs (stderr) when
+// verbose, and warnings always.
+func providerSource(projectDir string, logs io.Writer, verbose bool) *plugin.Source {
+	pulumi := pulumirpc.Launcher{Config: pulumirpc.Config{Dir: projectDir, Log: func(l pulumirpc.LogLine) {
+		if verbose || l.Severity == "warning" || l.Severity == "error" {
+			fmt.Fprintln(logs, l.String())
+		}
+	}}}
+	var tfLog io.Writer
+	if verbose {
+		tfLog = logs
+	}
+	terraform := plugin.LauncherFunc(func(ctx context.Context, p plugin.Plugin) (provider.Provider, error) {
+		return tfplugin.Start(ctx, tfplugin.Config{
+			Path: p.Path, Dir: projectDir, Name: p.Name, Version: p.Version, Log: tfLog,
+			Warn: func(msg string) { fmt.Fprintln(logs, "warning: "+msg) },
+		})
+	})
+	return plugin.NewSource(plugin.DefaultEnv(projectDir), builtins(), pulumi, terraform)
+}
+
+// providerConfig gives the built-in provider the project directory as
+// its root, so relative paths resolve against the project wherever plinth
+// runs from; stack config (plinth:root) may still override it.
+func providerConfig(projectDir string, base func(pkg string) resource.Object) func(pkg string) resource.Object {
+	return func(pkg string) resource.Object {
+		cfg := base(pkg)
+		if pkg != plinth.Name {
+			return cfg
+		}
+		out := cfg.Copy()
+		if out == nil {
+			out = resource.Object{}
+		}
+		if _, set := out["root"]; !set {
+			out["root"] = resource.NewString(projectDir)
+		}
+		return out
+	}
+}

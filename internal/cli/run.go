@@ -1,0 +1,253 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/plinth-iac/plinth/internal/display"
+	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/program"
+	"github.com/plinth-iac/plinth/internal/secrets"
+	"github.com/plinth-iac/plinth/internal/state"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// stackRun is a stack made ready for an engine operation: its program
+// loaded, its secrets opened and its config read.
+type stackRun struct {
+	a       *app
+	ws      *workspace
+	project *program.Project
+	crypter *secrets.Crypter
+	config  map[string]resource.Value
+	view    display.View
+	source  engine.ProviderSource
+}
+
+// prepare loads everything an operation needs, in the order that finds
+// mistakes cheapest first: the program, the secrets, the stack config.
+func (a *app) prepare(ctx context.Context, view display.View) (*stackRun, error) {
+	ws, err := a.workspace()
+	if err != nil {
+		return nil, err
+	}
+	p, err := ws.program()
+	if err != nil {
+		return nil, err
+	}
+	c, err := ws.crypter(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cf, err := ws.configFile()
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := cf.Values(c)
+	if err != nil {
+		return nil, err
+	}
+	src := providerSource(ws.dir, a.env.Stderr, a.g.verbose)
+	return &stackRun{a: a, ws: ws, project: p, crypter: c, config: cfg, view: view, source: src}, nil
+}
+
+// evaluator checks the stack's config against the program and returns
+// the program to run; its warnings go to the view.
+func (r *stackRun) evaluator() (*program.Evaluator, error) {
+	return r.project.Program(r.config, program.Options{Warn: func(d program.Diagnostic) {
+		r.view.Diagnostic(display.FromProgram(d))
+	}})
+}
+
+// opFlags are the flags the engine operations share.
+type opFlags struct {
+	yes         bool
+	skipPreview bool
+	json        bool
+	diff        bool
+	parallel    int
+	targets     []string
+	excludes    []string
+}
+
+func (f *opFlags) addTargets(c *cobra.Command) {
+	c.Flags().StringArrayVarP(&f.targets, "target", "t", nil, "limit the operation to this resource `URN` (repeatable)")
+	c.Flags().StringArrayVar(&f.excludes, "exclude", nil, "leave this resource `URN` alone (repeatable)")
+}
+
+func (f *opFlags) addCommon(c *cobra.Command, verb string) {
+	c.Flags().BoolVarP(&f.yes, "yes", "y", false, verb+" without asking for confirmation")
+	c.Flags().BoolVar(&f.skipPreview, "skip-preview", false, "do not preview first")
+	c.Flags().BoolVar(&f.json, "json", false, "write newline-delimited JSON events")
+	c.Flags().BoolVar(&f.diff, "diff", false, "show every changed property")
+	c.Flags().IntVarP(&f.parallel, "parallel", "p", 0, "run at most `N` provider steps at once (default 16 per CPU)")
+}
+
+// urns parses --target and --exclude values.
+func urns(flag string, values []string) ([]resource.URN, error) {
+	out := make([]resource.URN, 0, len(values))
+	for _, v := range values {
+		u, err := resource.ParseURN(v)
+		if err != nil {
+			return nil, display.Errorf("Invalid URN", "--%s %q is not a URN: %v. Copy the URN from `plinth state ls`.", flag, v, err)
+		}
+		out = append(out, u)
+	}
+	return out, nil
+}
+
+// options builds the engine options for an operation recording into
+// journal (nil for a preview).
+func (r *stackRun) options(journal engine.Journal, hard context.Context, f opFlags) (engine.Options, error) {
+	targets, err := urns("target", f.targets)
+	if err != nil {
+		return engine.Options{}, err
+	}
+	excludes, err := urns("exclude", f.excludes)
+	if err != nil {
+		return engine.Options{}, err
+	}
+	return engine.Options{
+		Stack: r.ws.stack, Project: r.project.Name(), Providers: r.source, Journal: journal,
+		Parallel: f.parallel, Targets: targets, Excludes: excludes,
+		Events: r.a.events(r.view), Now: r.a.env.now, HardCancel: hard,
+		DefaultProviderConfig: providerConfig(r.ws.dir, r.project.DefaultProviderConfig(r.config)),
+	}, nil
+}
+
+// events forwards engine events to a view.
+func (a *app) events(v display.View) func(engine.Event) {
+	return func(e engine.Event) {
+		if a.env.Rewrite != nil {
+			a.env.Rewrite(&e)
+		}
+		v.Event(e)
+	}
+}
+
+// phase runs one engine operation between the view's Begin and End. An
+// error comes back already shown.
+func (r *stackRun) phase(op display.Operation, outputs bool, run func() (*engine.Result, error)) (*engine.Result, error) {
+	op.Stack, op.Project = r.ws.stack, r.project.Name()
+	r.view.Begin(op)
+	res, err := run()
+	r.view.End(display.Outcome{Result: res, Err: err, ShowOutputs: outputs})
+	if err != nil {
+		return res, reported{err}
+	}
+	return res, nil
+}
+
+// openSession locks the stack for a change and says if it recovered an
+// interrupted run.
+func (r *stackRun) openSession(ctx context.Context, command string) (*state.Session, error) {
+	s, err := r.ws.open(ctx, r.crypter, command)
+	if err != nil {
+		return nil, err
+	}
+	if n := s.Recovered(); n > 0 {
+		r.view.Notice(fmt.Sprintf("Recovered %d journal entries of an interrupted run of stack %s.", n, r.ws.stack))
+	}
+	return s, nil
+}
+
+// closeSession saves the state and unlocks, whatever the operation did:
+// it must run even when the operation was cancelled.
+func closeSession(s *state.Session) error {
+	return s.Close(context.Background())
+}
+
+// newView picks the view: JSON when asked, live on a terminal outside
+// CI, plain otherwise.
+func (a *app) newView(jsonOut, diff bool) display.View {
+	mode := display.Plain
+	switch {
+	case jsonOut:
+		mode = display.JSON
+	case a.env.StdoutTerminal && a.env.getenv("CI") == "":
+		mode = display.Live
+	}
+	return display.New(display.Options{
+		Out: a.env.Stdout, ErrOut: a.env.Stderr, Mode: mode,
+		Colour: a.colourFor(a.env.StdoutTerminal), Verbose: a.g.verbose, Diff: diff,
+		Now: a.env.now, Width: a.env.Width,
+	})
+}
+
+// needConfirmation refuses, before anything runs, a change that would
+// have to be confirmed where no one can answer.
+func (a *app) needConfirmation(command string, f opFlags) error {
+	if f.yes {
+		return nil
+	}
+	if f.json {
+		return display.Errorf("Confirmation needed", "plinth %s --json cannot ask for confirmation. Add --yes to go ahead without asking.", command)
+	}
+	if !a.env.StdinTerminal {
+		return display.Errorf("Confirmation needed", "plinth %s changes real resources and asks for confirmation first, but standard input is not a terminal. Add --yes to go ahead without asking, or run `plinth preview` to see what would change.", command)
+	}
+	return nil
+}
+
+// errDeclined is returned when people answer no.
+var errDeclined = display.Errorf("Cancelled", "Nothing was changed.")
+
+// confirm asks a yes/no question on the terminal; anything but yes is
+// no, and so is an interrupt.
+func (a *app) confirm(ctx context.Context, question string) error {
+	fmt.Fprintf(a.env.Stdout, "%s [yes/no] ", question)
+	answer := make(chan string, 1)
+	go func() {
+		line, err := bufio.NewReader(a.env.Stdin).ReadString('\n')
+		if err != nil && !errors.Is(err, io.EOF) {
+			line = ""
+		}
+		answer <- strings.ToLower(strings.TrimSpace(line))
+	}()
+	select {
+	case s := <-answer:
+		if s == "yes" || s == "y" {
+			return nil
+		}
+	case <-ctx.Done():
+		fmt.Fprintln(a.env.Stdout)
+	}
+	return errDeclined
+}
+
+// interruptible returns a context cancelled by the first Ctrl-C (stop
+// scheduling, finish the steps in flight, save) and one cancelled by the
+// second (cancel the provider calls in flight too), and a function that
+// stops listening.
+func (a *app) interruptible(ctx context.Context, v display.View) (soft, hard context.Context, stop func()) {
+	soft, cancelSoft := context.WithCancel(ctx)
+	hard, cancelHard := context.WithCancel(context.Background())
+	if a.env.Interrupts == nil {
+		return soft, hard, func() { cancelSoft(); cancelHard() }
+	}
+	signals, stopSignals := a.env.Interrupts()
+	done := make(chan struct{})
+	go func() {
+		for n := 1; ; n++ {
+			select {
+			case <-done:
+				return
+			case <-signals:
+			}
+			if n == 1 {
+				v.Notice("Interrupted: no new steps will start; the steps in flight finish and are saved. Press Ctrl-C again to stop them too.")
+				cancelSoft()
+			} else {
+				v.Notice("Interrupted again: cancelling the steps in flight; plinth exits once the state is saved.")
+				cancelHard()
+			}
+		}
+	}()
+	return soft, hard, func() { close(done); stopSignals(); cancelSoft(); cancelHard() }
+}

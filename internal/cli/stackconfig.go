@@ -1,0 +1,215 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/plinth-iac/plinth/internal/display"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// stackConfig is a stack's config file, plinth.<stack>.yaml beside the
+// program, as Pulumi users expect:
+//
+//	config:
+//	  prefix: demo
+//	  token:
+//	    secure: <ciphertext sealed with the stack's key>
+//
+// Values are kept as YAML nodes: scalars are read as text (the program
+// converts them to the declared type), mappings and sequences as
+// structured values, and a mapping with the single key "secure" as a
+// secret.
+type stackConfig struct {
+	path, shown string
+	values      map[string]*yaml.Node
+}
+
+// cipher seals and opens config secrets: the stack's secrets.Crypter.
+type cipher interface {
+	Seal(plaintext []byte) (string, error)
+	Open(ciphertext string) ([]byte, error)
+}
+
+func readStackConfig(path, shown string) (*stackConfig, error) {
+	c := &stackConfig{path: path, shown: shown, values: map[string]*yaml.Node{}}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return c, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading the stack config %s: %w", shown, err)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, c.invalid(0, 0, "It is not valid YAML: %v.", strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	if len(doc.Content) == 0 {
+		return c, nil
+	}
+	return c, c.parse(doc.Content[0])
+}
+
+func (c *stackConfig) invalid(line, col int, detail string, args ...any) error {
+	where := c.shown
+	if line > 0 {
+		where = fmt.Sprintf("%s:%d:%d", c.shown, line, col)
+	}
+	return &display.Error{Summary: "Invalid stack config", Where: where,
+		Detail: fmt.Sprintf(detail, args...) + " The file holds a config: mapping of key: value; fix it by hand or remove it and use `plinth config set`."}
+}
+
+func (c *stackConfig) parse(top *yaml.Node) error {
+	if top.Kind != yaml.MappingNode {
+		return c.invalid(top.Line, top.Column, "The file is not a mapping.")
+	}
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		k, v := top.Content[i], top.Content[i+1]
+		if k.Value != "config" {
+			return c.invalid(k.Line, k.Column, "%q is not a section of a stack config file; only config is.", k.Value)
+		}
+		if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
+			continue
+		}
+		if v.Kind != yaml.MappingNode {
+			return c.invalid(v.Line, v.Column, "config must be a mapping of key: value.")
+		}
+		for j := 0; j+1 < len(v.Content); j += 2 {
+			c.values[v.Content[j].Value] = v.Content[j+1]
+		}
+	}
+	return nil
+}
+
+// keys returns the keys set, sorted.
+func (c *stackConfig) keys() []string {
+	out := make([]string, 0, len(c.values))
+	for k := range c.values {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// secure returns the ciphertext of a secret value node.
+func secure(n *yaml.Node) (string, bool) {
+	if n.Kind != yaml.MappingNode || len(n.Content) != 2 || n.Content[0].Value != "secure" {
+		return "", false
+	}
+	return n.Content[1].Value, true
+}
+
+// value decodes one key: text for a scalar, a structured value for a
+// mapping or sequence, a secret string for {secure: ...}.
+func (c *stackConfig) value(key string, ciph cipher) (resource.Value, error) {
+	n := c.values[key]
+	if ct, ok := secure(n); ok {
+		pt, err := ciph.Open(ct)
+		if err != nil {
+			return resource.Value{}, c.invalid(n.Line, n.Column, "The secret value of %q cannot be decrypted with the stack's key (%v). Set it again with `plinth config set --secret %s VALUE`.", key, err, key)
+		}
+		return resource.MakeSecret(resource.NewString(string(pt))), nil
+	}
+	if n.Kind == yaml.ScalarNode {
+		return resource.NewString(n.Value), nil
+	}
+	var x any
+	if err := n.Decode(&x); err != nil {
+		return resource.Value{}, c.invalid(n.Line, n.Column, "The value of %q cannot be read: %v.", key, err)
+	}
+	v, err := resource.FromGo(x)
+	if err != nil {
+		return resource.Value{}, c.invalid(n.Line, n.Column, "The value of %q cannot be read: %v.", key, err)
+	}
+	return v, nil
+}
+
+// Values decodes every key, for the program.
+func (c *stackConfig) Values(ciph cipher) (map[string]resource.Value, error) {
+	out := make(map[string]resource.Value, len(c.values))
+	for _, k := range c.keys() {
+		n := c.values[k]
+		if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+			continue
+		}
+		v, err := c.value(k, ciph)
+		if err != nil {
+			return nil, err
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+// text returns a key's value as people typed it: the plaintext of a
+// secret, JSON for a structured value.
+func (c *stackConfig) text(key string, ciph cipher) (text string, secret bool, err error) {
+	v, err := c.value(key, ciph)
+	if err != nil {
+		return "", false, err
+	}
+	if v.IsSecret() {
+		return v.SecretElement().Str(), true, nil
+	}
+	if v.Kind() == resource.StringKind {
+		return v.Str(), false, nil
+	}
+	data, err := json.Marshal(display.JSONValue(v))
+	return string(data), false, err
+}
+
+// set stores a value: sealed when secret, structured when it is an array
+// or object, else as text.
+func (c *stackConfig) set(key, text string, typed resource.Value, secret bool, ciph cipher) error {
+	n := &yaml.Node{}
+	switch {
+	case secret:
+		ct, err := ciph.Seal([]byte(text))
+		if err != nil {
+			return fmt.Errorf("encrypting the value of %s: %w", key, err)
+		}
+		n.Kind = yaml.MappingNode
+		n.Content = []*yaml.Node{{Kind: yaml.ScalarNode, Value: "secure"}, {Kind: yaml.ScalarNode, Value: ct}}
+	case typed.Kind() == resource.ArrayKind || typed.Kind() == resource.ObjectKind:
+		if err := n.Encode(typed.ToGo()); err != nil {
+			return fmt.Errorf("encoding the value of %s: %w", key, err)
+		}
+	default:
+		if err := n.Encode(text); err != nil {
+			return fmt.Errorf("encoding the value of %s: %w", key, err)
+		}
+	}
+	c.values[key] = n
+	return nil
+}
+
+// save writes the file with its keys sorted, or removes it when no key
+// is left.
+func (c *stackConfig) save() error {
+	if len(c.values) == 0 {
+		if err := os.Remove(c.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("removing %s: %w", c.shown, err)
+		}
+		return nil
+	}
+	m := &yaml.Node{Kind: yaml.MappingNode}
+	for _, k := range c.keys() {
+		m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: k}, c.values[k])
+	}
+	doc := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: "config"}, m}}
+	data, err := yaml.Marshal(doc)
+	if err != nil {
+		return fmt.Errorf("encoding %s: %w", c.shown, err)
+	}
+	if err := writeFileAtomic(c.path, data, 0o644); err != nil {
+		return fmt.Errorf("writing %s: %w", c.shown, err)
+	}
+	return nil
+}

@@ -1,0 +1,134 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/plinth-iac/plinth/internal/display"
+	"github.com/plinth-iac/plinth/internal/state"
+)
+
+func (a *app) stateExportCommand() *cobra.Command {
+	var file string
+	c := &cobra.Command{
+		Use:   "export",
+		Short: "Write the stack's state as JSON",
+		Long: "Export writes the state (journal replayed) as JSON to standard output or --file.\n" +
+			"Secrets stay encrypted with the stack's key, so the file can be imported back into\n" +
+			"this stack. It does not lock the stack and works on state that fails integrity checks,\n" +
+			"so that it can be repaired and imported.",
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			_, crypter, snap, err := a.stateContext(c.Context(), false)
+			if err != nil {
+				return err
+			}
+			data, err := state.EncodeSnapshot(snap, 0, crypter)
+			if err != nil {
+				return fmt.Errorf("encoding the state: %w", err)
+			}
+			if file == "" {
+				_, err = a.env.Stdout.Write(append(data, '\n'))
+				return err
+			}
+			return writeFileAtomic(file, append(data, '\n'), 0o600)
+		},
+	}
+	c.Flags().StringVarP(&file, "file", "f", "", "write to this `file` instead of standard output")
+	return c
+}
+
+func (a *app) stateImportCommand() *cobra.Command {
+	var file string
+	var yes bool
+	c := &cobra.Command{
+		Use:   "import",
+		Short: "Replace the stack's state with JSON from `state export`",
+		Long: "Import replaces the whole state of the stack with a file written by `plinth state\n" +
+			"export` (possibly repaired by hand), read from standard input or --file. The file must\n" +
+			"pass the integrity checks; secrets must be encrypted with this stack's key.",
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return a.runStateImport(c.Context(), file, yes)
+		},
+	}
+	c.Flags().StringVarP(&file, "file", "f", "", "read from this `file` instead of standard input")
+	c.Flags().BoolVarP(&yes, "yes", "y", false, "do not ask for confirmation")
+	return c
+}
+
+func (a *app) runStateImport(ctx context.Context, file string, yes bool) error {
+	if err := a.needConfirmation("state import", opFlags{yes: yes}); err != nil {
+		return err
+	}
+	data, shown, err := a.readInput(file)
+	if err != nil {
+		return err
+	}
+	ws, err := a.workspace()
+	if err != nil {
+		return err
+	}
+	crypter, err := ws.crypter(ctx)
+	if err != nil {
+		return err
+	}
+	snap, _, err := state.DecodeSnapshot(data, crypter)
+	if err != nil {
+		return display.Errorf("Invalid state file", "%s cannot be read as a plinth state: %v. Nothing was changed.", shown, err)
+	}
+	if err := snap.Verify(); err != nil {
+		return display.Errorf("Invalid state file", "%s fails the integrity check: %v. Nothing was changed.", shown, err)
+	}
+	if err := a.confirmEdit(ctx, yes, fmt.Sprintf("Replace the state of stack %s with %s (%d resources)?", ws.stack, shown, countResources(snap))); err != nil {
+		return err
+	}
+	if err := replaceState(ctx, ws, crypter, snap); err != nil {
+		return err
+	}
+	fmt.Fprintf(a.env.Stdout, "Imported %s into stack %s.\n", shown, ws.stack)
+	return nil
+}
+
+func (a *app) readInput(file string) ([]byte, string, error) {
+	if file == "" {
+		data, err := io.ReadAll(a.env.Stdin)
+		return data, "standard input", err
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, file, display.Errorf("Cannot read file", "%v.", err)
+	}
+	return data, file, nil
+}
+
+// replaceState makes snap the stack's state through a session, or, when
+// the stored state is too damaged to open, under the stack's lock
+// directly: importing a repaired export is how damage is fixed.
+func replaceState(ctx context.Context, ws *workspace, c state.Crypter, snap *state.Snapshot) error {
+	s, err := state.Open(ctx, ws.backend, ws.stack, state.OpenOptions{Crypter: c, Command: "plinth state import"})
+	var damaged *state.DamagedError
+	switch {
+	case err == nil:
+		return errors.Join(s.ReplaceSnapshot(ctx, snap), closeSession(s))
+	case !errors.As(err, &damaged):
+		return err
+	}
+	lock, err := ws.backend.Lock(ctx, ws.stack, state.CurrentProcess("plinth state import"))
+	if err != nil {
+		return err
+	}
+	data, err := state.EncodeSnapshot(snap, 0, c)
+	if err == nil {
+		err = ws.backend.WriteSnapshot(ctx, ws.stack, data)
+	}
+	if err == nil {
+		err = ws.backend.TruncateJournal(ctx, ws.stack)
+	}
+	return errors.Join(err, lock.Unlock(ctx))
+}

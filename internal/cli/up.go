@@ -1,0 +1,128 @@
+package cli
+
+import (
+	"context"
+	"errors"
+
+	"github.com/spf13/cobra"
+
+	"github.com/plinth-iac/plinth/internal/display"
+	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/state"
+)
+
+type upFlags struct {
+	opFlags
+	refresh bool
+}
+
+func (a *app) upCommand() *cobra.Command {
+	var f upFlags
+	c := &cobra.Command{
+		Use:     "up",
+		Aliases: []string{"update"},
+		Short:   "Create, update and delete resources until they match the program",
+		Long: "Up previews the changes the program asks for, asks for confirmation (on a terminal;\n" +
+			"elsewhere pass --yes), then makes them, recording every step in the stack's state.\n" +
+			"Ctrl-C once stops starting new steps and saves; twice cancels the steps in flight.",
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error { return a.runUp(c.Context(), f) },
+	}
+	f.addCommon(c, "update")
+	f.addTargets(c)
+	c.Flags().BoolVarP(&f.refresh, "refresh", "r", false, "refresh the state from the providers first")
+	return c
+}
+
+func (a *app) runUp(ctx context.Context, f upFlags) error {
+	if err := a.needConfirmation("up", f.opFlags); err != nil {
+		return err
+	}
+	view := a.newView(f.json, f.diff)
+	r, err := a.prepare(ctx, view)
+	if err != nil {
+		return err
+	}
+	ev, err := r.evaluator()
+	if err != nil {
+		return err
+	}
+	sess, err := r.openSession(ctx, "plinth up")
+	if err != nil {
+		return err
+	}
+	defer closeSession(sess)
+	ctx, hard, stop := a.interruptible(ctx, view)
+	defer stop()
+	base := sess.Base()
+	if f.refresh {
+		if base, err = r.refreshFirst(ctx, sess, hard, f.opFlags); err != nil {
+			return err
+		}
+	}
+	expected, err := r.previewAndConfirm(ctx, hard, "update", "Do you want to perform this update?", f.opFlags, func(opts engine.Options) (*engine.Result, error) {
+		return engine.Preview(ctx, ev, base, opts)
+	})
+	if err != nil {
+		return err
+	}
+	opts, err := r.options(sess, hard, f.opFlags)
+	if err != nil {
+		return err
+	}
+	_, err = r.phase(display.Operation{Verb: "update", Expected: expected}, true, func() (*engine.Result, error) {
+		res, err := engine.Update(ctx, ev, base, opts)
+		return res, errors.Join(err, closeSession(sess))
+	})
+	return err
+}
+
+// refreshFirst runs the refresh of `up --refresh` and returns the state
+// it leaves.
+func (r *stackRun) refreshFirst(ctx context.Context, sess *state.Session, hard context.Context, f opFlags) (*state.Snapshot, error) {
+	opts, err := r.options(sess, hard, f)
+	if err != nil {
+		return nil, err
+	}
+	_, err = r.phase(display.Operation{Verb: "refresh"}, false, func() (*engine.Result, error) {
+		return engine.Refresh(ctx, sess.Base(), opts)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return sess.Snapshot(), nil
+}
+
+// previewAndConfirm shows the preview of an operation (unless
+// --skip-preview) and, without --yes, asks whether to go ahead when it
+// would change something. It returns how many steps the preview found.
+func (r *stackRun) previewAndConfirm(ctx, hard context.Context, verb, question string, f opFlags, preview func(engine.Options) (*engine.Result, error)) (int, error) {
+	if f.skipPreview {
+		if f.yes {
+			return 0, nil
+		}
+		return 0, r.a.confirm(ctx, question+" (no preview was run)")
+	}
+	opts, err := r.options(nil, hard, f)
+	if err != nil {
+		return 0, err
+	}
+	res, err := r.phase(display.Operation{Verb: verb, Preview: true}, false, func() (*engine.Result, error) { return preview(opts) })
+	if err != nil {
+		return 0, err
+	}
+	if !f.yes && res.HasChanges() {
+		if err := r.a.confirm(ctx, question); err != nil {
+			return 0, err
+		}
+	}
+	return total(res), nil
+}
+
+func total(res *engine.Result) int {
+	n := 0
+	for _, c := range res.Counts {
+		n += c
+	}
+	return n
+}

@@ -1,0 +1,168 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/plinth-iac/plinth/internal/display"
+	"github.com/plinth-iac/plinth/internal/program"
+	"github.com/plinth-iac/plinth/internal/secrets"
+	"github.com/plinth-iac/plinth/internal/state"
+	"github.com/plinth-iac/plinth/internal/state/file"
+)
+
+// The files plinth keeps in a project directory.
+const (
+	stateDirName     = ".plinth"        // state, keys and project plugins
+	selectedFileName = "selected-stack" // under stateDirName: the selected stack
+	defaultStack     = "dev"
+)
+
+// workspace is a project directory and the stack a command works on.
+type workspace struct {
+	a *app
+	// arg is the project directory as given (for messages); dir is it
+	// made absolute.
+	arg, dir string
+	backend  *file.Backend
+	stack    string
+}
+
+// workspace resolves -C and --stack. It reads nothing else.
+func (a *app) workspace() (*workspace, error) {
+	arg := a.g.dir
+	if arg == "" {
+		arg = "."
+	}
+	dir, err := filepath.Abs(arg)
+	if err != nil {
+		return nil, fmt.Errorf("finding the project directory %s: %w", arg, err)
+	}
+	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+		return nil, display.Errorf("No project directory", "%s is not a directory. Pass the project directory with -C DIR, or run plinth inside it.", arg)
+	}
+	w := &workspace{a: a, arg: arg, dir: dir, backend: file.New(filepath.Join(dir, stateDirName))}
+	w.stack, err = w.chooseStack()
+	if err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// chooseStack returns --stack, else the selected stack, else dev.
+func (w *workspace) chooseStack() (string, error) {
+	name := w.a.g.stack
+	if name == "" {
+		name = w.selected()
+	}
+	if name == "" {
+		name = defaultStack
+	}
+	if err := state.ValidateStackName(name); err != nil {
+		return "", display.Errorf("Invalid stack name", "%s.", err)
+	}
+	return name, nil
+}
+
+func (w *workspace) selectedPath() string {
+	return filepath.Join(w.dir, stateDirName, selectedFileName)
+}
+
+// selected returns the selected stack, "" if none is.
+func (w *workspace) selected() string {
+	data, err := os.ReadFile(w.selectedPath())
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(data))
+}
+
+// selectStack remembers name as the selected stack; "" forgets it.
+func (w *workspace) selectStack(name string) error {
+	if name == "" {
+		if err := os.Remove(w.selectedPath()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("forgetting the selected stack: %w", err)
+		}
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(w.selectedPath()), 0o700); err != nil {
+		return fmt.Errorf("selecting stack %s: %w", name, err)
+	}
+	return writeFileAtomic(w.selectedPath(), []byte(name+"\n"), 0o600)
+}
+
+// program loads and checks plinth.yaml.
+func (w *workspace) program() (*program.Project, error) {
+	return program.Load(w.arg)
+}
+
+// stackExists reports whether the state store holds the stack.
+func (w *workspace) stackExists(ctx context.Context, name string) (bool, error) {
+	names, err := w.backend.ListStacks(ctx)
+	if err != nil {
+		return false, err
+	}
+	for _, n := range names {
+		if n == name {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// crypter opens the stack's secrets, creating the stack and its key on
+// first use (and saying so once).
+func (w *workspace) crypter(ctx context.Context) (*secrets.Crypter, error) {
+	opts := secrets.Options{Passphrase: w.a.env.getenv(secrets.PassphraseEnv), KDF: w.a.env.KDF}
+	c, warning, err := secrets.Open(ctx, w.backend, w.stack, opts)
+	if err != nil {
+		return nil, err
+	}
+	if warning != "" {
+		fmt.Fprintln(w.a.env.Stderr, "note: "+warning)
+	}
+	return c, nil
+}
+
+// configFile returns the stack's config file, plinth.<stack>.yaml.
+func (w *workspace) configFile() (*stackConfig, error) {
+	name := "plinth." + w.stack + ".yaml"
+	return readStackConfig(filepath.Join(w.dir, name), filepath.Join(w.arg, name))
+}
+
+// load reads the stack's state without locking it.
+func (w *workspace) load(ctx context.Context, c state.Crypter) (*state.Snapshot, error) {
+	return state.Load(ctx, w.backend, w.stack, state.OpenOptions{Crypter: c, Verify: true})
+}
+
+// open locks the stack for a command that changes it.
+func (w *workspace) open(ctx context.Context, c state.Crypter, command string) (*state.Session, error) {
+	return state.Open(ctx, w.backend, w.stack, state.OpenOptions{Crypter: c, Command: command, Verify: true})
+}
+
+// writeFileAtomic replaces path with data: a reader sees the old file or
+// the new one, never a mix.
+func writeFileAtomic(path string, data []byte, mode fs.FileMode) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

@@ -1,0 +1,19 @@
+// Package display shows what an operation is doing: one line per step in
+// plain text, a live view that redraws the steps in flight on a terminal,
+// or newline-delimited JSON for scripts. It renders property diffs with +,
+// ~ and - markers (and +- with the properties that force a replacement),
+// masks every secret as [secret], hides the engine's default provider
+// resources unless asked, and turns errors into diagnostics: a short
+// summary and a detail saying what, where and how to fix it, never a Go
+// stack trace.
+//
+// Its neighbours: internal/engine produces the Events it draws and the
+// Result it summarises; internal/cli picks a view (plain, live or JSON)
+// from the flags and the terminal and feeds it. Errors it diagnoses come
+// from internal/program (diagnostics with file:line:col), internal/state
+// (locks, damage), internal/secrets and internal/plugin.
+//
+// It does not decide anything about the operation, read state or talk to
+// providers, and it does not detect terminals: the caller says which view
+// it wants and how wide the terminal is.
+package display

@@ -1,0 +1,143 @@
+package display
+
+import (
+	"io"
+	"strings"
+	"time"
+
+	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/state"
+)
+
+// Mode picks a view.
+type Mode uint8
+
+// The views.
+const (
+	// Plain writes one line per event: for logs, pipes and CI.
+	Plain Mode = iota
+	// Live redraws the steps in flight on a terminal.
+	Live
+	// JSON writes one JSON object per line.
+	JSON
+)
+
+// Options configure a view. They are not modified after New.
+type Options struct {
+	Out io.Writer
+	// ErrOut receives the diagnostics of an operation's failure; Out if
+	// nil.
+	ErrOut io.Writer
+	Mode   Mode
+	// Colour turns on ANSI colours (plain and live views).
+	Colour bool
+	// Verbose shows unchanged resources, default providers and stack
+	// traces.
+	Verbose bool
+	// Diff shows every changed property on its own line, instead of a
+	// one-line summary.
+	Diff bool
+	// Now is the clock for elapsed times and timestamps; time.Now if nil.
+	Now func() time.Time
+	// Width is the terminal's width in columns, 0 if unknown; the live
+	// view cuts its lines to fit.
+	Width int
+	// Tick is how often the live view redraws elapsed times; 0 means
+	// 200ms, a negative value never (tests draw by hand).
+	Tick time.Duration
+}
+
+func (o Options) errOut() io.Writer {
+	if o.ErrOut != nil {
+		return o.ErrOut
+	}
+	return o.Out
+}
+
+func (o Options) now() time.Time {
+	if o.Now != nil {
+		return o.Now()
+	}
+	return time.Now()
+}
+
+// Operation describes what a view is about to show.
+type Operation struct {
+	// Verb is update, refresh, destroy or import.
+	Verb    string
+	Preview bool
+	Stack   string
+	Project string
+	// Expected is how many steps a preview found, for the live view's
+	// done/total; 0 if unknown.
+	Expected int
+}
+
+// Outcome is how an operation ended.
+type Outcome struct {
+	Result *engine.Result
+	Err    error
+	// ShowOutputs prints the stack outputs before the summary.
+	ShowOutputs bool
+}
+
+// View shows one operation. Event and Diagnostic may be called from many
+// goroutines at once.
+type View interface {
+	Begin(Operation)
+	Event(engine.Event)
+	Diagnostic(Diagnostic)
+	// Notice tells people something about the run itself, such as that
+	// an interrupt was received.
+	Notice(string)
+	End(Outcome)
+}
+
+// New returns the view the options ask for.
+func New(opts Options) View {
+	switch opts.Mode {
+	case JSON:
+		return newJSONView(opts)
+	case Live:
+		return newLiveView(opts)
+	}
+	return newPlainView(opts)
+}
+
+// title is the line that opens an operation's output.
+func (op Operation) title() string {
+	where := "stack " + op.Stack
+	if op.Project != "" {
+		where += " (project " + op.Project + ")"
+	}
+	if op.Preview {
+		return "Previewing " + op.Verb + " of " + where
+	}
+	doing := map[string]string{"update": "Updating", "refresh": "Refreshing", "destroy": "Destroying", "import": "Importing into"}[op.Verb]
+	if doing == "" {
+		doing = strings.ToUpper(op.Verb[:1]) + op.Verb[1:] + " of"
+	}
+	return doing + " " + where
+}
+
+// hidden reports whether an event is plumbing people do not ask to see:
+// the engine's default provider resources.
+func hidden(e engine.Event, verbose bool) bool {
+	if verbose {
+		return false
+	}
+	return state.IsProviderType(e.Type) && isDefaultName(e.URN.Name())
+}
+
+func isDefaultName(name string) bool {
+	return name == "default" || strings.HasPrefix(name, "default_")
+}
+
+// total counts the resources an operation touched.
+func total(counts map[engine.StepOp]int) int {
+	n := 0
+	for _, c := range counts {
+		n += c
+	}
+	return n
+}
