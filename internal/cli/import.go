@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -100,11 +101,13 @@ func writeImportSnippet(w io.Writer, name string, r *state.Resource) error {
 		{Kind: yaml.ScalarNode, Value: "resources"},
 		{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: name}, body}},
 	}}
-	data, err := yaml.Marshal(doc)
-	if err != nil {
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(doc); err != nil {
 		return fmt.Errorf("writing the program snippet: %w", err)
 	}
-	fmt.Fprintf(w, "\nAdd this to plinth.yaml so that the program keeps managing %s:\n\n%s", name, data)
+	fmt.Fprintf(w, "\nAdd this to plinth.yaml so that the program keeps managing %s:\n\n%s", name, buf.String())
 	return nil
 }
 

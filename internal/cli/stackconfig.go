@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -204,11 +205,13 @@ func (c *stackConfig) save() error {
 		m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: k}, c.values[k])
 	}
 	doc := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: "config"}, m}}
-	data, err := yaml.Marshal(doc)
-	if err != nil {
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(doc); err != nil {
 		return fmt.Errorf("encoding %s: %w", c.shown, err)
 	}
-	if err := writeFileAtomic(c.path, data, 0o644); err != nil {
+	if err := writeFileAtomic(c.path, buf.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("writing %s: %w", c.shown, err)
 	}
 	return nil

@@ -37,8 +37,11 @@ func (p painter) paint(c colour, s string) string {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// Duration formats a duration for people: "0.4s", "12.3s", "2m05s".
+// Duration formats a duration for people: "35ms", "12.3s", "2m05s".
 func Duration(d time.Duration) string {
+	if d < time.Second {
+		return itoa(int(d.Milliseconds())) + "ms"
+	}
 	if d < time.Minute {
 		return strconv.FormatFloat(d.Seconds(), 'f', 1, 64) + "s"
 	}

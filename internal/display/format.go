@@ -138,22 +138,30 @@ func outputLines(o resource.Object) []string {
 }
 
 // summaryLine closes an operation: "Update done: 2 created (0.3s)",
-// "Update failed: ...", or for a preview "Preview: 2 to create".
+// "Update failed (0.3s): 1 created", or for a preview "Preview: 2 to
+// create".
 func summaryLine(p painter, op Operation, res *engine.Result, err error, elapsed string) string {
 	counts := map[engine.StepOp]int{}
 	if res != nil {
 		counts = res.Counts
 	}
 	text := Counts(counts, op.Preview)
-	if op.Preview {
-		if err != nil {
-			return p.paint(colourRed, "Preview failed") + ": " + text
-		}
-		return p.paint(colourBold, "Preview") + ": " + text
+	label := "Preview"
+	if !op.Preview {
+		label = strings.ToUpper(op.Verb[:1]) + op.Verb[1:] + " done"
 	}
-	verb := strings.ToUpper(op.Verb[:1]) + op.Verb[1:]
 	if err != nil {
-		return p.paint(colourRed, verb+" failed") + ": " + text + " (" + elapsed + ")"
+		label = strings.TrimSuffix(label, " done") + " failed"
+		if !op.Preview {
+			label += " (" + elapsed + ")"
+		}
+		if total(counts) == 0 {
+			return p.paint(colourRed, label)
+		}
+		return p.paint(colourRed, label) + ": " + text
 	}
-	return p.paint(colourBold, verb+" done") + ": " + text + " (" + elapsed + ")"
+	if op.Preview {
+		return p.paint(colourBold, label) + ": " + text
+	}
+	return p.paint(colourBold, label) + ": " + text + " (" + elapsed + ")"
 }

@@ -28,6 +28,9 @@ func newLiveView(opts Options) *liveView { return &liveView{opts: opts} }
 func (v *liveView) Begin(op Operation) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	if v.m != nil {
+		fmt.Fprintln(v.opts.Out)
+	}
 	v.m = NewLiveModel(v.opts, op, v.opts.now())
 	fmt.Fprintln(v.opts.Out, v.m.f.paint(colourBold, op.title()))
 	v.draw(nil)
@@ -67,12 +70,20 @@ func (v *liveView) Event(e engine.Event) {
 func (v *liveView) Diagnostic(d Diagnostic) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	if v.m == nil { // before the first operation: nothing to redraw
+		fmt.Fprintln(v.opts.Out, d.text(painter{on: v.opts.Colour}))
+		return
+	}
 	v.draw(strings.Split(d.text(v.m.f.painter), "\n"))
 }
 
 func (v *liveView) Notice(s string) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	if v.m == nil {
+		fmt.Fprintln(v.opts.Out, s)
+		return
+	}
 	v.draw([]string{v.m.f.paint(colourYellow, s)})
 }
 

@@ -17,6 +17,7 @@ type plainView struct {
 	mu    sync.Mutex
 	op    Operation
 	start time.Time
+	began bool // an operation was shown before: leave a blank line
 }
 
 func newPlainView(opts Options) *plainView {
@@ -27,6 +28,10 @@ func (v *plainView) Begin(op Operation) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.op, v.start = op, v.opts.now()
+	if v.began {
+		fmt.Fprintln(v.opts.Out)
+	}
+	v.began = true
 	fmt.Fprintln(v.opts.Out, v.f.paint(colourBold, op.title()))
 }
 

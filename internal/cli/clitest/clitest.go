@@ -1,0 +1,163 @@
+// Package clitest runs the plinth command line in process for tests: the
+// real command code (internal/cli) against buffers instead of the
+// terminal, an environment of the test's choosing, interrupts the test
+// sends, and a cheap key derivation so passphrase tests stay fast.
+//
+// It is used by the command line's own tests and by the end-to-end tests
+// of the examples. It does not build a binary; the README test does that
+// with `go run`.
+package clitest
+
+import (
+	"bytes"
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/plinth-iac/plinth/internal/cli"
+	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/secrets"
+)
+
+// Options adjust one run.
+type Options struct {
+	// Env holds the environment variables the command sees; nothing else
+	// is visible to it.
+	Env map[string]string
+	// Stdin is what the command reads; StdinTerminal pretends it is a
+	// terminal (so confirmations are asked).
+	Stdin         string
+	StdinTerminal bool
+	// Interrupts, if set, delivers Ctrl-C presses to the command.
+	Interrupts chan os.Signal
+	// Now is the command's clock; the real one if nil.
+	Now func() time.Time
+	// Rewrite adjusts engine events before they are shown.
+	Rewrite func(*engine.Event)
+}
+
+// Result is what a run did.
+type Result struct {
+	Code           int
+	Stdout, Stderr string
+}
+
+// Output is stdout and stderr together, for messages that may go to
+// either.
+func (r Result) Output() string { return r.Stdout + r.Stderr }
+
+// CheapKDF makes passphrase-derived keys fast to compute in tests.
+var CheapKDF = secrets.KDFParams{Time: 1, Memory: 64, Threads: 1}
+
+// Run runs `plinth -C dir args...` and returns its exit code and output.
+func Run(t testing.TB, dir string, opts Options, args ...string) Result {
+	t.Helper()
+	var stdout, stderr syncBuffer
+	env := cli.Env{
+		Stdin: strings.NewReader(opts.Stdin), Stdout: &stdout, Stderr: &stderr,
+		StdinTerminal: opts.StdinTerminal,
+		Getenv:        func(k string) string { return opts.Env[k] },
+		Now:           opts.Now,
+		KDF:           CheapKDF,
+		Rewrite:       opts.Rewrite,
+	}
+	if opts.Interrupts != nil {
+		env.Interrupts = func() (<-chan os.Signal, func()) { return opts.Interrupts, func() {} }
+	}
+	code := cli.Main(context.Background(), append([]string{"-C", dir}, args...), env)
+	return Result{Code: code, Stdout: stdout.String(), Stderr: stderr.String()}
+}
+
+// MustRun runs a command that must succeed.
+func MustRun(t testing.TB, dir string, opts Options, args ...string) Result {
+	t.Helper()
+	r := Run(t, dir, opts, args...)
+	if r.Code != 0 {
+		t.Fatalf("plinth %s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), r.Code, r.Stdout, r.Stderr)
+	}
+	return r
+}
+
+// syncBuffer is a buffer safe for the concurrent writes of a view and
+// its ticker.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// CopyDir copies a project directory (an example, a testdata program)
+// into a new temporary directory and returns it; state and outputs left
+// in the source by earlier runs (.plinth, out) are not copied.
+func CopyDir(t testing.TB, src string) string {
+	t.Helper()
+	dst := t.TempDir()
+	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		if d.IsDir() && (d.Name() == ".plinth" || d.Name() == "out") && rel != "." {
+			return filepath.SkipDir
+		}
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	if err != nil {
+		t.Fatalf("copying %s: %v", src, err)
+	}
+	return dst
+}
+
+// ChangeLines returns the step lines of plain output, trimmed: the lines
+// that say what happens to a resource ("~ update note (plinth:fs:File)
+// [diff: ~content]"), without titles, property lines or summaries.
+func ChangeLines(out string) []string {
+	var lines []string
+	for _, l := range strings.Split(out, "\n") {
+		if len(l) > 2 && strings.HasPrefix(l, "  ") && strings.ContainsRune("+-~=", rune(l[2])) {
+			lines = append(lines, strings.TrimSpace(l))
+		}
+	}
+	return lines
+}
+
+// Edit replaces old with new in a project's file, failing the test if
+// old is not there.
+func Edit(t testing.TB, dir, file, old, new string) {
+	t.Helper()
+	path := filepath.Join(dir, file)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), old) {
+		t.Fatalf("%s does not contain %q", path, old)
+	}
+	if err := os.WriteFile(path, []byte(strings.Replace(string(data), old, new, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
