@@ -162,9 +162,11 @@ func quickstart() example {
 			}
 		},
 		edits: []edit{{
-			name:  "greeting",
-			apply: func(t *testing.T, dir string) { clitest.Edit(t, dir, "plinth.yaml", "greeting: hello-${prefix}", "greeting: hi-${prefix}") },
-			want:  []string{"~ update note (plinth:fs:File) [diff: ~content]"},
+			name: "greeting",
+			apply: func(t *testing.T, dir string) {
+				clitest.Edit(t, dir, "plinth.yaml", "greeting: hello-${prefix}", "greeting: hi-${prefix}")
+			},
+			want: []string{"~ update note (plinth:fs:File) [diff: ~content]"},
 			check: func(t *testing.T, dir string) {
 				if got, want := readFile(t, filepath.Join(dir, "out", firstPet+".txt")), "hi-demo from "+firstPet; got != want {
 					t.Errorf("note after the update = %q, want %q", got, want)
