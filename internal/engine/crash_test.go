@@ -153,6 +153,7 @@ func crashChild(dir, mode, genText string) int {
 	}
 	src := &source{fakes: map[string]*provider.Fake{"pkg": ledgerProvider(&ledger{path: filepath.Join(dir, "ledger")})}, instances: map[string]int{}}
 	opts := engine.Options{Stack: "dev", Project: "proj", Providers: src, Journal: s, Parallel: 8}
+	fmt.Println("ready")
 	if mode == "refresh" {
 		_, err = engine.Refresh(ctx, s.Base(), opts)
 	} else {
@@ -161,6 +162,7 @@ func crashChild(dir, mode, genText string) int {
 	if cerr := s.Close(ctx); err == nil {
 		err = cerr
 	}
+	fmt.Println("done")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, mode, "failed:", err)
 		return 1
@@ -168,30 +170,45 @@ func crashChild(dir, mode, genText string) int {
 	return 0
 }
 
-func startChild(t *testing.T, dir, mode string, gen int) *exec.Cmd {
+// startChild starts a child and returns once it is about to run its
+// operation (it has opened the state), so kills land in the operation and
+// not in process start-up.
+func startChild(t *testing.T, dir, mode string, gen int) (*exec.Cmd, *bufio.Reader) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "PLINTH_CRASH_CHILD="+dir, "PLINTH_CRASH_MODE="+mode, "PLINTH_CRASH_GEN="+strconv.Itoa(gen))
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
+	}
+	r := bufio.NewReader(out)
+	line, _ := r.ReadString('\n')
+	if line != "ready\n" {
+		_ = cmd.Wait()
+		t.Fatalf("child did not start: %q; stderr: %s", line, stderr.String())
 	}
 	t.Cleanup(func() {
 		if t.Failed() && stderr.Len() > 0 {
 			t.Logf("child stderr: %s", stderr.String())
 		}
 	})
-	return cmd
+	return cmd, r
 }
 
 func runChild(t *testing.T, dir, mode string, gen int) time.Duration {
 	t.Helper()
+	cmd, out := startChild(t, dir, mode, gen)
 	start := time.Now()
-	cmd := startChild(t, dir, mode, gen)
+	_, _ = out.ReadString('\n') // "done", printed before the process exits (which can take long under -race)
+	took := time.Since(start)
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("%s of generation %d after recovery: %v", mode, gen, err)
 	}
-	return time.Since(start)
+	return took
 }
 
 func TestCrashAtRandomMomentsLosesNothing(t *testing.T) {
@@ -203,7 +220,7 @@ func TestCrashAtRandomMomentsLosesNothing(t *testing.T) {
 	checkAgreement(t, dir)
 	kills, interrupted, pending, imported := 24, 0, 0, 0
 	for gen := 1; gen <= kills; gen++ {
-		cmd := startChild(t, dir, "update", gen)
+		cmd, _ := startChild(t, dir, "update", gen)
 		time.Sleep(time.Duration(mrand.Int64N(int64(full))))
 		_ = cmd.Process.Signal(syscall.SIGKILL)
 		_ = cmd.Wait()

@@ -58,6 +58,7 @@ func newDeployment(ctx context.Context, base *state.Snapshot, opts *Options, pre
 		d.callCtx = mergeCancel(d.callCtx, opts.HardCancel)
 	}
 	d.prov = newProviderRegistry(d)
+	context.AfterFunc(ctx, d.prov.signalAll)
 	if base != nil {
 		for _, r := range base.Resources {
 			if r.Delete {

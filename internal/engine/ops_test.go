@@ -167,7 +167,9 @@ func TestCancelFinishesStepsInFlight(t *testing.T) {
 	}()
 	<-entered // a's create is in flight
 	cancel()
-	time.Sleep(10 * time.Millisecond)
+	for signals.Load() == 0 {
+		time.Sleep(time.Millisecond) // providers are signalled while the step is still in flight
+	}
 	close(release)
 	err := <-done
 	if err == nil || !strings.Contains(err.Error(), "cancelled") {

@@ -40,7 +40,7 @@ func drawFaults(t *rapid.T, names []string) faults {
 func faultyFake(w *world, f faults) *provider.Fake {
 	base := fakeFor(w)
 	replaceOnKey(base, "k", false)
-	fake := *base
+	fake := &provider.Fake{DiffF: base.DiffF, ReadF: base.ReadF}
 	fake.CreateF = func(ctx context.Context, req provider.CreateRequest) (provider.CreateResponse, error) {
 		n := req.URN.Name()
 		switch {
@@ -67,7 +67,7 @@ func faultyFake(w *world, f faults) *provider.Fake {
 		}
 		return base.DeleteF(ctx, req)
 	}
-	return &fake
+	return fake
 }
 
 func drawProgram(t *rapid.T, run int) (prog, []string) {

@@ -213,6 +213,17 @@ func (r *providerRegistry) wasReplaced(urn resource.URN) bool {
 	return r.replaced[urn]
 }
 
+// signalAll asks every provider to stop outstanding work soon; the
+// operation was cancelled.
+func (r *providerRegistry) signalAll() {
+	r.mu.Lock()
+	all := append([]provider.Provider(nil), r.all...)
+	r.mu.Unlock()
+	for _, p := range all {
+		_ = guard(func() error { return p.SignalCancellation(context.Background()) })
+	}
+}
+
 // closeAll signals cancellation to every provider and closes it.
 func (r *providerRegistry) closeAll() {
 	r.mu.Lock()

@@ -1,0 +1,119 @@
+package engine_test
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/internal/state"
+	"github.com/plinth-iac/plinth/internal/state/file"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// flatProgram registers n independent resources at once, without a
+// goroutine per resource, as the YAML evaluator does.
+type flatProgram int
+
+func (n flatProgram) Run(_ context.Context, mon engine.Monitor) error {
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var first error
+	wg.Add(int(n))
+	for i := range int(n) {
+		reg := engine.Registration{
+			Type: "pkg:index:Thing", Name: fmt.Sprintf("r%d", i), Custom: true,
+			Inputs: resource.Object{"index": resource.NewNumber(float64(i)), "name": resource.NewString("thing")},
+		}
+		mon.Register(reg, func(_ engine.Registered, err error) {
+			if err != nil {
+				mu.Lock()
+				first = err
+				mu.Unlock()
+			}
+			wg.Done()
+		})
+	}
+	wg.Wait()
+	return first
+}
+
+func noopSource() *source {
+	return &source{fakes: map[string]*provider.Fake{"pkg": {}}, instances: map[string]int{}}
+}
+
+// BenchmarkUpdateCreates creates n resources with a no-op in-process
+// provider, journaling every step to the file backend and compacting at the
+// end: the whole cost of a first `plinth up` but for the program's parse.
+func BenchmarkUpdateCreates(b *testing.B) {
+	for _, n := range []int{1000, 10000, 100000} {
+		b.Run(fmt.Sprintf("resources=%d", n), func(b *testing.B) {
+			ctx := context.Background()
+			var heapPerResource float64
+			for b.Loop() {
+				backend := file.New(b.TempDir())
+				s, err := state.Open(ctx, backend, "dev", state.OpenOptions{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				before := heapInUse()
+				opts := engine.Options{Stack: "dev", Project: "bench", Providers: noopSource(), Journal: s}
+				res, err := engine.Update(ctx, flatProgram(n), s.Base(), opts)
+				if err != nil || res.Counts[engine.OpCreate] != n {
+					b.Fatalf("update: %v, counts %v", err, res.Counts)
+				}
+				b.StopTimer()
+				heapPerResource = float64(heapInUse()-before) / float64(n)
+				b.StartTimer()
+				if err := s.Close(ctx); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(heapPerResource, "heap-B/resource")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/resource")
+		})
+	}
+}
+
+// BenchmarkPreviewNoChanges previews n unchanged resources: load the
+// state, run the program, Check and Diff each resource.
+func BenchmarkPreviewNoChanges(b *testing.B) {
+	for _, n := range []int{1000, 10000, 100000} {
+		b.Run(fmt.Sprintf("resources=%d", n), func(b *testing.B) {
+			ctx := context.Background()
+			backend := file.New(b.TempDir())
+			s, err := state.Open(ctx, backend, "dev", state.OpenOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			opts := engine.Options{Stack: "dev", Project: "bench", Providers: noopSource(), Journal: s}
+			if _, err := engine.Update(ctx, flatProgram(n), s.Base(), opts); err != nil {
+				b.Fatal(err)
+			}
+			if err := s.Close(ctx); err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				snap, err := state.Load(ctx, backend, "dev", state.OpenOptions{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				res, err := engine.Preview(ctx, flatProgram(n), snap, opts)
+				if err != nil || res.HasChanges() {
+					b.Fatalf("preview: %v, counts %v", err, res.Counts)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/resource")
+		})
+	}
+}
+
+func heapInUse() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
