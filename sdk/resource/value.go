@@ -190,17 +190,18 @@ func (v Value) Number() float64 {
 	return v.num
 }
 
-// BigNumber returns a number with every digit it was written with.
+// BigNumber returns a number with every digit it was written with. A
+// number held as a double stands for the double's shortest decimal form, so
+// 1e16+2 written as "10000000000000002" and the double nearest it agree.
 func (v Value) BigNumber() *big.Float {
 	if v.kind != NumberKind {
 		return nil
 	}
-	if v.str != "" {
-		if f, ok := new(big.Float).SetPrec(512).SetString(v.str); ok {
-			return f
-		}
+	f, ok := new(big.Float).SetPrec(512).SetString(v.NumberLiteral())
+	if !ok { // infinities and NaN have no decimal form
+		return new(big.Float).SetFloat64(v.num)
 	}
-	return new(big.Float).SetFloat64(v.num)
+	return f
 }
 
 // NumberLiteral formats a number with every digit it holds.

@@ -38,3 +38,17 @@ func TestParseNumberKeepsDigitsOnlyWhenADoubleCannot(t *testing.T) {
 		t.Error("ParseNumber accepted 12abc")
 	}
 }
+
+func TestBigNumberOfADoubleIsItsShortestDecimal(t *testing.T) {
+	v, err := ParseNumber("-18014399708495870")
+	if err != nil {
+		t.Fatal(err)
+	}
+	i, acc := v.BigNumber().Int(nil)
+	if acc != 0 || i.String() != "-18014399708495870" {
+		t.Errorf("BigNumber() = %v (%v), want -18014399708495870 exactly", i, acc)
+	}
+	if !v.Equal(NewNumber(-18014399708495870)) {
+		t.Errorf("the literal and the double nearest it differ")
+	}
+}
