@@ -11,6 +11,7 @@ package clitest
 import (
 	"bytes"
 	"context"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -39,6 +40,9 @@ type Options struct {
 	Now func() time.Time
 	// Rewrite adjusts engine events before they are shown.
 	Rewrite func(*engine.Event)
+	// Progress, if set, receives a copy of standard output as it is
+	// written, so a test can wait for a step to start.
+	Progress io.Writer
 }
 
 // Result is what a run did.
@@ -58,6 +62,7 @@ var CheapKDF = secrets.KDFParams{Time: 1, Memory: 64, Threads: 1}
 func Run(t testing.TB, dir string, opts Options, args ...string) Result {
 	t.Helper()
 	var stdout, stderr syncBuffer
+	stdout.also = opts.Progress
 	env := cli.Env{
 		Stdin: strings.NewReader(opts.Stdin), Stdout: &stdout, Stderr: &stderr,
 		StdinTerminal: opts.StdinTerminal,
@@ -86,14 +91,58 @@ func MustRun(t testing.TB, dir string, opts Options, args ...string) Result {
 // syncBuffer is a buffer safe for the concurrent writes of a view and
 // its ticker.
 type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+	mu   sync.Mutex
+	b    bytes.Buffer
+	also io.Writer
 }
 
 func (s *syncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.also != nil {
+		s.also.Write(p)
+	}
 	return s.b.Write(p)
+}
+
+// Watch is a Progress writer that a test can wait on.
+type Watch struct {
+	mu      sync.Mutex
+	b       strings.Builder
+	changed chan struct{}
+}
+
+// NewWatch returns an empty Watch.
+func NewWatch() *Watch { return &Watch{changed: make(chan struct{}, 1)} }
+
+func (w *Watch) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	w.b.Write(p)
+	w.mu.Unlock()
+	select {
+	case w.changed <- struct{}{}:
+	default:
+	}
+	return len(p), nil
+}
+
+// WaitFor blocks until what was written contains s, failing the test if
+// done closes first.
+func (w *Watch) WaitFor(t testing.TB, s string, done <-chan struct{}) {
+	t.Helper()
+	for {
+		w.mu.Lock()
+		found := strings.Contains(w.b.String(), s)
+		w.mu.Unlock()
+		if found {
+			return
+		}
+		select {
+		case <-w.changed:
+		case <-done:
+			t.Fatalf("the command ended before writing %q", s)
+		}
+	}
 }
 
 func (s *syncBuffer) String() string {

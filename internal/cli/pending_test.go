@@ -1,0 +1,114 @@
+package cli_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/plinth-iac/plinth/internal/cli/clitest"
+	"github.com/plinth-iac/plinth/internal/secrets"
+	"github.com/plinth-iac/plinth/internal/state"
+	"github.com/plinth-iac/plinth/internal/state/file"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+const extraURN = "urn:pulumi:dev::base::plinth:fs:File::extra"
+
+// crashDuringCreate leaves the state as a plinth killed while creating
+// the extra file would: its Begin recorded and no End. If made is set
+// the file exists, as if the create happened.
+func crashDuringCreate(t *testing.T, dir string, made bool) {
+	t.Helper()
+	ctx := context.Background()
+	b := file.New(filepath.Join(dir, ".plinth"))
+	c, _, err := secrets.Open(ctx, b, "dev", secrets.Options{KDF: clitest.CheapKDF})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := state.Open(ctx, b, "dev", state.OpenOptions{Crypter: c, Command: "plinth up"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prov := s.Base().Find("urn:pulumi:dev::base::pulumi:providers:plinth::default")
+	if prov == nil {
+		t.Fatal("the state has no default provider")
+	}
+	extra := &state.Resource{URN: extraURN, Type: "plinth:fs:File", Custom: true,
+		Provider: state.ProviderRef(prov.URN, prov.ID),
+		Inputs: resource.Object{"path": resource.NewString("out/extra.txt"),
+			"content": resource.NewString("made before the crash"), "permissions": resource.NewString("0644")}}
+	if err := s.Record(ctx, &state.Entry{Step: 1, Kind: state.Begin, Op: state.OpCreate, New: extra, Time: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if made {
+		writeFile(t, filepath.Join(dir, "out", "extra.txt"), "made before the crash")
+	}
+}
+
+func TestPendingCreate(t *testing.T) {
+	run := func(t *testing.T, dir string, args ...string) clitest.Result {
+		t.Helper()
+		return clitest.MustRun(t, dir, clitest.Options{}, args...)
+	}
+	setup := func(t *testing.T, made bool) string {
+		dir := clitest.CopyDir(t, filepath.Join("testdata", "base"))
+		run(t, dir, "up", "--yes")
+		copyProgram("../pending/plinth.yaml")(t, dir)
+		crashDuringCreate(t, dir, made)
+		if out := run(t, dir, "state", "pending").Stdout; !strings.Contains(out, "create "+extraURN) {
+			t.Fatalf("state pending does not list the interrupted create:\n%s", out)
+		}
+		r := clitest.Run(t, dir, clitest.Options{}, "up", "--yes")
+		if r.Code != 1 || !strings.Contains(r.Stderr, "Pending operations") || !strings.Contains(r.Stderr, "plinth state pending") {
+			t.Fatalf("up with a pending create: exit %d, want 1 pointing at state pending\n%s", r.Code, r.Output())
+		}
+		return dir
+	}
+	t.Run("the create happened: import its ID", func(t *testing.T) {
+		dir := setup(t, true)
+		abs := filepath.Join(dir, "out", "extra.txt")
+		out := run(t, dir, "state", "pending", "--import", extraURN, abs, "--yes").Stdout
+		if !strings.Contains(out, "refreshed extra") {
+			t.Errorf("the import was not followed by a refresh:\n%s", out)
+		}
+		if show := run(t, dir, "state", "show", "extra").Stdout; !strings.Contains(show, "sha256:") || !strings.Contains(show, "ID:       "+abs) {
+			t.Errorf("the imported file's outputs were not read:\n%s", show)
+		}
+		// The refresh reads with the outputs the state had (none), so the
+		// file provider cannot tell content from source; up settles it,
+		// and then nothing is left to do.
+		run(t, dir, "up", "--yes")
+		if r := clitest.Run(t, dir, clitest.Options{}, "preview", "--detailed-exitcode"); r.Code != 0 {
+			t.Errorf("after the import and an update the program should match the state: exit %d\n%s", r.Code, r.Output())
+		}
+		if got := readFileT(t, abs); got != "made before the crash" {
+			t.Errorf("extra.txt = %q", got)
+		}
+	})
+	t.Run("the create did not happen: clear it", func(t *testing.T) {
+		dir := setup(t, false)
+		run(t, dir, "state", "pending", "--clear", extraURN, "--yes")
+		if out := run(t, dir, "state", "pending").Stdout; !strings.Contains(out, "no pending operations") {
+			t.Errorf("the pending operation is still there:\n%s", out)
+		}
+		run(t, dir, "up", "--yes")
+		if _, err := os.Stat(filepath.Join(dir, "out", "extra.txt")); err != nil {
+			t.Errorf("up after clearing did not create the file: %v", err)
+		}
+	})
+}
+
+func readFileT(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
