@@ -59,8 +59,10 @@ func TestBadInput(t *testing.T) {
 		"wrong config type, set": {args: []string{"config", "set", "count", "many"},
 			want: []string{"plinth.yaml:4:3: Invalid config value (config.count)", `"many", not an integer`}},
 		"wrong config type, in the stack file": {
-			apply: func(t *testing.T, dir string) { writeFile(t, filepath.Join(dir, "plinth.dev.yaml"), "config:\n  count: many\n") },
-			args:  upYes, want: []string{"plinth.yaml:4:3: Invalid config value (config.count)", "plinth config set count VALUE"}},
+			apply: func(t *testing.T, dir string) {
+				writeFile(t, filepath.Join(dir, "plinth.dev.yaml"), "config:\n  count: many\n")
+			},
+			args: upYes, want: []string{"plinth.yaml:4:3: Invalid config value (config.count)", "plinth config set count VALUE"}},
 		"malformed stack config file": {
 			apply: func(t *testing.T, dir string) { writeFile(t, filepath.Join(dir, "plinth.dev.yaml"), "config: [\n") },
 			args:  upYes, want: []string{"plinth.dev.yaml: Invalid stack config", "not valid YAML"}},
