@@ -23,6 +23,9 @@ type Request struct {
 	// "registry.terraform.io/hashicorp/random"); it restricts the search
 	// to Terraform providers with that address (or none known).
 	Source string
+	// ResolveVersions asks unversioned plugins their version even when
+	// the choice among them does not need it (a built-in competes).
+	ResolveVersions bool
 }
 
 // Finder resolves requests against the plugins in an Env. It is safe for
@@ -81,7 +84,7 @@ func (f *Finder) Find(ctx context.Context, req Request) (Plugin, error) {
 		return Plugin{}, fmt.Errorf("package %s: %w", req.Name, err)
 	}
 	cands := f.candidates(req)
-	f.resolveVersions(ctx, cands, constraint != nil || len(cands) > 1)
+	f.resolveVersions(ctx, cands, constraint != nil || len(cands) > 1 || req.ResolveVersions)
 	best := -1
 	for i, c := range cands {
 		if compatible(c.Version, constraint) && (best < 0 || better(c, cands[best])) {

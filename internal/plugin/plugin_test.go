@@ -270,3 +270,41 @@ func TestFindPrefersPulumi(t *testing.T) {
 		t.Errorf("Find with a source = %v, %v; want the Terraform provider", p, err)
 	}
 }
+
+// TestSourceNewestWinsOverBuiltin: the built-in provider competes with
+// installed plugins by version; an installed plugin as new as the built-in
+// wins the tie, an older one or one whose version is unknown does not.
+func TestSourceNewestWinsOverBuiltin(t *testing.T) {
+	tests := map[string]struct {
+		files   []string
+		version string // the request's constraint
+		want    string
+	}{
+		"no plugin":                {want: "builtin"},
+		"same version":             {files: []string{"path1/resource-plinth-v0.1.0/pulumi-resource-plinth"}, want: "plugin 0.1.0"},
+		"newer":                    {files: []string{"path1/resource-plinth-v0.2.0/pulumi-resource-plinth"}, want: "plugin 0.2.0"},
+		"older":                    {files: []string{"path1/resource-plinth-v0.0.9/pulumi-resource-plinth"}, want: "builtin"},
+		"bare, asked its version":  {files: []string{"path1/pulumi-resource-plinth"}, want: "plugin 0.1.0"},
+		"constraint only a plugin": {files: []string{"path1/resource-plinth-v0.2.0/pulumi-resource-plinth"}, version: ">= 0.2", want: "plugin 0.2.0"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			tr := newTree(t, tc.files...)
+			var got string
+			s := NewSource(tr.env, map[string]Builtin{"plinth": {Version: "0.1.0", New: func() (provider.Provider, error) {
+				got = "builtin"
+				return &provider.Fake{}, nil
+			}}}, LauncherFunc(func(_ context.Context, p Plugin) (provider.Provider, error) {
+				got = "plugin " + p.Version
+				return &provider.Fake{}, nil
+			}), nil)
+			s.Finder.Probe = func(context.Context, Plugin) (string, error) { return "0.1.0", nil }
+			if _, err := s.NewProvider(context.Background(), engine.ProviderRequest{Package: "plinth", Version: tc.version}); err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.want {
+				t.Errorf("got %s, want %s", got, tc.want)
+			}
+		})
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	version "github.com/hashicorp/go-version"
+
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/provider"
 )
@@ -65,20 +67,24 @@ func probeWith(l Launcher) func(ctx context.Context, p Plugin) (string, error) {
 	}
 }
 
-// NewProvider implements engine.ProviderSource.
+// NewProvider implements engine.ProviderSource. As the guide's lookup
+// says, the newest compatible provider wins, the built-in one included; an
+// installed plugin as new as the built-in wins the tie, since installing it
+// says it is wanted.
 func (s *Source) NewProvider(ctx context.Context, req engine.ProviderRequest) (provider.Provider, error) {
-	if b, ok := s.Builtins[req.Package]; ok && req.Source == "" {
-		c, err := parseConstraint(req.Version)
-		if err != nil {
-			return nil, fmt.Errorf("package %s: %w", req.Package, err)
-		}
-		if compatible(b.Version, c) {
-			return b.New()
-		}
-	}
-	p, err := s.Finder.Find(ctx, Request{Name: req.Package, Version: req.Version, Source: req.Source, Protocol: s.protocols()})
+	builtin, useBuiltin, err := s.builtinFor(req)
 	if err != nil {
 		return nil, err
+	}
+	p, err := s.Finder.Find(ctx, Request{Name: req.Package, Version: req.Version, Source: req.Source, Protocol: s.protocols(), ResolveVersions: useBuiltin})
+	if err != nil {
+		if useBuiltin {
+			return builtin.New()
+		}
+		return nil, err
+	}
+	if useBuiltin && !atLeast(p.Version, builtin.Version) {
+		return builtin.New()
 	}
 	l := s.launcher(p.Protocol)
 	if l == nil {
@@ -89,6 +95,30 @@ func (s *Source) NewProvider(ctx context.Context, req engine.ProviderRequest) (p
 		return nil, fmt.Errorf("starting %s: %w", p, err)
 	}
 	return prov, nil
+}
+
+// builtinFor returns the built-in provider for a request and whether it is
+// compatible with it.
+func (s *Source) builtinFor(req engine.ProviderRequest) (Builtin, bool, error) {
+	b, ok := s.Builtins[req.Package]
+	if !ok || req.Source != "" {
+		return Builtin{}, false, nil
+	}
+	c, err := parseConstraint(req.Version)
+	if err != nil {
+		return Builtin{}, false, fmt.Errorf("package %s: %w", req.Package, err)
+	}
+	return b, compatible(b.Version, c), nil
+}
+
+// atLeast reports whether version a is known and not older than b.
+func atLeast(a, b string) bool {
+	av, err := version.NewVersion(a)
+	if err != nil {
+		return false
+	}
+	bv, err := version.NewVersion(b)
+	return err != nil || !av.LessThan(bv)
 }
 
 // protocols restricts the search when only one launcher is wired.
