@@ -152,8 +152,9 @@ func (s *syncBuffer) String() string {
 }
 
 // CopyDir copies a project directory (an example, a testdata program)
-// into a new temporary directory and returns it; state and outputs left
-// in the source by earlier runs (.plinth, out) are not copied.
+// into a new temporary directory and returns it. What earlier runs in the
+// source left (.plinth, out, stack config files plinth.<stack>.yaml) is
+// not copied: the copy starts fresh.
 func CopyDir(t testing.TB, src string) string {
 	t.Helper()
 	dst := t.TempDir()
@@ -164,6 +165,9 @@ func CopyDir(t testing.TB, src string) string {
 		rel, _ := filepath.Rel(src, path)
 		if d.IsDir() && (d.Name() == ".plinth" || d.Name() == "out") && rel != "." {
 			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasPrefix(d.Name(), "plinth.") && d.Name() != "plinth.yaml" {
+			return nil
 		}
 		target := filepath.Join(dst, rel)
 		if d.IsDir() {
