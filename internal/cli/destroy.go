@@ -42,7 +42,7 @@ func (a *app) runDestroy(ctx context.Context, f opFlags) error {
 		return err
 	}
 	defer closeSession(sess)
-	if err := refuseProtected(sess.Base(), f.targets); err != nil {
+	if err := refuseProtected(sess.Base(), f.targets, f.excludes); err != nil {
 		return err
 	}
 	ctx, hard, stop := a.interruptible(ctx, view)
@@ -66,9 +66,10 @@ func (a *app) runDestroy(ctx context.Context, f opFlags) error {
 
 // refuseProtected stops a destroy that would reach a protected resource
 // before anything is deleted, so the state stays as it was.
-func refuseProtected(base *state.Snapshot, targets []string) error {
+func refuseProtected(base *state.Snapshot, targets, excludes []string) error {
 	for _, r := range base.Resources {
-		if r.Protect && !r.Delete && (len(targets) == 0 || slices.Contains(targets, string(r.URN))) {
+		doomed := (len(targets) == 0 || slices.Contains(targets, string(r.URN))) && !slices.Contains(excludes, string(r.URN))
+		if r.Protect && !r.Delete && doomed {
 			return &engine.ProtectedError{URN: r.URN, Action: "delete"}
 		}
 	}

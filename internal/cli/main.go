@@ -64,6 +64,13 @@ func (a *app) rootCommand() *cobra.Command {
 		a.previewCommand(), a.upCommand(), a.refreshCommand(), a.destroyCommand(), a.importCommand(),
 		a.stackCommand(), a.stateCommand(), a.configCommand(), a.pluginCommand(), a.versionCommand(),
 	)
+	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+		switch a.g.colour {
+		case "auto", "always", "never":
+			return nil
+		}
+		return display.Errorf("Invalid command line", "--color %q is not auto, always or never.", a.g.colour)
+	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError(err) })
 	return root
 }

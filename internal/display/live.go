@@ -23,6 +23,7 @@ type LiveModel struct {
 	start    time.Time
 	inflight map[flightKey]flight
 	done     int
+	started  int // steps started so far: orders the block
 }
 
 type flightKey struct {
@@ -53,7 +54,8 @@ func (m *LiveModel) Apply(e engine.Event, now time.Time) []string {
 	k := flightKey{e.URN, e.Op}
 	switch e.Kind {
 	case engine.EventStepStart:
-		m.inflight[k] = flight{e: e, started: now, seq: len(m.inflight) + m.done}
+		m.started++
+		m.inflight[k] = flight{e: e, started: now, seq: m.started}
 		return nil
 	case engine.EventStepDone:
 		delete(m.inflight, k)
