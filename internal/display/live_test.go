@@ -52,7 +52,7 @@ func TestLiveModel(t *testing.T) {
 			"  + creating pet (plinth:random:Pet) 150ms",
 			"  + creating note (plinth:fs:File) 0ms",
 			"0/3 done, 2 in progress, 250ms"}},
-		{1300, done(pet, 1200 * time.Millisecond), []string{"  + created pet (plinth:random:Pet) (1.2s)"}, []string{
+		{1300, done(pet, 1200*time.Millisecond), []string{"  + created pet (plinth:random:Pet) (1.2s)"}, []string{
 			"  + creating note (plinth:fs:File) 1.1s",
 			"1/3 done, 1 in progress, 1.3s"}},
 		{1400, old, nil, []string{
@@ -62,7 +62,7 @@ func TestLiveModel(t *testing.T) {
 		{1500, failed, []string{"  - delete failed old (plinth:fs:File): permission denied …"}, []string{
 			"  + creating note (plinth:fs:File) 1.2s",
 			"2/3 done, 1 in progress, 1.5s"}},
-		{2000, done(file, 1750 * time.Millisecond), []string{"  + created note (plinth:fs:File) (1.8s)"}, []string{"3/3 done, 2.0s"}},
+		{2000, done(file, 1750*time.Millisecond), []string{"  + created note (plinth:fs:File) (1.8s)"}, []string{"3/3 done, 2.0s"}},
 	}
 	for i, s := range steps {
 		if diff := cmp.Diff(s.permanent, m.Apply(s.event, at(s.at))); diff != "" {
