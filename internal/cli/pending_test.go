@@ -93,7 +93,9 @@ func TestPendingCreate(t *testing.T) {
 	})
 	t.Run("the create did not happen: clear it", func(t *testing.T) {
 		dir := setup(t, false)
+		copyProgram("malformed.yaml")(t, dir) // clearing needs no program
 		run(t, dir, "state", "pending", "--clear", extraURN, "--yes")
+		copyProgram("../pending/plinth.yaml")(t, dir)
 		if out := run(t, dir, "state", "pending").Stdout; !strings.Contains(out, "no pending operations") {
 			t.Errorf("the pending operation is still there:\n%s", out)
 		}

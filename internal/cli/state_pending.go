@@ -38,7 +38,7 @@ func (a *app) statePendingCommand() *cobra.Command {
 			case f.clear != "" && f.importURN != "":
 				return display.Errorf("Invalid command line", "Give --clear or --import, not both.")
 			case f.clear != "":
-				return a.resolvePending(c.Context(), f, f.clear, "")
+				return a.clearPending(c.Context(), f, f.clear)
 			case f.importURN != "":
 				return a.resolvePending(c.Context(), f, f.importURN, args[0])
 			}
@@ -68,8 +68,23 @@ func (a *app) listPending(ctx context.Context) error {
 	return nil
 }
 
-// resolvePending settles the pending operation on one URN; after an
-// import it refreshes the resource so its properties are recorded.
+// clearPending drops the pending operation on one URN. It needs neither
+// the program nor a provider, so it works while the program is broken.
+func (a *app) clearPending(ctx context.Context, f pendingFlags, urn string) error {
+	return a.runStateEdit(ctx, "state pending", f.yes, func(ctx context.Context, ws *workspace, s *state.Session) error {
+		if err := a.confirmEdit(ctx, f.yes, fmt.Sprintf("Drop the pending operation on %s?", urn)); err != nil {
+			return err
+		}
+		if err := s.ResolvePending(ctx, resource.URN(urn), ""); err != nil {
+			return display.Errorf("Cannot resolve", "%v.", err)
+		}
+		fmt.Fprintf(a.env.Stdout, "Dropped the pending operation on %s.\n", urn)
+		return nil
+	})
+}
+
+// resolvePending records that the pending create on one URN made the
+// resource with id, then refreshes it so its properties are recorded.
 func (a *app) resolvePending(ctx context.Context, f pendingFlags, urn, id string) error {
 	if err := a.needConfirmation("state pending", opFlags{yes: f.yes, json: f.json}); err != nil {
 		return err
@@ -84,19 +99,11 @@ func (a *app) resolvePending(ctx context.Context, f pendingFlags, urn, id string
 		return err
 	}
 	defer closeSession(sess)
-	question := fmt.Sprintf("Drop the pending operation on %s?", urn)
-	if id != "" {
-		question = fmt.Sprintf("Record %s as created with ID %s?", urn, id)
-	}
-	if err := a.confirmEdit(ctx, f.yes, question); err != nil {
+	if err := a.confirmEdit(ctx, f.yes, fmt.Sprintf("Record %s as created with ID %s?", urn, id)); err != nil {
 		return err
 	}
 	if err := sess.ResolvePending(ctx, resource.URN(urn), id); err != nil {
 		return display.Errorf("Cannot resolve", "%v.", err)
-	}
-	if id == "" {
-		fmt.Fprintf(a.env.Stdout, "Dropped the pending operation on %s.\n", urn)
-		return closeSession(sess)
 	}
 	return r.refreshImported(ctx, sess, resource.URN(urn))
 }

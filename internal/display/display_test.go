@@ -198,3 +198,25 @@ func TestLiveViewRedraws(t *testing.T) {
 		t.Errorf("live output (-want +got):\n%s", diff)
 	}
 }
+
+func TestDefaultProvidersHidden(t *testing.T) {
+	e := stepEvent(engine.EventStepDone, engine.OpCreate, "pulumi:providers:plinth", "default")
+	explicit := stepEvent(engine.EventStepDone, engine.OpCreate, "pulumi:providers:plinth", "mine")
+	failed := e
+	failed.Err = errors.New("bad configuration")
+	cases := map[string]struct {
+		e       engine.Event
+		verbose bool
+		want    bool
+	}{
+		"default":          {e, false, true},
+		"default, verbose": {e, true, false},
+		"explicit":         {explicit, false, false},
+		"default, failed":  {failed, false, false},
+	}
+	for name, c := range cases {
+		if got := hidden(c.e, c.verbose); got != c.want {
+			t.Errorf("%s: hidden = %v, want %v", name, got, c.want)
+		}
+	}
+}

@@ -121,9 +121,9 @@ func (op Operation) title() string {
 }
 
 // hidden reports whether an event is plumbing people do not ask to see:
-// the engine's default provider resources.
+// the engine's default provider resources, unless they failed.
 func hidden(e engine.Event, verbose bool) bool {
-	if verbose {
+	if verbose || e.Err != nil {
 		return false
 	}
 	return state.IsProviderType(e.Type) && isDefaultName(e.URN.Name())
