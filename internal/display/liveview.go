@@ -19,8 +19,12 @@ type liveView struct {
 	mu     sync.Mutex
 	m      *LiveModel
 	height int // lines of the block drawn last
-	stop   chan struct{}
-	ticker sync.WaitGroup
+	// pending are permanent lines not yet drawn: with many steps a second,
+	// the block is redrawn at most once a tick, not once an event.
+	pending []string
+	drawn   time.Time
+	stop    chan struct{}
+	ticker  sync.WaitGroup
 }
 
 func newLiveView(opts Options) *liveView { return &liveView{opts: opts} }
@@ -55,7 +59,7 @@ func (v *liveView) tick(every time.Duration) {
 			return
 		case <-t.C:
 			v.mu.Lock()
-			v.draw(nil)
+			v.flush()
 			v.mu.Unlock()
 		}
 	}
@@ -64,7 +68,19 @@ func (v *liveView) tick(every time.Duration) {
 func (v *liveView) Event(e engine.Event) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	v.draw(v.m.Apply(e, v.opts.now()))
+	now := v.opts.now()
+	v.pending = append(v.pending, v.m.Apply(e, now)...)
+	if v.opts.Tick < 0 || now.Sub(v.drawn) >= redrawEvery {
+		v.flush()
+	}
+}
+
+// redrawEvery is the least time between two redraws caused by events.
+const redrawEvery = 50 * time.Millisecond
+
+func (v *liveView) flush() {
+	v.draw(v.pending)
+	v.pending = v.pending[:0]
 }
 
 func (v *liveView) Diagnostic(d Diagnostic) {
@@ -74,7 +90,8 @@ func (v *liveView) Diagnostic(d Diagnostic) {
 		fmt.Fprintln(v.opts.Out, d.text(painter{on: v.opts.Colour}))
 		return
 	}
-	v.draw(strings.Split(d.text(v.m.f.painter), "\n"))
+	v.pending = append(v.pending, strings.Split(d.text(v.m.f.painter), "\n")...)
+	v.flush()
 }
 
 func (v *liveView) Notice(s string) {
@@ -84,7 +101,8 @@ func (v *liveView) Notice(s string) {
 		fmt.Fprintln(v.opts.Out, s)
 		return
 	}
-	v.draw([]string{v.m.f.paint(colourYellow, s)})
+	v.pending = append(v.pending, v.m.f.paint(colourYellow, s))
+	v.flush()
 }
 
 func (v *liveView) End(o Outcome) {
@@ -94,6 +112,9 @@ func (v *liveView) End(o Outcome) {
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	if len(v.pending) > 0 {
+		v.flush()
+	}
 	v.erase()
 	writeEnd(v.opts, v.m.f.painter, v.m.op, o, v.m.Elapsed(v.opts.now()))
 }
@@ -111,6 +132,7 @@ func (v *liveView) draw(permanent []string) {
 		b.WriteString(fit(l, v.opts.Width) + "\n")
 	}
 	v.height = len(frame)
+	v.drawn = v.opts.now()
 	fmt.Fprint(v.opts.Out, b.String())
 }
 
