@@ -243,10 +243,14 @@ func (a *app) interruptible(ctx context.Context, v display.View) (soft, hard con
 			if n == 1 {
 				v.Notice("Interrupted: no new steps will start; the steps in flight finish and are saved. Press Ctrl-C again to stop them too.")
 				cancelSoft()
-			} else {
-				v.Notice("Interrupted again: cancelling the steps in flight; plinth exits once the state is saved.")
-				cancelHard()
+				continue
 			}
+			v.Notice("Interrupted again: cancelling the steps in flight; plinth exits once the state is saved. A third Ctrl-C kills it at once.")
+			cancelHard()
+			// From now on Ctrl-C has its default effect. Killed, plinth
+			// still loses nothing: the journal holds every step begun.
+			stopSignals()
+			return
 		}
 	}()
 	return soft, hard, func() { close(done); stopSignals(); cancelSoft(); cancelHard() }
