@@ -62,7 +62,12 @@ func Diagnose(err error, verbose bool) []Diagnostic {
 	if errors.As(err, &oe) {
 		var out []Diagnostic
 		for _, e := range oe.Errs {
-			out = append(out, Diagnose(e, verbose)...)
+			for _, d := range Diagnose(e, verbose) {
+				if d.Summary == genericSummary {
+					d.Summary, d.Where = "Resource failed", urnIn(d.Detail)
+				}
+				out = append(out, d)
+			}
 		}
 		return out
 	}
@@ -140,7 +145,23 @@ func diagnoseOne(err error) Diagnostic {
 	case errors.Is(err, context.Canceled):
 		return Diagnostic{Summary: "Cancelled", Detail: err.Error()}
 	}
-	return Diagnostic{Summary: "Error", Detail: err.Error()}
+	return Diagnostic{Summary: genericSummary, Detail: err.Error()}
+}
+
+// genericSummary is the summary of an error of no known kind.
+const genericSummary = "Error"
+
+// urnIn returns the first URN a message names, "" if none.
+func urnIn(msg string) string {
+	i := strings.Index(msg, "urn:pulumi:")
+	if i < 0 {
+		return ""
+	}
+	end := strings.IndexAny(msg[i:], " \n\t,;")
+	if end < 0 {
+		return strings.TrimRight(msg[i:], ".:")
+	}
+	return strings.TrimRight(msg[i:i+end], ".:")
 }
 
 func checkDiagnostic(ce *engine.CheckError) Diagnostic {

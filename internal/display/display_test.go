@@ -141,6 +141,8 @@ func TestDiagnose(t *testing.T) {
 			{Severity: engine.SeverityError, Summary: "Invalid inputs", Where: string(u),
 				Detail: "The provider rejected the inputs of " + string(u) + ":\n  path: must not be empty\nFix these properties in the program."},
 		}},
+		"step": {&engine.OperationError{Verb: "update", Errs: []error{fmt.Errorf("creating %s: the create command exited with status 1", u)}}, []Diagnostic{
+			{Severity: engine.SeverityError, Summary: "Resource failed", Where: string(u), Detail: "creating " + string(u) + ": the create command exited with status 1"}}},
 		"lock": {&state.LockedError{Stack: "dev"}, []Diagnostic{{Severity: engine.SeverityError, Summary: "Stack is locked", Detail: (&state.LockedError{Stack: "dev"}).Error()}}},
 		"passphrase": {fmt.Errorf("opening: %w", secrets.ErrWrongPassphrase), []Diagnostic{
 			{Severity: engine.SeverityError, Summary: "Wrong passphrase", Detail: "opening: wrong passphrase"}}},
