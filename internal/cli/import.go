@@ -13,6 +13,7 @@ import (
 
 	"github.com/plinth-iac/plinth/internal/display"
 	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/internal/state"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
@@ -45,9 +46,9 @@ func (a *app) runImport(ctx context.Context, f opFlags, typ, name, id string) er
 	if err != nil {
 		return err
 	}
-	req, err := r.project.ImportRequest(typ, name, id)
+	req, err := r.importRequest(typ, name, id)
 	if err != nil {
-		return display.Errorf("Invalid import", "%v.", err)
+		return err
 	}
 	sess, err := r.openSession(ctx, "plinth import")
 	if err != nil {
@@ -75,13 +76,14 @@ func (a *app) runImport(ctx context.Context, f opFlags, typ, name, id string) er
 	if err != nil || imported == nil || f.json {
 		return err
 	}
-	return writeImportSnippet(a.env.Stdout, name, imported)
+	return writeImportSnippet(a.env.Stdout, typ, name, imported)
 }
 
 // writeImportSnippet prints the program text that keeps managing an
-// imported resource: its type and the inputs read from the provider.
+// imported resource: its type as the user wrote it and the inputs read
+// from the provider.
 // Secret inputs are left as placeholders to fill in.
-func writeImportSnippet(w io.Writer, name string, r *state.Resource) error {
+func writeImportSnippet(w io.Writer, typ, name string, r *state.Resource) error {
 	props := &yaml.Node{Kind: yaml.MappingNode}
 	keys := r.Inputs.Keys()
 	sort.Strings(keys)
@@ -92,7 +94,7 @@ func writeImportSnippet(w io.Writer, name string, r *state.Resource) error {
 		props.Content = append(props.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: k}, yamlValue(r.Inputs[k]))
 	}
 	body := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
-		{Kind: yaml.ScalarNode, Value: "type"}, {Kind: yaml.ScalarNode, Value: r.Type},
+		{Kind: yaml.ScalarNode, Value: "type"}, {Kind: yaml.ScalarNode, Value: typ},
 	}}
 	if len(props.Content) > 0 {
 		body.Content = append(body.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "properties"}, props)
@@ -142,4 +144,22 @@ func yamlValue(v resource.Value) *yaml.Node {
 	}
 	_ = n.Encode(v.String())
 	return n
+}
+
+// importRequest builds the engine's import request: through the program's
+// providers-block provider for the package, with its config, when it has
+// one.
+func (r *stackRun) importRequest(typ, name, id string) (engine.ImportRequest, error) {
+	req, err := r.project.ImportRequest(typ, name, id)
+	if err != nil {
+		return req, display.Errorf("Invalid import", "%v.", err)
+	}
+	prog, err := r.project.ImportProgram(r.config, program.Options{Warn: func(d program.Diagnostic) {
+		r.view.Diagnostic(display.FromProgram(d))
+	}}, typ, name, id)
+	if err != nil {
+		return req, display.Errorf("Invalid import", "%v.", err)
+	}
+	req.Program = prog
+	return req, nil
 }

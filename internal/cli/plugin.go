@@ -29,7 +29,7 @@ func (a *app) pluginCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			src := providerSource(ws.dir, a.env.Stderr, a.g.verbose)
+			src := providerSource(ws.dir, a.env.getenv, a.env.Stderr, a.g.verbose)
 			tw := tabwriter.NewWriter(a.env.Stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "NAME\tKIND\tVERSION\tPROTOCOL\tFROM\tPATH")
 			for name, b := range src.Builtins {

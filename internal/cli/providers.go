@@ -28,7 +28,7 @@ func builtins() map[string]plugin.Builtin {
 // providerSource finds and starts providers for a project. Plugins run
 // in the project directory; what they log goes to logs (stderr) when
 // verbose, and warnings always.
-func providerSource(projectDir string, logs io.Writer, verbose bool) *plugin.Source {
+func providerSource(projectDir string, getenv func(string) string, logs io.Writer, verbose bool) *plugin.Source {
 	pulumi := pulumirpc.Launcher{Config: pulumirpc.Config{Dir: projectDir, Log: func(l pulumirpc.LogLine) {
 		if verbose || l.Severity == "warning" || l.Severity == "error" {
 			fmt.Fprintln(logs, l.String())
@@ -44,7 +44,9 @@ func providerSource(projectDir string, logs io.Writer, verbose bool) *plugin.Sou
 			Warn: func(msg string) { fmt.Fprintln(logs, "warning: "+msg) },
 		})
 	})
-	return plugin.NewSource(plugin.DefaultEnv(projectDir), builtins(), pulumi, terraform)
+	env := plugin.DefaultEnv(projectDir)
+	env.Getenv = getenv
+	return plugin.NewSource(env, builtins(), pulumi, terraform)
 }
 
 // providerConfig gives the built-in provider the project directory as

@@ -53,7 +53,7 @@ func (a *app) prepare(ctx context.Context, view display.View) (*stackRun, error)
 	if err != nil {
 		return nil, err
 	}
-	src := providerSource(ws.dir, a.env.Stderr, a.g.verbose)
+	src := providerSource(ws.dir, a.env.getenv, a.env.Stderr, a.g.verbose)
 	return &stackRun{a: a, ws: ws, project: p, crypter: c, config: cfg, view: view, source: src}, nil
 }
 

@@ -28,6 +28,8 @@ func changes(e engine.Event) []change {
 	olds, news := properties(e.Op, e.Old), properties(e.Op, e.New)
 	d := e.Diff
 	switch {
+	case e.Op == engine.OpRefresh && e.New == nil:
+		return nil // deleted outside plinth: the message says so, property by property is noise
 	case e.Old == nil && e.New != nil:
 		d = allPaths(news, resource.DiffAdd)
 	case e.New == nil && e.Old != nil:

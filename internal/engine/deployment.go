@@ -58,7 +58,14 @@ func newDeployment(ctx context.Context, base *state.Snapshot, opts *Options, pre
 		d.callCtx = mergeCancel(d.callCtx, opts.HardCancel)
 	}
 	d.prov = newProviderRegistry(d)
-	context.AfterFunc(ctx, d.prov.signalAll)
+	// Providers are told to stop outstanding work when calls in flight are
+	// to be cut short: on HardCancel if the caller distinguishes a hard
+	// cancel (the CLI's second Ctrl-C), else on cancel.
+	if opts.HardCancel != nil {
+		context.AfterFunc(opts.HardCancel, d.prov.signalAll)
+	} else {
+		context.AfterFunc(ctx, d.prov.signalAll)
+	}
 	if base != nil {
 		for _, r := range base.Resources {
 			if r.Delete {

@@ -15,6 +15,11 @@ type ImportRequest struct {
 	ID       string
 	Provider string // explicit provider reference, or "" for the default
 	Version  string
+	// Program, if set, registers the resource to import (with ImportID
+	// set) and whatever explicit provider it needs, instead of the
+	// engine's one-registration program; nothing else it registers may
+	// change, since only the imported resource is targeted.
+	Program Program
 }
 
 // Import adopts one existing resource: Read by ID, Check with the inputs
@@ -32,10 +37,13 @@ func PreviewImport(ctx context.Context, base *state.Snapshot, opts Options, req 
 
 func importOp(ctx context.Context, base *state.Snapshot, opts Options, req ImportRequest, preview bool) (*Result, error) {
 	reg := Registration{Type: req.Type, Name: req.Name, Custom: true, ImportID: req.ID, Provider: req.Provider, Version: req.Version}
-	prog := ProgramFunc(func(ctx context.Context, mon Monitor) error {
+	var prog Program = ProgramFunc(func(ctx context.Context, mon Monitor) error {
 		_, err := RegisterAndWait(ctx, mon, reg)
 		return err
 	})
+	if req.Program != nil {
+		prog = req.Program
+	}
 	if !preview {
 		if opts.Journal == nil {
 			return nil, errors.New("import needs a journal to record its changes")

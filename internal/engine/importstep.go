@@ -58,8 +58,8 @@ func (d *deployment) importRead(c *change, id string) (*state.Resource, error) {
 		return nil, fmt.Errorf("cannot import %s: the provider found no resource with ID %q", c.urn, id)
 	}
 	news := c.reg.Inputs
-	if news == nil {
-		news = read.Inputs
+	if len(news) == 0 {
+		news = read.Inputs // adopt the resource as it is
 	}
 	c.old = &state.Resource{Inputs: read.Inputs}
 	checked, err := d.check(c, news, true)

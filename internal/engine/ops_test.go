@@ -185,3 +185,42 @@ func TestCancelFinishesStepsInFlight(t *testing.T) {
 		t.Errorf("pending after a graceful cancel: %v", j.Pending())
 	}
 }
+
+func TestGracefulCancelWithHardCancelDoesNotSignal(t *testing.T) {
+	h := newHarness(t)
+	entered := make(chan struct{}, 10)
+	release := make(chan struct{})
+	var signals atomic.Int32
+	create := h.fake.CreateF
+	h.fake.CreateF = func(ctx context.Context, req provider.CreateRequest) (provider.CreateResponse, error) {
+		entered <- struct{}{}
+		<-release
+		return create(ctx, req)
+	}
+	h.fake.SignalCancellationF = func(context.Context) error { signals.Add(1); return nil }
+	ctx, cancel := context.WithCancel(context.Background())
+	hard, hardCancel := context.WithCancel(context.Background())
+	defer hardCancel()
+	j := state.NewMemoryJournal(h.snap, state.VerifyEach(t))
+	opts := h.options(j)
+	opts.Parallel, opts.HardCancel = 1, hard
+	done := make(chan error)
+	go func() {
+		_, err := engine.Update(ctx, chain(1), h.snap, opts)
+		done <- err
+	}()
+	<-entered
+	cancel()
+	time.Sleep(20 * time.Millisecond)
+	if n := signals.Load(); n != 0 {
+		t.Errorf("a graceful cancel signalled the providers %d times; only the hard cancel should", n)
+	}
+	hardCancel()
+	for signals.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	close(release)
+	if err := <-done; err == nil {
+		t.Fatal("want a cancellation error")
+	}
+}

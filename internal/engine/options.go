@@ -34,7 +34,10 @@ type Options struct {
 	// no custom timeout; zero means no bound.
 	DefaultTimeout time.Duration
 	// HardCancel, when done, cancels provider calls in flight too (a second
-	// Ctrl-C); their steps are then left pending in the journal.
+	// Ctrl-C) and signals the providers; their steps are then left pending
+	// in the journal. With HardCancel set, cancelling the operation's
+	// context only stops new steps; without it, cancelling also signals the
+	// providers.
 	HardCancel context.Context
 	// DefaultProviderConfig returns the configuration of the default
 	// provider for a package (from stack config); nil means empty.

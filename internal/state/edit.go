@@ -73,6 +73,11 @@ func (s *Session) ResolvePending(ctx context.Context, urn resource.URN, id strin
 	}
 	r := p.Resource.Clone()
 	r.ID, r.Delete = id, false
+	if r.Outputs == nil {
+		// Nothing was read yet: the inputs are the best account of the
+		// resource until a refresh reads it.
+		r.Outputs = r.Inputs.Copy()
+	}
 	if p.Op == OpReplace {
 		if old := s.liveResource(urn); old != nil {
 			return s.Record(ctx, &Entry{Kind: Write, Op: OpReplace, Old: old, New: r, Time: now})
