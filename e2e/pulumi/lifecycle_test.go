@@ -1,0 +1,83 @@
+package pulumi_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestLifecycleBothWays runs testdata/lifecycle through create, update,
+// replace, refresh after drift, the update that repairs the drift, and
+// destroy: first with the built-in provider in process, then with
+// pulumi-resource-plinth out of process. The in-process transcript must
+// match testdata/lifecycle.golden (-update rewrites it), and the plugin's
+// must match the in-process one.
+func TestLifecycleBothWays(t *testing.T) {
+	inproc := lifecycle(t, inProcess())
+	compareGolden(t, filepath.Join("testdata", "lifecycle.golden"), inproc)
+	plugin := lifecycle(t, outOfProcess())
+	if diff := cmp.Diff(strings.Split(inproc, "\n"), strings.Split(plugin, "\n")); diff != "" {
+		t.Errorf("the plugin run differs from the in-process run (-in-process +plugin):\n%s", diff)
+	}
+}
+
+// lifecycle runs the scenario in one mode and returns its transcript. It
+// checks on the way what the transcripts cannot show: which binary served
+// the provider, and the files drift and destroy leave.
+func lifecycle(t *testing.T, m mode) string {
+	p := newProject(t, "lifecycle", m)
+	tr := newTranscript(p)
+	tr.stage("create", "up", "--yes", "--diff")
+	if got := strings.TrimSpace(p.run("stack", "output", "servedBy").Stdout); got != m.server {
+		t.Fatalf("%s: the provider ran in %s, want %s", m.name, got, m.server)
+	}
+	if r := p.try("preview", "--detailed-exitcode"); r.Code != 0 {
+		t.Errorf("%s: preview after up = exit %d, want 0 (no changes)\n%s", m.name, r.Code, r.Output())
+	}
+	p.run("config", "set", "greeting", "hi")
+	tr.stage("update", "up", "--yes", "--diff")
+	p.run("config", "set", "seed", "second")
+	tr.stage("replace a seeded integer", "up", "--yes", "--diff")
+	p.run("config", "set", "noteName", "renamed")
+	tr.stage("replace a file by its path", "up", "--yes", "--diff")
+	if _, err := os.Stat(p.path("out/note.txt")); !os.IsNotExist(err) {
+		t.Errorf("%s: the replaced out/note.txt is still there (%v)", m.name, err)
+	}
+	p.writeFile("out/renamed.txt", "edited outside plinth\n")
+	if err := os.Remove(p.path("out/secret.txt")); err != nil {
+		t.Fatal(err)
+	}
+	tr.stage("refresh after drift", "refresh", "--yes")
+	tr.stage("repair the drift", "up", "--yes", "--diff")
+	if got := p.readFile("out/renamed.txt"); !strings.HasPrefix(got, "hi ") {
+		t.Errorf("%s: after up, out/renamed.txt = %q, want the program's content back", m.name, got)
+	}
+	if got := p.readFile("out/secret.txt"); got != "not-a-real-token" {
+		t.Errorf("%s: after up, out/secret.txt = %q, want it made again", m.name, got)
+	}
+	tr.stage("destroy", "destroy", "--yes")
+	if entries, _ := os.ReadDir(p.path("out")); len(entries) != 0 {
+		t.Errorf("%s: destroy left %d files in out/", m.name, len(entries))
+	}
+	return tr.String()
+}
+
+func compareGolden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run the test with -update to create it)", err)
+	}
+	if diff := cmp.Diff(strings.Split(string(want), "\n"), strings.Split(got, "\n")); diff != "" {
+		t.Errorf("%s differs (-want +got); if the change is deliberate, run with -update:\n%s", path, diff)
+	}
+}
