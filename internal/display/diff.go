@@ -41,11 +41,26 @@ func changes(e engine.Event) []change {
 	for _, p := range d.Paths() {
 		pd := d[p]
 		c := change{path: p, kind: pd.Kind, replaces: pd.Replace || slices.Contains(e.ReplaceKeys, rootOf(p))}
-		c.old, _ = lookup(olds, p)
+		c.old = oldValue(e, olds, p, pd)
 		c.new, _ = lookup(news, p)
 		out = append(out, c)
 	}
 	return out
+}
+
+// oldValue is what a changed property was. A provider's detailed diff
+// that is not an input diff compares the new inputs with the recorded
+// state (the outputs), as after a refresh found drift: the old value is
+// then the recorded output, else the new value would be shown replacing
+// itself.
+func oldValue(e engine.Event, olds resource.Object, path string, pd resource.PropertyDiff) resource.Value {
+	if e.Diff != nil && !pd.InputDiff && e.Op != engine.OpRefresh && e.Old != nil {
+		if v, ok := lookup(e.Old.Outputs, path); ok {
+			return v
+		}
+	}
+	v, _ := lookup(olds, path)
+	return v
 }
 
 // properties are what a step's diff is about: the outputs for a refresh

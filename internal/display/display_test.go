@@ -44,6 +44,14 @@ func TestDoneLines(t *testing.T) {
 	secretUpdate.Old, secretUpdate.New = secretOld, secretNew
 	same := update
 	same.Op = engine.OpSame
+	// After a refresh found the file edited outside plinth, the provider
+	// compares the new inputs with the recorded outputs.
+	drifted := update
+	drifted.Old, drifted.New = file(obj("content", "two")), file(obj("content", "two"))
+	drifted.Old.Outputs = obj("content", "edited outside")
+	drifted.Diff = resource.DetailedDiff{"content": {Kind: resource.DiffUpdate}}
+	inputDiff := drifted
+	inputDiff.Diff = resource.DetailedDiff{"content": {Kind: resource.DiffUpdate, InputDiff: true}}
 
 	cases := map[string]struct {
 		f    formatter
@@ -71,6 +79,14 @@ func TestDoneLines(t *testing.T) {
 		"secrets masked": {formatter{diff: true}, secretUpdate, []string{
 			"  ~ update note (plinth:fs:File)",
 			"      ~ token: [secret] => [secret]",
+		}},
+		"drift: old value from the outputs": {formatter{diff: true}, drifted, []string{
+			"  ~ update note (plinth:fs:File)",
+			`      ~ content: "edited outside" => "two"`,
+		}},
+		"input diff: old value from the inputs": {formatter{diff: true}, inputDiff, []string{
+			"  ~ update note (plinth:fs:File)",
+			`      ~ content: "two" => "two"`,
 		}},
 		"same hidden":       {formatter{}, same, nil},
 		"same when verbose": {formatter{verbose: true}, same, []string{"    same note (plinth:fs:File)"}},
