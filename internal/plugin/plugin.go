@@ -51,6 +51,9 @@ func (p Plugin) String() string {
 	if v == "" {
 		v = "(version unknown)"
 	}
+	if p.Path == "" {
+		return fmt.Sprintf("%s %s %s", p.binaryKind(), p.Name, v)
+	}
 	return fmt.Sprintf("%s %s %s at %s", p.binaryKind(), p.Name, v, p.Path)
 }
 

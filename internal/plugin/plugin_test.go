@@ -238,8 +238,11 @@ func TestSource(t *testing.T) {
 	if p, err := s.NewProvider(ctx, engine.ProviderRequest{Package: "plinth"}); err != nil || p != builtin {
 		t.Errorf("built-in: %v, %v", p, err)
 	}
-	if _, err := s.NewProvider(ctx, engine.ProviderRequest{Package: "plinth", Version: ">= 1.0"}); err == nil {
+	_, err := s.NewProvider(ctx, engine.ProviderRequest{Package: "plinth", Version: ">= 1.0"})
+	if err == nil {
 		t.Error("a built-in of the wrong version was used, or a plugin appeared")
+	} else if want := "found:\n  built-in plinth 0.1.0 (built in)\n"; !strings.Contains(err.Error(), want) {
+		t.Errorf("the error does not list the built-in that did not fit (want %q):\n%v", want, err)
 	}
 	for _, req := range []engine.ProviderRequest{
 		{Package: "random", Source: "hashicorp/random"},

@@ -2,6 +2,7 @@ package plugin
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	version "github.com/hashicorp/go-version"
@@ -81,7 +82,7 @@ func (s *Source) NewProvider(ctx context.Context, req engine.ProviderRequest) (p
 		if useBuiltin {
 			return builtin.New()
 		}
-		return nil, err
+		return nil, s.withBuiltin(err, req)
 	}
 	if useBuiltin && !atLeast(p.Version, builtin.Version) {
 		return builtin.New()
@@ -109,6 +110,19 @@ func (s *Source) builtinFor(req engine.ProviderRequest) (Builtin, bool, error) {
 		return Builtin{}, false, fmt.Errorf("package %s: %w", req.Package, err)
 	}
 	return b, compatible(b.Version, c), nil
+}
+
+// withBuiltin adds the built-in provider of the package, which did not
+// fit the request either, to what a NotFoundError says was found, so the
+// message does not claim there is no such provider at all.
+func (s *Source) withBuiltin(err error, req engine.ProviderRequest) error {
+	var nf *NotFoundError
+	b, ok := s.Builtins[req.Package]
+	if !ok || !errors.As(err, &nf) {
+		return err
+	}
+	nf.Found = append([]Plugin{{Name: req.Package, Kind: KindResource, Protocol: ProtocolBuiltin, Version: b.Version, Origin: OriginBuiltin}}, nf.Found...)
+	return err
 }
 
 // atLeast reports whether version a is known and not older than b.
