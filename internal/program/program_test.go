@@ -659,12 +659,12 @@ func TestSchemaUnavailableIsAWarning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mon := &fakeMonitor{schemaErr: map[string]error{"plinth": errors.New("plugin not found")}}
+	mon := &fakeMonitor{schemaErr: map[string]error{"plinth": errors.New("plugin not found. Install it.")}}
 	if err := ev.Run(context.Background(), mon); err != nil {
 		t.Fatal(err)
 	}
-	if len(warnings) != 1 || !strings.Contains(warnings[0].Detail, "plugin not found") {
-		t.Errorf("warnings = %v, want one about the schema", warnings)
+	if len(warnings) != 1 || !strings.Contains(warnings[0].Detail, "plugin not found. Install it. The program runs") {
+		t.Errorf("warnings = %v, want one about the schema, its sentences ending with one full stop each", warnings)
 	}
 	if got := len(mon.schemaCalls); got != 1 {
 		t.Errorf("%d schema calls (%v), want 1: schemas are cached per package and version", got, mon.schemaCalls)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/plinth-iac/plinth/internal/provider"
 	"github.com/plinth-iac/plinth/sdk/resource"
@@ -45,7 +46,7 @@ func (c *schemaChecker) schema(pkg, version string) *provider.Schema {
 	if err != nil && !c.warned[pkg] {
 		c.warned[pkg] = true
 		c.r.opts.warn(Diagnostic{Severity: Warning, Summary: "Provider schema unavailable", File: c.r.p.file,
-			Detail: fmt.Sprintf("Could not load the schema of package %q to check the program against it: %s. The program runs without those checks.", pkg, err)})
+			Detail: fmt.Sprintf("Could not load the schema of package %q to check the program against it: %s. The program runs without those checks.", pkg, strings.TrimRight(err.Error(), ". "))})
 	}
 	if err != nil {
 		s = nil
