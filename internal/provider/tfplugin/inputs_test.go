@@ -173,6 +173,7 @@ func TestDiffResponse(t *testing.T) {
 	got := diffResponse(prior, planned, []cty.Path{cty.GetAttrPath("name")})
 	want := provider.DiffResponse{
 		Changes: provider.DiffSome, ReplaceKeys: []string{"name"}, ChangedKeys: []string{"name", "size"},
+		DeleteBeforeReplace: true,
 		DetailedDiff: resource.DetailedDiff{
 			"name": {Kind: resource.DiffUpdate, Replace: true},
 			"size": {Kind: resource.DiffUpdate},

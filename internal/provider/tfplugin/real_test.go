@@ -84,7 +84,8 @@ func TestRealRandomPetReplaceOnKeepers(t *testing.T) {
 	d := l.diff(inputs, cr, news)
 	want := provider.DiffResponse{
 		Changes: provider.DiffSome, ReplaceKeys: []string{"keepers"}, ChangedKeys: []string{"keepers"},
-		DetailedDiff: resource.DetailedDiff{"keepers.k": {Kind: resource.DiffUpdate, Replace: true}},
+		DeleteBeforeReplace: true,
+		DetailedDiff:        resource.DetailedDiff{"keepers.k": {Kind: resource.DiffUpdate, Replace: true}},
 	}
 	if diff := cmp.Diff(want, d); diff != "" {
 		t.Errorf("Diff on a keeper change (-want +got):\n%s", diff)

@@ -234,7 +234,12 @@ func realReplacements(prior, planned cty.Value, paths []cty.Path) []cty.Path {
 	return out
 }
 
-// diffResponse describes the planned change for the engine.
+// diffResponse describes the planned change for the engine. A replacement
+// deletes first: Terraform destroys before it creates unless a resource
+// opts into create_before_destroy, and providers are written for that
+// order (a local_file replaced at the same path, a resource whose name must
+// be unique): created first, the new object would be destroyed, or refused,
+// by its predecessor.
 func diffResponse(prior, plannedState cty.Value, replace []cty.Path) provider.DiffResponse {
 	paths := make([]resource.PropertyPath, len(replace))
 	for i, r := range replace {
@@ -257,6 +262,7 @@ func diffResponse(prior, plannedState cty.Value, replace []cty.Path) provider.Di
 		}
 	}
 	sort.Strings(resp.ReplaceKeys)
+	resp.DeleteBeforeReplace = len(replace) > 0
 	return resp
 }
 
