@@ -16,10 +16,10 @@ import (
 type plugins int
 
 const (
-	noPlugin     plugins = iota
-	samePlugin           // the plugin as built: its version (0.1.0) is asked of it
-	newerPlugin          // the plugin in a Pulumi-style resource-plinth-v0.2.0 directory
-	bothPlugins          // both of the above
+	noPlugin    plugins = iota
+	samePlugin          // the plugin as built: its version (0.1.0) is asked of it
+	newerPlugin         // the plugin in a Pulumi-style resource-plinth-v0.2.0 directory
+	bothPlugins         // both of the above
 )
 
 // builtInBinary names, in a case's want, the built-in provider in process.
