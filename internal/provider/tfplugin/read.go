@@ -118,10 +118,25 @@ func (p *Provider) importResource(ctx context.Context, req provider.ReadRequest)
 	outputs := t.outputs(state, nil)
 	return provider.ReadResponse{
 		ID:      stateID(state, req.ID),
-		Inputs:  settable(t.s.block, outputs),
+		Inputs:  importInputs(t.s.block, outputs),
 		Outputs: outputs,
 		Private: encodePrivate(t.s.version, priv),
 	}, nil
+}
+
+// importInputs are the inputs an imported object is recorded with: its
+// settable attributes, except deprecated ones the provider computes anyway
+// (random_string's number). Left unset, those keep their value; set, they
+// would draw a deprecation warning on every run of the program that the
+// import's snippet goes into.
+func importInputs(b *block, outputs resource.Object) resource.Object {
+	in := settable(b, outputs)
+	for name, a := range b.attributes {
+		if a.deprecated && a.computed {
+			delete(in, name)
+		}
+	}
+	return in
 }
 
 // pickImported chooses the imported object of the requested type.

@@ -176,7 +176,7 @@ func TestRealImport(t *testing.T) {
 		"random_string": {
 			typ: "random_string", id: "abc123",
 			wantInputs: obj(map[string]any{"length": 6, "lower": true, "min_lower": 0, "min_numeric": 0, "min_special": 0,
-				"min_upper": 0, "number": true, "numeric": true, "special": true, "upper": true}),
+				"min_upper": 0, "numeric": true, "special": true, "upper": true}), // not the deprecated number
 			wantResult: resource.NewString("abc123"),
 		},
 		"random_integer": {
