@@ -1,8 +1,6 @@
 package terraform
 
 import (
-	"crypto/sha1"
-	"encoding/hex"
 	"encoding/json"
 	"regexp"
 	"strings"
@@ -93,8 +91,7 @@ func checkNote(t *testing.T, p *project, want string) {
 	if got := p.read("out/note.txt"); got != want {
 		t.Errorf("out/note.txt = %q, want %q", got, want)
 	}
-	sum := sha1.Sum([]byte(want))
-	if got, want := p.output("noteId"), hex.EncodeToString(sum[:]); got != want {
+	if got, want := p.output("noteId"), sha1Hex(want); got != want {
 		t.Errorf("noteId = %q, want the SHA-1 of the content, %q", got, want)
 	}
 }
