@@ -7,7 +7,8 @@
 // outputs and leave equivalent state.
 //
 // The tests cover create, update, replace, refresh after drift and
-// destroy (lifecycle_test.go), choosing a provider by version constraint
+// destroy, with no plugin process left running after any command
+// (lifecycle_test.go, transcript_test.go, procs_test.go), choosing a provider by version constraint
 // and the error when none fits (version_test.go), and secrets and unknowns
 // crossing the plugin boundary (secrets_test.go). bench_test.go measures
 // 2,000 resources through the plugin: an up, then a no-change preview.

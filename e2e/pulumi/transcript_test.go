@@ -37,9 +37,15 @@ func (tr *transcript) stage(name string, args ...string) {
 	if r.Code != 0 {
 		t.Fatalf("%s: plinth %s: exit %d\nstdout:\n%s\nstderr:\n%s", tr.p.mode.name, strings.Join(args, " "), r.Code, r.Stdout, r.Stderr)
 	}
+	if left := children(pluginBinary); len(left) > 0 {
+		t.Errorf("%s: plinth %s left plugin processes running: %v", tr.p.mode.name, strings.Join(args, " "), left)
+	}
 	snap := tr.p.run("state", "export").Stdout
 	tr.norm.learn(t, snap)
 	fmt.Fprintf(&tr.b, "=== %s: plinth %s\n%s", name, strings.Join(args, " "), sortSteps(tr.norm.apply(r.Stdout)))
+	if r.Stderr != "" {
+		fmt.Fprintf(&tr.b, "--- stderr\n%s", tr.norm.apply(r.Stderr))
+	}
 	fmt.Fprintf(&tr.b, "--- stack output --json --show-secrets\n%s", tr.norm.apply(tr.p.run("stack", "output", "--json", "--show-secrets").Stdout))
 	fmt.Fprintf(&tr.b, "--- files\n%s", tr.files())
 	fmt.Fprintf(&tr.b, "--- state\n%s\n", tr.norm.state(t, snap))
