@@ -38,6 +38,8 @@ type deployment struct {
 	errs       []error
 	outputs    resource.Object
 	outputsSet bool
+	// recorded are the stack outputs as the base snapshot has them.
+	recorded resource.Object
 }
 
 func newDeployment(ctx context.Context, base *state.Snapshot, opts *Options, preview bool) *deployment {
@@ -74,7 +76,7 @@ func newDeployment(ctx context.Context, base *state.Snapshot, opts *Options, pre
 				d.cur[r.URN] = r
 			}
 		}
-		d.outputs = base.Outputs
+		d.outputs, d.recorded = base.Outputs, base.Outputs
 	}
 	return d
 }

@@ -86,7 +86,7 @@ func (d *deployment) recordOutputs(progErr error) error {
 	d.mu.Lock()
 	outputs, set := d.outputs, d.outputsSet
 	d.mu.Unlock()
-	if !set || progErr != nil || d.preview || d.failed() {
+	if !set || progErr != nil || d.preview || d.failed() || (outputs.Equal(d.recorded) && (outputs == nil) == (d.recorded == nil)) {
 		return nil
 	}
 	e := &state.Entry{Step: d.steps.Add(1), Kind: state.Write, Op: state.OpOutputs, Outputs: outputs, Time: d.opts.now()}
