@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"github.com/plinth-iac/plinth/internal/plugin"
 	"github.com/plinth-iac/plinth/internal/provider"
@@ -18,11 +19,32 @@ import (
 // Pulumi-protocol plugins through pulumirpc, Terraform providers through
 // tfplugin, all found by internal/plugin.
 
-// builtins are the providers compiled into plinth.
-func builtins() map[string]plugin.Builtin {
+// builtins are the providers compiled into plinth, for a project.
+func builtins(projectDir string) map[string]plugin.Builtin {
 	return map[string]plugin.Builtin{
-		plinth.Name: {Version: plinth.Version, New: func() (provider.Provider, error) { return inproc.New(plinth.New()), nil }},
+		plinth.Name: {Version: plinth.Version, New: func() (provider.Provider, error) {
+			return projectRooted{Provider: inproc.New(plinth.New()), dir: projectDir}, nil
+		}},
 	}
+}
+
+// projectRooted makes the built-in provider in process resolve a relative
+// root (an explicit provider's root: data, or plinth:root in the stack
+// config) against the project directory, as it does out of process, where
+// the plugin runs in the project directory. plinth's own working directory
+// cannot move, so the root is made absolute when the provider is
+// configured; what is recorded stays as the program wrote it.
+type projectRooted struct {
+	provider.Provider
+	dir string
+}
+
+func (p projectRooted) Configure(ctx context.Context, req provider.ConfigureRequest) (provider.ConfigureResponse, error) {
+	if root := req.Inputs["root"].Str(); root != "" && !filepath.IsAbs(root) {
+		req.Inputs = req.Inputs.Copy()
+		req.Inputs["root"] = resource.NewString(filepath.Join(p.dir, root))
+	}
+	return p.Provider.Configure(ctx, req)
 }
 
 // providerSource finds and starts providers for a project. Plugins run
@@ -46,7 +68,7 @@ func providerSource(projectDir string, getenv func(string) string, logs io.Write
 	})
 	env := plugin.DefaultEnv(projectDir)
 	env.Getenv = getenv
-	return plugin.NewSource(env, builtins(), pulumi, terraform)
+	return plugin.NewSource(env, builtins(projectDir), pulumi, terraform)
 }
 
 // providerConfig gives the built-in provider the project directory as
