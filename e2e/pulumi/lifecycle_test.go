@@ -34,11 +34,16 @@ func lifecycle(t *testing.T, m mode) string {
 	if got := strings.TrimSpace(p.run("stack", "output", "servedBy").Stdout); got != m.server {
 		t.Fatalf("%s: the provider ran in %s, want %s", m.name, got, m.server)
 	}
+	if got := p.readFile("data/written.txt"); got != "under the explicit provider's root" {
+		t.Errorf("%s: data/written.txt = %q", m.name, got)
+	}
 	if r := p.try("preview", "--detailed-exitcode"); r.Code != 0 {
 		t.Errorf("%s: preview after up = exit %d, want 0 (no changes)\n%s", m.name, r.Code, r.Output())
 	}
 	p.run("config", "set", "greeting", "hi")
 	tr.stage("update", "up", "--yes", "--diff")
+	p.writeFile("data/input.txt", "second input\n")
+	tr.stage("update from an asset and a function", "up", "--yes", "--diff")
 	p.run("config", "set", "seed", "second")
 	tr.stage("replace a seeded integer", "up", "--yes", "--diff")
 	p.run("config", "set", "noteName", "renamed")
@@ -61,6 +66,9 @@ func lifecycle(t *testing.T, m mode) string {
 	tr.stage("destroy", "destroy", "--yes")
 	if entries, _ := os.ReadDir(p.path("out")); len(entries) != 0 {
 		t.Errorf("%s: destroy left %d files in out/", m.name, len(entries))
+	}
+	if _, err := os.Stat(p.path("data/written.txt")); !os.IsNotExist(err) {
+		t.Errorf("%s: destroy left data/written.txt (%v)", m.name, err)
 	}
 	return tr.String()
 }

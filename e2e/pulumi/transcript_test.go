@@ -53,10 +53,16 @@ func (tr *transcript) stage(name string, args ...string) {
 
 func (tr *transcript) String() string { return tr.b.String() }
 
-// files lists every file under out/ with its content.
+// files lists every file under out/ and data/ with its mode and content.
 func (tr *transcript) files() string {
 	var b strings.Builder
-	root := tr.p.path("out")
+	for _, dir := range []string{"data", "out"} {
+		tr.walk(&b, tr.p.path(dir))
+	}
+	return b.String()
+}
+
+func (tr *transcript) walk(b *strings.Builder, root string) {
 	_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return nil
@@ -67,10 +73,9 @@ func (tr *transcript) files() string {
 		}
 		info, _ := d.Info()
 		rel, _ := filepath.Rel(tr.p.dir, path)
-		fmt.Fprintf(&b, "%s %04o %q\n", rel, info.Mode().Perm(), tr.norm.apply(string(data)))
+		fmt.Fprintf(b, "%s %04o %q\n", rel, info.Mode().Perm(), tr.norm.apply(string(data)))
 		return nil
 	})
-	return b.String()
 }
 
 // sortSteps sorts each run of consecutive step blocks (a step line and
