@@ -149,7 +149,7 @@ func load(ctx context.Context, b Backend, stack string, opts OpenOptions) (loade
 	}
 	if opts.Verify {
 		if err := st.snapshot.Verify(); err != nil {
-			return loaded{}, &DamagedError{Where: b.Describe(stack, PartSnapshot), Err: fmt.Errorf("it fails the integrity check: %w", err)}
+			return loaded{}, damaged(b, stack, b.Describe(stack, PartSnapshot), fmt.Errorf("it fails the integrity check: %w", err))
 		}
 	}
 	return st, nil
@@ -165,7 +165,7 @@ func readSnapshot(ctx context.Context, b Backend, stack string, c Crypter) (*Sna
 	}
 	snap, seq, err := DecodeSnapshot(data, c)
 	if err != nil {
-		return nil, 0, readError(b.Describe(stack, PartSnapshot), err)
+		return nil, 0, readError(b, stack, b.Describe(stack, PartSnapshot), err)
 	}
 	return snap, seq, nil
 }
@@ -177,7 +177,7 @@ func replayJournal(ctx context.Context, b Backend, stack string, c Crypter, snap
 	records, err := b.ReadJournal(ctx, stack)
 	where := b.Describe(stack, PartJournal)
 	if err != nil {
-		return loaded{}, &DamagedError{Where: where, Err: err}
+		return loaded{}, damaged(b, stack, where, err)
 	}
 	st := loaded{snapshot: snap, seq: seq}
 	if len(records) == 0 {
@@ -187,16 +187,16 @@ func replayJournal(ctx context.Context, b Backend, stack string, c Crypter, snap
 	for i, rec := range records {
 		e, err := DecodeEntry(rec, c)
 		if err != nil {
-			return loaded{}, readError(where, fmt.Errorf("record %d: %w", i+1, err))
+			return loaded{}, readError(b, stack, where, fmt.Errorf("record %d: %w", i+1, err))
 		}
 		if e.Seq <= seq {
 			continue
 		}
 		if e.Seq != st.seq+1 {
-			return loaded{}, &DamagedError{Where: where, Err: fmt.Errorf("record %d has sequence number %d where %d belongs: entries are missing", i+1, e.Seq, st.seq+1)}
+			return loaded{}, damaged(b, stack, where, fmt.Errorf("record %d has sequence number %d where %d belongs: entries are missing", i+1, e.Seq, st.seq+1))
 		}
 		if err := live.Apply(e); err != nil {
-			return loaded{}, &DamagedError{Where: where, Err: fmt.Errorf("record %d does not fit the snapshot: %w", i+1, err)}
+			return loaded{}, damaged(b, stack, where, fmt.Errorf("record %d does not fit the snapshot: %w", i+1, err))
 		}
 		st.seq = e.Seq
 		st.replayed++
@@ -207,11 +207,11 @@ func replayJournal(ctx context.Context, b Backend, stack string, c Crypter, snap
 
 // readError reports why stored data could not be decoded: a secret
 // without the right key, or damage.
-func readError(where string, err error) error {
+func readError(b Backend, stack, where string, err error) error {
 	if errors.Is(err, ErrCannotDecrypt) {
 		return fmt.Errorf("reading %s: %w; open the stack with its secrets key (for a passphrase, set PLINTH_PASSPHRASE)", where, err)
 	}
-	return &DamagedError{Where: where, Err: err}
+	return damaged(b, stack, where, err)
 }
 
 // DamagedError reports stored state that cannot be read.
@@ -219,11 +219,32 @@ type DamagedError struct {
 	// Where names the file or table, as the backend describes it.
 	Where string
 	Err   error
+	// Backup names a copy of the previous state, if the backend keeps one.
+	Backup string
 }
 
 func (e *DamagedError) Error() string {
-	return fmt.Sprintf("%s is damaged: %v. Restore it from a backup, "+
-		"or repair a copy exported with `plinth state export` and load it with `plinth state import`", e.Where, e.Err)
+	restore := "Restore it from a backup"
+	if e.Backup != "" {
+		restore = fmt.Sprintf("Restore it from a backup (the previous state is kept at %s)", e.Backup)
+	}
+	return fmt.Sprintf("%s is damaged: %v. %s, "+
+		"or repair a copy exported with `plinth state export` and load it with `plinth state import`", e.Where, e.Err, restore)
+}
+
+// BackupDescriber is implemented by backends that keep the previous
+// snapshot; it names the copy, or "" if there is none.
+type BackupDescriber interface {
+	DescribeBackup(stack string) string
+}
+
+// damaged builds a DamagedError, naming the backend's backup if it has one.
+func damaged(b Backend, stack, where string, err error) *DamagedError {
+	e := &DamagedError{Where: where, Err: err}
+	if bd, ok := b.(BackupDescriber); ok {
+		e.Backup = bd.DescribeBackup(stack)
+	}
+	return e
 }
 
 func (e *DamagedError) Unwrap() error { return e.Err }

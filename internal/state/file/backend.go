@@ -174,3 +174,18 @@ func syncDir(dir string) error {
 	err = d.Sync()
 	return errors.Join(err, d.Close())
 }
+
+// DescribeBackup names the previous snapshot kept beside the stack's
+// current one, or "" if there is none.
+func (b *Backend) DescribeBackup(stack string) string {
+	path, err := b.path(stack, backupFile)
+	if err != nil {
+		return ""
+	}
+	if _, err := os.Stat(path); err != nil {
+		return ""
+	}
+	return path
+}
+
+var _ state.BackupDescriber = (*Backend)(nil)
