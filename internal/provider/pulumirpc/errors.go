@@ -58,6 +58,13 @@ func (e *CallError) Error() string {
 // Unwrap returns the gRPC status error.
 func (e *CallError) Unwrap() error { return e.err }
 
+// Is makes a call that ended cancelled match context.Canceled, as a
+// cancelled call to a provider in process does, so that callers (the
+// display's "Cancelled") need not know which side of the wire it was on.
+func (e *CallError) Is(target error) bool {
+	return target == context.Canceled && e.Code == codes.Canceled
+}
+
 // callError turns a gRPC error into a CallError. A broken connection waits
 // briefly for the process to exit, so a crash is reported as one.
 func (p *Provider) callError(ctx context.Context, method string, urn resource.URN, timeout time.Duration, err error) error {
