@@ -1,0 +1,69 @@
+package pulumi_test
+
+import (
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/plinth-iac/plinth/internal/cli/clitest"
+)
+
+// TestInterruptBothWays presses Ctrl-C twice while a 30s sleep is being
+// created, in both modes. While it waits, the plugin process is there in
+// the plugin mode and not in process mode. The second Ctrl-C cancels the
+// call in flight, across the wire when there is one: the update ends at
+// once, reports "Cancelled", records the quick resource and not the
+// sleep, leaves nothing pending and no plugin running, and the next up
+// creates the sleep.
+func TestInterruptBothWays(t *testing.T) {
+	for _, m := range []mode{inProcess(), outOfProcess()} {
+		t.Run(m.name, func(t *testing.T) {
+			p := newProject(t, "interrupt", m)
+			r := interruptedUp(t, p)
+			if r.Code != 1 || !strings.Contains(r.Stderr, "error: Cancelled") {
+				t.Errorf("interrupted up: exit %d, want 1 reporting Cancelled\n%s", r.Code, r.Output())
+			}
+			if left := children(pluginBinary); len(left) > 0 {
+				t.Errorf("plugin processes left running: %v", left)
+			}
+			if out := p.run("state", "pending").Stdout; !strings.Contains(out, "no pending operations") {
+				t.Errorf("state pending after the interrupt:\n%s", out)
+			}
+			ls := p.run("state", "ls").Stdout
+			if !strings.Contains(ls, "plinth:random:Integer::quick") || strings.Contains(ls, "plinth:time:Sleep::slow") {
+				t.Errorf("state after the interrupt: want quick and not slow\n%s", ls)
+			}
+			p.run("config", "set", "pause", "10ms")
+			if lines := clitest.ChangeLines(p.run("up", "--yes", "--skip-preview").Stdout); !slices.Contains(lines, "+ created slow (plinth:time:Sleep) (1.5s)") {
+				t.Errorf("the next up did not create the sleep: %q", lines)
+			}
+		})
+	}
+}
+
+// interruptedUp starts `up`, waits until the sleep is being created and
+// the quick resource is done, checks which processes serve it, and presses Ctrl-C twice.
+func interruptedUp(t *testing.T, p *project) clitest.Result {
+	t.Helper()
+	watch := clitest.NewWatch()
+	interrupts := make(chan os.Signal, 2)
+	opts := p.opts
+	opts.Progress, opts.Interrupts = watch, interrupts
+	done := make(chan struct{})
+	var r clitest.Result
+	go func() {
+		defer close(done)
+		r = clitest.Run(t, p.dir, opts, "up", "--yes", "--skip-preview")
+	}()
+	watch.WaitFor(t, "+ creating slow", done)
+	watch.WaitFor(t, "+ created quick", done)
+	running := len(children(pluginBinary)) > 0
+	if want := p.mode.server == pluginBinary; running != want {
+		t.Errorf("during the sleep, a plugin process is running: %v, want %v", running, want)
+	}
+	interrupts <- os.Interrupt
+	interrupts <- os.Interrupt
+	<-done
+	return r
+}
