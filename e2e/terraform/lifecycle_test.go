@@ -37,6 +37,10 @@ func TestLifecycle(t *testing.T) {
 	if got, want := p.output("offset"), "2024-01-02T00:00:00Z"; got != want {
 		t.Errorf("offset = %q, want %q", got, want)
 	}
+	// A big number from a provider interpolates with all its digits.
+	if got, want := p.output("offsetText"), "unix 1704153600"; got != want {
+		t.Errorf("offsetText = %q, want %q", got, want)
+	}
 	stamp := p.output("stamp")
 	p.noChanges("after the first up")
 
