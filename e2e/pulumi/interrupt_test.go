@@ -13,7 +13,7 @@ import (
 // created, in both modes. While it waits, the plugin process is there in
 // the plugin mode and not in process mode. The second Ctrl-C cancels the
 // call in flight, across the wire when there is one: the update ends at
-// once, reports "Cancelled", records the quick resource and not the
+// once, says the create was cancelled, records the quick resource and not the
 // sleep, leaves nothing pending and no plugin running, and the next up
 // creates the sleep.
 func TestInterruptBothWays(t *testing.T) {
@@ -21,8 +21,13 @@ func TestInterruptBothWays(t *testing.T) {
 		t.Run(m.name, func(t *testing.T) {
 			p := newProject(t, "interrupt", m)
 			r := interruptedUp(t, p)
-			if r.Code != 1 || !strings.Contains(r.Stderr, "error: Cancelled") {
-				t.Errorf("interrupted up: exit %d, want 1 reporting Cancelled\n%s", r.Code, r.Output())
+			// Which cancellation reaches the sleep first, the call's
+			// context or the provider's Cancel, is a race, and only the
+			// former is reported as "Cancelled" until sdk/provider's
+			// cancellation cause is context.Canceled: ask only that the
+			// error say the create was cancelled.
+			if r.Code != 1 || !strings.Contains(r.Stdout, "+ create failed slow") || !strings.Contains(r.Stderr, "cancel") {
+				t.Errorf("interrupted up: exit %d, want 1 with the sleep's create cancelled\n%s", r.Code, r.Output())
 			}
 			if left := children(pluginBinary); len(left) > 0 {
 				t.Errorf("plugin processes left running: %v", left)
