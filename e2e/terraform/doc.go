@@ -4,8 +4,9 @@
 // command line, in process (internal/cli/clitest), as a user would: create,
 // update, replace, drift and refresh, import, data sources, destroy,
 // secrets at rest and in output, agreement with the terraform CLI on the
-// same provider binaries, and failures (missing provider, unsatisfiable
-// version, crash, invalid configuration, inconsistent result).
+// same provider binaries, failures (missing provider, unsatisfiable
+// version, crash, invalid configuration, inconsistent result), and that no
+// provider process outlives a command (read from /proc, so Linux only).
 //
 // It has no code outside its tests. The fault tests serve small fake
 // providers from the test binary itself: linked into the plugin directory
