@@ -16,9 +16,16 @@ import (
 // match testdata/lifecycle.golden (-update rewrites it), and the plugin's
 // must match the in-process one.
 func TestLifecycleBothWays(t *testing.T) {
-	inproc := lifecycle(t, inProcess())
-	compareGolden(t, filepath.Join("testdata", "lifecycle.golden"), inproc)
-	plugin := lifecycle(t, outOfProcess())
+	bothWays(t, "lifecycle.golden", lifecycle)
+}
+
+// bothWays runs a scenario in process, compares its transcript with a
+// golden file under testdata (-update rewrites it), then runs it through
+// the plugin and compares the two transcripts.
+func bothWays(t *testing.T, golden string, scenario func(*testing.T, mode) string) {
+	inproc := scenario(t, inProcess())
+	compareGolden(t, filepath.Join("testdata", golden), inproc)
+	plugin := scenario(t, outOfProcess())
 	if diff := cmp.Diff(strings.Split(inproc, "\n"), strings.Split(plugin, "\n")); diff != "" {
 		t.Errorf("the plugin run differs from the in-process run (-in-process +plugin):\n%s", diff)
 	}

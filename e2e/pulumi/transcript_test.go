@@ -29,8 +29,9 @@ func newTranscript(p *project) *transcript {
 	return &transcript{p: p, norm: newNormaliser(p)}
 }
 
-// stage runs one command and records it and what it left behind.
-func (tr *transcript) stage(name string, args ...string) {
+// stage runs one command and records it and what it left behind. It
+// returns what the command printed.
+func (tr *transcript) stage(name string, args ...string) string {
 	t := tr.p.t
 	t.Helper()
 	r := tr.p.try(args...)
@@ -42,13 +43,14 @@ func (tr *transcript) stage(name string, args ...string) {
 	}
 	snap := tr.p.run("state", "export").Stdout
 	tr.norm.learn(t, snap)
-	fmt.Fprintf(&tr.b, "=== %s: plinth %s\n%s", name, strings.Join(args, " "), sortSteps(tr.norm.apply(r.Stdout)))
+	fmt.Fprintf(&tr.b, "=== %s: plinth %s\n%s", name, tr.norm.apply(strings.Join(args, " ")), sortSteps(tr.norm.apply(r.Stdout)))
 	if r.Stderr != "" {
 		fmt.Fprintf(&tr.b, "--- stderr\n%s", tr.norm.apply(r.Stderr))
 	}
 	fmt.Fprintf(&tr.b, "--- stack output --json --show-secrets\n%s", tr.norm.apply(tr.p.run("stack", "output", "--json", "--show-secrets").Stdout))
 	fmt.Fprintf(&tr.b, "--- files\n%s", tr.files())
 	fmt.Fprintf(&tr.b, "--- state\n%s\n", tr.norm.state(t, snap))
+	return r.Stdout
 }
 
 func (tr *transcript) String() string { return tr.b.String() }
