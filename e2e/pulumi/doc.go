@@ -8,10 +8,13 @@
 //
 // The tests cover create, update, replace, refresh after drift and
 // destroy, with no plugin process left running after any command
-// (lifecycle_test.go, transcript_test.go, procs_test.go), choosing a provider by version constraint
-// and the error when none fits (version_test.go), and secrets and unknowns
-// crossing the plugin boundary (secrets_test.go). bench_test.go measures
-// 2,000 resources through the plugin: an up, then a no-change preview.
+// (lifecycle_test.go; transcript_test.go normalises what legitimately
+// differs between runs, procs_test.go finds plugin processes), import
+// (import_test.go), Ctrl-C during a slow create (interrupt_test.go),
+// choosing a provider by version constraint and the error when none fits
+// (version_test.go), and secrets and unknowns crossing the plugin boundary
+// (secrets_test.go). bench_test.go measures 2,000 resources through the
+// plugin: an up, then a no-change preview.
 //
 // The package has no code of its own. It leans on internal/cli/clitest to
 // run commands, on internal/plugin for discovery and on
