@@ -1,8 +1,6 @@
 package terraform
 
 import (
-	"crypto/sha1"
-	"encoding/hex"
 	"testing"
 )
 
@@ -37,9 +35,4 @@ func TestDataSource(t *testing.T) {
 	if !p.exists("in/source.txt") {
 		t.Errorf("destroy deleted the file the data source read")
 	}
-}
-
-func sha1Hex(s string) string {
-	sum := sha1.Sum([]byte(s))
-	return hex.EncodeToString(sum[:])
 }

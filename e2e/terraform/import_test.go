@@ -82,13 +82,3 @@ func importSnippet(t *testing.T, out string) string {
 	}
 	return body
 }
-
-// addResources adds resource entries to the program.
-func (p *project) addResources(entries string) {
-	p.t.Helper()
-	if strings.Contains(p.read("plinth.yaml"), "resources: {}\n") {
-		p.edit("resources: {}\n", "resources:\n"+entries)
-		return
-	}
-	p.edit("resources:\n", "resources:\n"+entries)
-}

@@ -1,13 +1,10 @@
 package terraform
 
 import (
-	"encoding/json"
 	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // petName is random_pet's ID with length 2 and the default separator.
@@ -97,69 +94,5 @@ func checkNote(t *testing.T, p *project, want string) {
 	}
 	if got, want := p.output("noteId"), sha1Hex(want); got != want {
 		t.Errorf("noteId = %q, want the SHA-1 of the content, %q", got, want)
-	}
-}
-
-// sorted compares step lines without regard to order: independent
-// resources run in parallel.
-var sorted = cmpopts.SortSlices(func(a, b string) bool { return a < b })
-
-// stepDuration is the duration plain output puts after a finished step.
-var stepDuration = regexp.MustCompile(` \(\d+(\.\d+)?(ms|s|µs)\)`)
-
-// doneLines are the lines of finished steps in the plain output of an
-// operation (not its preview), without durations or diff summaries.
-func doneLines(out string) []string {
-	for _, title := range []string{"\nUpdating stack", "\nRefreshing stack", "\nDestroying stack", "\nImporting into"} {
-		if i := strings.LastIndex(out, title); i >= 0 {
-			out = out[i:]
-			break
-		}
-	}
-	var lines []string
-	for _, l := range strings.Split(out, "\n") {
-		fields := strings.Fields(l)
-		if !strings.HasPrefix(l, "  ") || len(fields) < 2 {
-			continue
-		}
-		verb := fields[0]
-		if strings.Trim(verb, "+-~=") == "" {
-			verb = fields[1]
-		}
-		if strings.HasSuffix(verb, "ed") && verb != "failed" {
-			l, _, _ = strings.Cut(stepDuration.ReplaceAllString(strings.TrimSpace(l), ""), " [")
-			lines = append(lines, l)
-		}
-	}
-	return lines
-}
-
-// expectPreview checks that a preview finds exactly these steps.
-func (p *project) expectPreview(what string, want ...string) {
-	p.t.Helper()
-	code, lines, r := p.preview()
-	if code != 2 {
-		p.t.Fatalf("%s: preview --detailed-exitcode = %d, want 2 (changes)\n%s", what, code, r.Output())
-	}
-	if diff := cmp.Diff(want, lines, sorted); diff != "" {
-		p.t.Errorf("%s: preview (-want +got):\n%s\n%s", what, diff, r.Stdout)
-	}
-}
-
-// destroyed checks that nothing is left: the files, the state's resources
-// and the stack's outputs.
-func (p *project) destroyed(files ...string) {
-	p.t.Helper()
-	for _, f := range files {
-		if p.exists(f) {
-			p.t.Errorf("after destroy, %s still exists", f)
-		}
-	}
-	if r := p.must("state", "ls"); !strings.Contains(r.Stdout, "records no resources") {
-		p.t.Errorf("after destroy the state still records resources:\n%s", r.Stdout)
-	}
-	var outputs map[string]any
-	if err := json.Unmarshal([]byte(p.must("stack", "output", "--json").Stdout), &outputs); err != nil || len(outputs) > 0 {
-		p.t.Errorf("after destroy the stack's outputs are %v (%v), want none", outputs, err)
 	}
 }
