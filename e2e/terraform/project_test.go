@@ -162,6 +162,26 @@ func doneLines(out string) []string {
 	return lines
 }
 
+// up runs up and checks its finished steps (doneLines).
+func (p *project) up(what string, want ...string) clitest.Result {
+	p.t.Helper()
+	r := p.must("up", "--yes")
+	if diff := cmp.Diff(want, doneLines(r.Stdout), sorted); diff != "" {
+		p.t.Errorf("up, %s (-want +got):\n%s\n%s", what, diff, r.Stdout)
+	}
+	return r
+}
+
+// wantOutputs checks stack outputs.
+func (p *project) wantOutputs(when string, want map[string]string) {
+	p.t.Helper()
+	for name, w := range want {
+		if got := p.output(name); got != w {
+			p.t.Errorf("%s: output %s = %q, want %q", when, name, got, w)
+		}
+	}
+}
+
 // expectPreview checks that a preview finds exactly these steps.
 func (p *project) expectPreview(what string, want ...string) {
 	p.t.Helper()
