@@ -38,15 +38,7 @@ func lifecycle(t *testing.T, m mode) string {
 	p := newProject(t, "lifecycle", m)
 	tr := newTranscript(p)
 	tr.stage("create", "up", "--yes", "--diff")
-	if got := strings.TrimSpace(p.run("stack", "output", "servedBy").Stdout); got != m.server {
-		t.Fatalf("%s: the provider ran in %s, want %s", m.name, got, m.server)
-	}
-	if got := p.readFile("data/written.txt"); got != "under the explicit provider's root" {
-		t.Errorf("%s: data/written.txt = %q", m.name, got)
-	}
-	if r := p.try("preview", "--detailed-exitcode"); r.Code != 0 {
-		t.Errorf("%s: preview after up = exit %d, want 0 (no changes)\n%s", m.name, r.Code, r.Output())
-	}
+	checkCreated(t, p)
 	p.run("config", "set", "greeting", "hi")
 	tr.stage("update", "up", "--yes", "--diff")
 	p.writeFile("data/input.txt", "second input\n")
@@ -64,20 +56,48 @@ func lifecycle(t *testing.T, m mode) string {
 	}
 	tr.stage("refresh after drift", "refresh", "--yes")
 	tr.stage("repair the drift", "up", "--yes", "--diff")
+	checkRepaired(t, p)
+	tr.stage("destroy", "destroy", "--yes")
+	checkDestroyed(t, p)
+	return tr.String()
+}
+
+// checkCreated: the mode's binary served the provider, the explicit
+// provider wrote under its root, and a second look finds nothing to do.
+func checkCreated(t *testing.T, p *project) {
+	t.Helper()
+	if got := strings.TrimSpace(p.run("stack", "output", "servedBy").Stdout); got != p.mode.server {
+		t.Fatalf("%s: the provider ran in %s, want %s", p.mode.name, got, p.mode.server)
+	}
+	if got := p.readFile("data/written.txt"); got != "under the explicit provider's root" {
+		t.Errorf("%s: data/written.txt = %q", p.mode.name, got)
+	}
+	if r := p.try("preview", "--detailed-exitcode"); r.Code != 0 {
+		t.Errorf("%s: preview after up = exit %d, want 0 (no changes)\n%s", p.mode.name, r.Code, r.Output())
+	}
+}
+
+// checkRepaired: the up after the refresh put back the edited file and
+// made the deleted one again.
+func checkRepaired(t *testing.T, p *project) {
+	t.Helper()
 	if got := p.readFile("out/renamed.txt"); !strings.HasPrefix(got, "hi ") {
-		t.Errorf("%s: after up, out/renamed.txt = %q, want the program's content back", m.name, got)
+		t.Errorf("%s: after up, out/renamed.txt = %q, want the program's content back", p.mode.name, got)
 	}
 	if got := p.readFile("out/secret.txt"); got != "not-a-real-token" {
-		t.Errorf("%s: after up, out/secret.txt = %q, want it made again", m.name, got)
+		t.Errorf("%s: after up, out/secret.txt = %q, want it made again", p.mode.name, got)
 	}
-	tr.stage("destroy", "destroy", "--yes")
+}
+
+// checkDestroyed: destroy removed every file the program made.
+func checkDestroyed(t *testing.T, p *project) {
+	t.Helper()
 	if entries, _ := os.ReadDir(p.path("out")); len(entries) != 0 {
-		t.Errorf("%s: destroy left %d files in out/", m.name, len(entries))
+		t.Errorf("%s: destroy left %d files in out/", p.mode.name, len(entries))
 	}
 	if _, err := os.Stat(p.path("data/written.txt")); !os.IsNotExist(err) {
-		t.Errorf("%s: destroy left data/written.txt (%v)", m.name, err)
+		t.Errorf("%s: destroy left data/written.txt (%v)", p.mode.name, err)
 	}
-	return tr.String()
 }
 
 func compareGolden(t *testing.T, path, got string) {

@@ -95,8 +95,7 @@ func checkSecretOutputs(t *testing.T, p *project) {
 }
 
 // checkSecretState: every property the token flows into is a secret in
-// the exported state, and no file plinth keeps holds the token in the
-// clear.
+// the exported state, and nothing at rest holds it in the clear.
 func checkSecretState(t *testing.T, p *project) {
 	t.Helper()
 	export := p.run("state", "export").Stdout
@@ -133,6 +132,13 @@ func checkSecretState(t *testing.T, p *project) {
 	if diff := cmp.Diff(want, secret, cmpSorted); diff != "" {
 		t.Errorf("secret properties in the state (-want +got):\n%s", diff)
 	}
+	checkNoPlaintextAtRest(t, p)
+}
+
+// checkNoPlaintextAtRest: neither the stack's files under .plinth (state,
+// journal, key) nor its config file hold the token in the clear.
+func checkNoPlaintextAtRest(t *testing.T, p *project) {
+	t.Helper()
 	_ = filepath.WalkDir(p.path(".plinth"), func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
