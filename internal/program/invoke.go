@@ -81,8 +81,9 @@ func (r *reader) invokeOptions(n *yaml.Node, where string, spec *invokeSpec) boo
 }
 
 // invoke calls a provider function. Unknown arguments (in a preview) make
-// the result unknown without calling; secret arguments are passed plain,
-// since functions take no secrets, and make the result secret.
+// the result unknown without calling, and so does an argument that depends
+// on a resource yet to be created or replaced; secret arguments are passed
+// plain, since functions take no secrets, and make the result secret.
 func (r *run) invoke(e *expr) (resource.Value, error) {
 	spec := e.call
 	args := resource.NewObject(nil)
@@ -93,7 +94,7 @@ func (r *run) invoke(e *expr) (resource.Value, error) {
 		}
 		args = v
 	}
-	if args.ContainsUnknowns() {
+	if args.ContainsUnknowns() || r.dependsOnPending(spec.args) {
 		return resource.Sticky(resource.Unknown(), args), nil
 	}
 	plain, _ := args.Unsecret()
@@ -116,6 +117,31 @@ func (r *run) invoke(e *expr) (resource.Value, error) {
 		out = v
 	}
 	return resource.Sticky(out, args), nil
+}
+
+// dependsOnPending reports whether the arguments refer, directly or
+// through variables, to a custom resource whose ID is unknown: one a
+// preview is to create or replace. Like Terraform, which reads such a data
+// source during apply, plinth does not call the function then: it would
+// read a world in which the resource does not exist yet (a local_file data
+// source reading the file a local_file resource is to write).
+func (r *run) dependsOnPending(args *expr) bool {
+	pending := false
+	check := func(j int) {
+		n := r.p.nodes[j]
+		if n.kind == nodeResource && !n.res.component && r.state[j].reg.ID.ContainsUnknowns() {
+			pending = true
+		}
+	}
+	args.refs(func(rf *ref) {
+		if j, ok := r.p.index[rf.root]; ok {
+			check(j)
+			for _, k := range r.p.nodes[j].resDeps {
+				check(k)
+			}
+		}
+	})
+	return pending
 }
 
 // invokeProvider is the explicit provider for a call: the one it names, or

@@ -821,3 +821,54 @@ outputs:
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// An invoke whose arguments depend on a resource a preview is to create is
+// not called then (it would read a world without the resource): its result
+// is unknown, as a Terraform data source's is. The update calls it.
+func TestInvokeWaitsForPendingResources(t *testing.T) {
+	p := mustParse(t, `
+name: test
+resources:
+  gen:
+    type: plinth:fs:File
+    properties: { path: out/gen.txt, content: hi }
+variables:
+  path: ${gen.path}
+  direct:
+    fn::invoke: { function: "plinth:fs:read", arguments: { path: "${gen.path}" }, return: content }
+  throughVariable:
+    fn::invoke: { function: "plinth:fs:read", arguments: { path: "${path}" }, return: content }
+  independent:
+    fn::invoke: { function: "plinth:fs:read", arguments: { path: in.txt }, return: content }
+outputs:
+  direct: ${direct}
+  throughVariable: ${throughVariable}
+  independent: ${independent}
+`)
+	ev, err := p.Program(nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := func(req engine.InvokeRequest) (resource.Object, error) {
+		return resource.Object{"content": str("read " + req.Args["path"].Str())}, nil
+	}
+	for _, tt := range []struct {
+		preview bool
+		want    resource.Object
+		calls   int
+	}{
+		{true, resource.Object{"direct": resource.Unknown(), "throughVariable": resource.Unknown(), "independent": str("read in.txt")}, 1},
+		{false, resource.Object{"direct": str("read out/gen.txt"), "throughVariable": str("read out/gen.txt"), "independent": str("read in.txt")}, 3},
+	} {
+		mon := &fakeMonitor{preview: tt.preview, invokeF: read}
+		if err := ev.Run(context.Background(), mon); err != nil {
+			t.Fatalf("preview=%v: %v", tt.preview, err)
+		}
+		if diff := cmp.Diff(tt.want, mon.stackOutputs, valueCmp); diff != "" {
+			t.Errorf("preview=%v: outputs (-want +got):\n%s", tt.preview, diff)
+		}
+		if len(mon.invokes) != tt.calls {
+			t.Errorf("preview=%v: %d calls %v, want %d", tt.preview, len(mon.invokes), mon.invokes, tt.calls)
+		}
+	}
+}
