@@ -105,9 +105,14 @@ func (File) Delete(_ context.Context, op provider.DeleteOp[FileArgs, FileState])
 
 // Read looks at the file as it is now. A missing file is gone (empty ID);
 // changed content or mode shows in the outputs, so the next diff puts it
-// back. On import the ID is the file's path.
+// back. On import the ID is the file's path, relative ones resolving
+// against the root.
 func (File) Read(ctx context.Context, op provider.ReadOp[FileArgs, FileState]) (provider.ReadResult[FileArgs, FileState], error) {
-	path, data, mode, err := readLocal(op.ID)
+	abs, err := config(ctx).resolve(op.ID)
+	if err != nil {
+		return provider.ReadResult[FileArgs, FileState]{}, err
+	}
+	path, data, mode, err := readLocal(abs)
 	if errors.Is(err, fs.ErrNotExist) {
 		return provider.ReadResult[FileArgs, FileState]{}, nil
 	}
@@ -117,7 +122,7 @@ func (File) Read(ctx context.Context, op provider.ReadOp[FileArgs, FileState]) (
 	in, st := op.Inputs, op.State
 	if op.Import {
 		content := string(data)
-		in = FileArgs{Path: path, Content: &content, Permissions: formatMode(mode)}
+		in = FileArgs{Path: op.ID, Content: &content, Permissions: formatMode(mode)} // the path as the user named it
 		st.FileArgs = in
 	}
 	st.AbsolutePath, st.Permissions = path, formatMode(mode)

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"runtime/debug"
 	"strings"
@@ -150,7 +149,7 @@ func (s *server) Cancel(context.Context, CancelRequest) (CancelResponse, error) 
 }
 
 // errCancelled is the cause of a call context cancelled by Cancel.
-var errCancelled = errors.New("the provider was asked to cancel outstanding work")
+var errCancelled = fmt.Errorf("the provider was asked to cancel outstanding work: %w", context.Canceled)
 
 // callContext derives the context author code runs with: cancelled by
 // Cancel as well as by the caller, carrying the configuration.

@@ -127,7 +127,7 @@ func exactFloat(f float64, literal string) bool {
 	if !ok {
 		return false
 	}
-	short, _ := new(big.Float).SetPrec(prec).SetString(strconv.FormatFloat(f, 'g', -1, 64))
+	short, _ := new(big.Float).SetPrec(prec).SetString(formatFloat(f))
 	return short.Cmp(want) == 0
 }
 
@@ -212,7 +212,17 @@ func (v Value) NumberLiteral() string {
 	if v.str != "" {
 		return v.str
 	}
-	return strconv.FormatFloat(v.num, 'g', -1, 64)
+	return formatFloat(v.num)
+}
+
+// formatFloat writes a double as JSON does: the shortest digits that read
+// back as the same double, with no exponent between 1e-6 and 1e21, so a
+// million is 1000000 and not 1e+06.
+func formatFloat(f float64) string {
+	if a := math.Abs(f); a == 0 || (a >= 1e-6 && a < 1e21) {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
 // Str returns the value of a string; "" for any other kind.

@@ -52,3 +52,11 @@ func TestBigNumberOfADoubleIsItsShortestDecimal(t *testing.T) {
 		t.Errorf("the literal and the double nearest it differ")
 	}
 }
+
+func TestNumberLiteralReadsLikeJSON(t *testing.T) {
+	for f, want := range map[float64]string{1e6: "1000000", 0.5: "0.5", 1e21: "1e+21", 1e-7: "1e-07", -42: "-42", 0: "0", 1.25e20: "125000000000000000000"} {
+		if got := NewNumber(f).NumberLiteral(); got != want {
+			t.Errorf("NumberLiteral(%g) = %q, want %q", f, got, want)
+		}
+	}
+}
