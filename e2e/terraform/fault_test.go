@@ -101,28 +101,36 @@ func TestFaults(t *testing.T) {
 				t.Errorf("up exited %d, want 1", r.Code)
 			}
 			checkInOrder(t, r.Output(), tc.want)
-			after := p.stateResources()
-			var added, failedInit []string
-			for urn, res := range after {
-				if _, ok := before[urn]; ok {
-					continue
-				}
-				added = append(added, urn[strings.LastIndex(urn, "::")+2:])
-				if res["initErrors"] != nil {
-					failedInit = append(failedInit, urn[strings.LastIndex(urn, "::")+2:])
-				}
-				delete(after, urn)
-			}
-			if diff := cmp.Diff(before, after); diff != "" {
-				t.Errorf("the failed up changed recorded resources (-before +after):\n%s", diff)
-			}
-			if diff := cmp.Diff(tc.added, added, sorted); diff != "" {
-				t.Errorf("resources the failed up recorded (-want +got):\n%s", diff)
-			}
-			if diff := cmp.Diff(tc.failedInit, failedInit); diff != "" {
-				t.Errorf("resources recorded as failed to initialise (-want +got):\n%s", diff)
-			}
+			checkRecorded(t, before, p.stateResources(), tc.added, tc.failedInit)
 		})
+	}
+}
+
+// checkRecorded checks that what a failed up recorded (after) is what it
+// held before, plus the added resources, named by the last part of their
+// URN.
+func checkRecorded(t *testing.T, before, after map[string]map[string]any, wantAdded, wantFailedInit []string) {
+	t.Helper()
+	var added, failedInit []string
+	for urn, res := range after {
+		if _, ok := before[urn]; ok {
+			continue
+		}
+		name := urn[strings.LastIndex(urn, "::")+2:]
+		added = append(added, name)
+		if res["initErrors"] != nil {
+			failedInit = append(failedInit, name)
+		}
+		delete(after, urn)
+	}
+	if diff := cmp.Diff(before, after); diff != "" {
+		t.Errorf("the failed up changed recorded resources (-before +after):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantAdded, added, sorted); diff != "" {
+		t.Errorf("resources the failed up recorded (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantFailedInit, failedInit); diff != "" {
+		t.Errorf("resources recorded as failed to initialise (-want +got):\n%s", diff)
 	}
 }
 
