@@ -367,7 +367,7 @@ func toText(v resource.Value) (string, error) {
 	case resource.StringKind:
 		return v.Str(), nil
 	case resource.NumberKind:
-		return decimalText(v), nil
+		return v.NumberLiteral(), nil
 	case resource.BoolKind:
 		return fmt.Sprint(v.Bool()), nil
 	case resource.NullKind:

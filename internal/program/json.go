@@ -19,7 +19,7 @@ func jsonData(v resource.Value) (any, error) {
 	case resource.BoolKind:
 		return v.Bool(), nil
 	case resource.NumberKind:
-		return json.Number(decimalText(v)), nil
+		return json.Number(v.NumberLiteral()), nil
 	case resource.StringKind:
 		return v.Str(), nil
 	case resource.ArrayKind:

@@ -4,7 +4,6 @@ import (
 	"math"
 	"math/big"
 	"strconv"
-	"strings"
 
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
@@ -31,26 +30,3 @@ func parseDecimal(lit string) (resource.Value, error) {
 	return resource.ParseNumber(lit)
 }
 
-// Bounds between which decimalText writes no exponent.
-var (
-	plainMin = big.NewFloat(1e-6)
-	plainMax = big.NewFloat(1e21)
-)
-
-// decimalText writes a number as text: every digit it holds, and no
-// exponent for magnitudes from 1e-6 up to 1e21, where encoding/json and
-// JavaScript write none either. So a provider's 1000000 interpolates as
-// "1000000", as terraform writes it, and not as "1e+06" (the shortest form
-// NumberLiteral gives for a number held as a double).
-func decimalText(v resource.Value) string {
-	lit := v.NumberLiteral()
-	if !strings.ContainsAny(lit, "eE") {
-		return lit
-	}
-	f := v.BigNumber()
-	abs := new(big.Float).Abs(f)
-	if abs.Cmp(plainMin) < 0 || abs.Cmp(plainMax) >= 0 {
-		return lit
-	}
-	return f.Text('f', -1)
-}
