@@ -17,7 +17,10 @@
 //   - Check: the inputs are checked against the schema as Terraform checks
 //     configuration (unknown, provider-set and missing required properties,
 //     types, block counts), then ValidateResourceConfig; diagnostics with an
-//     attribute path become failures of that property.
+//     attribute path become failures of that property. Check and
+//     CheckConfig return sensitive attributes as secrets, so a sensitive
+//     input is encrypted in state and masked in output like a sensitive
+//     output.
 //   - Diff, Create, Update: the stored state is upgraded
 //     (UpgradeResourceState), the proposed new state built from prior state
 //     and configuration, and PlanResourceChange asked; requires_replace paths

@@ -107,7 +107,7 @@ func (p *Provider) CheckConfig(ctx context.Context, req provider.CheckRequest) (
 	if err != nil {
 		return provider.CheckResponse{}, p.rpcError(op, err)
 	}
-	return provider.CheckResponse{Inputs: req.News, Failures: p.failures(op, diags)}, nil
+	return provider.CheckResponse{Inputs: markSensitive(b, req.News), Failures: p.failures(op, diags)}, nil
 }
 
 // DiffConfig implements provider.Provider. Terraform reconfigures a provider

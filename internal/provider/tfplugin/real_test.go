@@ -273,6 +273,19 @@ func TestRealSecretInput(t *testing.T) {
 	}
 }
 
+// A sensitive input (local_sensitive_file's content) comes back from
+// Check as a secret, so the engine records and shows it as one.
+func TestRealSensitiveInputIsSecret(t *testing.T) {
+	l := lifecycle{t, startReal(t, "local", t.TempDir(), nil), urn("local_sensitive_file", "s")}
+	inputs := obj(map[string]any{"filename": "s.txt", "content": "hush"})
+	resp, err := l.p.Check(context.Background(), provider.CheckRequest{URN: l.urn, News: inputs})
+	mustOK(t, "Check", err)
+	want := resource.Object{"filename": resource.NewString("s.txt"), "content": resource.MakeSecret(resource.NewString("hush"))}
+	if diff := cmp.Diff(want, resp.Inputs, cmp.Comparer(resource.Value.Equal)); diff != "" || len(resp.Failures) > 0 {
+		t.Errorf("checked inputs (-want +got):\n%s\nfailures: %v", diff, resp.Failures)
+	}
+}
+
 func TestRealInvalidConfiguration(t *testing.T) {
 	p := startReal(t, "random", "", nil)
 	tests := map[string]struct {

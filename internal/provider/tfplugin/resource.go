@@ -37,7 +37,7 @@ func (p *Provider) Check(ctx context.Context, req provider.CheckRequest) (provid
 	if err != nil {
 		return provider.CheckResponse{}, p.rpcError(op, err)
 	}
-	return provider.CheckResponse{Inputs: req.News, Failures: p.failures(op, diags)}, nil
+	return provider.CheckResponse{Inputs: markSensitive(s.block, req.News), Failures: p.failures(op, diags)}, nil
 }
 
 // config builds a resource's configuration from checked inputs.
