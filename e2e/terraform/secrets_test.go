@@ -11,9 +11,10 @@ import (
 )
 
 // TestSecrets checks the sensitive attributes of real providers,
-// random_password.result and tls_private_key.private_key_pem: encrypted
-// in the state (no file under .plinth holds them in plain text), shown as
-// [secret] in plain and JSON output, and in full only with --show-secrets.
+// random_password.result and tls_private_key.private_key_pem, and the
+// sensitive input local_sensitive_file.content: encrypted in the state (no
+// file under .plinth holds them in plain text), shown as [secret] in plain
+// and JSON output, and in full only with --show-secrets.
 func TestSecrets(t *testing.T) {
 	t.Parallel()
 	p := realProject(t, "secrets")
@@ -41,11 +42,12 @@ func TestSecrets(t *testing.T) {
 	if got := p.output("password", "--show-secrets"); got != secrets["password"] {
 		t.Errorf("stack output password --show-secrets = %q, want %q", got, secrets["password"])
 	}
-	for _, args := range [][]string{{"state", "show", "password"}, {"state", "show", "key", "--json"}, {"preview", "--diff"}} {
+	for _, args := range [][]string{{"state", "show", "password"}, {"state", "show", "key", "--json"}, {"state", "show", "sensitive"}, {"preview", "--diff"}} {
 		shown = append(shown, p.must(args...).Output())
 	}
 
 	p.edit("length: 24", "length: 25")
+	p.edit("sensitive by schema 4711", "sensitive by schema 4712")
 	for _, args := range [][]string{{"preview", "--diff"}, {"up", "--yes", "--diff"}, {"up", "--yes", "--json"}} {
 		shown = append(shown, p.must(args...).Output())
 	}
@@ -53,7 +55,7 @@ func TestSecrets(t *testing.T) {
 	if len(replaced["password"]) != 25 {
 		t.Fatalf("the password after the replacement = %q, want 25 characters", replaced["password"])
 	}
-	plaintexts := []string{secrets["password"], replaced["password"], pemBody(t, secrets["keyPem"])}
+	plaintexts := []string{secrets["password"], replaced["password"], pemBody(t, secrets["keyPem"]), "sensitive by schema 471"}
 	for i, out := range shown {
 		for _, s := range plaintexts {
 			if strings.Contains(out, s) {
