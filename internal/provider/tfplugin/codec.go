@@ -298,7 +298,7 @@ func numberFromBig(f *big.Float) resource.Value {
 	}
 	literal := f.Text('g', -1)
 	if f.IsInt() {
-		literal = f.Text('f', 0)
+		literal = f.Text('f', -1)
 	}
 	v, err := resource.ParseNumber(literal)
 	if err != nil { // infinities: cannot happen for values a provider sends
@@ -350,7 +350,7 @@ func jsonable(v resource.Value, path resource.PropertyPath) (any, error) {
 			return nil, valueErrorf(path, "%v cannot be written to Terraform state", f)
 		}
 		if bf := v.BigNumber(); bf.IsInt() {
-			return json.Number(bf.Text('f', 0)), nil // 1000000, not 1e+06
+			return json.Number(bf.Text('f', -1)), nil // 1000000, not 1e+06
 		}
 		return json.Number(v.NumberLiteral()), nil
 	case resource.StringKind:

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -83,7 +84,10 @@ func TestNumbersKeepEveryDigit(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := fromCty(back); !got.Equal(v) {
+			// The same number, written the same way: 1e300 comes back at
+			// cty's 512 bits, and must not come back as the 301 digits of
+			// that binary value.
+			if got := fromCty(back); !got.Equal(v) || got.NumberLiteral() != v.NumberLiteral() {
 				t.Errorf("round trip of %s gave %s", lit, got.NumberLiteral())
 			}
 		})
@@ -104,12 +108,13 @@ func TestStateJSON(t *testing.T) {
 		"secret": resource.MakeSecret(resource.NewString("s")),
 		"list":   resource.MustFromGo([]any{1.5, nil, true}),
 		"round":  resource.NewNumber(1e6),
+		"huge":   resource.NewNumber(1e300),
 	}
 	got, err := stateJSON(o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"big":123456789012345678901234567890,"list":[1.5,null,true],"round":1000000,"secret":"s"}`
+	want := `{"big":123456789012345678901234567890,"huge":1` + strings.Repeat("0", 300) + `,"list":[1.5,null,true],"round":1000000,"secret":"s"}`
 	if diff := cmp.Diff(want, string(got)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
