@@ -42,7 +42,7 @@ func changes(e engine.Event) []change {
 		pd := d[p]
 		c := change{path: p, kind: pd.Kind, replaces: pd.Replace || slices.Contains(e.ReplaceKeys, rootOf(p))}
 		c.old = oldValue(e, olds, p, pd)
-		c.new, _ = lookup(news, p)
+		c.new = newValue(e, news, p, pd)
 		out = append(out, c)
 	}
 	return out
@@ -61,6 +61,23 @@ func oldValue(e engine.Event, olds resource.Object, path string, pd resource.Pro
 	}
 	v, _ := lookup(olds, path)
 	return v
+}
+
+// newValue is what a changed property becomes: its new input, or, for a
+// property the provider computes (its detailed diff is not an input
+// diff), the new output, which a preview may not know yet. Without this a
+// replaced file's new checksum showed as null.
+func newValue(e engine.Event, news resource.Object, path string, pd resource.PropertyDiff) resource.Value {
+	if v, ok := lookup(news, path); ok || e.Diff == nil || pd.InputDiff || pd.Kind == resource.DiffDelete || e.New == nil || e.Op == engine.OpRefresh {
+		return v
+	}
+	if v, ok := lookup(e.New.Outputs, path); ok {
+		return v
+	}
+	if e.Preview {
+		return resource.Unknown()
+	}
+	return resource.Null()
 }
 
 // properties are what a step's diff is about: the outputs for a refresh

@@ -52,6 +52,16 @@ func TestDoneLines(t *testing.T) {
 	drifted.Diff = resource.DetailedDiff{"content": {Kind: resource.DiffUpdate}}
 	inputDiff := drifted
 	inputDiff.Diff = resource.DetailedDiff{"content": {Kind: resource.DiffUpdate, InputDiff: true}}
+	// A provider's diff names a property it computes: the new value is the
+	// new output, unknown in a preview until the step runs.
+	computed := replace
+	computed.Old = file(obj("path", "a.txt"))
+	computed.Old.Outputs = obj("path", "a.txt", "sha", "aaa", "size", 1)
+	computed.New = file(obj("path", "b.txt"))
+	computed.New.Outputs = obj("path", "b.txt", "size", 2)
+	computed.Diff = resource.DetailedDiff{"path": {Kind: resource.DiffUpdate, Replace: true}, "sha": {Kind: resource.DiffUpdate}, "size": {Kind: resource.DiffUpdate}}
+	computedDone := computed
+	computedDone.Preview = false
 
 	cases := map[string]struct {
 		f    formatter
@@ -87,6 +97,18 @@ func TestDoneLines(t *testing.T) {
 		"input diff: old value from the inputs": {formatter{diff: true}, inputDiff, []string{
 			"  ~ update note (plinth:fs:File)",
 			`      ~ content: "two" => "two"`,
+		}},
+		"computed property in a preview": {formatter{diff: true}, computed, []string{
+			"  +- replace note (plinth:fs:File)",
+			`      ~ path: "a.txt" => "b.txt" (forces replacement)`,
+			`      ~ sha: "aaa" => [unknown]`,
+			`      ~ size: 1 => 2`,
+		}},
+		"computed property done": {formatter{diff: true}, computedDone, []string{
+			"  +- replaced note (plinth:fs:File)",
+			`      ~ path: "a.txt" => "b.txt" (forces replacement)`,
+			`      ~ sha: "aaa" => null`,
+			`      ~ size: 1 => 2`,
 		}},
 		"same hidden":       {formatter{}, same, nil},
 		"same when verbose": {formatter{verbose: true}, same, []string{"    same note (plinth:fs:File)"}},
