@@ -12,7 +12,10 @@ import (
 
 // Diff implements provider.Provider: upgrade the stored state, plan from it
 // and the new inputs, and report what the plan changes. A requires_replace
-// path whose value really changed calls for replacement.
+// path whose value really changed calls for replacement; the change shown
+// is then the one from the stored state to a new object, planned as a
+// create, as terraform shows it: what the provider computes is unknown, not
+// what the update plan would have kept or dropped.
 func (p *Provider) Diff(ctx context.Context, req provider.DiffRequest) (provider.DiffResponse, error) {
 	t, err := p.resourceTarget(req.URN, "Diff")
 	if err != nil {
@@ -31,7 +34,15 @@ func (p *Provider) Diff(ctx context.Context, req provider.DiffRequest) (provider
 		return provider.DiffResponse{}, err
 	}
 	replace := realReplacements(prior, plan.state, plan.replace)
-	resp := diffResponse(prior, plan.state, replace)
+	shown := plan.state
+	if len(replace) > 0 {
+		create, err := p.plan(ctx, t, cty.NullVal(t.ty), cfg, nil)
+		if err != nil {
+			return provider.DiffResponse{}, err
+		}
+		shown = create.state
+	}
+	resp := diffResponse(prior, shown, replace)
 	if resp.Changes == provider.DiffSome && len(replace) == 0 {
 		p.plans.store(req.URN, plan.state)
 	} else {

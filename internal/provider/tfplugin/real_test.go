@@ -82,10 +82,12 @@ func TestRealRandomPetReplaceOnKeepers(t *testing.T) {
 	}
 	news := obj(map[string]any{"length": 3, "separator": "_", "keepers": map[string]any{"k": "b"}})
 	d := l.diff(inputs, cr, news)
+	// The new pet's id is not known until it is made: the change shown is
+	// to a new object, as terraform shows a replacement.
 	want := provider.DiffResponse{
-		Changes: provider.DiffSome, ReplaceKeys: []string{"keepers"}, ChangedKeys: []string{"keepers"},
+		Changes: provider.DiffSome, ReplaceKeys: []string{"keepers"}, ChangedKeys: []string{"id", "keepers"},
 		DeleteBeforeReplace: true,
-		DetailedDiff:        resource.DetailedDiff{"keepers.k": {Kind: resource.DiffUpdate, Replace: true}},
+		DetailedDiff:        resource.DetailedDiff{"id": {Kind: resource.DiffUpdate}, "keepers.k": {Kind: resource.DiffUpdate, Replace: true}},
 	}
 	if diff := cmp.Diff(want, d); diff != "" {
 		t.Errorf("Diff on a keeper change (-want +got):\n%s", diff)
