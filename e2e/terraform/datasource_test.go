@@ -1,6 +1,7 @@
 package terraform
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -30,6 +31,12 @@ func TestDataSource(t *testing.T) {
 	p.noChanges("after the first up")
 
 	p.write("in/source.txt", "changed\n")
+	// The new file's checksums are known once it is written, as terraform
+	// shows them.
+	oldID := p.output("copyId")
+	if d := p.must("preview", "--diff").Stdout; !strings.Contains(d, `~ id: "`+oldID+`" => [unknown]`) || !strings.Contains(d, `~ content_md5: "`) {
+		t.Errorf("preview --diff does not show the replaced file's id becoming unknown:\n%s", d)
+	}
 	p.expectPreview("after the file read changed", "+- replace copy (local:index:local_file) [diff: ~content, ~content_base64sha256, ~content_base64sha512, ~content_md5, ~content_sha1, ~content_sha256, ~content_sha512, ~id] [forces replacement: content]")
 	p.must("up", "--yes")
 	if got, want := p.read("out/copy.txt"), "copied: changed\n"; got != want {

@@ -58,7 +58,7 @@ func lifecycleUpdate(t *testing.T, p *project, pet, stamp string) {
 func lifecycleReplace(t *testing.T, p *project, pet string) {
 	p.must("config", "set", "round", "two")
 	p.expectPreview("keepers.round one -> two",
-		"+- replace pet (random:index:random_pet) [diff: ~keepers.round] [forces replacement: keepers.round]",
+		"+- replace pet (random:index:random_pet) [diff: ~id, ~keepers.round] [forces replacement: keepers.round]",
 		// The pet is replaced delete-first, as Terraform does, and so are
 		// its dependents: they are deleted first and made again.
 		"+- replace stamp (time:index:time_static) [diff: +triggers]",
