@@ -31,8 +31,8 @@ func TestDataSource(t *testing.T) {
 	p.noChanges("after the first up")
 
 	p.write("in/source.txt", "changed\n")
-	// The new file's checksums are known once it is written, as terraform
-	// shows them.
+	// The new file's id and checksums are unknown until it is written, and
+	// the preview says so, as terraform does.
 	oldID := p.output("copyId")
 	if d := p.must("preview", "--diff").Stdout; !strings.Contains(d, `~ id: "`+oldID+`" => [unknown]`) || !strings.Contains(d, `~ content_md5: "`) {
 		t.Errorf("preview --diff does not show the replaced file's id becoming unknown:\n%s", d)
