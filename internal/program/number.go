@@ -29,4 +29,3 @@ func parseDecimal(lit string) (resource.Value, error) {
 	}
 	return resource.ParseNumber(lit)
 }
-
