@@ -65,8 +65,12 @@ func (a *app) runStackOutput(ctx context.Context, f outputFlags, name string) er
 	if !ok {
 		return display.Errorf("No such output", "Stack %s has no output %q; it has %s.", ws.stack, name, listOrNone(outputs.Keys()))
 	}
-	if v.Kind() == resource.StringKind && !f.json {
+	if !f.json && v.Kind() == resource.StringKind {
 		fmt.Fprintln(a.env.Stdout, v.Str())
+		return nil
+	}
+	if !f.json && v.IsSecret() {
+		fmt.Fprintln(a.env.Stdout, "[secret]")
 		return nil
 	}
 	return a.printJSON(display.JSONValue(v))
