@@ -54,11 +54,16 @@ func TestConcurrentUpAndDoubleInterrupt(t *testing.T) {
 // cancel, and the built-in sleep stops.)
 func TestSingleInterrupt(t *testing.T) {
 	dir := clitest.CopyDir(t, filepath.Join("testdata", "slow"))
+	clitest.MustRun(t, dir, clitest.Options{}, "config", "set", "wait", "2s")
 	interrupts, first, done := upInBackground(t, dir)
 	interrupts <- os.Interrupt
 	<-done
 	if first.Code != 1 || !strings.Contains(first.Stdout, "Interrupted: no new steps will start") {
 		t.Errorf("up after one interrupt: exit %d, want 1\n%s", first.Code, first.Output())
+	}
+	// One Ctrl-C lets the step in flight finish, and records it.
+	if ls := clitest.MustRun(t, dir, clitest.Options{}, "state", "ls"); !strings.Contains(ls.Stdout, "plinth:time:Sleep::nap") {
+		t.Errorf("the nap in flight at the interrupt was not recorded:\n%s", ls.Stdout)
 	}
 	interruptedCleanly(t, dir)
 }
