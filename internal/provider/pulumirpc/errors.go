@@ -73,7 +73,9 @@ func (p *Provider) callError(ctx context.Context, method string, urn resource.UR
 	}
 	st := status.Convert(err)
 	e := &CallError{Provider: p.name, Method: method, URN: urn, Code: st.Code(), Message: st.Message(), err: err}
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	// The plugin may report the deadline (it was sent along) a moment before
+	// the context here expires: either way the call ran out of time.
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) || (e.Code == codes.DeadlineExceeded && timeout > 0) {
 		e.Code, e.Timeout = codes.DeadlineExceeded, timeout
 	}
 	if p.proc != nil {
