@@ -117,3 +117,67 @@ func heapInUse() uint64 {
 	runtime.ReadMemStats(&m)
 	return m.HeapAlloc
 }
+
+// pairsProgram registers n resources a<i> and n resources b<i> that
+// depend on them; every a<i> is replaced delete-first when key changes.
+type pairsProgram struct {
+	n   int
+	key int
+}
+
+func (p pairsProgram) Run(ctx context.Context, mon engine.Monitor) error {
+	var wg sync.WaitGroup
+	errs := make(chan error, 2*p.n)
+	for i := range p.n {
+		wg.Add(1)
+		a := engine.Registration{Type: "pkg:index:Thing", Name: fmt.Sprintf("a%d", i), Custom: true, DeleteBeforeReplace: true,
+			Inputs: resource.Object{"k": resource.NewNumber(float64(p.key))}}
+		mon.Register(a, func(r engine.Registered, err error) {
+			if err != nil {
+				errs <- err
+				wg.Done()
+				return
+			}
+			b := engine.Registration{Type: "pkg:index:Thing", Name: fmt.Sprintf("b%d", i), Custom: true, Dependencies: []resource.URN{r.URN}}
+			mon.Register(b, func(_ engine.Registered, err error) {
+				if err != nil {
+					errs <- err
+				}
+				wg.Done()
+			})
+		})
+	}
+	wg.Wait()
+	close(errs)
+	return <-errs
+}
+
+// BenchmarkDeleteBeforeReplace replaces n resources delete-first, each
+// taking its one dependent with it: finding dependents must not cost a
+// scan of the whole stack per replacement.
+func BenchmarkDeleteBeforeReplace(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("pairs=%d", n), func(b *testing.B) {
+			ctx := context.Background()
+			src := &source{fakes: map[string]*provider.Fake{"pkg": {}}, instances: map[string]int{}}
+			replaceOnKey(src.fakes["pkg"], "k", true)
+			for b.Loop() {
+				b.StopTimer()
+				j := state.NewMemoryJournal(nil)
+				opts := engine.Options{Stack: "dev", Project: "bench", Providers: src, Journal: j}
+				if _, err := engine.Update(ctx, pairsProgram{n: n, key: 1}, nil, opts); err != nil {
+					b.Fatal(err)
+				}
+				base := j.Snapshot()
+				j = state.NewMemoryJournal(base)
+				opts.Journal = j
+				b.StartTimer()
+				res, err := engine.Update(ctx, pairsProgram{n: n, key: 2}, base, opts)
+				if err != nil || res.Counts[engine.OpReplace] != 2*n {
+					b.Fatalf("update: %v, counts %v", err, res.Counts)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/replacement")
+		})
+	}
+}

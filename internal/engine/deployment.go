@@ -34,6 +34,7 @@ type deployment struct {
 	deletes    map[state.Key]*state.Resource    // resources pending deletion
 	registered map[resource.URN]*regState
 	dbrDeleted map[resource.URN]bool
+	referrers  map[resource.URN]map[state.Key]*state.Resource // nil until needed; see buildReferrers
 	counts     map[StepOp]int
 	errs       []error
 	outputs    resource.Object

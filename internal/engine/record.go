@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/plinth-iac/plinth/internal/state"
+	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
 // The journal helpers: every provider call that can change the world is
@@ -65,13 +66,13 @@ func (d *deployment) mirror(op state.Op, old, nu *state.Resource) {
 	defer d.mu.Unlock()
 	switch op {
 	case state.OpCreate, state.OpImport:
-		d.cur[nu.URN] = nu
+		d.put(nu)
 	case state.OpReplace:
 		condemned := old.Clone()
 		condemned.Delete = true
 		d.drop(old)
-		d.deletes[condemned.Key()] = condemned
-		d.cur[nu.URN] = nu
+		d.put(condemned)
+		d.put(nu)
 	case state.OpUpdate, state.OpSame, state.OpRead:
 		d.drop(old)
 		if nu != nil {
@@ -82,19 +83,68 @@ func (d *deployment) mirror(op state.Op, old, nu *state.Resource) {
 	}
 }
 
+// drop forgets a recorded resource; d.mu is held.
 func (d *deployment) drop(r *state.Resource) {
 	if r.Delete {
-		delete(d.deletes, r.Key())
-	} else if d.cur[r.URN] == r || d.cur[r.URN] != nil && d.cur[r.URN].ID == r.ID {
+		if held, ok := d.deletes[r.Key()]; ok {
+			d.unindex(held)
+			delete(d.deletes, r.Key())
+		}
+	} else if held := d.cur[r.URN]; held == r || held != nil && held.ID == r.ID {
+		d.unindex(held)
 		delete(d.cur, r.URN)
 	}
 }
 
+// put records a resource; d.mu is held.
 func (d *deployment) put(r *state.Resource) {
 	if r.Delete {
 		d.deletes[r.Key()] = r
 	} else {
+		if held := d.cur[r.URN]; held != nil {
+			d.unindex(held)
+		}
 		d.cur[r.URN] = r
+	}
+	d.index(r)
+}
+
+// The referrer index, built on first use (a delete-before-replace) and kept
+// up to date from then on, maps a URN to the recorded resources that refer
+// to it, so finding dependents costs what they number, not the stack.
+
+func (d *deployment) buildReferrers() {
+	d.referrers = map[resource.URN]map[state.Key]*state.Resource{}
+	for _, r := range d.cur {
+		d.index(r)
+	}
+	for _, r := range d.deletes {
+		d.index(r)
+	}
+}
+
+func (d *deployment) index(r *state.Resource) {
+	if d.referrers == nil {
+		return
+	}
+	for _, u := range r.References() {
+		m := d.referrers[u]
+		if m == nil {
+			m = map[state.Key]*state.Resource{}
+			d.referrers[u] = m
+		}
+		m[r.Key()] = r
+	}
+}
+
+func (d *deployment) unindex(r *state.Resource) {
+	if d.referrers == nil {
+		return
+	}
+	for _, u := range r.References() {
+		if m := d.referrers[u]; m != nil && m[r.Key()] == r {
+			delete(m, r.Key())
+		}
 	}
 }
 

@@ -103,31 +103,26 @@ func (d *deployment) lockDependents(urn resource.URN) ([]*state.Resource, func()
 func (d *deployment) dependents(urn resource.URN) []*state.Resource {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	live := map[resource.URN]bool{urn: true}
-	dead := map[state.Key]bool{}
-	var found []*state.Resource
-	refersTo := func(r *state.Resource, set func(resource.URN) bool) bool {
-		for _, ref := range r.References() {
-			if set(ref) {
-				return true
-			}
-		}
-		return false
+	if d.referrers == nil {
+		d.buildReferrers()
 	}
-	deadURN := map[resource.URN]bool{}
-	for grew := true; grew; {
-		grew = false
-		for u, r := range d.cur {
-			if !live[u] && refersTo(r, func(x resource.URN) bool { return live[x] }) {
-				live[u], grew = true, true
-				found = append(found, r)
+	type via struct {
+		urn  resource.URN
+		dead bool // reached through a resource pending deletion
+	}
+	queue := []via{{urn: urn}}
+	seen := map[state.Key]bool{}
+	var found []*state.Resource
+	for len(queue) > 0 {
+		at := queue[0]
+		queue = queue[1:]
+		for k, r := range d.referrers[at.urn] {
+			if seen[k] || (at.dead && !r.Delete) || (!r.Delete && r.URN == urn) {
+				continue
 			}
-		}
-		for k, r := range d.deletes {
-			if !dead[k] && refersTo(r, func(x resource.URN) bool { return live[x] || deadURN[x] }) {
-				dead[k], deadURN[r.URN], grew = true, true, true
-				found = append(found, r)
-			}
+			seen[k] = true
+			found = append(found, r)
+			queue = append(queue, via{urn: r.URN, dead: r.Delete})
 		}
 	}
 	sorted := state.SortByDependency(found)
