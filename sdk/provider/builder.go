@@ -107,9 +107,9 @@ func (b *typeBuilder) codec(t reflect.Type, module string) (codec, error) {
 	case valueType:
 		return valueCodec{}, nil
 	case assetType:
-		return assetCodec{}, nil
+		return assetCodec(), nil
 	case archiveType:
-		return archiveCodec{}, nil
+		return archiveCodec(), nil
 	}
 	switch t.Kind() {
 	case reflect.Bool:

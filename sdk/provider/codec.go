@@ -225,51 +225,48 @@ func (c intCodec) encode(rv reflect.Value) (resource.Value, error) {
 
 func (intCodec) withDefaults(v resource.Value) resource.Value { return v }
 
-type assetCodec struct{}
+// blobCodec converts an asset (*resource.Asset) or archive
+// (*resource.Archive) field.
+type blobCodec struct {
+	kind     resource.Kind
+	typeKind TypeKind
+	what     string                                // "an asset"
+	get      func(resource.Value) any              // the pointer a value holds
+	wrap     func(rv reflect.Value) resource.Value // a non-nil pointer as a value
+}
 
-func (assetCodec) schemaType() Type { return Type{Kind: TypeAsset} }
-func (assetCodec) check(v resource.Value, p resource.PropertyPath, fs *[]CheckFailure) {
-	if v.Kind() != resource.AssetKind {
-		mismatch(fs, p, "an asset", v)
+func assetCodec() blobCodec {
+	return blobCodec{kind: resource.AssetKind, typeKind: TypeAsset, what: "an asset",
+		get:  func(v resource.Value) any { return v.Asset() },
+		wrap: func(rv reflect.Value) resource.Value { return resource.NewAsset(rv.Interface().(*resource.Asset)) }}
+}
+
+func archiveCodec() blobCodec {
+	return blobCodec{kind: resource.ArchiveKind, typeKind: TypeArchive, what: "an archive",
+		get:  func(v resource.Value) any { return v.Archive() },
+		wrap: func(rv reflect.Value) resource.Value { return resource.NewArchive(rv.Interface().(*resource.Archive)) }}
+}
+
+func (c blobCodec) schemaType() Type { return Type{Kind: c.typeKind} }
+func (c blobCodec) check(v resource.Value, p resource.PropertyPath, fs *[]CheckFailure) {
+	if v.Kind() != c.kind {
+		mismatch(fs, p, c.what, v)
 	}
 }
-func (assetCodec) decode(v resource.Value, rv reflect.Value) error {
-	if v.Kind() != resource.AssetKind {
-		return kindError("an asset", v)
+func (c blobCodec) decode(v resource.Value, rv reflect.Value) error {
+	if v.Kind() != c.kind {
+		return kindError(c.what, v)
 	}
-	rv.Set(reflect.ValueOf(v.Asset()))
+	rv.Set(reflect.ValueOf(c.get(v)))
 	return nil
 }
-func (assetCodec) encode(rv reflect.Value) (resource.Value, error) {
+func (c blobCodec) encode(rv reflect.Value) (resource.Value, error) {
 	if rv.IsNil() {
 		return resource.Null(), nil
 	}
-	return resource.NewAsset(rv.Interface().(*resource.Asset)), nil
+	return c.wrap(rv), nil
 }
-func (assetCodec) withDefaults(v resource.Value) resource.Value { return v }
-
-type archiveCodec struct{}
-
-func (archiveCodec) schemaType() Type { return Type{Kind: TypeArchive} }
-func (archiveCodec) check(v resource.Value, p resource.PropertyPath, fs *[]CheckFailure) {
-	if v.Kind() != resource.ArchiveKind {
-		mismatch(fs, p, "an archive", v)
-	}
-}
-func (archiveCodec) decode(v resource.Value, rv reflect.Value) error {
-	if v.Kind() != resource.ArchiveKind {
-		return kindError("an archive", v)
-	}
-	rv.Set(reflect.ValueOf(v.Archive()))
-	return nil
-}
-func (archiveCodec) encode(rv reflect.Value) (resource.Value, error) {
-	if rv.IsNil() {
-		return resource.Null(), nil
-	}
-	return resource.NewArchive(rv.Interface().(*resource.Archive)), nil
-}
-func (archiveCodec) withDefaults(v resource.Value) resource.Value { return v }
+func (blobCodec) withDefaults(v resource.Value) resource.Value { return v }
 
 // valueCodec passes a resource.Value field through untouched, unknowns and
 // secrets included.
