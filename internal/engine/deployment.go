@@ -86,8 +86,7 @@ func newDeployment(ctx context.Context, base *state.Snapshot, opts *Options, pre
 // keeping the values and deadline of the first.
 func mergeCancel(ctx, other context.Context) context.Context {
 	merged, cancel := context.WithCancelCause(ctx)
-	stop := context.AfterFunc(other, func() { cancel(context.Cause(other)) })
-	_ = stop
+	context.AfterFunc(other, func() { cancel(context.Cause(other)) })
 	return merged
 }
 
