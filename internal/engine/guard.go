@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/plinth-iac/plinth/internal/provider"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -23,7 +24,10 @@ func guard(f func() error) (err error) {
 }
 
 // call runs a provider call under the step context, bounded by the
-// timeout (or the operation's default), recovering panics.
+// timeout (or the operation's default), recovering panics. A call that
+// fails after its context ended (a timeout, or a hard cancel) may have
+// taken effect, whatever the provider said: its error is marked
+// provider.OutcomeUnknown.
 func (d *deployment) call(timeout time.Duration, f func(ctx context.Context) error) error {
 	ctx := d.callCtx
 	t := d.timeoutFor(timeout)
@@ -33,10 +37,13 @@ func (d *deployment) call(timeout time.Duration, f func(ctx context.Context) err
 		defer cancel()
 	}
 	err := guard(func() error { return f(ctx) })
-	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return fmt.Errorf("timed out after %s: %w", t, err)
+	switch {
+	case err == nil || ctx.Err() == nil:
+		return err
+	case errors.Is(ctx.Err(), context.DeadlineExceeded) && t > 0:
+		return provider.OutcomeUnknown(fmt.Errorf("timed out after %s: %w", t, err))
 	}
-	return err
+	return provider.OutcomeUnknown(err)
 }
 
 // urnLocks serialises steps on one URN.

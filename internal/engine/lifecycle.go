@@ -69,8 +69,9 @@ func (d *deployment) create(c *change, h how) (Registered, error) {
 }
 
 // createFailed records a failed create: a partial create (the resource
-// exists but did not initialise) is recorded with its ID; any other error
-// means nothing was made.
+// exists but did not initialise) is recorded with its ID; a clear error
+// from the provider means nothing was made; any other error leaves the
+// create pending (see failedCall).
 func (d *deployment) createFailed(step uint64, h how, old, nr *state.Resource, err error, start time.Time) error {
 	var ie *provider.InitError
 	if errors.As(err, &ie) && ie.ID != "" {
@@ -79,10 +80,10 @@ func (d *deployment) createFailed(step uint64, h how, old, nr *state.Resource, e
 			return rerr
 		}
 		d.count(h.counted)
-	} else if aerr := d.abort(step, h.op, old, nr); aerr != nil {
-		return aerr
+		err = fmt.Errorf("creating %s: %w", nr.URN, err)
+	} else {
+		err = d.failedCall(step, h.op, old, nr, err)
 	}
-	err = fmt.Errorf("creating %s: %w", nr.URN, err)
 	d.done(h.shown, old, nr, nil, start, err)
 	return err
 }
@@ -117,6 +118,9 @@ func (d *deployment) update(c *change) (Registered, error) {
 	return registered(nr), nil
 }
 
+// updateFailed records a failed update: a partial update is recorded; a
+// clear error leaves the resource as it was; any other error leaves the
+// update pending (see failedCall).
 func (d *deployment) updateFailed(step uint64, c *change, nr *state.Resource, err error, start time.Time) error {
 	var ie *provider.InitError
 	if errors.As(err, &ie) {
@@ -124,10 +128,10 @@ func (d *deployment) updateFailed(step uint64, c *change, nr *state.Resource, er
 		if rerr := d.end(step, state.OpUpdate, c.old, nr); rerr != nil {
 			return rerr
 		}
-	} else if aerr := d.abort(step, state.OpUpdate, c.old, nr); aerr != nil {
-		return aerr
+		err = fmt.Errorf("updating %s: %w", c.urn, err)
+	} else {
+		err = d.failedCall(step, state.OpUpdate, c.old, nr, err)
 	}
-	err = fmt.Errorf("updating %s: %w", c.urn, err)
 	d.done(OpUpdate, c.old, nr, c, start, err)
 	return err
 }

@@ -198,10 +198,7 @@ func (d *deployment) deleteCustom(r *state.Resource, shown StepOp, start time.Ti
 		return err
 	})
 	if err != nil {
-		if aerr := d.abort(step, state.OpDelete, r, nil); aerr != nil {
-			return aerr
-		}
-		err = fmt.Errorf("deleting %s: %w", r.URN, err)
+		err = d.failedCall(step, state.OpDelete, r, nil, err)
 		d.done(shown, r, nil, nil, start, err)
 		return err
 	}
