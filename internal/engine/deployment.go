@@ -35,6 +35,9 @@ type deployment struct {
 	registered map[resource.URN]*regState
 	dbrDeleted map[resource.URN]bool
 	referrers  map[resource.URN]map[state.Key]*state.Resource // nil until needed; see buildReferrers
+	// ids maps a type and ID to the live resources holding it, so that no
+	// Delete is sent for an ID a live resource still holds.
+	ids        map[physical]map[resource.URN]*state.Resource
 	counts     map[StepOp]int
 	errs       []error
 	outputs    resource.Object
@@ -55,6 +58,7 @@ func newDeployment(ctx context.Context, base *state.Snapshot, opts *Options, pre
 		deletes:    map[state.Key]*state.Resource{},
 		registered: map[resource.URN]*regState{},
 		dbrDeleted: map[resource.URN]bool{},
+		ids:        map[physical]map[resource.URN]*state.Resource{},
 		counts:     map[StepOp]int{},
 	}
 	if opts.HardCancel != nil {
@@ -75,6 +79,7 @@ func newDeployment(ctx context.Context, base *state.Snapshot, opts *Options, pre
 				d.deletes[r.Key()] = r
 			} else {
 				d.cur[r.URN] = r
+				d.holdID(r)
 			}
 		}
 		d.outputs, d.recorded = base.Outputs, base.Outputs

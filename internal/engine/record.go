@@ -92,6 +92,7 @@ func (d *deployment) drop(r *state.Resource) {
 		}
 	} else if held := d.cur[r.URN]; held == r || held != nil && held.ID == r.ID {
 		d.unindex(held)
+		d.unholdID(held)
 		delete(d.cur, r.URN)
 	}
 }
@@ -103,10 +104,62 @@ func (d *deployment) put(r *state.Resource) {
 	} else {
 		if held := d.cur[r.URN]; held != nil {
 			d.unindex(held)
+			d.unholdID(held)
 		}
 		d.cur[r.URN] = r
+		d.holdID(r)
 	}
 	d.index(r)
+}
+
+// physical names what a custom resource's ID stands for in the world: the
+// same ID of the same type (and so package) is the same thing.
+type physical struct{ typ, id string }
+
+// holdID records that a live resource holds its ID; d.mu is held.
+func (d *deployment) holdID(r *state.Resource) {
+	if !r.Custom || r.ID == "" || r.ID == UnknownID || isProvider(r.Type) {
+		return
+	}
+	k := physical{r.Type, r.ID}
+	m := d.ids[k]
+	if m == nil {
+		m = map[resource.URN]*state.Resource{}
+		d.ids[k] = m
+	}
+	m[r.URN] = r
+}
+
+// unholdID forgets that a live resource holds its ID; d.mu is held.
+func (d *deployment) unholdID(r *state.Resource) {
+	k := physical{r.Type, r.ID}
+	if m := d.ids[k]; m != nil && m[r.URN] == r {
+		delete(m, r.URN)
+		if len(m) == 0 {
+			delete(d.ids, k)
+		}
+	}
+}
+
+// claimSharedID reports another live resource holding r's ID, if any. When
+// there is one, r stops holding the ID at once, so that of two resources
+// sharing an ID and both being deleted, exactly one is deleted in the
+// world.
+func (d *deployment) claimSharedID(r *state.Resource) *state.Resource {
+	if !r.Custom || r.ID == "" {
+		return nil
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, h := range d.ids[physical{r.Type, r.ID}] {
+		if h != r {
+			if !r.Delete {
+				d.unholdID(r)
+			}
+			return h
+		}
+	}
+	return nil
 }
 
 // The referrer index, built on first use (a delete-before-replace) and kept

@@ -156,6 +156,11 @@ func (d *deployment) takeDBRDeleted(urn resource.URN) bool {
 // custom resource, from state alone for a component or provider resource
 // or one with retainOnDelete. destroying says the whole stack is going.
 func (d *deployment) deleteOne(r *state.Resource, shown StepOp, destroying bool) error {
+	if !r.Protect {
+		if holder := d.claimSharedID(r); holder != nil {
+			return d.forgetShared(r, holder, shown)
+		}
+	}
 	start := d.started(shown, r, nil, nil)
 	if r.Protect {
 		err := &ProtectedError{URN: r.URN, Action: "delete"}
@@ -180,6 +185,24 @@ func (d *deployment) deleteOne(r *state.Resource, shown StepOp, destroying bool)
 		return nil
 	}
 	return d.deleteCustom(r, shown, start)
+}
+
+// forgetShared removes from the state alone a resource whose ID a live
+// resource holds too: a replacement that came back with the old ID (a file
+// at the same path, a name-derived ID), or a renamed resource. Deleting it
+// would delete what the live one stands for.
+func (d *deployment) forgetShared(r, holder *state.Resource, shown StepOp) error {
+	start := time.Now()
+	d.warn("%s was not deleted: %s holds the same ID %q, so it is the same %s; plinth dropped the old record from the state only", r.URN, holder.URN, r.ID, r.Type)
+	if err := d.write(state.OpRemove, r, nil); err != nil {
+		return err
+	}
+	if shown != OpDeleteReplaced {
+		d.count(OpDiscard)
+	}
+	d.emit(Event{Kind: EventStepDone, Op: OpDiscard, URN: r.URN, Type: r.Type, Old: r, Duration: time.Since(start),
+		Message: fmt.Sprintf("not deleted: %s holds the same ID", holder.URN)})
+	return nil
 }
 
 func (d *deployment) deleteCustom(r *state.Resource, shown StepOp, start time.Time) error {

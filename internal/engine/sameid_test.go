@@ -1,0 +1,88 @@
+package engine_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/provider"
+)
+
+// pathIDs makes the harness's fake behave like a file provider: the ID is
+// the "path" input, so a replacement at the same path gets the old ID.
+func pathIDs(h *harness) {
+	h.fake.CreateF = func(_ context.Context, req provider.CreateRequest) (provider.CreateResponse, error) {
+		if req.Preview {
+			return provider.CreateResponse{Outputs: req.Inputs}, nil
+		}
+		id := req.Inputs["path"].Str()
+		h.world.mu.Lock()
+		h.world.things[id] = req.Inputs
+		h.world.log = append(h.world.log, "create "+req.URN.Name())
+		h.world.mu.Unlock()
+		return provider.CreateResponse{ID: id, Outputs: req.Inputs}, nil
+	}
+}
+
+// TestReplacementWithTheSameIDIsNotDeleted: a create-before-delete whose
+// new resource comes back with the old ID, and a renamed resource whose
+// ID is the old one's, must not delete what was just made.
+func TestReplacementWithTheSameIDIsNotDeleted(t *testing.T) {
+	roc := func(r *engine.Registration) { r.ReplaceOnChanges = []string{"content"} }
+	cases := map[string]struct {
+		before, after prog
+		state         []string
+	}{
+		"replaceOnChanges": {
+			before: prog{{name: "f", inputs: map[string]any{"path": "/tmp/x", "content": "1"}, opt: roc}},
+			after:  prog{{name: "f", inputs: map[string]any{"path": "/tmp/x", "content": "2"}, opt: roc}},
+			state:  []string{"f"},
+		},
+		"renamed key": {
+			before: prog{{name: "f", inputs: map[string]any{"path": "/tmp/x"}}},
+			after:  prog{{name: "g", inputs: map[string]any{"path": "/tmp/x"}}},
+			state:  []string{"g"},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t)
+			pathIDs(h)
+			h.mustUp(tc.before)
+			h.mustUp(tc.after)
+			diffStrings(t, "world: the file made by the replacement is still there", []string{"/tmp/x"}, h.world.ids())
+			diffStrings(t, "state", tc.state, h.names())
+			warned := false
+			for _, e := range h.events {
+				warned = warned || e.Kind == engine.EventDiagnostic && e.Severity == engine.SeverityWarning
+			}
+			if !warned {
+				t.Errorf("no warning that the old record was dropped without a delete")
+			}
+			res := h.mustUp(tc.after)
+			if res.HasChanges() {
+				t.Errorf("the next up changes %v, want nothing", res.Counts)
+			}
+		})
+	}
+}
+
+// TestTwoRecordsOfOneIDAreDeletedOnce: when two recorded resources hold
+// one ID and both leave the program, the thing is deleted exactly once.
+func TestTwoRecordsOfOneIDAreDeletedOnce(t *testing.T) {
+	h := newHarness(t)
+	pathIDs(h)
+	h.mustUp(prog{{name: "f", inputs: map[string]any{"path": "/p"}}, {name: "g", inputs: map[string]any{"path": "/p"}}})
+	h.mustUp(prog{})
+	diffStrings(t, "world", nil, h.world.ids())
+	diffStrings(t, "state", nil, h.names())
+	deletes := 0
+	for _, l := range h.world.history() {
+		if l == "delete f" || l == "delete g" {
+			deletes++
+		}
+	}
+	if deletes != 1 {
+		t.Errorf("history %q: want exactly one delete", h.world.history())
+	}
+}
