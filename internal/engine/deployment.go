@@ -37,7 +37,10 @@ type deployment struct {
 	referrers  map[resource.URN]map[state.Key]*state.Resource // nil until needed; see buildReferrers
 	// ids maps a type and ID to the live resources holding it, so that no
 	// Delete is sent for an ID a live resource still holds.
-	ids        map[physical]map[resource.URN]*state.Resource
+	ids map[physical]map[resource.URN]*state.Resource
+	// aliased maps a URN taken over through an alias to the URN that took
+	// it over.
+	aliased    map[resource.URN]resource.URN
 	counts     map[StepOp]int
 	errs       []error
 	outputs    resource.Object
@@ -59,6 +62,7 @@ func newDeployment(ctx context.Context, base *state.Snapshot, opts *Options, pre
 		registered: map[resource.URN]*regState{},
 		dbrDeleted: map[resource.URN]bool{},
 		ids:        map[physical]map[resource.URN]*state.Resource{},
+		aliased:    map[resource.URN]resource.URN{},
 		counts:     map[StepOp]int{},
 	}
 	if opts.HardCancel != nil {

@@ -140,6 +140,9 @@ func (d *deployment) admit(reg *Registration) (resource.URN, *regState, error) {
 	if _, dup := d.registered[urn]; dup {
 		return "", nil, fmt.Errorf("resource %s is registered twice; give each resource a unique name", urn)
 	}
+	if by := d.aliased[urn]; by != "" {
+		return "", nil, fmt.Errorf("resource %s is registered, but %s took over its state through an alias; remove the alias or this resource", urn, by)
+	}
 	d.registered[urn] = rs
 	return urn, rs, nil
 }

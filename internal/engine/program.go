@@ -88,6 +88,10 @@ type Registration struct {
 	// ImportID adopts an existing resource with this ID instead of creating
 	// one.
 	ImportID string
+	// Aliases name identities the resource had before (an old name, type
+	// or parent); a resource recorded under one is taken over, not
+	// replaced.
+	Aliases []Alias
 }
 
 // CustomTimeouts bounds a resource's provider calls; zero means the

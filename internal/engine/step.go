@@ -19,6 +19,11 @@ func (d *deployment) runStep(urn resource.URN, reg *Registration) (Registered, e
 	}
 	unlock := d.locks.lock(urn)
 	defer unlock()
+	if !isProvider(reg.Type) {
+		if err := d.adoptAlias(urn, reg); err != nil {
+			return Registered{}, err
+		}
+	}
 	switch {
 	case !reg.Custom:
 		return d.componentStep(urn, reg)

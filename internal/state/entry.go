@@ -48,6 +48,8 @@ type Op string
 //	remove     remove Old from state only (retainOnDelete, state rm)
 //	outputs    set the stack outputs
 //	resolve    drop the pending operations on New.URN (state pending)
+//	rename     put New (a new URN) in Old's place, and make every reference
+//	           to Old's URN name New's (an alias took over a resource)
 const (
 	OpCreate  Op = "create"
 	OpReplace Op = "replace"
@@ -59,6 +61,7 @@ const (
 	OpRemove  Op = "remove"
 	OpOutputs Op = "outputs"
 	OpResolve Op = "resolve"
+	OpRename  Op = "rename"
 )
 
 // Entry is one journal record.

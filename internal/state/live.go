@@ -191,6 +191,8 @@ func (l *Live) effect(e *Entry) error {
 		return nil
 	case OpResolve:
 		return l.resolve(e)
+	case OpRename:
+		return l.rename(e)
 	}
 	return fmt.Errorf("journal entry %d: unknown operation %q", e.Seq, e.Op)
 }
@@ -239,6 +241,33 @@ func (l *Live) insert(e *Entry) error {
 		return fmt.Errorf("journal entry %d: %s of %s: the state already holds it", e.Seq, e.Op, e.New.URN)
 	}
 	l.add(e.New)
+	return nil
+}
+
+// rename moves a live resource to a new URN and points every reference to
+// its old URN at the new one. It costs O(resources); renames are rare.
+func (l *Live) rename(e *Entry) error {
+	if err := l.needOld(e); err != nil {
+		return err
+	}
+	if e.New == nil || e.Old.Delete || e.New.Delete {
+		return fmt.Errorf("journal entry %d: rename of %s needs a live old and new resource", e.Seq, e.Old.URN)
+	}
+	if l.byURN[e.New.URN] != nil {
+		return fmt.Errorf("journal entry %d: rename of %s: the state already holds %s", e.Seq, e.Old.URN, e.New.URN)
+	}
+	if err := l.replace(e.Old.Key(), e.New); err != nil {
+		return err
+	}
+	for _, n := range l.nodes {
+		if !n.removed && n.res != e.New {
+			if r := n.res.Rereferenced(e.Old.URN, e.New.URN); r != n.res {
+				l.unindex(n)
+				n.res = r
+				l.index(n)
+			}
+		}
+	}
 	return nil
 }
 

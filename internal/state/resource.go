@@ -1,6 +1,7 @@
 package state
 
 import (
+	"slices"
 	"time"
 
 	"github.com/plinth-iac/plinth/sdk/resource"
@@ -108,3 +109,32 @@ type Key struct {
 
 // Key returns r's identity.
 func (r *Resource) Key() Key { return Key{URN: r.URN, ID: r.ID, Delete: r.Delete} }
+
+// Rereferenced returns r with every reference to the URN from (parent,
+// provider, dependencies, property dependencies) made to the URN to
+// instead; r itself if it has none.
+func (r *Resource) Rereferenced(from, to resource.URN) *Resource {
+	if !slices.Contains(r.References(), from) {
+		return r
+	}
+	c := r.Clone()
+	swap := func(u resource.URN) resource.URN {
+		if u == from {
+			return to
+		}
+		return u
+	}
+	c.Parent = swap(c.Parent)
+	if u, id, err := ParseProviderRef(c.Provider); err == nil && u == from {
+		c.Provider = ProviderRef(to, id)
+	}
+	for i, d := range c.Dependencies {
+		c.Dependencies[i] = swap(d)
+	}
+	for _, deps := range c.PropertyDependencies {
+		for i, d := range deps {
+			deps[i] = swap(d)
+		}
+	}
+	return c
+}
