@@ -20,6 +20,7 @@ func (r *run) registration(i int) (engine.Registration, error) {
 		Version: d.opts.version, PluginSource: d.opts.pluginSource,
 		IgnoreChanges: d.opts.ignoreChanges, ReplaceOnChanges: d.opts.replaceOnChanges,
 		CustomTimeouts: d.opts.timeouts,
+		Aliases:        d.opts.aliases,
 		Dependencies:   r.urns(d.allDeps),
 		Provider:       r.provider(d),
 	}

@@ -53,6 +53,7 @@ type resourceOptions struct {
 	ignoreChanges       []string
 	replaceOnChanges    []string
 	timeouts            engine.CustomTimeouts
+	aliases             []engine.Alias
 	version             string
 	pluginSource        string
 }
@@ -60,7 +61,7 @@ type resourceOptions struct {
 var resourceKeys = []string{"type", "name", "properties", "options", "component"}
 
 var optionKeys = []string{"dependsOn", "protect", "ignoreChanges", "deleteBeforeReplace", "replaceOnChanges",
-	"retainOnDelete", "customTimeouts", "provider", "version", "pluginSource", "parent", "import"}
+	"retainOnDelete", "customTimeouts", "provider", "version", "pluginSource", "parent", "import", "aliases"}
 
 func (p *Project) parseResources(r *reader, n *yaml.Node) {
 	entries, _ := r.mapping(n, "resources", "resources")
@@ -192,6 +193,8 @@ func (o *resourceOptions) parseOption(r *reader, en entry, where string) bool {
 		o.replaceOnChanges, ok = r.paths(en.value, where)
 	case "customTimeouts":
 		ok = r.timeouts(en.value, where, &o.timeouts)
+	case "aliases":
+		o.aliases, ok = r.aliases(en.value, where)
 	case "version":
 		o.version, ok = r.str(en.value, where, "version")
 	case "pluginSource":
@@ -337,4 +340,78 @@ func (d *resourceDecl) parseProvider(r *reader, n *yaml.Node) bool {
 		ok = ok && good
 	}
 	return ok
+}
+
+var aliasKeys = []string{"name", "type", "parentUrn", "noParent", "project", "stack"}
+
+// aliases reads the aliases option: a list whose items are an old name, a
+// full old URN, or a mapping of the parts of the old URN that differ.
+func (r *reader) aliases(n *yaml.Node, where string) ([]engine.Alias, bool) {
+	items, ok := r.sequence(n, where, where)
+	out := make([]engine.Alias, 0, len(items))
+	for i, it := range items {
+		w := fmt.Sprintf("%s[%d]", where, i)
+		var a engine.Alias
+		good := true
+		if rn := r.resolve(it); rn != nil && rn.Kind == yaml.MappingNode {
+			a, good = r.aliasSpec(rn, w)
+		} else if s, isStr := r.str(it, w, "Each alias"); !isStr {
+			good = false
+		} else if strings.HasPrefix(s, "urn:") {
+			urn, err := resource.ParseURN(s)
+			if err != nil {
+				r.errorf(at(it), w, "Invalid alias", "%s. Give the resource's old name, or its full old URN as the state records it (urn:pulumi:STACK::PROJECT::TYPE::NAME).", capitalize(err.Error()))
+				good = false
+			}
+			a.URN = urn
+		} else {
+			a.Name = s
+		}
+		ok = ok && good
+		out = append(out, a)
+	}
+	return out, ok
+}
+
+// aliasSpec reads one alias given as a mapping.
+func (r *reader) aliasSpec(n *yaml.Node, where string) (engine.Alias, bool) {
+	var a engine.Alias
+	entries, ok := r.mapping(n, where, "an alias")
+	for _, en := range entries {
+		w := joinPath(where, en.key)
+		var text string
+		good := true
+		if en.key != "noParent" {
+			text, good = r.str(en.value, w, en.key)
+		}
+		switch en.key {
+		case "name":
+			a.Name = text
+		case "type":
+			a.Type = text
+		case "project":
+			a.Project = text
+		case "stack":
+			a.Stack = text
+		case "parentUrn":
+			urn, err := resource.ParseURN(text)
+			if good && err != nil {
+				r.errorf(en.at, w, "Invalid alias", "parentUrn: %v.", err)
+				good = false
+			}
+			a.Parent = urn
+		case "noParent":
+			v := r.resolve(en.value)
+			good = v != nil && v.Kind == yaml.ScalarNode && v.ShortTag() == "!!bool"
+			if !good {
+				r.errorf(en.at, w, "Invalid alias", "noParent must be true or false.")
+			}
+			a.NoParent = good && v.Value == "true"
+		default:
+			r.errorf(en.at, w, "Unknown alias field", "An alias has no field %q.%s Its fields are %s.", en.key, suggest(en.key, aliasKeys), quoteList(aliasKeys, 20))
+			good = false
+		}
+		ok = ok && good
+	}
+	return a, ok
 }
