@@ -22,6 +22,9 @@ var (
 	plainCreate       = how{state.OpCreate, OpCreate, OpCreate}
 	replacementCreate = how{state.OpCreate, OpCreateReplacement, OpReplace}
 	createBeforeDel   = how{state.OpReplace, OpCreateReplacement, OpReplace}
+	// recreate creates a resource that a refresh found missing: journaled
+	// as a replacement of its Missing record, which is then dropped.
+	recreate = how{state.OpReplace, OpCreate, OpCreate}
 )
 
 // create creates a resource from checked inputs. With createBeforeDel the
@@ -32,7 +35,10 @@ func (d *deployment) create(c *change, h how) (Registered, error) {
 	}
 	nr := d.newResource(c.urn, c.reg, c.inputs, c.inst.ref)
 	var old *state.Resource
-	if h.op == state.OpReplace {
+	switch {
+	case h == recreate:
+		old = c.gone
+	case h.op == state.OpReplace:
 		old = c.old
 	}
 	start := d.started(h.shown, c.old, nr, c)

@@ -37,6 +37,7 @@ func refresh(ctx context.Context, base *state.Snapshot, opts *Options, preview b
 			return d.result(start), err
 		}
 	}
+	referenced := referencedURNs(base)
 	var wg sync.WaitGroup
 	for _, r := range d.refreshable(base) {
 		wg.Add(1)
@@ -45,7 +46,7 @@ func refresh(ctx context.Context, base *state.Snapshot, opts *Options, preview b
 			if d.ctx.Err() != nil {
 				return
 			}
-			d.fail(d.refreshOne(r))
+			d.fail(d.refreshOne(r, referenced[r.URN]))
 		})
 	}
 	wg.Wait()
@@ -53,21 +54,37 @@ func refresh(ctx context.Context, base *state.Snapshot, opts *Options, preview b
 	return d.result(start), d.err("refresh")
 }
 
-// refreshable lists the custom, non-provider resources within the targets.
+// referencedURNs returns the URNs that some recorded resource refers to.
+func referencedURNs(base *state.Snapshot) map[resource.URN]bool {
+	out := map[resource.URN]bool{}
+	if base != nil {
+		for _, r := range base.Resources {
+			for _, u := range r.References() {
+				out[u] = true
+			}
+		}
+	}
+	return out
+}
+
+// refreshable lists the custom, non-provider resources within the targets,
+// but not those already found missing.
 func (d *deployment) refreshable(base *state.Snapshot) []*state.Resource {
 	if base == nil {
 		return nil
 	}
 	var out []*state.Resource
 	for _, r := range base.Resources {
-		if r.Custom && !isProvider(r.Type) && d.targets.has(r.URN) {
+		if r.Custom && !isProvider(r.Type) && !r.Missing && d.targets.has(r.URN) {
 			out = append(out, r)
 		}
 	}
 	return out
 }
 
-func (d *deployment) refreshOne(r *state.Resource) error {
+// refreshOne reads one resource and records what it finds. referenced
+// says other recorded resources depend on it.
+func (d *deployment) refreshOne(r *state.Resource, referenced bool) error {
 	start := d.started(OpRefresh, r, r, nil)
 	resp, err := d.read(r)
 	if err != nil {
@@ -75,13 +92,7 @@ func (d *deployment) refreshOne(r *state.Resource) error {
 		return err
 	}
 	if resp.ID == "" {
-		if err := d.write(state.OpRead, r, nil); err != nil {
-			return err
-		}
-		d.count(OpDelete)
-		d.emit(Event{Kind: EventStepDone, Op: OpRefresh, URN: r.URN, Type: r.Type, Old: r, Duration: time.Since(start),
-			Message: "deleted outside plinth; removed from the state"})
-		return nil
+		return d.refreshedGone(r, referenced, start)
 	}
 	nr := r.Clone()
 	nr.ID, nr.Outputs, nr.Private = resp.ID, resp.Outputs, resp.Private
@@ -99,6 +110,26 @@ func (d *deployment) refreshOne(r *state.Resource) error {
 	}
 	d.count(op)
 	d.emit(Event{Kind: EventStepDone, Op: OpRefresh, URN: r.URN, Type: r.Type, Old: r, New: nr, Diff: drift, Duration: time.Since(start)})
+	return nil
+}
+
+// refreshedGone records a resource deleted outside plinth: it leaves the
+// state, unless other resources depend on it; then it stays, marked
+// Missing, so that the state stays whole and the next update creates it
+// again (and updates its dependents as usual).
+func (d *deployment) refreshedGone(r *state.Resource, referenced bool, start time.Time) error {
+	var nr *state.Resource
+	msg := "deleted outside plinth; removed from the state"
+	if referenced {
+		nr = r.Clone()
+		nr.Missing, nr.Modified = true, d.opts.now()
+		msg = "deleted outside plinth; other resources depend on it, so it stays in the state as missing and the next `plinth up` creates it again"
+	}
+	if err := d.write(state.OpRead, r, nr); err != nil {
+		return err
+	}
+	d.count(OpDelete)
+	d.emit(Event{Kind: EventStepDone, Op: OpRefresh, URN: r.URN, Type: r.Type, Old: r, Duration: time.Since(start), Message: msg})
 	return nil
 }
 

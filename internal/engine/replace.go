@@ -156,6 +156,9 @@ func (d *deployment) takeDBRDeleted(urn resource.URN) bool {
 // custom resource, from state alone for a component or provider resource
 // or one with retainOnDelete. destroying says the whole stack is going.
 func (d *deployment) deleteOne(r *state.Resource, shown StepOp, destroying bool) error {
+	if r.Missing {
+		return d.write(state.OpRemove, r, nil) // gone already; nothing to show
+	}
 	if !r.Protect {
 		if holder := d.claimSharedID(r); holder != nil {
 			return d.forgetShared(r, holder, shown)

@@ -44,6 +44,9 @@ type change struct {
 	diff    resource.DetailedDiff
 	replace []string
 	dbr     bool
+	// gone is the record of a resource a refresh found deleted outside
+	// plinth (Missing); the step creates it again in its place.
+	gone *state.Resource
 }
 
 // resourceStep is the custom resource lifecycle: Check, Diff, then same,
@@ -57,6 +60,9 @@ func (d *deployment) resourceStep(urn resource.URN, reg *Registration) (Register
 	if d.preview && d.dbrPending(urn) {
 		c.old = nil // a preview does not delete; the real run will have
 	}
+	if c.old != nil && c.old.Missing {
+		c.gone, c.old = c.old, nil
+	}
 	if !d.targets.has(urn) {
 		return d.untargeted(c)
 	}
@@ -69,6 +75,9 @@ func (d *deployment) resourceStep(urn resource.URN, reg *Registration) (Register
 	}
 	if c.inputs, err = d.check(c, news, c.old != nil); err != nil {
 		return Registered{}, err
+	}
+	if c.gone != nil {
+		return d.create(c, recreate)
 	}
 	if c.old == nil {
 		return d.create(c, plainCreate)
@@ -89,6 +98,9 @@ func (d *deployment) resourceStep(urn resource.URN, reg *Registration) (Register
 func (d *deployment) untargeted(c *change) (Registered, error) {
 	if c.old != nil {
 		return registered(c.old), nil
+	}
+	if c.gone != nil {
+		return registered(c.gone), nil
 	}
 	return Registered{URN: c.urn, ID: resource.NewString(""), Outputs: c.reg.Inputs, Custom: true}, nil
 }

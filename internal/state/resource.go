@@ -33,6 +33,12 @@ type Resource struct {
 	// Delete marks a resource replaced by a newer one with the same URN and
 	// awaiting deletion. Only such resources may share a URN.
 	Delete bool
+	// Missing marks a custom resource that a refresh found deleted outside
+	// plinth while other recorded resources depend on it. It stays recorded
+	// (with its last ID and outputs) so that their dependencies hold; it is
+	// never read or deleted through its provider, and the next update
+	// creates it again or, if the program no longer declares it, drops it.
+	Missing bool
 	// InitErrors holds why a resource that was created failed to initialise.
 	InitErrors []string
 	// Private is opaque provider data handed back on every call.
