@@ -48,7 +48,7 @@ func destroy(ctx context.Context, base *state.Snapshot, opts *Options, preview b
 		d.mu.Lock()
 		d.outputs, d.outputsSet = nil, true
 		d.mu.Unlock()
-		d.fail(d.recordOutputs(nil))
+		d.fail(d.recordOutputs())
 	}
 	d.pool.close()
 	return d.result(start), d.err("destroy")

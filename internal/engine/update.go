@@ -55,7 +55,7 @@ func run(ctx context.Context, prog Program, base *state.Snapshot, opts *Options,
 		d.deleteAll(d.condemned(), deleteShown)
 		d.countUnrecreated()
 	}
-	if err := d.recordOutputs(progErr); err != nil {
+	if err := d.recordOutputs(); err != nil {
 		d.fail(err)
 	}
 	d.pool.close()
@@ -81,12 +81,28 @@ func (d *deployment) runProgram(prog Program) error {
 	return nil
 }
 
-// recordOutputs writes the stack outputs the program set, if it finished.
-func (d *deployment) recordOutputs(progErr error) error {
+// recordOutputs writes the stack outputs the program set. After a failed
+// step it still writes those that could be computed: an output that is
+// unknown (it depends on a resource that failed) keeps its recorded value.
+func (d *deployment) recordOutputs() error {
 	d.mu.Lock()
-	outputs, set := d.outputs, d.outputsSet
-	d.mu.Unlock()
-	if !set || progErr != nil || d.preview || d.failed() || (outputs.Equal(d.recorded) && (outputs == nil) == (d.recorded == nil)) {
+	defer d.mu.Unlock()
+	if !d.outputsSet || d.preview {
+		return nil
+	}
+	outputs := d.outputs
+	if outputs != nil {
+		outputs = resource.Object{}
+		for k, v := range d.outputs {
+			if !v.ContainsUnknowns() {
+				outputs[k] = v
+			} else if old, ok := d.recorded[k]; ok {
+				outputs[k] = old
+			}
+		}
+	}
+	d.outputs = outputs
+	if outputs.Equal(d.recorded) && (outputs == nil) == (d.recorded == nil) {
 		return nil
 	}
 	e := &state.Entry{Step: d.steps.Add(1), Kind: state.Write, Op: state.OpOutputs, Outputs: outputs, Time: d.opts.now()}

@@ -244,17 +244,21 @@ func (r *run) resourceError(d *resourceDecl, summary, detail string, err error) 
 		File: r.p.file, Line: d.at.Line, Column: d.at.Column, Path: d.where}}
 }
 
-// setOutputs sets the stack outputs if every one of them resolved.
+// setOutputs sets the stack outputs. An output that could not be
+// evaluated (a resource it depends on failed) is set to unknown, which the
+// engine takes to mean "keep the recorded value": the outputs that depend
+// only on resources that succeeded are saved even when others failed.
 func (r *run) setOutputs() {
 	if r.p.importOnly {
 		return
 	}
 	out := resource.Object{}
 	for k, i := range r.p.outputNodes {
+		v := r.state[i].value
 		if r.state[i].failed {
-			return
+			v = resource.Unknown()
 		}
-		out[r.p.outputs[k].name] = r.state[i].value
+		out[r.p.outputs[k].name] = v
 	}
 	r.mon.SetStackOutputs(out)
 }

@@ -1,0 +1,60 @@
+package engine_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// outputsProgram registers ok and bad, then sets stack outputs from them
+// as the YAML evaluator does: an output whose resource failed is unknown.
+func outputsProgram(version int) engine.Program {
+	return engine.ProgramFunc(func(ctx context.Context, mon engine.Monitor) error {
+		reg := func(name string) (engine.Registered, error) {
+			return engine.RegisterAndWait(ctx, mon, engine.Registration{Type: "pkg:index:Thing", Name: name, Custom: true,
+				Inputs: resource.Object{"v": resource.NewNumber(float64(version))}})
+		}
+		ok, okErr := reg("ok")
+		bad, badErr := reg("bad")
+		out := func(r engine.Registered, err error) resource.Value {
+			if err != nil {
+				return resource.Unknown()
+			}
+			return r.Outputs["v"]
+		}
+		mon.SetStackOutputs(resource.Object{"ok": out(ok, okErr), "bad": out(bad, badErr)})
+		return errors.Join(okErr, badErr)
+	})
+}
+
+// TestOutputsOfSuccessfulResourcesAreSavedAfterAFailure: after a failed
+// step, the stack outputs that depend only on resources that succeeded are
+// saved; one that depends on the failed resource keeps its recorded value.
+func TestOutputsOfSuccessfulResourcesAreSavedAfterAFailure(t *testing.T) {
+	h := newHarness(t)
+	h.mustUp(outputsProgram(1))
+	update := h.fake.UpdateF
+	h.fake.UpdateF = func(ctx context.Context, req provider.UpdateRequest) (provider.UpdateResponse, error) {
+		if req.URN.Name() == "bad" {
+			return provider.UpdateResponse{}, errors.New("quota exceeded")
+		}
+		return update(ctx, req)
+	}
+	res, err := h.up(outputsProgram(2))
+	if err == nil {
+		t.Fatal("want the update of bad to fail")
+	}
+	want := resource.Object{"ok": resource.NewNumber(2), "bad": resource.NewNumber(1)}
+	eq := cmp.Comparer(func(a, b resource.Value) bool { return a.Equal(b) })
+	if diff := cmp.Diff(want, h.snap.Outputs, eq); diff != "" {
+		t.Errorf("saved outputs (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(want, res.Outputs, eq); diff != "" {
+		t.Errorf("reported outputs (-want +got):\n%s", diff)
+	}
+}
