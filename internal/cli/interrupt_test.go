@@ -29,7 +29,9 @@ func upInBackground(t *testing.T, dir string) (chan os.Signal, *clitest.Result, 
 // TestConcurrentUpAndDoubleInterrupt runs two `up` on one stack: the
 // second fails at once naming the first. Two Ctrl-C stop the first's
 // minute-long nap mid-call; it exits with the state saved and nothing
-// after the nap started, and the next `up` finishes the job.
+// after the nap started. A create cut short may have happened, so the
+// nap's create is left pending; once it is cleared, the next `up`
+// finishes the job.
 func TestConcurrentUpAndDoubleInterrupt(t *testing.T) {
 	dir := clitest.CopyDir(t, filepath.Join("testdata", "slow"))
 	interrupts, first, done := upInBackground(t, dir)
@@ -45,6 +47,11 @@ func TestConcurrentUpAndDoubleInterrupt(t *testing.T) {
 	if first.Code != 1 || !strings.Contains(first.Stdout, "Interrupted again") || strings.Contains(first.Stdout, "+ created nap") {
 		t.Errorf("first up after two interrupts: exit %d, want 1 with the nap stopped\n%s", first.Code, first.Output())
 	}
+	const nap = "urn:pulumi:dev::slow::plinth:time:Sleep::nap"
+	if out := clitest.MustRun(t, dir, clitest.Options{}, "state", "pending").Stdout; !strings.Contains(out, "create "+nap) {
+		t.Errorf("state pending after a create was cut short: want the nap's create\n%s", out)
+	}
+	clitest.MustRun(t, dir, clitest.Options{}, "state", "pending", "--clear", nap, "--yes")
 	interruptedCleanly(t, dir)
 }
 

@@ -29,7 +29,8 @@ func (a *app) previewCommand() *cobra.Command {
 	c.Flags().BoolVar(&f.detailed, "detailed-exitcode", false, "exit 2 when there are changes, 0 when none, 1 on error")
 	c.Flags().BoolVar(&f.json, "json", false, "write newline-delimited JSON events")
 	c.Flags().BoolVar(&f.diff, "diff", false, "show every changed property")
-	c.Flags().IntVarP(&f.parallel, "parallel", "p", 0, "run at most `N` provider steps at once (default 16 per CPU)")
+	c.Flags().IntVarP(&f.parallel, "parallel", "p", 0, "run at most `N` provider steps at once, 1 or more (default 16 per CPU)")
+	f.parallelSet = func() bool { return c.Flags().Changed("parallel") }
 	f.addTargets(c)
 	return c
 }

@@ -72,6 +72,7 @@ type opFlags struct {
 	json        bool
 	diff        bool
 	parallel    int
+	parallelSet func() bool // whether -p was given; nil if the command has no -p
 	targets     []string
 	excludes    []string
 }
@@ -86,7 +87,8 @@ func (f *opFlags) addCommon(c *cobra.Command, verb string) {
 	c.Flags().BoolVar(&f.skipPreview, "skip-preview", false, "do not preview first")
 	c.Flags().BoolVar(&f.json, "json", false, "write newline-delimited JSON events")
 	c.Flags().BoolVar(&f.diff, "diff", false, "show every changed property")
-	c.Flags().IntVarP(&f.parallel, "parallel", "p", 0, "run at most `N` provider steps at once (default 16 per CPU)")
+	c.Flags().IntVarP(&f.parallel, "parallel", "p", 0, "run at most `N` provider steps at once, 1 or more (default 16 per CPU)")
+	f.parallelSet = func() bool { return c.Flags().Changed("parallel") }
 }
 
 // urns parses --target and --exclude values.
@@ -112,6 +114,9 @@ func (r *stackRun) options(journal engine.Journal, hard context.Context, f opFla
 	excludes, err := urns("exclude", f.excludes)
 	if err != nil {
 		return engine.Options{}, err
+	}
+	if f.parallel < 0 || f.parallel == 0 && f.parallelSet != nil && f.parallelSet() {
+		return engine.Options{}, display.Errorf("Invalid parallelism", "--parallel %d is not allowed: give the number of provider steps to run at once, 1 or more (1 runs them one at a time).", f.parallel)
 	}
 	return engine.Options{
 		Stack: r.ws.stack, Project: r.project.Name(), Providers: r.source, Journal: journal,

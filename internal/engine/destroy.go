@@ -29,6 +29,12 @@ func PreviewDestroy(ctx context.Context, base *state.Snapshot, opts Options) (*R
 }
 
 func destroy(ctx context.Context, base *state.Snapshot, opts *Options, preview bool) (*Result, error) {
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
+	if err := checkTargetsInState(base, opts); err != nil {
+		return nil, err
+	}
 	start := time.Now()
 	d := newDeployment(ctx, base, opts, preview)
 	defer d.prov.closeAll()

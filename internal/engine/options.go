@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"time"
 
@@ -20,7 +21,8 @@ type Options struct {
 	// preview, which changes nothing.
 	Journal Journal
 	// Parallel bounds the provider steps running at once; 0 means
-	// DefaultParallel, 1 runs everything serially.
+	// DefaultParallel, 1 runs everything serially; a negative value is
+	// refused.
 	Parallel int
 	// Targets limits the operation to these resources (and, for an update,
 	// what they depend on); Excludes to everything but these.
@@ -47,6 +49,14 @@ type Options struct {
 // DefaultParallel is the default bound on concurrent steps: provider calls
 // mostly wait on the network or a plugin, so several per core.
 func DefaultParallel() int { return 16 * runtime.NumCPU() }
+
+// validate refuses options no operation can run with.
+func (o *Options) validate() error {
+	if o.Parallel < 0 {
+		return fmt.Errorf("parallelism %d is not allowed: give the number of provider steps to run at once, 1 or more", o.Parallel)
+	}
+	return nil
+}
 
 func (o *Options) parallel() int {
 	if o.Parallel > 0 {

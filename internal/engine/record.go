@@ -26,6 +26,11 @@ func (d *deployment) begin(op state.Op, old, nu *state.Resource) (uint64, error)
 
 func (d *deployment) end(step uint64, op state.Op, old, nu *state.Resource) error {
 	if d.preview {
+		if op == state.OpReplace {
+			// The old resource awaits deletion, so that the preview shows
+			// the delete that ends the replacement, as the update does.
+			d.mirror(op, old, nu)
+		}
 		return nil
 	}
 	e := &state.Entry{Step: step, Kind: state.End, Op: op, Old: old, New: nu, Time: d.opts.now()}

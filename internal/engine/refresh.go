@@ -29,6 +29,12 @@ func PreviewRefresh(ctx context.Context, base *state.Snapshot, opts Options) (*R
 }
 
 func refresh(ctx context.Context, base *state.Snapshot, opts *Options, preview bool) (*Result, error) {
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
+	if err := checkTargetsInState(base, opts); err != nil {
+		return nil, err
+	}
 	start := time.Now()
 	d := newDeployment(ctx, base, opts, preview)
 	defer d.prov.closeAll()

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/plinth-iac/plinth/internal/state"
@@ -20,15 +19,14 @@ func Update(ctx context.Context, prog Program, base *state.Snapshot, opts Option
 	if opts.Journal == nil {
 		return nil, errors.New("update needs a journal to record its changes")
 	}
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
 	if err := blockingPending(base); err != nil {
 		return nil, err
 	}
-	if len(opts.Targets) > 0 {
-		expanded, err := expandTargets(ctx, prog, base, opts)
-		if err != nil {
-			return nil, err
-		}
-		opts.Targets = expanded
+	if err := expandTargets(ctx, prog, base, &opts); err != nil {
+		return nil, err
 	}
 	return run(ctx, prog, base, &opts, false)
 }
@@ -36,8 +34,16 @@ func Update(ctx context.Context, prog Program, base *state.Snapshot, opts Option
 // Preview runs the program and reports what an update would do, changing
 // nothing: providers are asked to plan creates and updates (preview=true)
 // and unknown values flow to dependents.
+// With targets, the preview works out the same targets as the update
+// (see expandTargets), so it shows exactly the steps the update takes.
 func Preview(ctx context.Context, prog Program, base *state.Snapshot, opts Options) (*Result, error) {
 	opts.Journal = nil
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
+	if err := expandTargets(ctx, prog, base, &opts); err != nil {
+		return nil, err
+	}
 	return run(ctx, prog, base, &opts, true)
 }
 
@@ -170,40 +176,6 @@ func (d *deployment) acknowledgePending(base *state.Snapshot) error {
 		}
 	}
 	return nil
-}
-
-// expandTargets adds to the targets everything they depend on, learnt from
-// a preview of the program.
-func expandTargets(ctx context.Context, prog Program, base *state.Snapshot, opts Options) ([]resource.URN, error) {
-	targets := opts.Targets
-	var mu sync.Mutex
-	graph := map[resource.URN][]resource.URN{}
-	opts.Targets, opts.Excludes, opts.Events = nil, nil, nil
-	rec := recordingProgram{prog: prog, seen: func(urn resource.URN, refs []resource.URN) {
-		mu.Lock()
-		graph[urn] = refs
-		mu.Unlock()
-	}}
-	if _, err := Preview(ctx, rec, base, opts); err != nil {
-		return nil, fmt.Errorf("working out what the targets depend on: %w", err)
-	}
-	seen := map[resource.URN]bool{}
-	var out []resource.URN
-	var visit func(u resource.URN)
-	visit = func(u resource.URN) {
-		if seen[u] {
-			return
-		}
-		seen[u] = true
-		out = append(out, u)
-		for _, r := range graph[u] {
-			visit(r)
-		}
-	}
-	for _, t := range targets {
-		visit(t)
-	}
-	return out, nil
 }
 
 // recordingProgram runs a program, reporting each registration's URN and
