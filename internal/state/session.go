@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-		"sync"
+	"sync"
 )
 
 // Session is one process's exclusive hold on a stack for an operation. Open
