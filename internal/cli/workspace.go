@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/plinth-iac/plinth/internal/display"
+	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/internal/secrets"
 	"github.com/plinth-iac/plinth/internal/state"
@@ -137,12 +138,35 @@ func (w *workspace) configFile() (*stackConfig, error) {
 
 // load reads the stack's state without locking it.
 func (w *workspace) load(ctx context.Context, c state.Crypter) (*state.Snapshot, error) {
-	return state.Load(ctx, w.backend, w.stack, state.OpenOptions{Crypter: c, Verify: true})
+	return w.loadState(ctx, c, true)
+}
+
+// loadState reads the stack's state without locking it, checking its
+// integrity if verify.
+func (w *workspace) loadState(ctx context.Context, c state.Crypter, verify bool) (*state.Snapshot, error) {
+	snap, err := state.Load(ctx, w.backend, w.stack, state.OpenOptions{Crypter: c, Verify: verify, Warn: w.warnState})
+	return snap, stateError(err)
 }
 
 // open locks the stack for a command that changes it.
 func (w *workspace) open(ctx context.Context, c state.Crypter, command string) (*state.Session, error) {
-	return state.Open(ctx, w.backend, w.stack, state.OpenOptions{Crypter: c, Command: command, Verify: true})
+	s, err := state.Open(ctx, w.backend, w.stack, state.OpenOptions{Crypter: c, Command: command, Verify: true, Warn: w.warnState})
+	return s, stateError(err)
+}
+
+// warnState shows damage that reading the state worked around.
+func (w *workspace) warnState(msg string) {
+	d := display.Diagnostic{Severity: engine.SeverityWarning, Summary: "Damaged journal", Detail: msg}
+	fmt.Fprintln(w.a.env.Stderr, d.Format(w.a.colourFor(false)))
+}
+
+// stateError gives the state package's errors a summary for people.
+func stateError(err error) error {
+	var me *state.MissingSnapshotError
+	if errors.As(err, &me) {
+		return &display.Error{Summary: "Missing state", Where: me.Where, Detail: me.Error()}
+	}
+	return err
 }
 
 // writeFileAtomic replaces path with data: a reader sees the old file or

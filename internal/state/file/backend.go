@@ -88,8 +88,9 @@ func (b *Backend) ReadSnapshot(_ context.Context, stack string) ([]byte, error) 
 }
 
 // WriteSnapshot replaces snapshot.json atomically, keeping the one it
-// replaces as snapshot.json.bak. The first write also creates the stack's
-// marker, so that the snapshot can never silently go missing.
+// replaces as snapshot.json.bak (the first snapshot is kept as the backup
+// too, so that there is always one). The first write also creates the
+// stack's marker, so that the snapshot can never silently go missing.
 func (b *Backend) WriteSnapshot(_ context.Context, stack string, data []byte) error {
 	dir, err := b.stackDir(stack)
 	if err != nil {
@@ -98,7 +99,13 @@ func (b *Backend) WriteSnapshot(_ context.Context, stack string, data []byte) er
 	if err := b.writeMarker(dir); err != nil {
 		return err
 	}
-	return atomicWrite(dir, snapshotFile, data, backupFile)
+	if err := atomicWrite(dir, snapshotFile, data, backupFile); err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(dir, backupFile)); errors.Is(err, fs.ErrNotExist) {
+		keepBackup(filepath.Join(dir, snapshotFile), filepath.Join(dir, backupFile))
+	}
+	return nil
 }
 
 // writeMarker creates the stack's marker file if it is missing.
