@@ -117,17 +117,60 @@ func (w *workspace) stackExists(ctx context.Context, name string) (bool, error) 
 }
 
 // crypter opens the stack's secrets, creating the stack and its key on
-// first use (and saying so once).
+// first use (and saying so once). A passphrase stack's salt comes from
+// the committed config file, plinth.<stack>.yaml; one found only under
+// .plinth is written there with the file's next save.
 func (w *workspace) crypter(ctx context.Context) (*secrets.Crypter, error) {
-	opts := secrets.Options{Passphrase: w.a.env.getenv(secrets.PassphraseEnv), KDF: w.a.env.KDF}
-	c, warning, err := secrets.Open(ctx, w.backend, w.stack, opts)
+	cf, err := w.configFile()
 	if err != nil {
 		return nil, err
+	}
+	return w.crypterFor(ctx, cf, false)
+}
+
+// crypterFor opens the stack's secrets with cf as the salt's home. With
+// readOnly nothing is created: a stack without a configuration is
+// secrets.ErrNotConfigured.
+func (w *workspace) crypterFor(ctx context.Context, cf *stackConfig, readOnly bool) (*secrets.Crypter, error) {
+	opts := secrets.Options{Passphrase: w.a.env.getenv(secrets.PassphraseEnv), KDF: w.a.env.KDF,
+		Salt: cf, ReadOnly: readOnly, Sealed: func() ([]string, error) { return w.sealedPlaces(ctx, cf) }}
+	c, warning, err := secrets.Open(ctx, w.backend, w.stack, opts)
+	if err != nil {
+		return nil, secretsError(err)
 	}
 	if warning != "" {
 		fmt.Fprintln(w.a.env.Stderr, "note: "+warning)
 	}
 	return c, nil
+}
+
+// sealedPlaces lists where values sealed with the stack's key exist.
+func (w *workspace) sealedPlaces(ctx context.Context, cf *stackConfig) ([]string, error) {
+	var out []string
+	if keys := cf.sealed(); len(keys) > 0 {
+		out = append(out, fmt.Sprintf("the secure config values %s in %s", strings.Join(keys, ", "), cf.shown))
+	}
+	held, err := state.HoldsSecrets(ctx, w.backend, w.stack)
+	if err != nil {
+		return nil, err
+	}
+	if held {
+		out = append(out, "the stack's state (.plinth/stacks/"+w.stack+")")
+	}
+	return out, nil
+}
+
+// secretsError gives the secrets package's errors a summary.
+func secretsError(err error) error {
+	switch {
+	case errors.Is(err, secrets.ErrKeyMissing):
+		return &display.Error{Summary: "Secrets key missing", Detail: err.Error() + "."}
+	case errors.Is(err, secrets.ErrWrongPassphrase):
+		return err // display names it "Wrong passphrase"
+	case errors.Is(err, secrets.ErrPassphraseRequired):
+		return &display.Error{Summary: "Passphrase needed", Detail: err.Error() + "."}
+	}
+	return &display.Error{Summary: "Cannot open the stack's secrets", Detail: err.Error() + "."}
 }
 
 // configFile returns the stack's config file, plinth.<stack>.yaml.

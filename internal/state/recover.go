@@ -1,6 +1,7 @@
 package state
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -243,4 +244,35 @@ func DecodeExport(data []byte, c Crypter) (snap *Snapshot, note string, err erro
 		note = fmt.Sprintf("The file was read although %v; it was probably repaired by hand.", d.badChecksum)
 	}
 	return d.snap, note, nil
+}
+
+// HoldsSecrets reports whether any stored form of the stack's state (the
+// snapshot, its backup, the journal) holds a sealed secret value. It reads
+// bytes only, so it needs no key: the secrets package asks it before it
+// makes a new key, which could not open them.
+func HoldsSecrets(ctx context.Context, b Backend, stack string) (bool, error) {
+	sig := []byte(sigSecret)
+	data, err := b.ReadSnapshot(ctx, stack)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, ErrSnapshotLost) {
+		return false, fmt.Errorf("reading the state of stack %s: %w", stack, err)
+	}
+	if bytes.Contains(data, sig) {
+		return true, nil
+	}
+	if bs, ok := b.(BackupStore); ok {
+		if data, _, err := bs.ReadBackup(ctx, stack); err == nil && bytes.Contains(data, sig) {
+			return true, nil
+		}
+	}
+	j, err := b.ReadJournal(ctx, stack)
+	var ce *JournalCorruptError
+	if errors.As(err, &ce) {
+		j.Records = ce.Intact
+	}
+	for _, r := range j.Records {
+		if bytes.Contains(r, sig) {
+			return true, nil
+		}
+	}
+	return false, nil
 }
