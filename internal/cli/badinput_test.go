@@ -4,6 +4,7 @@ import (
 	"context"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -153,9 +154,16 @@ func projectFiles(t *testing.T, dir string) map[string]string {
 
 // holdLock locks the stack as another `plinth up` would, until the test
 // ends.
+// holdLock leaves the lock of a plinth up that died: its process is gone.
 func holdLock(t *testing.T, dir string) {
 	b := file.New(filepath.Join(dir, ".plinth"))
-	lock, err := b.Lock(context.Background(), "dev", state.CurrentProcess("plinth up"))
+	holder := state.CurrentProcess("plinth up")
+	dead := exec.Command(os.Args[0], "-test.run=^$")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	holder.PID = dead.Process.Pid
+	lock, err := b.Lock(context.Background(), "dev", holder)
 	if err != nil {
 		t.Fatal(err)
 	}

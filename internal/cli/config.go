@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/plinth-iac/plinth/internal/display"
 	"github.com/plinth-iac/plinth/internal/program"
+	"github.com/plinth-iac/plinth/internal/secrets"
 )
 
 func (a *app) configCommand() *cobra.Command {
@@ -35,12 +37,11 @@ type configContext struct {
 	crypter cipher
 }
 
-func (a *app) configContext(ctx context.Context) (*configContext, error) {
+// configContext opens the stack's config file and key. With readOnly
+// (get, ls) no secrets configuration is created: a stack without one can
+// have no secure values to open.
+func (a *app) configContext(ctx context.Context, readOnly bool) (*configContext, error) {
 	ws, err := a.workspace()
-	if err != nil {
-		return nil, err
-	}
-	c, err := ws.crypter(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +49,24 @@ func (a *app) configContext(ctx context.Context) (*configContext, error) {
 	if err != nil {
 		return nil, err
 	}
+	c, err := ws.crypterFor(ctx, f, readOnly)
+	if readOnly && errors.Is(err, secrets.ErrNotConfigured) {
+		return &configContext{ws: ws, file: f, crypter: noKey{stack: ws.stack}}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
 	return &configContext{ws: ws, file: f, crypter: c}, nil
+}
+
+// noKey is the cipher of a stack that has no secrets configuration yet.
+type noKey struct{ stack string }
+
+func (k noKey) Seal([]byte) (string, error) {
+	return "", fmt.Errorf("stack %s has no secrets key yet", k.stack)
+}
+func (k noKey) Open(string) ([]byte, error) {
+	return nil, fmt.Errorf("stack %s has no secrets key", k.stack)
 }
 
 func (a *app) configGetCommand() *cobra.Command {
@@ -57,7 +75,7 @@ func (a *app) configGetCommand() *cobra.Command {
 		Short: "Print a config value (a secret in plain text)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			cc, err := a.configContext(c.Context())
+			cc, err := a.configContext(c.Context(), true)
 			if err != nil {
 				return err
 			}
@@ -99,7 +117,7 @@ func (a *app) configSetCommand() *cobra.Command {
 		Example: "  plinth config set prefix demo\n  plinth config set --secret token s3cr3t\n  echo s3cr3t | plinth config set --secret token",
 		Args:    cobra.RangeArgs(1, 2),
 		RunE: func(c *cobra.Command, args []string) error {
-			cc, err := a.configContext(c.Context())
+			cc, err := a.configContext(c.Context(), false)
 			if err != nil {
 				return err
 			}
@@ -150,7 +168,7 @@ func (a *app) configRmCommand() *cobra.Command {
 		Short: "Remove a config value",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			cc, err := a.configContext(c.Context())
+			cc, err := a.configContext(c.Context(), false)
 			if err != nil {
 				return err
 			}
@@ -171,7 +189,7 @@ func (a *app) configLsCommand() *cobra.Command {
 		Short: "List the stack's config values",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			cc, err := a.configContext(c.Context())
+			cc, err := a.configContext(c.Context(), true)
 			if err != nil {
 				return err
 			}

@@ -119,8 +119,18 @@ func (a *app) stackInitCommand() *cobra.Command {
 			if ok, err := ws.stackExists(c.Context(), ws.stack); err != nil || ok {
 				return errors.Join(err, display.Errorf("Stack exists", "Stack %s already exists. Select it with `plinth stack select %s`.", ws.stack, ws.stack))
 			}
-			if _, err := ws.crypter(c.Context()); err != nil {
+			cf, err := ws.configFile()
+			if err != nil {
 				return err
+			}
+			if _, err := ws.crypterFor(c.Context(), cf, false); err != nil {
+				return err
+			}
+			if cf.Salt() != "" {
+				// A passphrase stack: commit the salt with its config.
+				if err := cf.save(); err != nil {
+					return err
+				}
 			}
 			if err := ws.selectStack(ws.stack); err != nil {
 				return err

@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/plinth-iac/plinth/internal/display"
+	"github.com/plinth-iac/plinth/internal/secrets"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -31,6 +32,32 @@ import (
 type stackConfig struct {
 	path, shown string
 	values      map[string]*yaml.Node
+	// salt is the encryptionsalt line of a passphrase stack: the salt,
+	// cost and check value its key is derived with. It is committed with
+	// the file, so that a clone with the passphrase can decrypt.
+	salt string
+}
+
+var _ secrets.SaltStore = (*stackConfig)(nil)
+
+// Salt returns the encryptionsalt line, "" if none.
+func (c *stackConfig) Salt() string { return c.salt }
+
+// SetSalt sets the encryptionsalt line, written with the next save.
+func (c *stackConfig) SetSalt(line string) { c.salt = line }
+
+// Where names the file.
+func (c *stackConfig) Where() string { return c.shown }
+
+// sealed lists the keys whose values are encrypted, sorted.
+func (c *stackConfig) sealed() []string {
+	var out []string
+	for _, k := range c.keys() {
+		if _, ok := secure(c.values[k]); ok {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // cipher seals and opens config secrets: the stack's secrets.Crypter.
@@ -73,8 +100,12 @@ func (c *stackConfig) parse(top *yaml.Node) error {
 	}
 	for i := 0; i+1 < len(top.Content); i += 2 {
 		k, v := top.Content[i], top.Content[i+1]
+		if k.Value == "encryptionsalt" && v.Kind == yaml.ScalarNode {
+			c.salt = v.Value
+			continue
+		}
 		if k.Value != "config" {
-			return c.invalid(k.Line, k.Column, "%q is not a section of a stack config file; only config is.", k.Value)
+			return c.invalid(k.Line, k.Column, "%q is not a section of a stack config file; only config and encryptionsalt are.", k.Value)
 		}
 		if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
 			continue
@@ -192,19 +223,25 @@ func (c *stackConfig) set(key, text string, typed resource.Value, secret bool, c
 }
 
 // save writes the file with its keys sorted, or removes it when no key
-// is left.
+// and no encryptionsalt is left.
 func (c *stackConfig) save() error {
-	if len(c.values) == 0 {
+	if len(c.values) == 0 && c.salt == "" {
 		if err := os.Remove(c.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("removing %s: %w", c.shown, err)
 		}
 		return nil
 	}
-	m := &yaml.Node{Kind: yaml.MappingNode}
-	for _, k := range c.keys() {
-		m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: k}, c.values[k])
+	doc := &yaml.Node{Kind: yaml.MappingNode}
+	if c.salt != "" {
+		doc.Content = append(doc.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "encryptionsalt"}, &yaml.Node{Kind: yaml.ScalarNode, Value: c.salt})
 	}
-	doc := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Value: "config"}, m}}
+	if len(c.values) > 0 {
+		m := &yaml.Node{Kind: yaml.MappingNode}
+		for _, k := range c.keys() {
+			m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: k}, c.values[k])
+		}
+		doc.Content = append(doc.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "config"}, m)
+	}
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)

@@ -26,7 +26,8 @@ func (a *app) stateCommand() *cobra.Command {
 		Args: cobra.NoArgs,
 	}
 	c.AddCommand(a.stateLsCommand(), a.stateShowCommand(), a.stateRmCommand(), a.stateExportCommand(),
-		a.stateImportCommand(), a.statePendingCommand(), a.stateUnlockCommand())
+		a.stateImportCommand(), a.statePendingCommand(), a.stateUnlockCommand(), a.stateRestoreBackupCommand(),
+		a.stateUnprotectCommand())
 	return c
 }
 
@@ -40,7 +41,7 @@ func (a *app) stateContext(ctx context.Context, verify bool) (*workspace, *secre
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	snap, err := state.Load(ctx, ws.backend, ws.stack, state.OpenOptions{Crypter: c, Verify: verify})
+	snap, err := ws.loadState(ctx, c, verify)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -10,21 +10,27 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/plinth-iac/plinth/internal/display"
+	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/secrets"
 	"github.com/plinth-iac/plinth/internal/state"
 )
 
 func (a *app) stateExportCommand() *cobra.Command {
 	var file string
+	var force bool
 	c := &cobra.Command{
 		Use:   "export",
 		Short: "Write the stack's state as JSON",
 		Long: "Export writes the state (journal replayed) as JSON to standard output or --file.\n" +
 			"Secrets stay encrypted with the stack's key, so the file can be imported back into\n" +
 			"this stack. It does not lock the stack and works on state that fails integrity checks,\n" +
-			"so that it can be repaired and imported.",
+			"so that it can be repaired and imported.\n\n" +
+			"When the snapshot or journal is damaged, --force salvages everything that can still be\n" +
+			"read: the snapshot (else its backup), and the journal up to the first damaged record.\n" +
+			"It says on standard error exactly what it had to drop.",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			_, crypter, snap, err := a.stateContext(c.Context(), false)
+			crypter, snap, err := a.exportState(c.Context(), force)
 			if err != nil {
 				return err
 			}
@@ -40,7 +46,40 @@ func (a *app) stateExportCommand() *cobra.Command {
 		},
 	}
 	c.Flags().StringVarP(&file, "file", "f", "", "write to this `file` instead of standard output")
+	c.Flags().BoolVar(&force, "force", false, "salvage what can be read of a damaged state, and say what was dropped")
 	return c
+}
+
+// exportState reads the state to export: as it loads, or with force,
+// whatever can be salvaged of it.
+func (a *app) exportState(ctx context.Context, force bool) (*secrets.Crypter, *state.Snapshot, error) {
+	if !force {
+		_, c, snap, err := a.stateContext(ctx, false)
+		return c, snap, err
+	}
+	ws, err := a.workspace()
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := ws.crypter(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	snap, notes, err := state.Salvage(ctx, ws.backend, ws.stack, c)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, n := range notes {
+		d := display.Diagnostic{Severity: engine.SeverityWarning, Summary: "Salvage", Detail: n}
+		fmt.Fprintln(a.env.Stderr, d.Format(a.colourFor(false)))
+	}
+	if len(notes) == 0 {
+		fmt.Fprintf(a.env.Stderr, "The state of stack %s read cleanly; nothing was dropped.\n", ws.stack)
+	} else {
+		fmt.Fprintf(a.env.Stderr, "Salvaged %d resources and %d pending operations of stack %s; check them, then load the file with `plinth state import --file FILE`.\n",
+			countResources(snap), len(snap.Pending), ws.stack)
+	}
+	return c, snap, nil
 }
 
 func (a *app) stateImportCommand() *cobra.Command {
@@ -78,9 +117,12 @@ func (a *app) runStateImport(ctx context.Context, file string, yes bool) error {
 	if err != nil {
 		return err
 	}
-	snap, _, err := state.DecodeSnapshot(data, crypter)
+	snap, note, err := state.DecodeExport(data, crypter)
 	if err != nil {
 		return display.Errorf("Invalid state file", "%s cannot be read as a plinth state: %v. Nothing was changed.", shown, err)
+	}
+	if note != "" {
+		fmt.Fprintln(a.env.Stderr, "note: "+note)
 	}
 	if err := snap.Verify(); err != nil {
 		return display.Errorf("Invalid state file", "%s fails the integrity check: %v. Nothing was changed.", shown, err)
@@ -113,10 +155,11 @@ func (a *app) readInput(file string) ([]byte, string, error) {
 func replaceState(ctx context.Context, ws *workspace, c state.Crypter, snap *state.Snapshot) error {
 	s, err := state.Open(ctx, ws.backend, ws.stack, state.OpenOptions{Crypter: c, Command: "plinth state import"})
 	var damaged *state.DamagedError
+	var missing *state.MissingSnapshotError
 	switch {
 	case err == nil:
 		return errors.Join(s.ReplaceSnapshot(ctx, snap), closeSession(s))
-	case !errors.As(err, &damaged):
+	case !errors.As(err, &damaged) && !errors.As(err, &missing):
 		return err
 	}
 	lock, err := ws.backend.Lock(ctx, ws.stack, state.CurrentProcess("plinth state import"))

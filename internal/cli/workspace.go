@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/plinth-iac/plinth/internal/display"
+	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/internal/secrets"
 	"github.com/plinth-iac/plinth/internal/state"
@@ -116,17 +117,60 @@ func (w *workspace) stackExists(ctx context.Context, name string) (bool, error) 
 }
 
 // crypter opens the stack's secrets, creating the stack and its key on
-// first use (and saying so once).
+// first use (and saying so once). A passphrase stack's salt comes from
+// the committed config file, plinth.<stack>.yaml; one found only under
+// .plinth is written there with the file's next save.
 func (w *workspace) crypter(ctx context.Context) (*secrets.Crypter, error) {
-	opts := secrets.Options{Passphrase: w.a.env.getenv(secrets.PassphraseEnv), KDF: w.a.env.KDF}
-	c, warning, err := secrets.Open(ctx, w.backend, w.stack, opts)
+	cf, err := w.configFile()
 	if err != nil {
 		return nil, err
+	}
+	return w.crypterFor(ctx, cf, false)
+}
+
+// crypterFor opens the stack's secrets with cf as the salt's home. With
+// readOnly nothing is created: a stack without a configuration is
+// secrets.ErrNotConfigured.
+func (w *workspace) crypterFor(ctx context.Context, cf *stackConfig, readOnly bool) (*secrets.Crypter, error) {
+	opts := secrets.Options{Passphrase: w.a.env.getenv(secrets.PassphraseEnv), KDF: w.a.env.KDF,
+		Salt: cf, ReadOnly: readOnly, Sealed: func() ([]string, error) { return w.sealedPlaces(ctx, cf) }}
+	c, warning, err := secrets.Open(ctx, w.backend, w.stack, opts)
+	if err != nil {
+		return nil, secretsError(err)
 	}
 	if warning != "" {
 		fmt.Fprintln(w.a.env.Stderr, "note: "+warning)
 	}
 	return c, nil
+}
+
+// sealedPlaces lists where values sealed with the stack's key exist.
+func (w *workspace) sealedPlaces(ctx context.Context, cf *stackConfig) ([]string, error) {
+	var out []string
+	if keys := cf.sealed(); len(keys) > 0 {
+		out = append(out, fmt.Sprintf("the secure config values %s in %s", strings.Join(keys, ", "), cf.shown))
+	}
+	held, err := state.HoldsSecrets(ctx, w.backend, w.stack)
+	if err != nil {
+		return nil, err
+	}
+	if held {
+		out = append(out, "the stack's state (.plinth/stacks/"+w.stack+")")
+	}
+	return out, nil
+}
+
+// secretsError gives the secrets package's errors a summary.
+func secretsError(err error) error {
+	switch {
+	case errors.Is(err, secrets.ErrKeyMissing):
+		return &display.Error{Summary: "Secrets key missing", Detail: err.Error() + "."}
+	case errors.Is(err, secrets.ErrWrongPassphrase):
+		return err // display names it "Wrong passphrase"
+	case errors.Is(err, secrets.ErrPassphraseRequired):
+		return &display.Error{Summary: "Passphrase needed", Detail: err.Error() + "."}
+	}
+	return &display.Error{Summary: "Cannot open the stack's secrets", Detail: err.Error() + "."}
 }
 
 // configFile returns the stack's config file, plinth.<stack>.yaml.
@@ -137,12 +181,35 @@ func (w *workspace) configFile() (*stackConfig, error) {
 
 // load reads the stack's state without locking it.
 func (w *workspace) load(ctx context.Context, c state.Crypter) (*state.Snapshot, error) {
-	return state.Load(ctx, w.backend, w.stack, state.OpenOptions{Crypter: c, Verify: true})
+	return w.loadState(ctx, c, true)
+}
+
+// loadState reads the stack's state without locking it, checking its
+// integrity if verify.
+func (w *workspace) loadState(ctx context.Context, c state.Crypter, verify bool) (*state.Snapshot, error) {
+	snap, err := state.Load(ctx, w.backend, w.stack, state.OpenOptions{Crypter: c, Verify: verify, Warn: w.warnState})
+	return snap, stateError(err)
 }
 
 // open locks the stack for a command that changes it.
 func (w *workspace) open(ctx context.Context, c state.Crypter, command string) (*state.Session, error) {
-	return state.Open(ctx, w.backend, w.stack, state.OpenOptions{Crypter: c, Command: command, Verify: true})
+	s, err := state.Open(ctx, w.backend, w.stack, state.OpenOptions{Crypter: c, Command: command, Verify: true, Warn: w.warnState})
+	return s, stateError(err)
+}
+
+// warnState shows damage that reading the state worked around.
+func (w *workspace) warnState(msg string) {
+	d := display.Diagnostic{Severity: engine.SeverityWarning, Summary: "Damaged journal", Detail: msg}
+	fmt.Fprintln(w.a.env.Stderr, d.Format(w.a.colourFor(false)))
+}
+
+// stateError gives the state package's errors a summary for people.
+func stateError(err error) error {
+	var me *state.MissingSnapshotError
+	if errors.As(err, &me) {
+		return &display.Error{Summary: "Missing state", Where: me.Where, Detail: me.Error()}
+	}
+	return err
 }
 
 // writeFileAtomic replaces path with data: a reader sees the old file or

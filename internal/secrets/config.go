@@ -4,11 +4,14 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"strconv"
+	"strings"
 
 	"golang.org/x/crypto/argon2"
 )
@@ -46,7 +49,38 @@ type Options struct {
 	// KDF is the cost of deriving a key from a new passphrase; zero means
 	// DefaultKDF. An existing configuration keeps the parameters it has.
 	KDF KDFParams
+	// Salt, if set, is the committed home of a passphrase stack's salt
+	// and check value (plinth.<stack>.yaml's encryptionsalt), read before
+	// the store, so that a fresh clone with the passphrase can open the
+	// stack's secrets. A salt found only in the store is handed to it.
+	Salt SaltStore
+	// Sealed, if set, lists the places that already hold values sealed
+	// with the stack's key (config secure: values, secrets in the state).
+	// When there are any, Open refuses to make a new key: it could not
+	// open them.
+	Sealed func() ([]string, error)
+	// ReadOnly makes Open fail with ErrNotConfigured rather than create a
+	// configuration (`config get` must not write a new salt).
+	ReadOnly bool
 }
+
+// SaltStore holds the salt line committed with a stack's config.
+type SaltStore interface {
+	// Salt returns the line, "" if there is none.
+	Salt() string
+	// SetSalt records the line; the owner writes it with the file.
+	SetSalt(line string)
+	// Where names the file, for messages.
+	Where() string
+}
+
+// ErrPassphraseRequired is returned (wrapped) by Open for a passphrase
+// stack when no passphrase was given.
+var ErrPassphraseRequired = errors.New("passphrase required")
+
+// ErrNotConfigured is returned (wrapped) by Open with ReadOnly for a
+// stack that has no secrets configuration yet.
+var ErrNotConfigured = errors.New("the stack has no secrets configuration")
 
 // FromEnv returns Options with the passphrase from PLINTH_PASSPHRASE.
 func FromEnv() Options { return Options{Passphrase: os.Getenv(PassphraseEnv)} }
@@ -72,6 +106,13 @@ const checkText = "plinth secrets check"
 // for the caller to show once. A wrong or missing passphrase is an error
 // and changes nothing.
 func Open(ctx context.Context, store ConfigStore, stack string, opts Options) (c *Crypter, warning string, err error) {
+	if opts.Salt != nil && opts.Salt.Salt() != "" {
+		p, err := parseSaltLine(opts.Salt.Salt())
+		if err != nil {
+			return nil, "", fmt.Errorf("the encryptionsalt in %s is damaged (%v); restore the line from version control", opts.Salt.Where(), err)
+		}
+		return openPassphrase(stack, p, opts.Passphrase)
+	}
 	data, err := store.ReadSecretsConfig(ctx, stack)
 	if errors.Is(err, fs.ErrNotExist) {
 		return create(ctx, store, stack, opts)
@@ -83,7 +124,11 @@ func Open(ctx context.Context, store ConfigStore, stack string, opts Options) (c
 	if err := json.Unmarshal(data, &cfg); err != nil {
 		return nil, "", fmt.Errorf("the secrets configuration of stack %s is damaged (%v); restore it from a backup, or secrets stored in the stack cannot be read", stack, err)
 	}
-	return open(stack, &cfg, opts)
+	c, warning, err = open(stack, &cfg, opts)
+	if err == nil && cfg.Passphrase != nil && opts.Salt != nil {
+		opts.Salt.SetSalt(cfg.Passphrase.line()) // migrate: committed with the next write of the file
+	}
+	return c, warning, err
 }
 
 func open(stack string, cfg *config, opts Options) (*Crypter, string, error) {
@@ -95,7 +140,12 @@ func open(stack string, cfg *config, opts Options) (*Crypter, string, error) {
 		if err != nil {
 			return nil, "", fmt.Errorf("the secrets key of stack %s is damaged: %w", stack, err)
 		}
-		return c, "", nil
+		warning := ""
+		if opts.Passphrase != "" {
+			warning = fmt.Sprintf("%s is set, but the secrets of stack %s are encrypted with a generated key stored under .plinth, so the passphrase is not used. "+
+				"To protect them with the passphrase instead, run `plinth stack change-secrets-provider passphrase --stack %s`.", PassphraseEnv, stack, stack)
+		}
+		return c, warning, nil
 	case cfg.Passphrase != nil:
 		return openPassphrase(stack, cfg.Passphrase, opts.Passphrase)
 	}
@@ -104,7 +154,7 @@ func open(stack string, cfg *config, opts Options) (*Crypter, string, error) {
 
 func openPassphrase(stack string, p *passphraseConfig, passphrase string) (*Crypter, string, error) {
 	if passphrase == "" {
-		return nil, "", fmt.Errorf("the secrets of stack %s are protected by a passphrase: set %s to it", stack, PassphraseEnv)
+		return nil, "", fmt.Errorf("%w: the secrets of stack %s are protected by a passphrase: set %s to it", ErrPassphraseRequired, stack, PassphraseEnv)
 	}
 	c, err := NewCrypter(deriveKey(passphrase, p.Salt, p.KDF))
 	if err != nil {
@@ -122,9 +172,18 @@ func deriveKey(passphrase string, salt []byte, p KDFParams) []byte {
 }
 
 func create(ctx context.Context, store ConfigStore, stack string, opts Options) (*Crypter, string, error) {
+	if err := refuseNewKey(stack, opts); err != nil {
+		return nil, "", err
+	}
+	if opts.ReadOnly {
+		return nil, "", fmt.Errorf("%w: stack %s", ErrNotConfigured, stack)
+	}
 	cfg, c, warning, err := newConfig(stack, opts)
 	if err != nil {
 		return nil, "", err
+	}
+	if cfg.Passphrase != nil && opts.Salt != nil {
+		opts.Salt.SetSalt(cfg.Passphrase.line())
 	}
 	data, err := json.Marshal(cfg)
 	if err != nil {
@@ -162,4 +221,59 @@ func randomBytes(n int) []byte {
 	b := make([]byte, n)
 	_, _ = rand.Read(b) // crypto/rand.Read never fails; it crashes the program instead
 	return b
+}
+
+// ErrKeyMissing is returned (wrapped) by Open when a stack has no secrets
+// configuration but values sealed with its key exist.
+var ErrKeyMissing = errors.New("the stack's secrets key is missing")
+
+// refuseNewKey returns an error if values sealed with the stack's key
+// exist: a new key could not open them, and config would mix two keys.
+func refuseNewKey(stack string, opts Options) error {
+	if opts.Sealed == nil {
+		return nil
+	}
+	places, err := opts.Sealed()
+	if err != nil {
+		return err
+	}
+	if len(places) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: stack %s has no secrets configuration (.plinth/stacks/%s/secrets.json is missing and its config file has no encryptionsalt), "+
+		"but %s hold values encrypted with its key, so plinth will not make a new one. To recover: restore .plinth/stacks/%s/secrets.json from a backup; "+
+		"or, if the stack used a passphrase, restore the encryptionsalt line of its config file from version control and set %s. "+
+		"If the key is lost for good, remove the secure config values (`plinth config rm KEY`) and set them again; secrets in the state cannot be recovered",
+		ErrKeyMissing, stack, stack, strings.Join(places, " and "), stack, PassphraseEnv)
+}
+
+// line is the passphrase configuration as one committed line:
+// v1:argon2id:TIME:MEMORY:THREADS:SALT:CHECK.
+func (p *passphraseConfig) line() string {
+	return fmt.Sprintf("v1:argon2id:%d:%d:%d:%s:%s", p.KDF.Time, p.KDF.Memory, p.KDF.Threads,
+		base64.StdEncoding.EncodeToString(p.Salt), p.Check)
+}
+
+func parseSaltLine(line string) (*passphraseConfig, error) {
+	f := strings.SplitN(strings.TrimSpace(line), ":", 7)
+	if len(f) != 7 || f[0] != "v1" || f[1] != "argon2id" {
+		return nil, errors.New("it is not of the form v1:argon2id:TIME:MEMORY:THREADS:SALT:CHECK")
+	}
+	var p passphraseConfig
+	var err error
+	var n [3]uint64
+	for i := range n {
+		if n[i], err = strconv.ParseUint(f[2+i], 10, 32); err != nil {
+			return nil, fmt.Errorf("field %d: %w", 3+i, err)
+		}
+	}
+	if n[2] == 0 || n[2] > 255 || n[0] == 0 {
+		return nil, errors.New("its cost parameters are out of range")
+	}
+	p.KDF = KDFParams{Time: uint32(n[0]), Memory: uint32(n[1]), Threads: uint8(n[2])}
+	if p.Salt, err = base64.StdEncoding.DecodeString(f[5]); err != nil || len(p.Salt) < 8 {
+		return nil, errors.New("its salt is not valid base64 of at least 8 bytes")
+	}
+	p.Check = f[6]
+	return &p, nil
 }

@@ -11,15 +11,22 @@ import (
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
-// FormatVersion is the version of the stored JSON of snapshots and journal
-// entries. A reader refuses a newer version rather than misread it.
+// FormatVersion is the version of the stored JSON of journal entries. A
+// reader refuses a newer version rather than misread it.
 const FormatVersion = 1
+
+// SnapshotVersion is the version of the stored JSON of snapshots. Version
+// 2 added the checksum; version 1 snapshots (no checksum) are still read.
+const SnapshotVersion = 2
 
 // The stored forms. Resource values are pre-encoded into RawMessages by the
 // value codec; everything else is plain encoding/json.
 type (
 	snapshotJSON struct {
-		Version   int             `json:"version"`
+		Version int `json:"version"`
+		// Checksum is the SHA-256 of the stored bytes with the checksum's
+		// own digits set to '0' (see checksum.go). Version 2 and later.
+		Checksum  string          `json:"checksum,omitempty"`
 		Seq       uint64          `json:"seq"`
 		Resources []*resourceJSON `json:"resources"`
 		Outputs   json.RawMessage `json:"outputs,omitempty"`
@@ -78,7 +85,7 @@ type (
 // an error naming the resource and property.
 func EncodeSnapshot(s *Snapshot, seq uint64, c Crypter) ([]byte, error) {
 	enc := &valueEncoder{crypter: c}
-	doc := snapshotJSON{Version: FormatVersion, Seq: seq, Resources: make([]*resourceJSON, len(s.Resources))}
+	doc := snapshotJSON{Version: SnapshotVersion, Checksum: checksumPlaceholder, Seq: seq, Resources: make([]*resourceJSON, len(s.Resources))}
 	for i, r := range s.Resources {
 		rj, err := enc.resource(r)
 		if err != nil {
@@ -97,7 +104,11 @@ func EncodeSnapshot(s *Snapshot, seq uint64, c Crypter) ([]byte, error) {
 		}
 		doc.Pending = append(doc.Pending, pj)
 	}
-	return marshalDoc(doc)
+	data, err := marshalDoc(doc)
+	if err != nil {
+		return nil, err
+	}
+	return sealChecksum(data)
 }
 
 func marshalDoc(doc any) ([]byte, error) {
@@ -225,45 +236,91 @@ func withSeq(body []byte, seq uint64) []byte {
 
 // DecodeSnapshot parses a stored snapshot and returns it with the sequence
 // number of the last journal entry it includes. Secrets are opened with c.
+// A snapshot whose checksum does not match its bytes is refused.
 func DecodeSnapshot(data []byte, c Crypter) (*Snapshot, uint64, error) {
+	d, err := decodeSnapshot(data, c, true)
+	return d.snap, d.seq, err
+}
+
+// decodedSnapshot is a decoded snapshot and what was found about its form.
+type decodedSnapshot struct {
+	snap *Snapshot
+	seq  uint64
+	// legacy is set for a version 1 snapshot, which has no checksum.
+	legacy bool
+	// badChecksum is set when the checksum did not match and the caller
+	// asked to read the snapshot anyway.
+	badChecksum error
+}
+
+// decodeSnapshot parses a stored snapshot. With strict, a checksum that
+// does not match is an error; without, it is reported in badChecksum and
+// the contents are read as they are (salvage, and import of a copy that
+// was repaired by hand).
+func decodeSnapshot(data []byte, c Crypter, strict bool) (decodedSnapshot, error) {
+	var d decodedSnapshot
 	var doc snapshotJSON
 	if err := json.Unmarshal(data, &doc); err != nil {
-		return nil, 0, describeJSONError(data, err)
+		return d, describeJSONError(data, err)
 	}
-	if err := checkVersion(doc.Version); err != nil {
-		return nil, 0, err
+	sumErr := verifyChecksum(data)
+	if sumErr != nil && !errors.Is(sumErr, errNoChecksum) {
+		if strict {
+			return d, sumErr
+		}
+		d.badChecksum = sumErr
 	}
+	if err := checkVersion(doc.Version, SnapshotVersion); err != nil {
+		return d, err
+	}
+	if errors.Is(sumErr, errNoChecksum) && (doc.Version != 1 || doc.Checksum != "") {
+		err := errors.New("its checksum is missing or damaged, so its contents cannot be trusted")
+		if strict {
+			return d, err
+		}
+		d.badChecksum = err
+	}
+	d.legacy = doc.Version == 1 && d.badChecksum == nil
+	snap, err := doc.decode(c)
+	if err != nil {
+		return d, err
+	}
+	d.snap, d.seq = snap, doc.Seq
+	return d, nil
+}
+
+func (doc *snapshotJSON) decode(c Crypter) (*Snapshot, error) {
 	s := &Snapshot{Resources: make([]*Resource, len(doc.Resources))}
 	for i, rj := range doc.Resources {
 		r, err := rj.decode(c)
 		if err != nil {
-			return nil, 0, fmt.Errorf("resource %d: %w", i, err)
+			return nil, fmt.Errorf("resource %d: %w", i, err)
 		}
 		s.Resources[i] = r
 	}
 	var err error
 	if s.Outputs, err = decodeObject(doc.Outputs, c); err != nil {
-		return nil, 0, fmt.Errorf("stack outputs: %w", err)
+		return nil, fmt.Errorf("stack outputs: %w", err)
 	}
 	for i, pj := range doc.Pending {
 		if pj.Resource == nil {
-			return nil, 0, fmt.Errorf("pending operation %d names no resource", i)
+			return nil, fmt.Errorf("pending operation %d names no resource", i)
 		}
 		r, err := pj.Resource.decode(c)
 		if err != nil {
-			return nil, 0, fmt.Errorf("pending operation %d: %w", i, err)
+			return nil, fmt.Errorf("pending operation %d: %w", i, err)
 		}
 		s.Pending = append(s.Pending, PendingOperation{Op: pj.Op, Resource: r, Started: timeOf(pj.Started)})
 	}
-	return s, doc.Seq, nil
+	return s, nil
 }
 
-func checkVersion(v int) error {
+func checkVersion(v, latest int) error {
 	switch {
 	case v == 0:
 		return errors.New("it has no format version; it was not written by plinth")
-	case v > FormatVersion:
-		return fmt.Errorf("it was written by a newer plinth (format version %d; this plinth reads up to %d); upgrade plinth", v, FormatVersion)
+	case v > latest:
+		return fmt.Errorf("it was written by a newer plinth (format version %d; this plinth reads up to %d); upgrade plinth", v, latest)
 	}
 	return nil
 }
@@ -336,7 +393,7 @@ func DecodeEntry(data []byte, c Crypter) (*Entry, error) {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return nil, describeJSONError(data, err)
 	}
-	if err := checkVersion(doc.Version); err != nil {
+	if err := checkVersion(doc.Version, FormatVersion); err != nil {
 		return nil, err
 	}
 	kind, err := parseKind(doc.Kind)

@@ -119,3 +119,20 @@ func (s *Session) ReplaceSnapshot(ctx context.Context, snap *Snapshot) error {
 	s.live = NewLive(snap)
 	return s.compact(ctx, snap)
 }
+
+// SetProtect sets or clears the protect option recorded for the live
+// resource with the URN (`plinth state unprotect`), so that a protected
+// resource already removed from the program can be deleted. The program
+// sets protect again on the next update if it still asks for it.
+func (s *Session) SetProtect(ctx context.Context, urn resource.URN, protect bool) error {
+	r := s.liveResource(urn)
+	if r == nil {
+		return fmt.Errorf("stack %s has no resource %s", s.stack, urn)
+	}
+	if r.Protect == protect {
+		return nil
+	}
+	n := r.Clone()
+	n.Protect = protect
+	return s.Record(ctx, &Entry{Kind: Write, Op: OpSame, Old: r, New: n, Time: time.Now()})
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"sync"
 )
 
@@ -63,6 +62,11 @@ type OpenOptions struct {
 	// Verify checks the loaded state's integrity and refuses to open a
 	// stack that fails.
 	Verify bool
+	// Warn, if set, is told of damage that loading worked around, in a
+	// sentence for people: a journal whose last record was torn and
+	// dropped. Without it the torn record is dropped without a word, as
+	// after a crash it must be.
+	Warn func(string)
 }
 
 // ErrClosed is returned by Record after Close.
@@ -104,7 +108,9 @@ func open(ctx context.Context, b Backend, stack string, lock Unlocker, opts Open
 		live: NewLive(st.snapshot), seq: st.seq, queue: newBatch(),
 		wake: make(chan struct{}, 1), writerDone: make(chan struct{}),
 	}
-	if st.replayed > 0 {
+	if st.replayed > 0 || st.legacy {
+		// Save what was recovered, or the snapshot in its current form
+		// (with a checksum), at once.
 		if err := s.compact(ctx, st.snapshot); err != nil {
 			return nil, fmt.Errorf("saving the state recovered from the journal of stack %s: %w", stack, err)
 		}
@@ -117,137 +123,6 @@ func open(ctx context.Context, b Backend, stack string, lock Unlocker, opts Open
 	}
 	return s, nil
 }
-
-// Load reads a stack's state without locking or writing anything: the
-// snapshot with any journal replayed onto it in memory. Preview and
-// `state ls` use it. A missing stack reads as empty.
-func Load(ctx context.Context, b Backend, stack string, opts OpenOptions) (*Snapshot, error) {
-	if err := ValidateStackName(stack); err != nil {
-		return nil, err
-	}
-	st, err := load(ctx, b, stack, opts)
-	if err != nil {
-		return nil, err
-	}
-	return st.snapshot, nil
-}
-
-type loaded struct {
-	snapshot *Snapshot
-	seq      uint64
-	replayed int
-}
-
-func load(ctx context.Context, b Backend, stack string, opts OpenOptions) (loaded, error) {
-	snap, seq, err := readSnapshot(ctx, b, stack, opts.Crypter)
-	if err != nil {
-		return loaded{}, err
-	}
-	st, err := replayJournal(ctx, b, stack, opts.Crypter, snap, seq)
-	if err != nil {
-		return loaded{}, err
-	}
-	if opts.Verify {
-		if err := st.snapshot.Verify(); err != nil {
-			return loaded{}, damaged(b, stack, b.Describe(stack, PartSnapshot), fmt.Errorf("it fails the integrity check: %w", err))
-		}
-	}
-	return st, nil
-}
-
-func readSnapshot(ctx context.Context, b Backend, stack string, c Crypter) (*Snapshot, uint64, error) {
-	data, err := b.ReadSnapshot(ctx, stack)
-	if errors.Is(err, fs.ErrNotExist) {
-		return &Snapshot{}, 0, nil
-	}
-	if err != nil {
-		return nil, 0, fmt.Errorf("reading the state of stack %s: %w", stack, err)
-	}
-	snap, seq, err := DecodeSnapshot(data, c)
-	if err != nil {
-		return nil, 0, readError(b, stack, b.Describe(stack, PartSnapshot), err)
-	}
-	return snap, seq, nil
-}
-
-// replayJournal applies the journal's entries newer than seq to snap. An
-// entry at or below seq is already in the snapshot: a run compacted and
-// then stopped before it emptied the journal.
-func replayJournal(ctx context.Context, b Backend, stack string, c Crypter, snap *Snapshot, seq uint64) (loaded, error) {
-	records, err := b.ReadJournal(ctx, stack)
-	where := b.Describe(stack, PartJournal)
-	if err != nil {
-		return loaded{}, damaged(b, stack, where, err)
-	}
-	st := loaded{snapshot: snap, seq: seq}
-	if len(records) == 0 {
-		return st, nil
-	}
-	live := NewLive(snap)
-	for i, rec := range records {
-		e, err := DecodeEntry(rec, c)
-		if err != nil {
-			return loaded{}, readError(b, stack, where, fmt.Errorf("record %d: %w", i+1, err))
-		}
-		if e.Seq <= seq {
-			continue
-		}
-		if e.Seq != st.seq+1 {
-			return loaded{}, damaged(b, stack, where, fmt.Errorf("record %d has sequence number %d where %d belongs: entries are missing", i+1, e.Seq, st.seq+1))
-		}
-		if err := live.Apply(e); err != nil {
-			return loaded{}, damaged(b, stack, where, fmt.Errorf("record %d does not fit the snapshot: %w", i+1, err))
-		}
-		st.seq = e.Seq
-		st.replayed++
-	}
-	st.snapshot = live.Snapshot()
-	return st, nil
-}
-
-// readError reports why stored data could not be decoded: a secret
-// without the right key, or damage.
-func readError(b Backend, stack, where string, err error) error {
-	if errors.Is(err, ErrCannotDecrypt) {
-		return fmt.Errorf("reading %s: %w; open the stack with its secrets key (for a passphrase, set PLINTH_PASSPHRASE)", where, err)
-	}
-	return damaged(b, stack, where, err)
-}
-
-// DamagedError reports stored state that cannot be read.
-type DamagedError struct {
-	// Where names the file or table, as the backend describes it.
-	Where string
-	Err   error
-	// Backup names a copy of the previous state, if the backend keeps one.
-	Backup string
-}
-
-func (e *DamagedError) Error() string {
-	restore := "Restore it from a backup"
-	if e.Backup != "" {
-		restore = fmt.Sprintf("Restore it from a backup (the previous state is kept at %s)", e.Backup)
-	}
-	return fmt.Sprintf("%s is damaged: %v. %s, "+
-		"or repair a copy exported with `plinth state export` and load it with `plinth state import`", e.Where, e.Err, restore)
-}
-
-// BackupDescriber is implemented by backends that keep the previous
-// snapshot; it names the copy, or "" if there is none.
-type BackupDescriber interface {
-	DescribeBackup(stack string) string
-}
-
-// damaged builds a DamagedError, naming the backend's backup if it has one.
-func damaged(b Backend, stack, where string, err error) *DamagedError {
-	e := &DamagedError{Where: where, Err: err}
-	if bd, ok := b.(BackupDescriber); ok {
-		e.Backup = bd.DescribeBackup(stack)
-	}
-	return e
-}
-
-func (e *DamagedError) Unwrap() error { return e.Err }
 
 // Stack returns the stack's name.
 func (s *Session) Stack() string { return s.stack }
@@ -386,11 +261,29 @@ func (s *Session) Close(ctx context.Context) error {
 	default:
 	}
 	<-s.writerDone
+	if err := s.checkLock(ctx); err != nil {
+		// Another command may own the stack now: leave its snapshot and
+		// journal alone. What this one recorded stays in the journal.
+		return err
+	}
 	var err error
 	if s.seq != s.baseSeq {
 		err = s.compact(ctx, s.live.Snapshot())
 	}
 	return errors.Join(err, s.lock.Unlock(ctx))
+}
+
+// checkLock returns an error if the session's lock was broken.
+func (s *Session) checkLock(ctx context.Context) error {
+	lc, ok := s.lock.(LockChecker)
+	if !ok {
+		return nil
+	}
+	if err := lc.Check(ctx); err != nil {
+		return fmt.Errorf("%w; this command did not save its state, so as not to overwrite theirs. "+
+			"What it recorded is in the journal %s; run `plinth refresh` once no other command runs", err, s.backend.Describe(s.stack, PartJournal))
+	}
+	return nil
 }
 
 // compact writes snap as the stack's snapshot, covering the journal up to

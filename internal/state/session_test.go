@@ -234,8 +234,8 @@ func TestCrashRecovery(t *testing.T) {
 	if diff := cmp.Diff(want, summary(s.Base())); diff != "" {
 		t.Errorf("recovered state (-want +got):\n%s", diff)
 	}
-	if rs, _ := b.ReadJournal(ctx, "dev"); len(rs) != 0 {
-		t.Errorf("the journal was not emptied after recovery: %d records", len(rs))
+	if rs, _ := b.ReadJournal(ctx, "dev"); len(rs.Records) != 0 {
+		t.Errorf("the journal was not emptied after recovery: %d records", len(rs.Records))
 	}
 	// Step numbers start fresh: step 3 is free again.
 	record(t, s, entry(3, state.Begin, state.OpCreate, nil, thing("c", "")), entry(3, state.End, state.OpCreate, nil, thing("c", "c-1")))
@@ -276,8 +276,9 @@ func TestCrashAtEveryPoint(t *testing.T) {
 		must(t, mem.Record(ctx, e))
 	}
 	s.CrashForTest()
-	journal, err := src.ReadJournal(ctx, "dev")
+	read, err := src.ReadJournal(ctx, "dev")
 	must(t, err)
+	journal := read.Records
 	for k := 0; k <= len(journal); k++ {
 		t.Run(fmt.Sprint(k), func(t *testing.T) {
 			b := statetest.NewMemoryBackend()

@@ -2,6 +2,7 @@ package state
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"regexp"
@@ -31,12 +32,67 @@ type JournalStore interface {
 	// durable. If it fails, any prefix of them may have been stored.
 	AppendJournal(ctx context.Context, stack string, records [][]byte) error
 	// ReadJournal returns every record in order, none if the journal is
-	// missing. A final record torn by a crash mid-append is dropped; damage
-	// anywhere else is an error.
-	ReadJournal(ctx context.Context, stack string) ([][]byte, error)
+	// missing. A final record torn by a crash mid-append is dropped and
+	// described in JournalRead.Torn, so that the caller can say what was
+	// lost; damage anywhere else is a *JournalCorruptError.
+	ReadJournal(ctx context.Context, stack string) (JournalRead, error)
 	// TruncateJournal empties the journal durably. A missing journal is
 	// already empty.
 	TruncateJournal(ctx context.Context, stack string) error
+}
+
+// JournalRead is what ReadJournal found.
+type JournalRead struct {
+	Records [][]byte
+	// Torn describes bytes at the end of the journal that did not form a
+	// whole record and were dropped; nil if there were none.
+	Torn *TornTail
+}
+
+// TornTail describes the end of a journal that did not form a whole
+// record: a write cut short by a crash, or damage to the last record.
+type TornTail struct {
+	// Record is the position the dropped record would have had, from 1.
+	Record int
+	// Offset is the byte at which the dropped bytes start; Bytes how many
+	// there are.
+	Offset, Bytes int64
+	// Data holds the dropped bytes (the record's payload as far as it
+	// can be found), so that the caller can say what was lost.
+	Data []byte
+}
+
+// JournalCorruptError reports a journal record that is damaged although
+// valid records follow it: not a torn final write but damage.
+type JournalCorruptError struct {
+	// Where names the journal as Describe does.
+	Where string
+	// Offset is the byte at which the damaged record starts; Record its
+	// position, from 1.
+	Offset int64
+	Record int
+	// Intact holds the records before the damaged one, for salvage.
+	Intact [][]byte
+}
+
+func (e *JournalCorruptError) Error() string {
+	return fmt.Sprintf("journal %s: record %d (at byte %d) is damaged but valid records follow it", e.Where, e.Record, e.Offset)
+}
+
+// ErrSnapshotLost is matched (errors.Is) by the error ReadSnapshot
+// returns when a stack's snapshot is missing although the backend knows
+// one was written: the stack must not be read as empty. It does not match
+// fs.ErrNotExist.
+var ErrSnapshotLost = errors.New("the snapshot is missing although one was written")
+
+// BackupStore is implemented by backends that keep the previous snapshot
+// of each stack (the file backend's snapshot.json.bak).
+type BackupStore interface {
+	// ReadBackup returns the backup's bytes and when it was written, or
+	// an error matching fs.ErrNotExist if there is none.
+	ReadBackup(ctx context.Context, stack string) (data []byte, written time.Time, err error)
+	// DescribeBackup names the backup, or "" if there is none.
+	DescribeBackup(stack string) string
 }
 
 // Locker gives one process at a time the right to change a stack.
@@ -54,6 +110,19 @@ type Locker interface {
 type Unlocker interface {
 	Unlock(ctx context.Context) error
 }
+
+// LockChecker is implemented by Unlockers that can tell whether their
+// lock is still held. A session checks before it compacts, so that a
+// command whose lock was broken never overwrites the state or empties a
+// journal another command now owns.
+type LockChecker interface {
+	// Check returns an error matching ErrLockLost if the lock was broken.
+	Check(ctx context.Context) error
+}
+
+// ErrLockLost is matched by the error of a lock that was broken while its
+// holder ran.
+var ErrLockLost = errors.New("the stack's lock was broken")
 
 // StackLister lists and removes stacks.
 type StackLister interface {
@@ -105,6 +174,11 @@ type LockHolder struct {
 	PID     int       `json:"pid"`
 	Host    string    `json:"host"`
 	Started time.Time `json:"started"`
+	// ProcessStart is when the process started, as the system counts it
+	// (on Linux, field 22 of /proc/PID/stat: clock ticks since boot); 0 if
+	// unknown. With the PID it names one process: a later process given
+	// the same PID has another start time.
+	ProcessStart uint64 `json:"processStart,omitempty"`
 	// Command is what the holder is doing, e.g. "plinth up".
 	Command string `json:"command"`
 }
@@ -112,7 +186,9 @@ type LockHolder struct {
 // CurrentProcess describes this process as a lock holder running command.
 func CurrentProcess(command string) LockHolder {
 	host, _ := os.Hostname()
-	return LockHolder{PID: os.Getpid(), Host: host, Started: time.Now().UTC().Truncate(time.Second), Command: command}
+	pid := os.Getpid()
+	start, _ := ProcessStartTime(pid)
+	return LockHolder{PID: pid, Host: host, Started: time.Now().UTC().Truncate(time.Second), ProcessStart: start, Command: command}
 }
 
 func (h LockHolder) String() string {
@@ -126,20 +202,72 @@ func (h LockHolder) String() string {
 	return s
 }
 
+// Liveness says what a backend knows of a lock holder's process.
+type Liveness int
+
+// The liveness of a lock holder.
+const (
+	// LivenessUnknown: the holder runs on another host, is unknown, or
+	// this system cannot tell.
+	LivenessUnknown Liveness = iota
+	// LivenessDead: the holder ran on this host and its process is gone
+	// (or its PID now belongs to a process started at another time).
+	LivenessDead
+	// LivenessAlive: a process with the holder's PID and start time runs
+	// on this host.
+	LivenessAlive
+	// LivenessPIDAlive: a process with the holder's PID runs on this host,
+	// but the lock records no start time to tell whether it is the holder.
+	LivenessPIDAlive
+)
+
+// HolderLiveness says whether the holder of a lock is running, as far as
+// this host can tell: the PID must be alive and, when the lock records
+// it, the process's start time must match, so that a PID reused by an
+// unrelated process is not mistaken for the holder.
+func HolderLiveness(h LockHolder) Liveness {
+	host, _ := os.Hostname()
+	if h.PID <= 0 || h.Host == "" || h.Host != host {
+		return LivenessUnknown
+	}
+	alive, known := processAlive(h.PID)
+	switch {
+	case !known:
+		return LivenessUnknown
+	case !alive:
+		return LivenessDead
+	case h.ProcessStart == 0:
+		return LivenessPIDAlive
+	}
+	start, ok := ProcessStartTime(h.PID)
+	switch {
+	case !ok:
+		return LivenessPIDAlive
+	case start != h.ProcessStart:
+		return LivenessDead // the PID was reused
+	}
+	return LivenessAlive
+}
+
 // LockedError reports a stack locked by someone else.
 type LockedError struct {
 	Stack  string
 	Holder LockHolder
 	// Stale is set when the backend knows the holder is dead: it ran on
-	// this host and its process is gone.
+	// this host and its process is gone, or its PID now names a process
+	// started at another time.
 	Stale bool
+	// Alive is set when the holder is known to be running on this host.
+	Alive bool
 }
 
 func (e *LockedError) Error() string {
-	if e.Stale {
+	switch {
+	case e.Stale:
 		return fmt.Sprintf("stack %s is locked by %s, which is no longer running; "+
-			"if you are sure no plinth command is using the stack, run `plinth state unlock --stack %s` to break the lock",
-			e.Stack, e.Holder, e.Stack)
+			"run `plinth state unlock --stack %s` to break the lock", e.Stack, e.Holder, e.Stack)
+	case e.Alive:
+		return fmt.Sprintf("stack %s is locked by %s, which is still running; wait for it to finish", e.Stack, e.Holder)
 	}
 	return fmt.Sprintf("stack %s is locked by %s; wait for it to finish, "+
 		"or if that process is dead, run `plinth state unlock --stack %s` to break the lock",

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/plinth-iac/plinth/internal/state"
 )
@@ -18,6 +19,10 @@ const (
 	journalFile  = "journal"
 	lockFile     = "lock"
 	secretsFile  = "secrets.json"
+	// markerFile is written with a stack's first snapshot and never
+	// removed but with the stack: while it exists a missing snapshot.json
+	// is an error, never an empty stack.
+	markerFile = "stack.json"
 )
 
 // Backend stores stacks under a root directory. It is safe for concurrent
@@ -66,19 +71,66 @@ func (b *Backend) readFile(stack, name string) ([]byte, error) {
 	return os.ReadFile(p)
 }
 
-// ReadSnapshot reads snapshot.json.
+// ReadSnapshot reads snapshot.json. If it is missing although the stack
+// has written one (its marker or backup exists), the error matches
+// state.ErrSnapshotLost rather than fs.ErrNotExist.
 func (b *Backend) ReadSnapshot(_ context.Context, stack string) ([]byte, error) {
-	return b.readFile(stack, snapshotFile)
+	data, err := b.readFile(stack, snapshotFile)
+	if !errors.Is(err, fs.ErrNotExist) {
+		return data, err
+	}
+	for _, name := range []string{markerFile, backupFile} {
+		if _, serr := b.readFile(stack, name); serr == nil {
+			return nil, fmt.Errorf("%s is missing but %s exists: %w", b.Describe(stack, state.PartSnapshot), name, state.ErrSnapshotLost)
+		}
+	}
+	return nil, err
 }
 
 // WriteSnapshot replaces snapshot.json atomically, keeping the one it
-// replaces as snapshot.json.bak.
+// replaces as snapshot.json.bak (the first snapshot is kept as the backup
+// too, so that there is always one). The first write also creates the
+// stack's marker, so that the snapshot can never silently go missing.
 func (b *Backend) WriteSnapshot(_ context.Context, stack string, data []byte) error {
 	dir, err := b.stackDir(stack)
 	if err != nil {
 		return err
 	}
-	return atomicWrite(dir, snapshotFile, data, backupFile)
+	if err := b.writeMarker(dir); err != nil {
+		return err
+	}
+	if err := atomicWrite(dir, snapshotFile, data, backupFile); err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(dir, backupFile)); errors.Is(err, fs.ErrNotExist) {
+		keepBackup(filepath.Join(dir, snapshotFile), filepath.Join(dir, backupFile))
+	}
+	return nil
+}
+
+// writeMarker creates the stack's marker file if it is missing.
+func (b *Backend) writeMarker(dir string) error {
+	if _, err := os.Stat(filepath.Join(dir, markerFile)); err == nil {
+		return nil
+	}
+	marker := []byte(`{"version":1,"note":"plinth wrote a snapshot of this stack: snapshot.json must exist"}` + "\n")
+	return atomicWrite(dir, markerFile, marker, "")
+}
+
+var _ state.BackupStore = (*Backend)(nil)
+
+// ReadBackup reads snapshot.json.bak and its modification time.
+func (b *Backend) ReadBackup(_ context.Context, stack string) ([]byte, time.Time, error) {
+	p, err := b.path(stack, backupFile)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	info, err := os.Stat(p)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	data, err := os.ReadFile(p)
+	return data, info.ModTime(), err
 }
 
 // ReadSecretsConfig reads secrets.json.
@@ -159,11 +211,18 @@ func writeSynced(f *os.File, data []byte) error {
 }
 
 // keepBackup hard-links the current file as the backup, so that there is
-// never a moment without the current file. A failure only loses the
-// backup.
+// never a moment without the current file. When there is no current file
+// the backup is left as it is: it may be the only copy left. A failure
+// only loses the new backup.
 func keepBackup(current, backup string) {
-	_ = os.Remove(backup)
-	_ = os.Link(current, backup)
+	tmp := backup + ".new"
+	_ = os.Remove(tmp)
+	if err := os.Link(current, tmp); err != nil {
+		return
+	}
+	if err := os.Rename(tmp, backup); err != nil {
+		_ = os.Remove(tmp)
+	}
 }
 
 func syncDir(dir string) error {
@@ -187,5 +246,3 @@ func (b *Backend) DescribeBackup(stack string) string {
 	}
 	return path
 }
-
-var _ state.BackupDescriber = (*Backend)(nil)

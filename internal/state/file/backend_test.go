@@ -29,3 +29,33 @@ func TestDamagedSnapshotNamesTheBackup(t *testing.T) {
 		t.Fatalf("got %v, want a DamagedError naming the backup", err)
 	}
 }
+
+// TestLostSnapshotKeepsTheBackup deletes snapshot.json and checks that the
+// stack is refused (naming the backup and the command to use it) and that
+// a later snapshot write does not throw the backup away.
+func TestLostSnapshotKeepsTheBackup(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	b := New(dir)
+	for _, data := range []string{"first", "second"} {
+		if err := b.WriteSnapshot(ctx, "dev", []byte(data)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stackDir := filepath.Join(dir, "stacks", "dev")
+	if err := os.Remove(filepath.Join(stackDir, "snapshot.json")); err != nil {
+		t.Fatal(err)
+	}
+	_, err := state.Load(ctx, b, "dev", state.OpenOptions{})
+	for _, want := range []string{"snapshot.json.bak", "plinth state restore-backup --stack dev"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("loading a stack without its snapshot: error = %v, want one naming %q", err, want)
+		}
+	}
+	if err := b.WriteSnapshot(ctx, "dev", []byte("third")); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := os.ReadFile(filepath.Join(stackDir, "snapshot.json.bak")); err != nil || string(data) != "first" {
+		t.Errorf("after a write with the snapshot missing, the backup holds %q (%v), want the first snapshot", data, err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,6 +20,11 @@ func TestConformance(t *testing.T) {
 		statetest.WithTear(tearJournal),
 		statetest.WithCorrupt(corruptRecord),
 		statetest.WithStaleLocks(),
+		statetest.WithLoseSnapshot(func(t *testing.T, b state.Backend, stack string) {
+			if err := os.Remove(b.Describe(stack, state.PartSnapshot)); err != nil {
+				t.Fatal(err)
+			}
+		}),
 	)
 }
 
@@ -79,18 +85,19 @@ func TestJournalParse(t *testing.T) {
 		data    []byte
 		want    []string
 		corrupt int // record number in the CorruptError, 0 for none
+		torn    string
 	}{
 		"empty":             {data: nil},
 		"whole":             {data: good, want: []string{"one", "two", "three"}},
-		"torn header":       {data: good[:len(good)-8-3], want: []string{"one", "two"}},
-		"torn payload":      {data: good[:len(good)-2], want: []string{"one", "two"}},
-		"zeros after crash": {data: zeros, want: []string{"one", "two", "three"}},
+		"torn header":       {data: good[:len(good)-8-3], want: []string{"one", "two"}, torn: "record 3: 2 bytes at 22"},
+		"torn payload":      {data: good[:len(good)-2], want: []string{"one", "two"}, torn: "record 3: 11 bytes at 22"},
+		"zeros after crash": {data: zeros, want: []string{"one", "two", "three"}, torn: "record 4: 64 bytes at 35"},
 		"bad length first":  {data: badLen, corrupt: 1},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			got, err := parseJournal("j", tc.data)
-			var ce *CorruptError
+			read, err := parseJournal("j", tc.data)
+			var ce *state.JournalCorruptError
 			if tc.corrupt > 0 {
 				if !errors.As(err, &ce) || ce.Record != tc.corrupt {
 					t.Fatalf("error = %v, want a CorruptError for record %d", err, tc.corrupt)
@@ -100,8 +107,15 @@ func TestJournalParse(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			torn := ""
+			if tt := read.Torn; tt != nil {
+				torn = fmt.Sprintf("record %d: %d bytes at %d", tt.Record, tt.Bytes, tt.Offset)
+			}
+			if torn != tc.torn {
+				t.Errorf("torn tail reported as %q, want %q", torn, tc.torn)
+			}
 			var gs []string
-			for _, g := range got {
+			for _, g := range read.Records {
 				gs = append(gs, string(g))
 			}
 			if diff := cmp.Diff(tc.want, gs); diff != "" {
@@ -119,17 +133,28 @@ func FuzzJournalParse(f *testing.F) {
 	f.Add(good)
 	f.Add(good[:len(good)-4])
 	f.Fuzz(func(t *testing.T, data []byte) {
-		rs, err := parseJournal("j", data)
+		read, err := parseJournal("j", data)
 		if err != nil {
 			return
 		}
-		// What parses is a prefix of the data, framed the same way.
+		// What parses is a prefix of the data, framed the same way, and
+		// the rest is reported as a torn tail.
 		var again []byte
-		for _, r := range rs {
+		for _, r := range read.Records {
 			again = appendFrame(again, r)
 		}
 		if !strings.HasPrefix(string(data), string(again)) {
 			t.Fatalf("parsed records do not frame to a prefix of the input")
+		}
+		dropped := int64(0)
+		if tt := read.Torn; tt != nil {
+			if tt.Offset != int64(len(again)) {
+				t.Fatalf("torn tail reported at byte %d, want %d", tt.Offset, len(again))
+			}
+			dropped = tt.Bytes
+		}
+		if int64(len(again))+dropped != int64(len(data)) {
+			t.Fatalf("%d bytes parsed and %d reported dropped, of %d", len(again), dropped, len(data))
 		}
 	})
 }
@@ -182,10 +207,15 @@ func TestLockErrorNamesHolder(t *testing.T) {
 	defer u.Unlock(ctx)
 	_, err = b.Lock(ctx, "dev", state.CurrentProcess("plinth destroy"))
 	msg := err.Error()
-	for _, want := range []string{"stack dev is locked by process", holder.Host, holder.Started.Format("2006-01-02T15:04:05Z07:00"), "(plinth up)", "plinth state unlock"} {
+	// The holder is this test, alive: the message says to wait, and does
+	// not suggest breaking the lock.
+	for _, want := range []string{"stack dev is locked by process", holder.Host, holder.Started.Format("2006-01-02T15:04:05Z07:00"), "(plinth up)", "still running"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("lock error %q does not mention %q", msg, want)
 		}
+	}
+	if strings.Contains(msg, "unlock") {
+		t.Errorf("lock error %q suggests breaking the lock of a live holder", msg)
 	}
 }
 

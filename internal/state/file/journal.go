@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/plinth-iac/plinth/internal/state"
 )
 
 // A journal record on disk is an 8-byte header, then the payload:
@@ -24,19 +26,6 @@ const (
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
-// CorruptError reports a damaged journal record followed by valid ones:
-// not a torn final write, so dropping it would lose recorded steps.
-type CorruptError struct {
-	Path   string
-	Offset int
-	// Record is the damaged record's position, counting from 1.
-	Record int
-}
-
-func (e *CorruptError) Error() string {
-	return fmt.Sprintf("journal %s: record %d (at byte %d) is damaged but valid records follow it", e.Path, e.Record, e.Offset)
-}
 
 func appendFrame(b, payload []byte) []byte {
 	var h [headerSize]byte
@@ -65,21 +54,31 @@ func parseFrame(b []byte) (payload []byte, size int, ok bool) {
 }
 
 // parseJournal splits a journal into records. A damaged record with no
-// valid record after it is a torn final write and is dropped.
-func parseJournal(path string, data []byte) ([][]byte, error) {
-	var out [][]byte
+// valid record after it is a torn final write: it is dropped and
+// described in Torn.
+func parseJournal(path string, data []byte) (state.JournalRead, error) {
+	var out state.JournalRead
 	for off := 0; off < len(data); {
 		payload, size, ok := parseFrame(data[off:])
 		if !ok {
 			if validFrameAfter(data, off+1) {
-				return nil, &CorruptError{Path: path, Offset: off, Record: len(out) + 1}
+				return state.JournalRead{}, &state.JournalCorruptError{Where: path, Offset: int64(off), Record: len(out.Records) + 1, Intact: out.Records}
 			}
+			out.Torn = tornTail(data, off, len(out.Records)+1)
 			return out, nil
 		}
-		out = append(out, payload)
+		out.Records = append(out.Records, payload)
 		off += size
 	}
 	return out, nil
+}
+
+// tornTail describes the bytes from off to the end, which hold no whole
+// record: their payload, as far as the header's length can be believed.
+func tornTail(data []byte, off, record int) *state.TornTail {
+	rest := data[off:]
+	payload := rest[min(headerSize, len(rest)):]
+	return &state.TornTail{Record: record, Offset: int64(off), Bytes: int64(len(rest)), Data: payload}
 }
 
 func validFrameAfter(data []byte, from int) bool {
@@ -138,17 +137,17 @@ func openJournal(p string) (f *os.File, created bool, err error) {
 }
 
 // ReadJournal reads every record, dropping a torn final one.
-func (b *Backend) ReadJournal(_ context.Context, stack string) ([][]byte, error) {
+func (b *Backend) ReadJournal(_ context.Context, stack string) (state.JournalRead, error) {
 	p, err := b.path(stack, journalFile)
 	if err != nil {
-		return nil, err
+		return state.JournalRead{}, err
 	}
 	data, err := os.ReadFile(p)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return state.JournalRead{}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", p, err)
+		return state.JournalRead{}, fmt.Errorf("reading %s: %w", p, err)
 	}
 	return parseJournal(p, data)
 }

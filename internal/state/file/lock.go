@@ -81,9 +81,9 @@ func (b *Backend) lockedError(stack, path string) error {
 	if err != nil {
 		rec = lockRecord{} // unreadable: an unknown holder
 	}
-	host, _ := os.Hostname()
-	stale := rec.PID > 0 && rec.Host == host && !processAlive(rec.PID)
-	return &state.LockedError{Stack: stack, Holder: rec.LockHolder, Stale: stale}
+	live := state.HolderLiveness(rec.LockHolder)
+	return &state.LockedError{Stack: stack, Holder: rec.LockHolder,
+		Stale: live == state.LivenessDead, Alive: live == state.LivenessAlive}
 }
 
 // ForceUnlock removes the lock file whoever holds it.
@@ -103,15 +103,26 @@ type fileLock struct {
 	path, token, stack string
 }
 
-// Unlock removes the lock file if it is still this lock.
-func (l *fileLock) Unlock(context.Context) error {
+var _ state.LockChecker = (*fileLock)(nil)
+
+// Check reports an error if the lock file is no longer this lock: it was
+// broken, and perhaps taken by another command.
+func (l *fileLock) Check(context.Context) error {
 	var rec lockRecord
 	data, err := os.ReadFile(l.path)
 	if err == nil {
 		err = json.Unmarshal(data, &rec)
 	}
 	if err != nil || rec.Token != l.token {
-		return fmt.Errorf("the lock on stack %s was broken while this command held it; another command may have changed the stack since", l.stack)
+		return fmt.Errorf("the lock on stack %s (%s) was broken while this command held it; another command may have changed the stack since: %w", l.stack, l.path, state.ErrLockLost)
+	}
+	return nil
+}
+
+// Unlock removes the lock file if it is still this lock.
+func (l *fileLock) Unlock(ctx context.Context) error {
+	if err := l.Check(ctx); err != nil {
+		return err
 	}
 	if err := os.Remove(l.path); err != nil {
 		return fmt.Errorf("unlocking stack %s: %w", l.stack, err)

@@ -25,6 +25,14 @@ type config struct {
 	tear       func(t *testing.T, b state.Backend, stack string)
 	corrupt    func(t *testing.T, b state.Backend, stack string, record int)
 	staleLocks bool
+	lose       func(t *testing.T, b state.Backend, stack string)
+}
+
+// WithLoseSnapshot lets Run delete a stack's snapshot behind the
+// backend's back, as a person or a tool might. Run then checks that the
+// stack is reported as lost, never read as empty.
+func WithLoseSnapshot(f func(t *testing.T, b state.Backend, stack string)) Option {
+	return func(c *config) { c.lose = f }
 }
 
 // WithTear lets Run cut the last journal record of a stack short, as a
@@ -59,6 +67,9 @@ func Run(t *testing.T, newBackend func(t *testing.T) state.Backend, opts ...Opti
 		"corrupt record":  c.testCorruptRecord,
 		"lock":            testLock,
 		"stale lock":      c.testStaleLock,
+		"live lock":       c.testLiveLock,
+		"lost snapshot":   c.testLostSnapshot,
+		"backup":          testBackup,
 		"stacks":          testStacks,
 		"secrets config":  testSecretsConfig,
 		"stack names":     testStackNames,
@@ -119,7 +130,7 @@ func readJournal(t *testing.T, b state.Backend, stack string) []string {
 	rs, err := b.ReadJournal(context.Background(), stack)
 	must(t, err)
 	out := []string{}
-	for _, r := range rs {
+	for _, r := range rs.Records {
 		out = append(out, string(r))
 	}
 	return out
@@ -164,6 +175,9 @@ func (c config) testTornTail(t *testing.T, b state.Backend) {
 	if diff := cmp.Diff([]string{"first", "second"}, readJournal(t, b, "dev")); diff != "" {
 		t.Errorf("journal with a torn tail (-want +got):\n%s", diff)
 	}
+	if rs, _ := b.ReadJournal(ctx, "dev"); rs.Torn == nil || rs.Torn.Record != 3 || rs.Torn.Bytes == 0 {
+		t.Errorf("the torn tail is reported as %+v, want record 3 and its bytes", rs.Torn)
+	}
 	// The state session empties the journal before appending again.
 	must(t, b.TruncateJournal(ctx, "dev"))
 	must(t, b.AppendJournal(ctx, "dev", records("after")))
@@ -180,13 +194,20 @@ func (c config) testCorruptRecord(t *testing.T, b state.Backend) {
 	must(t, b.AppendJournal(ctx, "dev", records("first", "second", "third")))
 	c.corrupt(t, b, "dev", 1)
 	rs, err := b.ReadJournal(ctx, "dev")
-	if err == nil {
-		t.Fatalf("a damaged record followed by a valid one was accepted: read %q", rs)
+	var ce *state.JournalCorruptError
+	if !errors.As(err, &ce) {
+		t.Fatalf("a damaged record followed by a valid one: read %q, error %v; want a *state.JournalCorruptError", rs.Records, err)
+	}
+	if ce.Record != 2 || len(ce.Intact) != 1 || string(ce.Intact[0]) != "first" {
+		t.Errorf("JournalCorruptError names record %d with %d intact records before it, want record 2 after \"first\"", ce.Record, len(ce.Intact))
 	}
 	must(t, b.AppendJournal(ctx, "last", records("first", "second")))
 	c.corrupt(t, b, "last", 1)
 	if diff := cmp.Diff([]string{"first"}, readJournal(t, b, "last")); diff != "" {
 		t.Errorf("a damaged final record is a torn tail (-want +got):\n%s", diff)
+	}
+	if rs, _ := b.ReadJournal(ctx, "last"); rs.Torn == nil || rs.Torn.Record != 2 {
+		t.Errorf("the damaged final record is reported as %+v, want record 2", rs.Torn)
 	}
 }
 
@@ -241,6 +262,90 @@ func (c config) testStaleLock(t *testing.T, b state.Backend) {
 	u, err := b.Lock(ctx, "dev", state.CurrentProcess("plinth up"))
 	must(t, err)
 	must(t, u.Unlock(ctx))
+}
+
+// testLiveLock checks that a holder alive on this host is reported as
+// alive, and that a lock naming a live PID with another start time (a PID
+// reused after the holder died) is stale.
+func (c config) testLiveLock(t *testing.T, b state.Backend) {
+	if !c.staleLocks {
+		t.Skip("the backend does not detect stale locks")
+	}
+	ctx := context.Background()
+	live := state.CurrentProcess("plinth up")
+	u, err := b.Lock(ctx, "dev", live)
+	must(t, err)
+	_, err = b.Lock(ctx, "dev", state.CurrentProcess("plinth up"))
+	var locked *state.LockedError
+	if !errors.As(err, &locked) || locked.Stale {
+		t.Fatalf("a live holder: error = %v, want a *state.LockedError that is not stale", err)
+	}
+	if live.ProcessStart == 0 {
+		t.Skip("this system does not give process start times")
+	}
+	if !locked.Alive {
+		t.Errorf("a live holder (this process, started at %d) is not reported alive", live.ProcessStart)
+	}
+	must(t, u.Unlock(ctx))
+	reused := live
+	reused.ProcessStart++ // the same PID, another process
+	_, err = b.Lock(ctx, "dev", reused)
+	must(t, err)
+	_, err = b.Lock(ctx, "dev", state.CurrentProcess("plinth up"))
+	if !errors.As(err, &locked) || !locked.Stale || locked.Alive {
+		t.Errorf("a lock naming a live PID with another start time: error = %v, want a stale *state.LockedError", err)
+	}
+	must(t, b.ForceUnlock(ctx, "dev"))
+}
+
+// testLostSnapshot deletes a written snapshot and checks that the stack
+// is reported as lost rather than read as empty.
+func (c config) testLostSnapshot(t *testing.T, b state.Backend) {
+	if c.lose == nil {
+		t.Skip("the backend's snapshot cannot be deleted behind its back")
+	}
+	ctx := context.Background()
+	s, err := state.Open(ctx, b, "dev", state.OpenOptions{})
+	must(t, err)
+	must(t, s.Record(ctx, &state.Entry{Kind: state.Write, Op: state.OpCreate, New: provider()}))
+	must(t, s.Close(ctx))
+	c.lose(t, b, "dev")
+	_, err = b.ReadSnapshot(ctx, "dev")
+	if !errors.Is(err, state.ErrSnapshotLost) || errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("reading a lost snapshot: error = %v, want one matching state.ErrSnapshotLost and not fs.ErrNotExist", err)
+	}
+	_, err = state.Load(ctx, b, "dev", state.OpenOptions{})
+	var me *state.MissingSnapshotError
+	if !errors.As(err, &me) {
+		t.Errorf("loading a stack whose snapshot was lost: error = %v, want a *state.MissingSnapshotError", err)
+	}
+	if _, err := state.Open(ctx, b, "dev", state.OpenOptions{}); !errors.As(err, &me) {
+		t.Errorf("opening a stack whose snapshot was lost: error = %v, want a *state.MissingSnapshotError", err)
+	}
+	must(t, b.RemoveStack(ctx, "dev"))
+	_, err = b.ReadSnapshot(ctx, "dev")
+	wantNotExist(t, "reading the snapshot of a removed stack", err)
+}
+
+// testBackup checks a backend that keeps the previous snapshot: the
+// backup is the snapshot before the last write, and a write while the
+// current snapshot is missing leaves the backup alone.
+func testBackup(t *testing.T, b state.Backend) {
+	bs, ok := b.(state.BackupStore)
+	if !ok {
+		t.Skip("the backend keeps no backup")
+	}
+	ctx := context.Background()
+	if _, _, err := bs.ReadBackup(ctx, "dev"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("reading a backup never written: error = %v, want fs.ErrNotExist", err)
+	}
+	must(t, b.WriteSnapshot(ctx, "dev", []byte("first")))
+	must(t, b.WriteSnapshot(ctx, "dev", []byte("second")))
+	data, _, err := bs.ReadBackup(ctx, "dev")
+	must(t, err)
+	if string(data) != "first" || bs.DescribeBackup("dev") == "" {
+		t.Errorf("backup = %q (described as %q), want \"first\"", data, bs.DescribeBackup("dev"))
+	}
 }
 
 // deadPID returns the PID of a process that has exited.

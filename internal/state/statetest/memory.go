@@ -133,18 +133,18 @@ func (m *MemoryBackend) AppendJournal(_ context.Context, stack string, records [
 }
 
 // ReadJournal implements state.JournalStore.
-func (m *MemoryBackend) ReadJournal(_ context.Context, stack string) ([][]byte, error) {
+func (m *MemoryBackend) ReadJournal(_ context.Context, stack string) (state.JournalRead, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	s, err := m.stack(stack, false)
 	if err != nil || s == nil {
-		return nil, err
+		return state.JournalRead{}, err
 	}
 	out := make([][]byte, len(s.journal))
 	for i, r := range s.journal {
 		out[i] = bytes.Clone(r)
 	}
-	return out, nil
+	return state.JournalRead{Records: out}, nil
 }
 
 // TruncateJournal implements state.JournalStore.

@@ -1,0 +1,100 @@
+package cli_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/plinth-iac/plinth/internal/cli/clitest"
+)
+
+func withPassphrase(p string) clitest.Options {
+	return clitest.Options{Env: map[string]string{"PLINTH_PASSPHRASE": p}}
+}
+
+// cloneCommitted copies only what a git clone would have: the program and
+// the stack config files, not .plinth.
+func cloneCommitted(t *testing.T, dir string) string {
+	t.Helper()
+	clone := t.TempDir()
+	for _, name := range []string{"plinth.yaml", "plinth.dev.yaml"} {
+		writeFile(t, filepath.Join(clone, name), readFile(t, filepath.Join(dir, name)))
+	}
+	return clone
+}
+
+func TestCommittedSaltOpensAFreshClone(t *testing.T) {
+	dir := clitest.CopyDir(t, filepath.Join("testdata", "base"))
+	clitest.MustRun(t, dir, withPassphrase("correct horse"), "config", "set", "--secret", "token", "s3cr3t")
+	if cfg := readFile(t, filepath.Join(dir, "plinth.dev.yaml")); !strings.Contains(cfg, "encryptionsalt: v1:argon2id:") {
+		t.Fatalf("plinth.dev.yaml holds no encryptionsalt:\n%s", cfg)
+	}
+	clone := cloneCommitted(t, dir)
+	before := files(t, clone)
+	if out := clitest.MustRun(t, clone, withPassphrase("correct horse"), "config", "get", "token").Stdout; out != "s3cr3t\n" {
+		t.Errorf("config get in a fresh clone printed %q, want the secret", out)
+	}
+	r := clitest.Run(t, clone, withPassphrase("wrong"), "config", "get", "token")
+	if r.Code != 1 || !strings.Contains(r.Output(), "Wrong passphrase") {
+		t.Errorf("a wrong passphrase: exit %d, want 1 saying \"Wrong passphrase\"\n%s", r.Code, r.Output())
+	}
+	if diff := cmp.Diff(before, files(t, clone)); diff != "" {
+		t.Errorf("config get wrote files in the clone (-before +after):\n%s", diff)
+	}
+}
+
+// TestSaltUnderPlinthIsMigrated: a stack whose salt is only under .plinth
+// (as older plinth wrote it) gets it in plinth.dev.yaml on the next save.
+func TestSaltUnderPlinthIsMigrated(t *testing.T) {
+	dir := clitest.CopyDir(t, filepath.Join("testdata", "base"))
+	opts := withPassphrase("pw")
+	clitest.MustRun(t, dir, opts, "config", "set", "--secret", "token", "s3cr3t")
+	cfgPath := filepath.Join(dir, "plinth.dev.yaml")
+	cfg := readFile(t, cfgPath)
+	var kept []string
+	for _, l := range strings.Split(cfg, "\n") {
+		if !strings.HasPrefix(l, "encryptionsalt:") {
+			kept = append(kept, l)
+		}
+	}
+	writeFile(t, cfgPath, strings.Join(kept, "\n")) // as an older plinth left it
+	clitest.MustRun(t, dir, opts, "config", "set", "count", "3")
+	if !strings.Contains(readFile(t, cfgPath), "encryptionsalt:") {
+		t.Fatalf("the salt under .plinth was not written to plinth.dev.yaml:\n%s", readFile(t, cfgPath))
+	}
+	if out := clitest.MustRun(t, cloneCommitted(t, dir), opts, "config", "get", "token").Stdout; out != "s3cr3t\n" {
+		t.Errorf("config get in a fresh clone after migration printed %q", out)
+	}
+}
+
+func TestLostKeyIsNeverReplaced(t *testing.T) {
+	dir := clitest.CopyDir(t, filepath.Join("testdata", "base"))
+	run(t, dir, "config", "set", "--secret", "token", "s3cr3t")
+	run(t, dir, "up", "--yes")
+	keyFile := filepath.Join(dir, ".plinth", "stacks", "dev", "secrets.json")
+	if err := os.Remove(keyFile); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"preview"}, {"config", "get", "token"}, {"config", "set", "--secret", "other", "x"}, {"up", "--yes"}} {
+		r := clitest.Run(t, dir, clitest.Options{}, args...)
+		for _, want := range []string{"Secrets key missing", "secure config values token", "restore .plinth/stacks/dev/secrets.json"} {
+			if r.Code != 1 || !strings.Contains(r.Output(), want) {
+				t.Errorf("plinth %s with the key file lost: exit %d, want 1 saying %q\n%s", strings.Join(args, " "), r.Code, want, r.Output())
+			}
+		}
+		if _, err := os.Stat(keyFile); err == nil {
+			t.Fatalf("plinth %s generated a new key", strings.Join(args, " "))
+		}
+	}
+}
+
+func TestPassphraseOnAKeyFileStackIsNotIgnoredSilently(t *testing.T) {
+	dir := base(t) // a generated key
+	r := clitest.MustRun(t, dir, withPassphrase("pw"), "preview")
+	if !strings.Contains(r.Output(), "PLINTH_PASSPHRASE is set, but the secrets of stack dev are encrypted with a generated key") {
+		t.Errorf("preview with PLINTH_PASSPHRASE on a key-file stack says nothing about it:\n%s", r.Output())
+	}
+}
