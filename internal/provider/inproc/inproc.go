@@ -72,7 +72,7 @@ func (a *Provider) Diff(ctx context.Context, req provider.DiffRequest) (provider
 // Create implements provider.Provider.
 func (a *Provider) Create(ctx context.Context, req provider.CreateRequest) (provider.CreateResponse, error) {
 	resp, err := a.p.Create(ctx, sdk.CreateRequest{URN: req.URN, Inputs: req.Inputs, Timeout: req.Timeout, Preview: req.Preview})
-	return provider.CreateResponse{ID: resp.ID, Outputs: resp.Outputs}, fromError(err)
+	return provider.CreateResponse{ID: resp.ID, Outputs: resp.Outputs}, mutationError(err)
 }
 
 // Read implements provider.Provider. SDK providers keep no private data, so
@@ -92,7 +92,7 @@ func (a *Provider) Update(ctx context.Context, req provider.UpdateRequest) (prov
 		Timeout: req.Timeout, IgnoreChanges: req.IgnoreChanges, Preview: req.Preview,
 	})
 	if err != nil {
-		return provider.UpdateResponse{}, fromError(err)
+		return provider.UpdateResponse{}, mutationError(err)
 	}
 	return provider.UpdateResponse{Outputs: resp.Outputs, Private: req.Private}, nil
 }
@@ -100,7 +100,7 @@ func (a *Provider) Update(ctx context.Context, req provider.UpdateRequest) (prov
 // Delete implements provider.Provider.
 func (a *Provider) Delete(ctx context.Context, req provider.DeleteRequest) (provider.DeleteResponse, error) {
 	_, err := a.p.Delete(ctx, sdk.DeleteRequest{URN: req.URN, ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs, Timeout: req.Timeout})
-	return provider.DeleteResponse{}, err
+	return provider.DeleteResponse{}, mutationError(err)
 }
 
 // Invoke implements provider.Provider.
@@ -121,6 +121,18 @@ func (a *Provider) SignalCancellation(ctx context.Context) error {
 func (a *Provider) Close() error {
 	_, err := a.p.Cancel(context.Background(), sdk.CancelRequest{})
 	return err
+}
+
+// mutationError is the error of a Create, Update or Delete: a panic the
+// SDK recovered stopped the call at an unknown point, after which the
+// resource may or may not exist, so its outcome is unknown; an InitError
+// becomes the engine's.
+func mutationError(err error) error {
+	var pe *sdk.PanicError
+	if errors.As(err, &pe) {
+		return provider.OutcomeUnknown(err)
+	}
+	return fromError(err)
 }
 
 // fromError turns an SDK InitError into the engine's, keeping other errors.

@@ -42,6 +42,10 @@ func (e *entry) Create(ctx context.Context, op sdk.CreateOp[entryArgs]) (sdk.Cre
 	switch op.Inputs.Key {
 	case "partial":
 		return sdk.CreateResult[entryState]{ID: id, Outputs: entryState{entryArgs: op.Inputs}}, errors.New("stored but not replicated")
+	case "panic":
+		panic("half way through")
+	case "refused":
+		return sdk.CreateResult[entryState]{}, errors.New("quota exceeded")
 	case "slow":
 		close(e.started)
 		<-ctx.Done()
@@ -58,6 +62,9 @@ func (e *entry) Read(_ context.Context, op sdk.ReadOp[entryArgs, entryState]) (s
 }
 
 func (e *entry) Update(_ context.Context, op sdk.UpdateOp[entryArgs, entryState]) (sdk.UpdateResult[entryState], error) {
+	if op.News.Value == "panic" {
+		panic("half way through")
+	}
 	return sdk.UpdateResult[entryState]{Outputs: entryState{entryArgs: op.News, Version: op.OldOutputs.Version + 1}}, nil
 }
 
@@ -237,6 +244,46 @@ func TestPartialCreateIsAnEngineInitError(t *testing.T) {
 		Outputs: resource.ObjectFromGo(map[string]any{"key": "partial", "value": "v", "version": 0})}
 	if d := cmp.Diff(want, ie, valueCmp); d != "" {
 		t.Errorf("InitError (-want +got):\n%s", d)
+	}
+}
+
+// TestOutcomeUnknown: a panic recovered from a Create or Update stopped
+// the call at an unknown point, so the engine must not assume nothing was
+// made; an error the provider returned is a definite answer.
+func TestOutcomeUnknown(t *testing.T) {
+	ctx := context.Background()
+	create := func(key string) error {
+		p, _ := configuredKV(t)
+		_, err := p.Create(ctx, provider.CreateRequest{URN: urn, Inputs: resource.ObjectFromGo(map[string]any{"key": key, "value": "v"})})
+		return err
+	}
+	update := func(value string) error {
+		p, _ := configuredKV(t)
+		_, err := p.Update(ctx, provider.UpdateRequest{URN: urn, ID: "default/k",
+			OldInputs:  resource.ObjectFromGo(map[string]any{"key": "k", "value": "v"}),
+			OldOutputs: resource.ObjectFromGo(map[string]any{"key": "k", "value": "v", "version": 1}),
+			News:       resource.ObjectFromGo(map[string]any{"key": "k", "value": value})})
+		return err
+	}
+	tests := map[string]struct {
+		call    func() error
+		unknown bool
+	}{
+		"panic in Create": {func() error { return create("panic") }, true},
+		"panic in Update": {func() error { return update("panic") }, true},
+		"refused Create":  {func() error { return create("refused") }, false},
+		"partial Create":  {func() error { return create("partial") }, false},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			err := tc.call()
+			if err == nil {
+				t.Fatal("the call succeeded")
+			}
+			if got := provider.IsOutcomeUnknown(err); got != tc.unknown {
+				t.Errorf("IsOutcomeUnknown(%v) = %v, want %v", err, got, tc.unknown)
+			}
+		})
 	}
 }
 

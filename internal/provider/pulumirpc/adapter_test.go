@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/plinth-iac/plinth/internal/provider"
 	"github.com/plinth-iac/plinth/sdk/resource"
@@ -328,5 +330,76 @@ func TestCallsAfterClose(t *testing.T) {
 	_, err := p.GetPluginInfo(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "provider fault: GetPluginInfo called after the provider was closed") {
 		t.Errorf("a call after Close gave %v", err)
+	}
+}
+
+// TestOutcomeUnknown: a Create that ended without the plugin's answer may
+// have created something, so its error is provider.ErrOutcomeUnknown; an
+// error a live plugin returned is a definite answer, and a partial result
+// is an InitError the engine records.
+func TestOutcomeUnknown(t *testing.T) {
+	cancelled, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	tests := map[string]struct {
+		fault   string
+		ctx     context.Context
+		timeout time.Duration
+		unknown bool
+	}{
+		"crash":             {fault: "crash", unknown: true},
+		"hang past timeout": {fault: "hang", timeout: 300 * time.Millisecond, unknown: true},
+		"hang, cancelled":   {fault: "hang", ctx: cancelled, unknown: true},
+		"no ID":             {fault: "noid", unknown: true},
+		"refused":           {fault: "refuse"},
+		"malformed outputs": {fault: "malformed"},
+		"init failure":      {fault: "initfail"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			cfg := faultConfig(tc.fault, &logSink{})
+			cfg.CloseGrace = 200 * time.Millisecond
+			p, err := Launch(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			if _, err := p.Configure(context.Background(), provider.ConfigureRequest{}); err != nil {
+				t.Fatal(err)
+			}
+			ctx := tc.ctx
+			if ctx == nil {
+				ctx = context.Background()
+			}
+			_, err = p.Create(ctx, provider.CreateRequest{URN: urn, Inputs: resource.Object{"value": resource.NewString("v")}, Timeout: tc.timeout})
+			if err == nil {
+				t.Fatal("Create succeeded")
+			}
+			if got := provider.IsOutcomeUnknown(err); got != tc.unknown {
+				t.Errorf("IsOutcomeUnknown(%v) = %v, want %v", err, got, tc.unknown)
+			}
+		})
+	}
+}
+
+// TestOutcomeUnknownOnlyForChanges: a crash in a call that changes nothing
+// (Check) is not an unknown outcome.
+func TestOutcomeUnknownOnlyForChanges(t *testing.T) {
+	for _, code := range []codes.Code{codes.Unavailable, codes.DeadlineExceeded} {
+		e := &CallError{Provider: "p", Method: "Check", Code: code, Crashed: true, err: status.Error(code, "x")}
+		if provider.IsOutcomeUnknown(e) {
+			t.Errorf("a %s Check is an unknown outcome", code)
+		}
+		e.Method = "Delete"
+		if !provider.IsOutcomeUnknown(e) {
+			t.Errorf("a %s Delete is not an unknown outcome", code)
+		}
+	}
+	garbled := &CallError{Provider: "p", Method: "Update", Code: codes.Internal, Message: "grpc: failed to unmarshal the received message: proto: cannot parse invalid wire-format data"}
+	if !provider.IsOutcomeUnknown(garbled) {
+		t.Errorf("an Update whose answer could not be read is not an unknown outcome")
+	}
+	deliberate := &CallError{Provider: "p", Method: "Update", Code: codes.Internal, Message: "database is read-only"}
+	if provider.IsOutcomeUnknown(deliberate) {
+		t.Errorf("an Update the plugin refused is an unknown outcome")
 	}
 }

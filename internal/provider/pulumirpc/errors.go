@@ -31,8 +31,36 @@ type CallError struct {
 	Stderr     []string
 	// Timeout is the call's timeout when it ran out.
 	Timeout time.Duration
+	// Closed is set when the provider was closed before the call ended.
+	Closed bool
 
 	err error
+}
+
+// mutating are the calls that change the world.
+var mutating = map[string]bool{"Create": true, "Update": true, "Delete": true}
+
+// OutcomeUnknown reports whether the failed call may still have taken
+// effect: it changes the world, and it ended without the plugin's answer
+// (the plugin crashed, the connection broke, the call ran out of time or
+// was cancelled, the provider was closed, or the answer could not be
+// read). An error status a live plugin returned is its answer.
+func (e *CallError) OutcomeUnknown() bool {
+	if !mutating[e.Method] {
+		return false
+	}
+	switch e.Code {
+	case codes.Unavailable, codes.Canceled, codes.DeadlineExceeded:
+		return true
+	case codes.Internal, codes.ResourceExhausted:
+		// gRPC's own failures to read an answer ("grpc: failed to
+		// unmarshal the received message", "grpc: received message larger
+		// than max") are not the plugin's.
+		if strings.HasPrefix(e.Message, "grpc: ") {
+			return true
+		}
+	}
+	return e.Crashed || e.Closed
 }
 
 func (e *CallError) Error() string {
@@ -41,6 +69,8 @@ func (e *CallError) Error() string {
 		subject += " of " + string(e.URN)
 	}
 	switch {
+	case e.Closed:
+		return fmt.Sprintf("provider %s: %s called after the provider was closed: %s", e.Provider, subject, e.Message)
 	case e.Crashed:
 		return fmt.Sprintf("provider %s crashed during %s: %s; %s", e.Provider, subject, e.ExitStatus, describeTail(e.Stderr))
 	case e.Code == codes.DeadlineExceeded && e.Timeout > 0:
@@ -60,19 +90,27 @@ func (e *CallError) Unwrap() error { return e.err }
 
 // Is makes a call that ended cancelled match context.Canceled, as a
 // cancelled call to a provider in process does, so that callers (the
-// display's "Cancelled") need not know which side of the wire it was on.
+// display's "Cancelled") need not know which side of the wire it was on;
+// and a call whose outcome is unknown match provider.ErrOutcomeUnknown.
 func (e *CallError) Is(target error) bool {
-	return target == context.Canceled && e.Code == codes.Canceled
+	switch target {
+	case context.Canceled:
+		return e.Code == codes.Canceled
+	case provider.ErrOutcomeUnknown:
+		return e.OutcomeUnknown()
+	}
+	return false
 }
 
 // callError turns a gRPC error into a CallError. A broken connection waits
 // briefly for the process to exit, so a crash is reported as one.
 func (p *Provider) callError(ctx context.Context, method string, urn resource.URN, timeout time.Duration, err error) error {
-	if p.closed.Load() {
-		return fmt.Errorf("provider %s: %s called after the provider was closed: %w", p.name, method, err)
-	}
 	st := status.Convert(err)
 	e := &CallError{Provider: p.name, Method: method, URN: urn, Code: st.Code(), Message: st.Message(), err: err}
+	if p.closed.Load() {
+		e.Closed = true
+		return e
+	}
 	// The plugin may report the deadline (it was sent along) a moment before
 	// the context here expires: either way the call ran out of time.
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) || (e.Code == codes.DeadlineExceeded && timeout > 0) {

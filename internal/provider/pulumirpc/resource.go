@@ -164,7 +164,7 @@ func (p *Provider) Create(ctx context.Context, req provider.CreateRequest) (prov
 		return provider.CreateResponse{}, p.resourceError(ctx, "Create", req.URN, "", req.Timeout, err)
 	}
 	if resp.GetId() == "" && !req.Preview {
-		return provider.CreateResponse{}, fmt.Errorf("provider %s: Create of %s returned no ID; the provider is broken, and the resource may exist", p.name, req.URN)
+		return provider.CreateResponse{}, provider.OutcomeUnknown(fmt.Errorf("provider %s: Create of %s returned no ID; the provider is broken, and the resource may exist", p.name, req.URN))
 	}
 	outs, err := pulumiwire.DecodeObject(resp.GetProperties(), receiveOptions(req.Preview))
 	if err != nil {
@@ -185,7 +185,8 @@ func (p *Provider) markSecrets(outs, ins resource.Object) resource.Object {
 func (p *Provider) resourceError(ctx context.Context, method string, urn resource.URN, id string, timeout time.Duration, err error) error {
 	ie, derr := initError(err, id)
 	if derr != nil {
-		return p.codecError(method, urn, "decoding the partial result", derr)
+		// The plugin says something exists, but not what.
+		return provider.OutcomeUnknown(p.codecError(method, urn, "decoding the partial result", derr))
 	}
 	if ie != nil {
 		return ie

@@ -1,6 +1,7 @@
 // Command faultplugin is a tiny Pulumi-protocol plugin for the adapter's
 // tests. PLINTH_FAULT picks a misbehaviour: exit, garbage, silent (at
-// start); crash, hang, malformed, initfail (in Create); missingconfig (in
+// start); crash, hang, malformed, initfail, noid (success without an ID),
+// refuse (a deliberate error) (in Create); missingconfig (in
 // Configure); legacy (no Handshake, no secrets); stubborn (ignores
 // SIGTERM). Without it the plugin behaves.
 package main
@@ -126,6 +127,10 @@ func (s *server) Create(ctx context.Context, req *pb.CreateRequest) (*pb.CreateR
 	case "malformed":
 		bad := structpb.NewStructValue(&structpb.Struct{Fields: map[string]*structpb.Value{sigKey: structpb.NewStringValue("1b47061264138c4ac30d75fd1eb44270")}})
 		return &pb.CreateResponse{Id: "id-bad", Properties: &structpb.Struct{Fields: map[string]*structpb.Value{"out": bad}}}, nil
+	case "noid":
+		return &pb.CreateResponse{Properties: req.GetProperties()}, nil
+	case "refuse":
+		return nil, status.Error(codes.Unknown, "quota exceeded")
 	case "initfail":
 		st, _ := status.New(codes.Unknown, "the thing did not become healthy").WithDetails(&pb.ErrorResourceInitFailed{
 			Id: "id-partial", Properties: withOut(req.GetProperties()), Reasons: []string{"health check failed"},
