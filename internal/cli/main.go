@@ -72,6 +72,7 @@ func (a *app) rootCommand() *cobra.Command {
 		return display.Errorf("Invalid command line", "--color %q is not auto, always or never.", a.g.colour)
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError(err) })
+	refuseUnknownSubcommands(root)
 	return root
 }
 
