@@ -23,6 +23,10 @@ const (
 type app struct {
 	env Env
 	g   globals
+	// scrub removes every secret the run has seen from what it writes:
+	// the views use it, and standard error (diagnostics, plugin logs,
+	// the final error) goes through it.
+	scrub *display.Scrubber
 }
 
 // globals are the flags every command takes.
@@ -36,12 +40,13 @@ type globals struct {
 // Main runs the plinth command line with args (without the program name)
 // and returns the process exit code.
 func Main(ctx context.Context, args []string, env Env) int {
-	a := &app{env: env}
+	a := &app{env: env, scrub: display.NewScrubber()}
+	a.env.Stderr = a.scrub.Writer(env.Stderr)
 	root := a.rootCommand()
 	root.SetArgs(args)
 	root.SetIn(env.Stdin)
 	root.SetOut(env.Stdout)
-	root.SetErr(env.Stderr)
+	root.SetErr(a.env.Stderr)
 	return a.exitCode(root.ExecuteContext(ctx))
 }
 

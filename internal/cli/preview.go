@@ -48,6 +48,7 @@ func (a *app) runPreview(ctx context.Context, f previewFlags) error {
 	if err != nil {
 		return err
 	}
+	a.scrub.LearnSnapshot(base)
 	ctx, hard, stop := a.interruptible(ctx, view)
 	defer stop()
 	opts, err := r.options(nil, hard, f.opFlags)

@@ -53,6 +53,9 @@ func (a *app) prepare(ctx context.Context, view display.View) (*stackRun, error)
 	if err != nil {
 		return nil, err
 	}
+	for _, v := range cfg {
+		a.scrub.Learn(v)
+	}
 	src := providerSource(ws.dir, a.env.getenv, a.env.Stderr, a.g.verbose)
 	return &stackRun{a: a, ws: ws, project: p, crypter: c, config: cfg, view: view, source: src}, nil
 }
@@ -151,6 +154,7 @@ func (r *stackRun) openSession(ctx context.Context, command string) (*state.Sess
 	if err != nil {
 		return nil, err
 	}
+	r.a.scrub.LearnSnapshot(s.Base())
 	if n := s.Recovered(); n > 0 {
 		r.view.Notice(fmt.Sprintf("Recovered %d journal entries of an interrupted run of stack %s.", n, r.ws.stack))
 	}
@@ -176,7 +180,7 @@ func (a *app) newView(jsonOut, diff bool) display.View {
 	return display.New(display.Options{
 		Out: a.env.Stdout, ErrOut: a.env.Stderr, Mode: mode,
 		Colour: a.colourFor(a.env.StdoutTerminal), Verbose: a.g.verbose, Diff: diff,
-		Now: a.env.now, Width: a.env.Width,
+		Now: a.env.now, Width: a.env.Width, Scrubber: a.scrub,
 	})
 }
 

@@ -43,6 +43,41 @@ type JSONEvent struct {
 	Error       string            `json:"error,omitempty"`
 }
 
+// scrub removes known secrets from every free-text field of the event.
+func (e *JSONEvent) scrub(s *Scrubber) {
+	if s == nil {
+		return
+	}
+	for _, f := range []*string{&e.URN, &e.Message, &e.Summary, &e.Where, &e.Path, &e.Detail, &e.Error} {
+		*f = s.Scrub(*f)
+	}
+	if e.Diff != nil {
+		diff := make(map[string]string, len(e.Diff))
+		for k, v := range e.Diff {
+			diff[s.Scrub(k)] = v
+		}
+		e.Diff = diff
+	}
+	scrubAny(s, e.Outputs)
+}
+
+// scrubAny scrubs the strings of a JSON value in place.
+func scrubAny(s *Scrubber, v any) any {
+	switch v := v.(type) {
+	case string:
+		return s.Scrub(v)
+	case []any:
+		for i := range v {
+			v[i] = scrubAny(s, v[i])
+		}
+	case map[string]any:
+		for k := range v {
+			v[k] = scrubAny(s, v[k])
+		}
+	}
+	return v
+}
+
 type jsonView struct {
 	opts  Options
 	mu    sync.Mutex
@@ -58,6 +93,7 @@ func newJSONView(opts Options) *jsonView {
 }
 
 func (v *jsonView) write(e JSONEvent) {
+	e.scrub(v.opts.Scrubber)
 	e.Time = v.opts.now().UTC().Format(time.RFC3339Nano)
 	_ = v.enc.Encode(e) // a broken pipe has no one left to tell
 }
