@@ -21,8 +21,8 @@ func TestScrub(t *testing.T) {
 		text  string
 		want  string
 	}{
-		"plain":          {secret("hunter2"), "exit 1: bad password hunter2", "exit 1: bad password [secret]"},
-		"every time":     {secret("hunter2"), "hunter2hunter2 x", "[secret][secret] x"},
+		"plain":      {secret("hunter2"), "exit 1: bad password hunter2", "exit 1: bad password [secret]"},
+		"every time": {secret("hunter2"), "hunter2hunter2 x", "[secret][secret] x"},
 		"nested in a map": {resource.NewObject(resource.Object{"m": secret(map[string]any{"k": []any{"deepsecret"}})}),
 			"saw deepsecret", "saw [secret]"},
 		"a map inside a secret": {secret(map[string]any{"a": "alpha-1", "b": "beta-22"}), "alpha-1 beta-22", "[secret] [secret]"},
