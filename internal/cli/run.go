@@ -137,14 +137,40 @@ func (a *app) events(v display.View) func(engine.Event) {
 // phase runs one engine operation between the view's Begin and End. An
 // error comes back already shown.
 func (r *stackRun) phase(op display.Operation, outputs bool, run func() (*engine.Result, error)) (*engine.Result, error) {
+	return r.phaseShowing(op, display.Outcome{ShowOutputs: outputs}, run)
+}
+
+// phaseShowing is phase with the outcome's display options (outputs,
+// output changes) given by show.
+func (r *stackRun) phaseShowing(op display.Operation, show display.Outcome, run func() (*engine.Result, error)) (*engine.Result, error) {
 	op.Stack, op.Project = r.ws.stack, r.project.Name()
 	r.view.Begin(op)
 	res, err := run()
-	r.view.End(display.Outcome{Result: res, Err: err, ShowOutputs: outputs})
+	show.Result, show.Err = res, err
+	r.view.End(show)
 	if err != nil {
 		return res, reported{err}
 	}
 	return res, nil
+}
+
+// previewOutcome shows a preview's changes to the stack outputs recorded
+// in base.
+func previewOutcome(base *state.Snapshot) display.Outcome {
+	o := display.Outcome{DiffOutputs: true}
+	if base != nil {
+		o.PriorOutputs = base.Outputs
+	}
+	return o
+}
+
+// changes reports whether a preview found anything to do: a step, or,
+// when prior is the recorded state, a stack output to change.
+func changes(res *engine.Result, prior *state.Snapshot) bool {
+	if res.HasChanges() {
+		return true
+	}
+	return prior != nil && len(display.OutputChanges(prior.Outputs, res.Outputs)) > 0
 }
 
 // openSession locks the stack for a change and says if it recovered an

@@ -16,7 +16,7 @@ import (
 //	step-done    a step finished (durationMs, diff, replaceKeys, error)
 //	diagnostic   a message (severity, summary, where, detail)
 //	notice       something about the run itself, such as an interrupt
-//	summary      the operation ended (counts, durationMs, outputs, error)
+//	summary      the operation ended (counts, durationMs, outputs, outputChanges, error)
 //
 // Secrets are "[secret]" everywhere.
 type JSONEvent struct {
@@ -40,7 +40,10 @@ type JSONEvent struct {
 	Detail      string            `json:"detail,omitempty"`
 	Counts      map[string]int    `json:"counts,omitempty"`
 	Outputs     map[string]any    `json:"outputs,omitempty"`
-	Error       string            `json:"error,omitempty"`
+	// OutputChanges (summary of a preview) maps each stack output that
+	// would change to add, update or delete.
+	OutputChanges map[string]string `json:"outputChanges,omitempty"`
+	Error         string            `json:"error,omitempty"`
 }
 
 // scrub removes known secrets from every free-text field of the event.
@@ -169,6 +172,12 @@ func (v *jsonView) End(o Outcome) {
 		}
 		if o.ShowOutputs {
 			s.Outputs = JSONObject(o.Result.Outputs)
+		}
+		for name, k := range o.outputChanges() {
+			if s.OutputChanges == nil {
+				s.OutputChanges = map[string]string{}
+			}
+			s.OutputChanges[name] = k.String()
 		}
 	}
 	if o.Err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/state"
+	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
 // Mode picks a view.
@@ -82,6 +83,19 @@ type Outcome struct {
 	Err    error
 	// ShowOutputs prints the stack outputs before the summary.
 	ShowOutputs bool
+	// DiffOutputs shows how a preview changes the stack outputs: those in
+	// Result against PriorOutputs, the recorded ones.
+	DiffOutputs  bool
+	PriorOutputs resource.Object
+}
+
+// outputChanges are the output changes the outcome shows, nil if it
+// shows none.
+func (o Outcome) outputChanges() map[string]resource.DiffKind {
+	if !o.DiffOutputs || o.Result == nil {
+		return nil
+	}
+	return OutputChanges(o.PriorOutputs, o.Result.Outputs)
 }
 
 // View shows one operation. Event and Diagnostic may be called from many
