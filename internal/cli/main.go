@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"github.com/spf13/cobra"
 
@@ -27,6 +28,9 @@ type app struct {
 	// the views use it, and standard error (diagnostics, plugin logs,
 	// the final error) goes through it.
 	scrub *display.Scrubber
+	// interrupted is set by the first Ctrl-C: an operation's error is
+	// then shown as an interruption.
+	interrupted atomic.Bool
 }
 
 // globals are the flags every command takes.

@@ -146,12 +146,26 @@ func (r *stackRun) phaseShowing(op display.Operation, show display.Outcome, run 
 	op.Stack, op.Project = r.ws.stack, r.project.Name()
 	r.view.Begin(op)
 	res, err := run()
+	err = r.summarise(op, err)
 	show.Result, show.Err = res, err
 	r.view.End(show)
 	if err != nil {
 		return res, reported{err}
 	}
 	return res, nil
+}
+
+// summarise names an operation's error for people, if it is of no kind
+// the display knows: an interruption, else the operation that failed.
+func (r *stackRun) summarise(op display.Operation, err error) error {
+	if r.a.interrupted.Load() {
+		return display.Summarise("Interrupted", err)
+	}
+	what := strings.ToUpper(op.Verb[:1]) + op.Verb[1:]
+	if op.Preview {
+		what = "Preview of " + op.Verb
+	}
+	return display.Summarise(what+" failed", err)
 }
 
 // previewOutcome shows a preview's changes to the stack outputs recorded
@@ -271,6 +285,7 @@ func (a *app) interruptible(ctx context.Context, v display.View) (soft, hard con
 			case <-signals:
 			}
 			if n == 1 {
+				a.interrupted.Store(true)
 				v.Notice("Interrupted: no new steps will start; the steps in flight finish and are saved. Press Ctrl-C again to stop them too.")
 				cancelSoft()
 				continue

@@ -98,7 +98,8 @@ func (w *workspace) selectStack(name string) error {
 
 // program loads and checks plinth.yaml.
 func (w *workspace) program() (*program.Project, error) {
-	return program.Load(w.arg)
+	p, err := program.Load(w.arg)
+	return p, display.Summarise("Cannot read the program", err)
 }
 
 // stackExists reports whether the state store holds the stack.
@@ -121,7 +122,7 @@ func (w *workspace) crypter(ctx context.Context) (*secrets.Crypter, error) {
 	opts := secrets.Options{Passphrase: w.a.env.getenv(secrets.PassphraseEnv), KDF: w.a.env.KDF}
 	c, warning, err := secrets.Open(ctx, w.backend, w.stack, opts)
 	if err != nil {
-		return nil, err
+		return nil, display.Summarise("Cannot open the stack's secrets", err)
 	}
 	if warning != "" {
 		fmt.Fprintln(w.a.env.Stderr, "note: "+warning)

@@ -2,8 +2,12 @@ package display
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -113,5 +117,31 @@ func TestScrubKeepsJSON(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("JSON events (-want +got):\n%s", diff)
+	}
+}
+
+// TestFallbackSummaries: an error of no known kind gets the summary its
+// caller gave it, a file error names the file, and a known kind keeps
+// its own summary through Summarise.
+func TestFallbackSummaries(t *testing.T) {
+	_, pathErr := os.ReadFile(filepath.Join(t.TempDir(), "missing.yaml"))
+	cases := map[string]struct {
+		err  error
+		want string
+	}{
+		"summarised":          {Summarise("Cannot read the program", errors.New("read plinth.yaml: is a directory")), "Cannot read the program"},
+		"file error":          {pathErr, "Cannot access missing.yaml"},
+		"known kind kept":     {Summarise("Update failed", &Error{Summary: "Invalid URN", Detail: "x"}), "Invalid URN"},
+		"cancel kept":         {Summarise("Update failed", fmt.Errorf("x: %w", context.Canceled)), "Cancelled"},
+		"nothing to go on":    {errors.New("mystery"), "Error"},
+		"summarised wrapping": {fmt.Errorf("outer: %w", Summarise("Interrupted", errors.New("inner"))), "Interrupted"},
+	}
+	for name, c := range cases {
+		if got := Diagnose(c.err, false)[0].Summary; got != c.want {
+			t.Errorf("%s: summary %q, want %q", name, got, c.want)
+		}
+	}
+	if Summarise("x", nil) != nil {
+		t.Error("Summarise of nil is not nil")
 	}
 }
