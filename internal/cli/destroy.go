@@ -47,7 +47,7 @@ func (a *app) runDestroy(ctx context.Context, f opFlags) error {
 	}
 	ctx, hard, stop := a.interruptible(ctx, view)
 	defer stop()
-	expected, err := r.previewAndConfirm(ctx, hard, "destroy", "Do you want to delete these resources?", f, func(opts engine.Options) (*engine.Result, error) {
+	expected, err := r.previewAndConfirm(ctx, hard, "destroy", "Do you want to delete these resources?", f, nil, func(opts engine.Options) (*engine.Result, error) {
 		return engine.PreviewDestroy(ctx, sess.Base(), opts)
 	})
 	if err != nil {

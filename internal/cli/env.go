@@ -39,8 +39,15 @@ type Env struct {
 	Rewrite func(*engine.Event)
 }
 
-// System returns the Env of this process.
+// System returns the Env of this process. It also keeps a closed
+// standard output from killing the process: `plinth up | head` must not
+// die of SIGPIPE halfway through an update, leaving the stack locked and
+// provider processes behind. With SIGPIPE caught, a write to the closed
+// pipe fails with EPIPE, which the views ignore, and the operation
+// finishes and saves its state. (It is caught, not ignored, so that the
+// commands and plugins plinth starts get the default disposition back.)
 func System() Env {
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	width := 0
 	if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil {
 		width = w

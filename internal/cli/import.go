@@ -57,7 +57,7 @@ func (a *app) runImport(ctx context.Context, f opFlags, typ, name, id string) er
 	defer closeSession(sess)
 	ctx, hard, stop := a.interruptible(ctx, view)
 	defer stop()
-	expected, err := r.previewAndConfirm(ctx, hard, "import", "Do you want to import this resource?", f, func(opts engine.Options) (*engine.Result, error) {
+	expected, err := r.previewAndConfirm(ctx, hard, "import", "Do you want to import this resource?", f, nil, func(opts engine.Options) (*engine.Result, error) {
 		return engine.PreviewImport(ctx, sess.Base(), opts, req)
 	})
 	if err != nil {

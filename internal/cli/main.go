@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"github.com/spf13/cobra"
 
@@ -23,6 +24,13 @@ const (
 type app struct {
 	env Env
 	g   globals
+	// scrub removes every secret the run has seen from what it writes:
+	// the views use it, and standard error (diagnostics, plugin logs,
+	// the final error) goes through it.
+	scrub *display.Scrubber
+	// interrupted is set by the first Ctrl-C: an operation's error is
+	// then shown as an interruption.
+	interrupted atomic.Bool
 }
 
 // globals are the flags every command takes.
@@ -36,12 +44,13 @@ type globals struct {
 // Main runs the plinth command line with args (without the program name)
 // and returns the process exit code.
 func Main(ctx context.Context, args []string, env Env) int {
-	a := &app{env: env}
+	a := &app{env: env, scrub: display.NewScrubber()}
+	a.env.Stderr = a.scrub.Writer(env.Stderr)
 	root := a.rootCommand()
 	root.SetArgs(args)
 	root.SetIn(env.Stdin)
 	root.SetOut(env.Stdout)
-	root.SetErr(env.Stderr)
+	root.SetErr(a.env.Stderr)
 	return a.exitCode(root.ExecuteContext(ctx))
 }
 
@@ -72,6 +81,7 @@ func (a *app) rootCommand() *cobra.Command {
 		return display.Errorf("Invalid command line", "--color %q is not auto, always or never.", a.g.colour)
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError(err) })
+	refuseUnknownSubcommands(root)
 	return root
 }
 

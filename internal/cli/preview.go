@@ -7,11 +7,13 @@ import (
 
 	"github.com/plinth-iac/plinth/internal/display"
 	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/state"
 )
 
 type previewFlags struct {
 	opFlags
 	detailed bool
+	refresh  bool
 }
 
 func (a *app) previewCommand() *cobra.Command {
@@ -20,13 +22,18 @@ func (a *app) previewCommand() *cobra.Command {
 		Use:   "preview",
 		Short: "Show what an update would change, changing nothing",
 		Long: "Preview runs the program against the stack's recorded state and shows what `plinth up`\n" +
-			"would create, update, replace and delete. Nothing is changed and the stack is not locked.\n\n" +
-			"With --detailed-exitcode the exit code says what it found: 0 no changes, 2 changes,\n" +
-			"1 an error (as terraform plan -detailed-exitcode).",
+			"would create, update, replace and delete, and how the stack outputs would change.\n" +
+			"Nothing is changed and the stack is not locked.\n\n" +
+			"With --refresh it first reads every resource from its provider and shows what changed\n" +
+			"outside plinth (recording nothing), then previews against what it read, as terraform\n" +
+			"plan does.\n\n" +
+			"With --detailed-exitcode the exit code says what it found: 0 no changes, 2 changes\n" +
+			"(to resources or to stack outputs), 1 an error (as terraform plan -detailed-exitcode).",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return a.runPreview(c.Context(), f) },
 	}
 	c.Flags().BoolVar(&f.detailed, "detailed-exitcode", false, "exit 2 when there are changes, 0 when none, 1 on error")
+	c.Flags().BoolVarP(&f.refresh, "refresh", "r", false, "read the resources from their providers first and preview against what they are now (records nothing)")
 	c.Flags().BoolVar(&f.json, "json", false, "write newline-delimited JSON events")
 	c.Flags().BoolVar(&f.diff, "diff", false, "show every changed property")
 	c.Flags().IntVarP(&f.parallel, "parallel", "p", 0, "run at most `N` provider steps at once, 1 or more (default 16 per CPU)")
@@ -49,20 +56,46 @@ func (a *app) runPreview(ctx context.Context, f previewFlags) error {
 	if err != nil {
 		return err
 	}
+	a.scrub.LearnSnapshot(base)
 	ctx, hard, stop := a.interruptible(ctx, view)
 	defer stop()
 	opts, err := r.options(nil, hard, f.opFlags)
 	if err != nil {
 		return err
 	}
-	res, err := r.phase(display.Operation{Verb: "update", Preview: true}, false, func() (*engine.Result, error) {
+	if f.refresh {
+		if base, err = r.previewRefresh(ctx, base, opts); err != nil {
+			return err
+		}
+	}
+	res, err := r.phaseShowing(display.Operation{Verb: "update", Preview: true}, previewOutcome(base), func() (*engine.Result, error) {
 		return engine.Preview(ctx, ev, base, opts)
 	})
 	if err != nil {
 		return err
 	}
-	if f.detailed && res.HasChanges() {
+	if f.detailed && changes(res, base) {
 		return exitStatus(ExitChanges)
 	}
 	return nil
+}
+
+// previewRefresh reads every resource of base from its provider and
+// returns the state the reads describe, recording nothing: the refresh
+// runs against a journal in memory, which is dropped.
+func (r *stackRun) previewRefresh(ctx context.Context, base *state.Snapshot, opts engine.Options) (*state.Snapshot, error) {
+	mem := state.NewMemoryJournal(base)
+	opts.Journal = mem
+	events := opts.Events
+	opts.Events = func(e engine.Event) {
+		e.Preview = true // shown as the preview it is: nothing is recorded
+		events(e)
+	}
+	_, err := r.phase(display.Operation{Verb: "refresh", Preview: true}, false, func() (*engine.Result, error) {
+		return engine.Refresh(ctx, base, opts)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return mem.Snapshot(), nil
 }

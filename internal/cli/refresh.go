@@ -42,7 +42,7 @@ func (a *app) runRefresh(ctx context.Context, f opFlags) error {
 	defer closeSession(sess)
 	ctx, hard, stop := a.interruptible(ctx, view)
 	defer stop()
-	expected, err := r.previewAndConfirm(ctx, hard, "refresh", "Do you want to record these changes in the state?", f, func(opts engine.Options) (*engine.Result, error) {
+	expected, err := r.previewAndConfirm(ctx, hard, "refresh", "Do you want to record these changes in the state?", f, nil, func(opts engine.Options) (*engine.Result, error) {
 		return engine.PreviewRefresh(ctx, sess.Base(), opts)
 	})
 	if err != nil {

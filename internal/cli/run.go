@@ -53,6 +53,9 @@ func (a *app) prepare(ctx context.Context, view display.View) (*stackRun, error)
 	if err != nil {
 		return nil, err
 	}
+	for _, v := range cfg {
+		a.scrub.Learn(v)
+	}
 	src := providerSource(ws.dir, a.env.getenv, a.env.Stderr, a.g.verbose)
 	return &stackRun{a: a, ws: ws, project: p, crypter: c, config: cfg, view: view, source: src}, nil
 }
@@ -139,14 +142,54 @@ func (a *app) events(v display.View) func(engine.Event) {
 // phase runs one engine operation between the view's Begin and End. An
 // error comes back already shown.
 func (r *stackRun) phase(op display.Operation, outputs bool, run func() (*engine.Result, error)) (*engine.Result, error) {
+	return r.phaseShowing(op, display.Outcome{ShowOutputs: outputs}, run)
+}
+
+// phaseShowing is phase with the outcome's display options (outputs,
+// output changes) given by show.
+func (r *stackRun) phaseShowing(op display.Operation, show display.Outcome, run func() (*engine.Result, error)) (*engine.Result, error) {
 	op.Stack, op.Project = r.ws.stack, r.project.Name()
 	r.view.Begin(op)
 	res, err := run()
-	r.view.End(display.Outcome{Result: res, Err: err, ShowOutputs: outputs})
+	err = r.summarise(op, err)
+	show.Result, show.Err = res, err
+	r.view.End(show)
 	if err != nil {
 		return res, reported{err}
 	}
 	return res, nil
+}
+
+// summarise names an operation's error for people, if it is of no kind
+// the display knows: an interruption, else the operation that failed.
+func (r *stackRun) summarise(op display.Operation, err error) error {
+	if r.a.interrupted.Load() {
+		return display.Summarise("Interrupted", err)
+	}
+	what := strings.ToUpper(op.Verb[:1]) + op.Verb[1:]
+	if op.Preview {
+		what = "Preview of " + op.Verb
+	}
+	return display.Summarise(what+" failed", err)
+}
+
+// previewOutcome shows a preview's changes to the stack outputs recorded
+// in base.
+func previewOutcome(base *state.Snapshot) display.Outcome {
+	o := display.Outcome{DiffOutputs: true}
+	if base != nil {
+		o.PriorOutputs = base.Outputs
+	}
+	return o
+}
+
+// changes reports whether a preview found anything to do: a step, or,
+// when prior is the recorded state, a stack output to change.
+func changes(res *engine.Result, prior *state.Snapshot) bool {
+	if res.HasChanges() {
+		return true
+	}
+	return prior != nil && len(display.OutputChanges(prior.Outputs, res.Outputs)) > 0
 }
 
 // openSession locks the stack for a change and says if it recovered an
@@ -156,6 +199,7 @@ func (r *stackRun) openSession(ctx context.Context, command string) (*state.Sess
 	if err != nil {
 		return nil, err
 	}
+	r.a.scrub.LearnSnapshot(s.Base())
 	if n := s.Recovered(); n > 0 {
 		r.view.Notice(fmt.Sprintf("Recovered %d journal entries of an interrupted run of stack %s.", n, r.ws.stack))
 	}
@@ -181,7 +225,7 @@ func (a *app) newView(jsonOut, diff bool) display.View {
 	return display.New(display.Options{
 		Out: a.env.Stdout, ErrOut: a.env.Stderr, Mode: mode,
 		Colour: a.colourFor(a.env.StdoutTerminal), Verbose: a.g.verbose, Diff: diff,
-		Now: a.env.now, Width: a.env.Width,
+		Now: a.env.now, Width: a.env.Width, Scrubber: a.scrub,
 	})
 }
 
@@ -246,6 +290,7 @@ func (a *app) interruptible(ctx context.Context, v display.View) (soft, hard con
 			case <-signals:
 			}
 			if n == 1 {
+				a.interrupted.Store(true)
 				v.Notice("Interrupted: no new steps will start; the steps in flight finish and are saved. Press Ctrl-C again to stop them too.")
 				cancelSoft()
 				continue

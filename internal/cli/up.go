@@ -60,7 +60,7 @@ func (a *app) runUp(ctx context.Context, f upFlags) error {
 			return err
 		}
 	}
-	expected, err := r.previewAndConfirm(ctx, hard, "update", "Do you want to perform this update?", f.opFlags, func(opts engine.Options) (*engine.Result, error) {
+	expected, err := r.previewAndConfirm(ctx, hard, "update", "Do you want to perform this update?", f.opFlags, base, func(opts engine.Options) (*engine.Result, error) {
 		return engine.Preview(ctx, ev, base, opts)
 	})
 	if err != nil {
@@ -96,7 +96,9 @@ func (r *stackRun) refreshFirst(ctx context.Context, sess *state.Session, hard c
 // previewAndConfirm shows the preview of an operation (unless
 // --skip-preview) and, without --yes, asks whether to go ahead when it
 // would change something. It returns how many steps the preview found.
-func (r *stackRun) previewAndConfirm(ctx, hard context.Context, verb, question string, f opFlags, preview func(engine.Options) (*engine.Result, error)) (int, error) {
+// outputsOf, if not nil, is the state whose stack outputs the preview
+// may change (an update's).
+func (r *stackRun) previewAndConfirm(ctx, hard context.Context, verb, question string, f opFlags, outputsOf *state.Snapshot, preview func(engine.Options) (*engine.Result, error)) (int, error) {
 	if f.skipPreview {
 		if f.yes {
 			return 0, nil
@@ -107,11 +109,15 @@ func (r *stackRun) previewAndConfirm(ctx, hard context.Context, verb, question s
 	if err != nil {
 		return 0, err
 	}
-	res, err := r.phase(display.Operation{Verb: verb, Preview: true}, false, func() (*engine.Result, error) { return preview(opts) })
+	show := display.Outcome{}
+	if outputsOf != nil {
+		show = previewOutcome(outputsOf)
+	}
+	res, err := r.phaseShowing(display.Operation{Verb: verb, Preview: true}, show, func() (*engine.Result, error) { return preview(opts) })
 	if err != nil {
 		return 0, err
 	}
-	if !f.yes && res.HasChanges() {
+	if !f.yes && changes(res, outputsOf) {
 		if err := r.a.confirm(ctx, question); err != nil {
 			return 0, err
 		}

@@ -99,7 +99,8 @@ func (w *workspace) selectStack(name string) error {
 
 // program loads and checks plinth.yaml.
 func (w *workspace) program() (*program.Project, error) {
-	return program.Load(w.arg)
+	p, err := program.Load(w.arg)
+	return p, display.Summarise("Cannot read the program", err)
 }
 
 // stackExists reports whether the state store holds the stack.
@@ -123,7 +124,7 @@ func (w *workspace) stackExists(ctx context.Context, name string) (bool, error) 
 func (w *workspace) crypter(ctx context.Context) (*secrets.Crypter, error) {
 	cf, err := w.configFile()
 	if err != nil {
-		return nil, err
+		return nil, display.Summarise("Cannot open the stack's secrets", err)
 	}
 	return w.crypterFor(ctx, cf, false)
 }

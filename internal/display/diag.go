@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"path/filepath"
 	"strings"
 
 	"github.com/plinth-iac/plinth/internal/engine"
@@ -45,6 +47,27 @@ func (e *Error) Error() string {
 // Errorf makes an *Error with a formatted detail.
 func Errorf(summary, detail string, args ...any) *Error {
 	return &Error{Summary: summary, Detail: fmt.Sprintf(detail, args...)}
+}
+
+// summarised gives an error of no known kind the summary of what was
+// being done when it happened.
+type summarised struct {
+	summary string
+	err     error
+}
+
+func (s *summarised) Error() string { return s.err.Error() }
+func (s *summarised) Unwrap() error { return s.err }
+
+// Summarise gives err the summary to show if it is of no kind Diagnose
+// knows: "Cannot read the program", "Interrupted". An error of a known
+// kind (a wrong passphrase, a locked stack, ...) keeps its own summary.
+// Summarise(s, nil) is nil.
+func Summarise(summary string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &summarised{summary: summary, err: err}
 }
 
 // Diagnose turns an error into diagnostics: one per program problem or
@@ -144,6 +167,22 @@ func diagnoseOne(err error) Diagnostic {
 		return Diagnostic{Summary: "Provider plugin not found", Detail: err.Error()}
 	case errors.Is(err, context.Canceled):
 		return Diagnostic{Summary: "Cancelled", Detail: err.Error()}
+	}
+	return fallback(err)
+}
+
+// fallback names an error of no specific kind: by the summary the caller
+// gave it, else by what failed (a file), else genericSummary.
+func fallback(err error) Diagnostic {
+	var (
+		sm *summarised
+		pe *fs.PathError
+	)
+	switch {
+	case errors.As(err, &sm):
+		return Diagnostic{Summary: sm.summary, Detail: err.Error()}
+	case errors.As(err, &pe):
+		return Diagnostic{Summary: "Cannot access " + filepath.Base(pe.Path), Where: pe.Path, Detail: err.Error()}
 	}
 	return Diagnostic{Summary: genericSummary, Detail: err.Error()}
 }

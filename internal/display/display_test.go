@@ -260,3 +260,28 @@ func TestDefaultProvidersHidden(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffOfSecretMap: a property that changed inside a secret map is
+// shown as [secret] on both sides, in the --diff lines and in JSON (item
+// 9: the old value used to be printed).
+func TestDiffOfSecretMap(t *testing.T) {
+	file := func(v string) *state.Resource {
+		m := resource.MakeSecret(resource.NewObject(resource.Object{"password": resource.NewString(v)}))
+		return &state.Resource{URN: urn("plinth:fs:File", "note"), Type: "plinth:fs:File", Inputs: resource.Object{"env": m}}
+	}
+	e := engine.Event{Kind: engine.EventStepDone, Op: engine.OpUpdate, URN: file("").URN, Type: "plinth:fs:File", Old: file("oldpass"), New: file("newpass"), Preview: true}
+	want := []string{"  ~ update note (plinth:fs:File)", "      ~ env.password: [secret] => [secret]"}
+	if diff := cmp.Diff(want, formatter{diff: true}.doneLines(e)); diff != "" {
+		t.Errorf("doneLines (-want +got):\n%s", diff)
+	}
+	for _, mode := range []Mode{Plain, JSON} {
+		var out bytes.Buffer
+		v := New(Options{Out: &out, Mode: mode, Diff: true, Verbose: true})
+		v.Begin(Operation{Verb: "update", Stack: "dev"})
+		v.Event(e)
+		v.End(Outcome{Result: &engine.Result{Counts: map[engine.StepOp]int{engine.OpUpdate: 1}}})
+		if strings.Contains(out.String(), "oldpass") || strings.Contains(out.String(), "newpass") {
+			t.Errorf("mode %d showed a secret:\n%s", mode, out.String())
+		}
+	}
+}

@@ -139,13 +139,19 @@ func outputLines(o resource.Object) []string {
 
 // summaryLine closes an operation: "Update done: 2 created (0.3s)",
 // "Update failed (0.3s): 1 created", or for a preview "Preview: 2 to
-// create".
-func summaryLine(p painter, op Operation, res *engine.Result, err error, elapsed string) string {
+// create", followed by how many stack outputs it changes.
+func summaryLine(p painter, op Operation, res *engine.Result, err error, elapsed string, outputs int) string {
 	counts := map[engine.StepOp]int{}
 	if res != nil {
 		counts = res.Counts
 	}
 	text := Counts(counts, op.Preview)
+	switch {
+	case outputs > 0 && text == "no changes":
+		text = outputCount(outputs)
+	case outputs > 0:
+		text += ", " + outputCount(outputs)
+	}
 	label := "Preview"
 	if !op.Preview {
 		label = strings.ToUpper(op.Verb[:1]) + op.Verb[1:] + " done"

@@ -16,7 +16,7 @@ import (
 //	step-done    a step finished (durationMs, diff, replaceKeys, error)
 //	diagnostic   a message (severity, summary, where, detail)
 //	notice       something about the run itself, such as an interrupt
-//	summary      the operation ended (counts, durationMs, outputs, error)
+//	summary      the operation ended (counts, durationMs, outputs, outputChanges, error)
 //
 // Secrets are "[secret]" everywhere.
 type JSONEvent struct {
@@ -40,7 +40,45 @@ type JSONEvent struct {
 	Detail      string            `json:"detail,omitempty"`
 	Counts      map[string]int    `json:"counts,omitempty"`
 	Outputs     map[string]any    `json:"outputs,omitempty"`
-	Error       string            `json:"error,omitempty"`
+	// OutputChanges (summary of a preview) maps each stack output that
+	// would change to add, update or delete.
+	OutputChanges map[string]string `json:"outputChanges,omitempty"`
+	Error         string            `json:"error,omitempty"`
+}
+
+// scrub removes known secrets from every free-text field of the event.
+func (e *JSONEvent) scrub(s *Scrubber) {
+	if s == nil {
+		return
+	}
+	for _, f := range []*string{&e.URN, &e.Message, &e.Summary, &e.Where, &e.Path, &e.Detail, &e.Error} {
+		*f = s.Scrub(*f)
+	}
+	if e.Diff != nil {
+		diff := make(map[string]string, len(e.Diff))
+		for k, v := range e.Diff {
+			diff[s.Scrub(k)] = v
+		}
+		e.Diff = diff
+	}
+	scrubAny(s, e.Outputs)
+}
+
+// scrubAny scrubs the strings of a JSON value in place.
+func scrubAny(s *Scrubber, v any) any {
+	switch v := v.(type) {
+	case string:
+		return s.Scrub(v)
+	case []any:
+		for i := range v {
+			v[i] = scrubAny(s, v[i])
+		}
+	case map[string]any:
+		for k := range v {
+			v[k] = scrubAny(s, v[k])
+		}
+	}
+	return v
 }
 
 type jsonView struct {
@@ -58,6 +96,7 @@ func newJSONView(opts Options) *jsonView {
 }
 
 func (v *jsonView) write(e JSONEvent) {
+	e.scrub(v.opts.Scrubber)
 	e.Time = v.opts.now().UTC().Format(time.RFC3339Nano)
 	_ = v.enc.Encode(e) // a broken pipe has no one left to tell
 }
@@ -133,6 +172,12 @@ func (v *jsonView) End(o Outcome) {
 		}
 		if o.ShowOutputs {
 			s.Outputs = JSONObject(o.Result.Outputs)
+		}
+		for name, k := range o.outputChanges() {
+			if s.OutputChanges == nil {
+				s.OutputChanges = map[string]string{}
+			}
+			s.OutputChanges[name] = k.String()
 		}
 	}
 	if o.Err != nil {

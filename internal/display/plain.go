@@ -92,7 +92,11 @@ func writeEnd(opts Options, p painter, op Operation, o Outcome, elapsed time.Dur
 	if o.ShowOutputs && o.Result != nil {
 		writeLines(opts.Out, outputLines(o.Result.Outputs))
 	}
-	fmt.Fprintln(opts.Out, summaryLine(p, op, o.Result, o.Err, Duration(elapsed)))
+	changes := o.outputChanges()
+	if len(changes) > 0 {
+		writeLines(opts.Out, outputChangeLines(p, o.PriorOutputs, o.Result.Outputs, changes))
+	}
+	fmt.Fprintln(opts.Out, summaryLine(p, op, o.Result, o.Err, Duration(elapsed), len(changes)))
 	for _, d := range Diagnose(o.Err, opts.Verbose) {
 		fmt.Fprintln(opts.errOut(), d.text(p))
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/state"
+	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
 // Mode picks a view.
@@ -42,6 +43,9 @@ type Options struct {
 	// Width is the terminal's width in columns, 0 if unknown; the live
 	// view cuts its lines to fit.
 	Width int
+	// Scrubber, if set, removes every secret it knows from what the view
+	// writes, and learns the secrets of every event it is shown first.
+	Scrubber *Scrubber
 	// Tick is how often the live view redraws elapsed times; 0 means
 	// 200ms, a negative value never (tests draw by hand).
 	Tick time.Duration
@@ -79,6 +83,19 @@ type Outcome struct {
 	Err    error
 	// ShowOutputs prints the stack outputs before the summary.
 	ShowOutputs bool
+	// DiffOutputs shows how a preview changes the stack outputs: those in
+	// Result against PriorOutputs, the recorded ones.
+	DiffOutputs  bool
+	PriorOutputs resource.Object
+}
+
+// outputChanges are the output changes the outcome shows, nil if it
+// shows none.
+func (o Outcome) outputChanges() map[string]resource.DiffKind {
+	if !o.DiffOutputs || o.Result == nil {
+		return nil
+	}
+	return OutputChanges(o.PriorOutputs, o.Result.Outputs)
 }
 
 // View shows one operation. Event and Diagnostic may be called from many
@@ -95,13 +112,44 @@ type View interface {
 
 // New returns the view the options ask for.
 func New(opts Options) View {
-	switch opts.Mode {
-	case JSON:
+	if opts.Scrubber != nil {
+		return scrubbedView{View: newView(opts), s: opts.Scrubber}
+	}
+	return newView(opts)
+}
+
+func newView(opts Options) View {
+	if opts.Mode == JSON {
+		// JSON is scrubbed field by field, so that it stays JSON whatever
+		// a secret looks like; its ErrOut is text.
+		opts.ErrOut = opts.Scrubber.Writer(opts.errOut())
 		return newJSONView(opts)
-	case Live:
+	}
+	opts.Out, opts.ErrOut = opts.Scrubber.Writer(opts.Out), opts.Scrubber.Writer(opts.errOut())
+	if opts.Mode == Live {
 		return newLiveView(opts)
 	}
 	return newPlainView(opts)
+}
+
+// scrubbedView learns the secrets of each event before the view shows
+// it, so that an error a step reports is scrubbed of the secrets of that
+// very step.
+type scrubbedView struct {
+	View
+	s *Scrubber
+}
+
+func (v scrubbedView) Event(e engine.Event) {
+	v.s.LearnEvent(e)
+	v.View.Event(e)
+}
+
+func (v scrubbedView) End(o Outcome) {
+	if o.Result != nil {
+		v.s.LearnObject(o.Result.Outputs)
+	}
+	v.View.End(o)
 }
 
 // title is the line that opens an operation's output.

@@ -155,27 +155,43 @@ func isSimpleKey(k string) bool {
 }
 
 // Get returns the value at the path inside v. Wildcards are not followed.
+// A value reached through a secret is secret: if any object or array on
+// the way was marked secret, the result is too, so that nothing nested in
+// a secret map or list can be shown or sent by looking it up by path.
 func (p PropertyPath) Get(v Value) (Value, bool) {
+	w, secret, ok := p.get(v)
+	if ok && secret {
+		w = MakeSecret(w)
+	}
+	return w, ok
+}
+
+// get is Get without the mark: the value at the path with any secret mark
+// of its own, and whether a secret was passed through on the way.
+func (p PropertyPath) get(v Value) (Value, bool, bool) {
+	secret := false
 	for _, e := range p {
-		v = v.SecretElement()
+		if v.IsSecret() {
+			secret, v = true, v.SecretElement()
+		}
 		switch e := e.(type) {
 		case string:
 			w, ok := v.Object()[e]
 			if !ok {
-				return Value{}, false
+				return Value{}, false, false
 			}
 			v = w
 		case int:
 			a := v.Array()
 			if e >= len(a) {
-				return Value{}, false
+				return Value{}, false, false
 			}
 			v = a[e]
 		default:
-			return Value{}, false
+			return Value{}, false, false
 		}
 	}
-	return v, true
+	return v, secret, true
 }
 
 // Set returns a copy of root with the value at the path replaced by nv,
@@ -222,7 +238,9 @@ func (p PropertyPath) Delete(root Value) (Value, bool) {
 		return root, false
 	}
 	if len(p) > 1 {
-		child, ok := p[:len(p)-1].Get(root)
+		// The child keeps its own marks; Set below re-wraps the secrets
+		// it passes through, so the result is not marked twice.
+		child, _, ok := p[:len(p)-1].get(root)
 		if !ok {
 			return root, false
 		}

@@ -105,3 +105,44 @@ func TestPathGetSetDelete(t *testing.T) {
 		t.Errorf("Contains is wrong")
 	}
 }
+
+// TestPathGetThroughSecret: a value reached through a secret object or
+// array is secret, however deep; one reached around it is not, and
+// Delete under a secret does not mark the secret twice.
+func TestPathGetThroughSecret(t *testing.T) {
+	root := NewObject(Object{
+		"m":     MakeSecret(MustFromGo(map[string]any{"k": "v", "deep": map[string]any{"x": "y"}})),
+		"l":     MakeSecret(NewArray(NewString("a"), NewString("b"))),
+		"mixed": NewObject(Object{"s": MakeSecret(NewObject(Object{"in": NewString("z")})), "p": NewString("plain")}),
+	})
+	tests := map[string]struct {
+		path   string
+		want   string
+		secret bool
+	}{
+		"key of a secret map":      {path: "m.k", want: "v", secret: true},
+		"two levels down":          {path: "m.deep.x", want: "y", secret: true},
+		"element of a secret list": {path: "l[1]", want: "b", secret: true},
+		"inside a nested secret":   {path: "mixed.s.in", want: "z", secret: true},
+		"beside a secret":          {path: "mixed.p", want: "plain"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			got, ok := MustParsePath(tc.path).Get(root)
+			if !ok {
+				t.Fatalf("Get(%s) found nothing", tc.path)
+			}
+			if got.IsSecret() != tc.secret {
+				t.Errorf("Get(%s).IsSecret() = %v, want %v", tc.path, got.IsSecret(), tc.secret)
+			}
+			if got.SecretElement().Str() != tc.want {
+				t.Errorf("Get(%s) = %v, want %q", tc.path, got, tc.want)
+			}
+		})
+	}
+	del, ok := MustParsePath("m.deep.x").Delete(root)
+	want := MakeSecret(MustFromGo(map[string]any{"k": "v", "deep": map[string]any{}}))
+	if !ok || !del.Object()["m"].Equal(want) {
+		t.Errorf("Delete(m.deep.x) = %v, %v; want m = %v", del.Object()["m"], ok, want)
+	}
+}

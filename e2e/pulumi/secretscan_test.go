@@ -1,0 +1,113 @@
+package pulumi_test
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The secrets of testdata/secretscan: in secret config, in config set
+// with --secret, a literal marked with fn::secret deep in a map, and the
+// part of a file's path (its ID) that comes from secret config.
+var scanSecrets = map[string]string{
+	"password": "pw-Zq81xTmb",
+	"apiKey":   "ak-77Hgq2Lw",
+	"idPart":   "idp-Rr52Vn",
+	"literal":  "nest-Kp33wQ",
+}
+
+// TestSecretScan runs a program that uses secrets everywhere (config,
+// inputs, a nested map, an ID derived from a secret, a failing command
+// whose error quotes them, a provider that logs one) through every
+// command that runs it, in plain, JSON and verbose output, with the
+// built-in provider in process and as a plugin. Every byte plinth writes
+// to stdout and stderr, and every file under .plinth and the stack's
+// config file, is searched for each secret value: none may be there.
+func TestSecretScan(t *testing.T) {
+	outputs := map[string][]string{"plain": nil, "json": {"--json"}, "verbose": {"-v"}, "verbose-json": {"-v", "--json"}}
+	for _, m := range []mode{inProcess(), outOfProcess()} {
+		for name, flags := range outputs {
+			t.Run(m.name+"/"+name, func(t *testing.T) {
+				t.Parallel()
+				p := newProject(t, "secretscan", m)
+				written := scanRun(p, flags)
+				if m.pluginPath != "" && !strings.Contains(written, "provider log: connecting with [secret]") && strings.Contains(name, "verbose") {
+					t.Errorf("the plugin's log line was not shown (scrubbed); the test does not test what it says:\n%s", written)
+				}
+				if !strings.Contains(written, "login failed for password [secret] and key [secret]") {
+					t.Errorf("the failing command's error was not shown (scrubbed):\n%s", written)
+				}
+				for what, secret := range scanSecrets {
+					if strings.Contains(written, secret) {
+						t.Errorf("%s (%s) was written to stdout or stderr:\n%s", what, secret, excerpt(written, secret))
+					}
+				}
+				scanFiles(t, p)
+			})
+		}
+	}
+}
+
+// scanRun runs the program's life with flags added to every command that
+// shows an operation, and returns everything plinth wrote.
+func scanRun(p *project, flags []string) string {
+	p.t.Helper()
+	var b strings.Builder
+	add := func(r interface{ Output() string }) { b.WriteString(r.Output()) }
+	add(p.run("config", "set", "--secret", "password", scanSecrets["password"]))
+	add(p.run("config", "set", "--secret", "apiKey", scanSecrets["apiKey"]))
+	add(p.run("config", "set", "--secret", "idPart", scanSecrets["idPart"]))
+	add(p.run("config"))
+	add(p.run(append([]string{"preview", "--diff"}, flags...)...))
+	for range 2 { // the second up retries the failing command with everything else recorded
+		r := p.try(append([]string{"up", "--yes", "--diff"}, flags...)...)
+		if r.Code != 1 {
+			p.t.Errorf("up: exit %d, want 1 (the failing command)\n%s", r.Code, r.Output())
+		}
+		add(r)
+	}
+	add(p.run(append([]string{"refresh", "--yes", "--diff"}, flags...)...))
+	add(p.run("stack", "output"))
+	add(p.run("stack", "output", "--json"))
+	add(p.run("state", "ls"))
+	add(p.run("state", "show", "named"))
+	add(p.run("state", "show", "nested"))
+	add(p.run(append([]string{"destroy", "--yes", "--diff"}, flags...)...))
+	return b.String()
+}
+
+// scanFiles fails if any file under .plinth or the stack config holds a
+// secret in the clear.
+func scanFiles(t *testing.T, p *project) {
+	t.Helper()
+	files := []string{p.path("plinth.dev.yaml")}
+	_ = filepath.WalkDir(p.path(".plinth"), func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			files = append(files, path)
+		}
+		return err
+	})
+	if len(files) < 3 {
+		t.Fatalf("found only %v: the scan would prove nothing", files)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for what, secret := range scanSecrets {
+			if strings.Contains(string(data), secret) {
+				rel, _ := filepath.Rel(p.dir, f)
+				t.Errorf("%s holds %s (%s) in the clear:\n%s", rel, what, secret, excerpt(string(data), secret))
+			}
+		}
+	}
+}
+
+// excerpt shows where secret occurs in s.
+func excerpt(s, secret string) string {
+	i := strings.Index(s, secret)
+	return s[max(0, i-300):min(len(s), i+len(secret)+100)]
+}

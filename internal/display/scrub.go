@@ -1,0 +1,226 @@
+package display
+
+import (
+	"encoding/json"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/state"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// Masked is what a scrubbed secret reads as, the same mark a secret
+// value is rendered with.
+const Masked = "[secret]"
+
+// MinSecretLen is the shortest secret text a Scrubber removes from
+// messages. A secret of one to three bytes ("1", "on", "dev") occurs by
+// chance in almost any message (counts, durations, URNs, words), so
+// replacing it everywhere would garble the output while hiding nothing:
+// a secret that short can be guessed in a few thousand tries anyway.
+// Values shown as values are masked whatever their length; only free text
+// (errors, logs) is scrubbed by matching.
+const MinSecretLen = 4
+
+// minSecretNumberLen is the shortest number literal scrubbed: shorter
+// numbers are everywhere in messages (line numbers, counts, exit codes).
+const minSecretNumberLen = 6
+
+// minSecretLineLen is the shortest line of a multi-line secret (a key, a
+// certificate, a file) scrubbed on its own, since a failing command
+// often echoes one line of it.
+const minSecretLineLen = 8
+
+// Scrubber removes known secret values from text: the errors providers
+// return, what plugins log, and every message a view prints. It learns
+// the secrets an operation knows (the stack's secret config, the secret
+// values of the recorded state and of every step's inputs and outputs)
+// and replaces each occurrence with [secret], in the text forms a
+// message may quote it in (as is, JSON-escaped, Go-quoted). It is safe
+// for concurrent use. A nil *Scrubber scrubs nothing.
+type Scrubber struct {
+	mu      sync.Mutex
+	known   map[string]bool
+	replace *strings.Replacer // nil until needed after a change
+}
+
+// NewScrubber returns a Scrubber that knows no secrets yet.
+func NewScrubber() *Scrubber { return &Scrubber{known: map[string]bool{}} }
+
+// Learn adds every secret inside v: each string (and long number) under a
+// secret mark, however deep.
+func (s *Scrubber) Learn(v resource.Value) {
+	if s == nil || !v.ContainsSecrets() {
+		return
+	}
+	var texts []string
+	collectSecrets(v, false, &texts)
+	s.add(texts...)
+}
+
+// LearnObject learns the secrets of every property of o.
+func (s *Scrubber) LearnObject(o resource.Object) {
+	for _, v := range o {
+		s.Learn(v)
+	}
+}
+
+// LearnResource learns the secrets of a resource's inputs and outputs.
+func (s *Scrubber) LearnResource(r *state.Resource) {
+	if s == nil || r == nil {
+		return
+	}
+	s.LearnObject(r.Inputs)
+	s.LearnObject(r.Outputs)
+}
+
+// LearnSnapshot learns the secrets of every resource in a state.
+func (s *Scrubber) LearnSnapshot(snap *state.Snapshot) {
+	if s == nil || snap == nil {
+		return
+	}
+	for _, r := range snap.Resources {
+		s.LearnResource(r)
+	}
+	for _, p := range snap.Pending {
+		s.LearnResource(p.Resource)
+	}
+	s.LearnObject(snap.Outputs)
+}
+
+// LearnEvent learns the secrets of the resources an engine event names.
+func (s *Scrubber) LearnEvent(e engine.Event) {
+	s.LearnResource(e.Old)
+	s.LearnResource(e.New)
+}
+
+// collectSecrets appends the text of every secret scalar in v.
+func collectSecrets(v resource.Value, inSecret bool, out *[]string) {
+	switch v.Kind() {
+	case resource.SecretKind:
+		collectSecrets(v.SecretElement(), true, out)
+	case resource.StringKind:
+		if inSecret {
+			*out = append(*out, v.Str())
+		}
+	case resource.NumberKind:
+		if lit := v.NumberLiteral(); inSecret && len(lit) >= minSecretNumberLen {
+			*out = append(*out, lit)
+		}
+	case resource.ArrayKind:
+		for _, e := range v.Array() {
+			collectSecrets(e, inSecret, out)
+		}
+	case resource.ObjectKind:
+		for _, e := range v.Object() {
+			collectSecrets(e, inSecret, out)
+		}
+	}
+}
+
+// add records secret texts and the forms a message may quote them in.
+func (s *Scrubber) add(texts ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, t := range texts {
+		for _, form := range textForms(t) {
+			if len(form) >= MinSecretLen && !s.known[form] {
+				s.known[form], s.replace = true, nil
+			}
+		}
+	}
+}
+
+// textForms are the ways a secret may appear in a message: as is,
+// escaped inside a JSON or Go string, and line by line when it has
+// several lines.
+func textForms(t string) []string {
+	forms := []string{t, strings.TrimSpace(t)}
+	if q := strconv.Quote(t); len(q) > 2 {
+		forms = append(forms, q[1:len(q)-1])
+	}
+	if j, err := json.Marshal(t); err == nil && len(j) > 2 {
+		forms = append(forms, string(j[1:len(j)-1]))
+	}
+	if strings.Contains(t, "\n") {
+		for _, l := range strings.Split(t, "\n") {
+			if l = strings.TrimSpace(l); len(l) >= minSecretLineLen {
+				forms = append(forms, l)
+			}
+		}
+	}
+	return forms
+}
+
+// Scrub returns text with every known secret replaced by [secret].
+func (s *Scrubber) Scrub(text string) string {
+	if s == nil {
+		return text
+	}
+	r := s.replacer()
+	if r == nil {
+		return text
+	}
+	return r.Replace(text)
+}
+
+// replacer returns the replacer for the secrets known now, longest first
+// so that a secret containing another is masked whole.
+func (s *Scrubber) replacer() *strings.Replacer {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.known) == 0 {
+		return nil
+	}
+	if s.replace == nil {
+		keys := make([]string, 0, len(s.known))
+		for k := range s.known {
+			keys = append(keys, k)
+		}
+		sort.Slice(keys, func(i, j int) bool {
+			if len(keys[i]) != len(keys[j]) {
+				return len(keys[i]) > len(keys[j])
+			}
+			return keys[i] < keys[j]
+		})
+		pairs := make([]string, 0, 2*len(keys))
+		for _, k := range keys {
+			pairs = append(pairs, k, Masked)
+		}
+		s.replace = strings.NewReplacer(pairs...)
+	}
+	return s.replace
+}
+
+// Writer returns a writer that scrubs what it is given before passing it
+// to w. Each Write is scrubbed on its own, so a secret split across two
+// writes is not found: plinth writes whole lines. A nil Scrubber returns
+// w itself, and so does a writer this Scrubber already scrubs.
+func (s *Scrubber) Writer(w io.Writer) io.Writer {
+	if s == nil || w == nil {
+		return w
+	}
+	if sw, ok := w.(*scrubWriter); ok && sw.s == s {
+		return w
+	}
+	return &scrubWriter{s: s, w: w}
+}
+
+type scrubWriter struct {
+	s *Scrubber
+	w io.Writer
+}
+
+// Write scrubs p and writes the result, reporting all of p written when
+// the result was, as the caller's bytes are what it counts.
+func (w *scrubWriter) Write(p []byte) (int, error) {
+	out := w.s.Scrub(string(p))
+	if _, err := io.WriteString(w.w, out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
