@@ -61,7 +61,12 @@ func (w world) describe() string {
 	for id := range w.live {
 		ids = append(ids, id)
 	}
-	sort.Slice(ids, func(i, j int) bool { return w.live[ids[i]] < w.live[ids[j]] })
+	sort.Slice(ids, func(i, j int) bool {
+		if w.live[ids[i]] != w.live[ids[j]] {
+			return w.live[ids[i]] < w.live[ids[j]]
+		}
+		return ids[i] < ids[j]
+	})
 	for _, id := range ids {
 		fmt.Fprintf(&b, "  %s %s\n", id, w.live[id])
 	}
