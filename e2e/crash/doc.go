@@ -1,0 +1,22 @@
+// Package crash holds the crash harness: end-to-end tests that run the
+// plinth binary against a Pulumi-protocol test plugin
+// (internal/pulumi-resource-crash, written with sdk/provider) whose
+// resources live in a ledger on disk, and kill things with SIGKILL at
+// random moments.
+//
+// TestProviderKillsLoseNothing kills the provider process in the middle of
+// up and destroy, at least 40 times. After each kill it plays the user:
+// every object the ledger holds that the state does not record must be a
+// pending create (nothing silently dropped), and it resolves each pending
+// create from the ledger with `plinth state pending --import` or
+// `--clear`, then runs the command again to completion and requires ledger
+// and state to agree exactly (nothing lost, nothing duplicated, nothing
+// orphaned). The last destroy must leave the ledger empty.
+//
+// TestPlinthKillsLeaveNoProvider kills plinth itself mid-up and requires
+// every provider process it started to exit within 5 seconds, then
+// recovers the stack the same way.
+//
+// The package has no code of its own; the tests run on Linux only, since
+// they find processes through /proc.
+package crash
