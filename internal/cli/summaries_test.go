@@ -20,7 +20,7 @@ func TestErrorSummaries(t *testing.T) {
 		run   func(t *testing.T, dir string) clitest.Result
 		want  string
 	}{
-		"passphrase unset": {env: withPassphrase, run: cmd("preview"), want: "error: Cannot open the stack's secrets"},
+		"passphrase unset": {env: withPassphrase, run: cmd("preview"), want: "error: Passphrase needed"},
 		"damaged key": {
 			apply: func(t *testing.T, dir string) {
 				writeFile(t, filepath.Join(dir, ".plinth", "stacks", "dev", "secrets.json"), `{"version":1,"key":"zz"}`)
