@@ -83,7 +83,6 @@ func newDeployment(ctx context.Context, base *state.Snapshot, opts *Options, pre
 				d.deletes[r.Key()] = r
 			} else {
 				d.cur[r.URN] = r
-				d.holdID(r)
 			}
 		}
 		d.outputs, d.recorded = base.Outputs, base.Outputs

@@ -72,12 +72,14 @@ func (d *deployment) mirror(op state.Op, old, nu *state.Resource) {
 	switch op {
 	case state.OpCreate, state.OpImport:
 		d.put(nu)
+		d.holdID(nu)
 	case state.OpReplace:
 		condemned := old.Clone()
 		condemned.Delete = true
 		d.drop(old)
 		d.put(condemned)
 		d.put(nu)
+		d.holdID(nu)
 	case state.OpUpdate, state.OpSame, state.OpRead:
 		d.drop(old)
 		if nu != nil {
@@ -112,13 +114,17 @@ func (d *deployment) put(r *state.Resource) {
 			d.unholdID(held)
 		}
 		d.cur[r.URN] = r
-		d.holdID(r)
 	}
 	d.index(r)
 }
 
-// physical names what a custom resource's ID stands for in the world: the
-// same ID of the same type (and so package) is the same thing.
+// physical names what a custom resource's ID stands for in the world. Only
+// the IDs that providers returned in this operation are held: a create
+// that comes back with the ID of a recorded resource of its type made that
+// same thing again (a file at the same path). Two records that merely
+// share an ID are not the same thing in general (Terraform's local_file
+// takes its ID from the content's hash, so two files with one content
+// share it), and both are deleted when they leave the program.
 type physical struct{ typ, id string }
 
 // holdID records that a live resource holds its ID; d.mu is held.
