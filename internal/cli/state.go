@@ -65,7 +65,7 @@ func (a *app) stateLsCommand() *cobra.Command {
 			tw := tabwriter.NewWriter(a.env.Stdout, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "URN\tID\tNOTES")
 			for _, r := range snap.Resources {
-				fmt.Fprintf(tw, "%s\t%s\t%s\n", r.URN, r.ID, notes(r))
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", r.URN, idText(r), notes(r))
 			}
 			return tw.Flush()
 		},
@@ -86,7 +86,18 @@ func notes(r *state.Resource) string {
 	if len(r.InitErrors) > 0 {
 		n = append(n, "failed to initialise")
 	}
+	if r.Missing {
+		n = append(n, "missing (deleted outside plinth; the next up creates it)")
+	}
 	return strings.Join(n, ", ")
+}
+
+// idText shows a resource's ID, masked when it was derived from a secret.
+func idText(r *state.Resource) string {
+	if r.SecretID {
+		return "[secret]"
+	}
+	return r.ID
 }
 
 // isDefaultProvider reports whether r is a provider the engine made for
@@ -140,6 +151,7 @@ func (a *app) stateShowCommand() *cobra.Command {
 			if showSecrets {
 				r = r.Clone()
 				r.Inputs, r.Outputs = reveal(r.Inputs), reveal(r.Outputs)
+				r.SecretID = false
 			}
 			if asJSON {
 				return a.printJSON(resourceJSON(r))
@@ -180,7 +192,7 @@ func resourceFields(r *state.Resource) [][2]string {
 		deps[i] = string(d)
 	}
 	return [][2]string{
-		{"URN", string(r.URN)}, {"Type", r.Type}, {"ID", r.ID}, {"Provider", r.Provider},
+		{"URN", string(r.URN)}, {"Type", r.Type}, {"ID", idText(r)}, {"Provider", r.Provider},
 		{"Parent", string(r.Parent)}, {"Depends on", strings.Join(deps, ", ")}, {"Notes", notes(r)},
 		{"Init errors", strings.Join(r.InitErrors, "; ")},
 		{"Created", timeText(r.Created)}, {"Modified", timeText(r.Modified)},

@@ -72,6 +72,7 @@ func (d *deployment) importRead(c *change, id string) (*state.Resource, error) {
 	}
 	nr := d.newResource(c.urn, c.reg, checked, c.inst.ref)
 	nr.ID, nr.Outputs, nr.Private = read.ID, read.Outputs, read.Private
+	markSecretID(nr, checked, false)
 	return nr, nil
 }
 

@@ -60,6 +60,7 @@ func (d *deployment) create(c *change, h how) (Registered, error) {
 		return Registered{}, err
 	}
 	nr.ID, nr.Outputs, nr.Private = resp.ID, resp.Outputs, resp.Private
+	markSecretID(nr, c.inputs, false)
 	if d.preview {
 		nr.ID = UnknownID
 		if nr.Outputs == nil {
@@ -82,6 +83,7 @@ func (d *deployment) createFailed(step uint64, h how, old, nr *state.Resource, e
 	var ie *provider.InitError
 	if errors.As(err, &ie) && ie.ID != "" {
 		nr.ID, nr.Outputs, nr.Private, nr.InitErrors = ie.ID, ie.Outputs, ie.Private, ie.Reasons
+		markSecretID(nr, nr.Inputs, false)
 		if rerr := d.end(step, h.op, old, nr); rerr != nil {
 			return rerr
 		}
@@ -98,6 +100,7 @@ func (d *deployment) createFailed(step uint64, h how, old, nr *state.Resource, e
 func (d *deployment) update(c *change) (Registered, error) {
 	nr := d.newResource(c.urn, c.reg, c.inputs, c.inst.ref)
 	nr.ID, nr.Created, nr.Private = c.old.ID, c.old.Created, c.old.Private
+	nr.SecretID = c.old.SecretID || idFromSecret(nr.ID, c.inputs)
 	start := d.started(OpUpdate, c.old, nr, c)
 	step, err := d.begin(state.OpUpdate, c.old, nr)
 	if err != nil {
@@ -116,6 +119,7 @@ func (d *deployment) update(c *change) (Registered, error) {
 		return Registered{}, d.updateFailed(step, c, nr, err, start)
 	}
 	nr.Outputs, nr.Private = resp.Outputs, resp.Private
+	markSecretID(nr, c.inputs, nr.SecretID)
 	if err := d.end(step, state.OpUpdate, c.old, nr); err != nil {
 		return Registered{}, err
 	}
@@ -147,6 +151,7 @@ func (d *deployment) updateFailed(step uint64, c *change, nr *state.Resource, er
 func (d *deployment) same(c *change) (Registered, error) {
 	nr := d.newResource(c.urn, c.reg, c.inputs, c.inst.ref)
 	nr.ID, nr.Outputs, nr.Private = c.old.ID, c.old.Outputs, c.old.Private
+	markSecretID(nr, c.inputs, c.old.SecretID)
 	nr.Created, nr.Modified = c.old.Created, c.old.Modified
 	if !sameRecord(c.old, nr) {
 		nr.Modified = d.opts.now()

@@ -105,6 +105,7 @@ func (d *deployment) refreshOne(r *state.Resource, referenced bool) error {
 	if resp.Inputs != nil {
 		nr.Inputs = resp.Inputs
 	}
+	markSecretID(nr, nr.Inputs, r.SecretID)
 	drift := resource.DiffObjects(r.Outputs, nr.Outputs, nil)
 	op := OpSame
 	if !sameRecord(r, nr) {

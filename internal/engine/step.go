@@ -170,7 +170,7 @@ func (d *deployment) newResource(urn resource.URN, reg *Registration, inputs res
 func sameRecord(a, b *state.Resource) bool {
 	return a.Type == b.Type && a.Custom == b.Custom && a.ID == b.ID && a.Parent == b.Parent &&
 		a.Provider == b.Provider && a.Protect == b.Protect && a.RetainOnDelete == b.RetainOnDelete &&
-		a.DeleteBeforeReplace == b.DeleteBeforeReplace && a.CustomTimeouts == b.CustomTimeouts &&
+		a.DeleteBeforeReplace == b.DeleteBeforeReplace && a.CustomTimeouts == b.CustomTimeouts && a.SecretID == b.SecretID &&
 		a.Inputs.Equal(b.Inputs) && a.Outputs.Equal(b.Outputs) &&
 		slices.Equal(a.Dependencies, b.Dependencies) && slices.Equal(a.IgnoreChanges, b.IgnoreChanges) &&
 		slices.Equal(a.ReplaceOnChanges, b.ReplaceOnChanges) && slices.Equal(a.InitErrors, b.InitErrors) &&
@@ -191,6 +191,9 @@ func samePropertyDependencies(a, b map[string][]resource.URN) bool {
 
 func registered(r *state.Resource) Registered {
 	res := Registered{URN: r.URN, ID: idValue(r.ID), Outputs: r.Outputs, Custom: r.Custom}
+	if r.SecretID {
+		res.ID = resource.MakeSecret(res.ID)
+	}
 	if isProvider(r.Type) {
 		res.ProviderRef = state.ProviderRef(r.URN, r.ID)
 	}

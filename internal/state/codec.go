@@ -53,6 +53,7 @@ type (
 		Type                 string                    `json:"type"`
 		Custom               bool                      `json:"custom,omitempty"`
 		ID                   string                    `json:"id,omitempty"`
+		SealedID             json.RawMessage           `json:"sealedId,omitempty"`
 		Inputs               json.RawMessage           `json:"inputs,omitempty"`
 		Outputs              json.RawMessage           `json:"outputs,omitempty"`
 		Parent               resource.URN              `json:"parent,omitempty"`
@@ -149,8 +150,12 @@ func (enc *valueEncoder) resource(r *Resource) (*resourceJSON, error) {
 	if err != nil {
 		return nil, fmt.Errorf("resource %s: outputs: %w", r.URN, err)
 	}
+	id, sealed, err := enc.id(r)
+	if err != nil {
+		return nil, fmt.Errorf("resource %s: id: %w", r.URN, err)
+	}
 	return &resourceJSON{
-		URN: r.URN, Type: r.Type, Custom: r.Custom, ID: r.ID, Inputs: in, Outputs: out,
+		URN: r.URN, Type: r.Type, Custom: r.Custom, ID: id, SealedID: sealed, Inputs: in, Outputs: out,
 		Parent: r.Parent, Provider: r.Provider, Dependencies: r.Dependencies,
 		PropertyDependencies: r.PropertyDependencies, Protect: r.Protect,
 		RetainOnDelete: r.RetainOnDelete, DeleteBeforeReplace: r.DeleteBeforeReplace,
@@ -159,6 +164,29 @@ func (enc *valueEncoder) resource(r *Resource) (*resourceJSON, error) {
 		InitErrors: r.InitErrors, Private: r.Private,
 		Created: timePtr(r.Created), Modified: timePtr(r.Modified),
 	}, nil
+}
+
+// id returns how a resource's ID is stored: in the clear, or, for a secret
+// ID, sealed as the secret value {"id": ID} and nothing in the clear.
+func (enc *valueEncoder) id(r *Resource) (string, json.RawMessage, error) {
+	if !r.SecretID || r.ID == "" {
+		return r.ID, nil, nil
+	}
+	sealed, err := enc.object(nil, resource.Object{"id": resource.MakeSecret(resource.NewString(r.ID))})
+	return "", sealed, err
+}
+
+// openID reads a sealed ID back.
+func openID(sealed json.RawMessage, c Crypter) (string, error) {
+	o, err := decodeObject(sealed, c)
+	if err != nil {
+		return "", err
+	}
+	v := o["id"]
+	if !v.IsSecret() || v.SecretElement().Kind() != resource.StringKind {
+		return "", errors.New("the sealed ID is not a secret string")
+	}
+	return v.SecretElement().Str(), nil
 }
 
 func timePtr(t time.Time) *time.Time {
@@ -354,6 +382,12 @@ func (rj *resourceJSON) decode(c Crypter) (*Resource, error) {
 		Created: timeOf(rj.Created), Modified: timeOf(rj.Modified),
 	}
 	var err error
+	if len(rj.SealedID) > 0 {
+		if r.ID, err = openID(rj.SealedID, c); err != nil {
+			return nil, fmt.Errorf("%s: id: %w", rj.URN, err)
+		}
+		r.SecretID = true
+	}
 	if r.Inputs, err = decodeObject(rj.Inputs, c); err != nil {
 		return nil, fmt.Errorf("%s: inputs: %w", rj.URN, err)
 	}

@@ -13,10 +13,13 @@ type Resource struct {
 	Type   string
 	Custom bool
 	// ID is the provider's ID for a custom resource; "" for a component.
-	ID      string
-	Inputs  resource.Object
-	Outputs resource.Object
-	Parent  resource.URN
+	ID string
+	// SecretID says the ID was derived from a secret input: it is stored
+	// sealed like a secret value and shown masked.
+	SecretID bool
+	Inputs   resource.Object
+	Outputs  resource.Object
+	Parent   resource.URN
 	// Provider references the provider resource that manages a custom
 	// resource, as "<provider URN>::<provider ID>".
 	Provider             string
