@@ -152,3 +152,17 @@ func TestChangeSecretsProvider(t *testing.T) {
 		t.Errorf("the state's secret reads %q after changing back", got)
 	}
 }
+
+func TestPassphrasePrompt(t *testing.T) {
+	dir := clitest.CopyDir(t, filepath.Join("testdata", "base"))
+	clitest.MustRun(t, dir, withPassphrase("pw"), "config", "set", "--secret", "token", "s3cr3t")
+	r := clitest.Run(t, dir, clitest.Options{StdinTerminal: true, Stdin: "pw\n"}, "config", "get", "token")
+	if r.Code != 0 || r.Stdout != "s3cr3t\n" || !strings.Contains(r.Stderr, "Enter the passphrase of stack dev") {
+		t.Errorf("config get with the passphrase typed at the prompt: exit %d\n%s", r.Code, r.Output())
+	}
+	fails(t, dir, "Passphrase needed", "config", "get", "token") // no terminal: no prompt
+	r = clitest.Run(t, dir, clitest.Options{StdinTerminal: true, Stdin: "nope\n"}, "config", "get", "token")
+	if r.Code != 1 || !strings.Contains(r.Output(), "Wrong passphrase") {
+		t.Errorf("a wrong passphrase at the prompt: exit %d\n%s", r.Code, r.Output())
+	}
+}
