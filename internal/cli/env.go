@@ -34,6 +34,9 @@ type Env struct {
 	// KDF is the cost of deriving a key from a new stack's passphrase;
 	// zero means the secrets package's default. Tests make it cheap.
 	KDF secrets.KDFParams
+	// ReadPassword reads a line from the terminal without echoing it (the
+	// passphrase prompt); nil reads a line from Stdin.
+	ReadPassword func() (string, error)
 	// Rewrite, if set, adjusts each engine event before it is shown.
 	// Golden tests use it to make step durations deterministic.
 	Rewrite func(*engine.Event)
@@ -59,6 +62,10 @@ func System() Env {
 		Width:          width,
 		Getenv:         os.Getenv,
 		Now:            time.Now,
+		ReadPassword: func() (string, error) {
+			b, err := term.ReadPassword(int(os.Stdin.Fd()))
+			return string(b), err
+		},
 		Interrupts: func() (<-chan os.Signal, func()) {
 			ch := make(chan os.Signal, 2)
 			signal.Notify(ch, os.Interrupt, syscall.SIGTERM)

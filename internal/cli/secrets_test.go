@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/plinth-iac/plinth/internal/cli/clitest"
+	"github.com/plinth-iac/plinth/internal/secrets"
+	"github.com/plinth-iac/plinth/internal/state"
+	"github.com/plinth-iac/plinth/internal/state/file"
+	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
 func withPassphrase(p string) clitest.Options {
@@ -96,5 +101,68 @@ func TestPassphraseOnAKeyFileStackIsNotIgnoredSilently(t *testing.T) {
 	r := clitest.MustRun(t, dir, withPassphrase("pw"), "preview")
 	if !strings.Contains(r.Output(), "PLINTH_PASSPHRASE is set, but the secrets of stack dev are encrypted with a generated key") {
 		t.Errorf("preview with PLINTH_PASSPHRASE on a key-file stack says nothing about it:\n%s", r.Output())
+	}
+}
+
+// TestChangeSecretsProvider moves a key-file stack with a secret in its
+// config and one in its state to a passphrase and back.
+func TestChangeSecretsProvider(t *testing.T) {
+	dir := base(t)
+	run(t, dir, "config", "set", "--secret", "token", "s3cr3t")
+	ctx := context.Background()
+	b := file.New(filepath.Join(dir, ".plinth"))
+	c, _, err := secrets.Open(ctx, b, "dev", secrets.Options{KDF: clitest.CheapKDF})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := state.Open(ctx, b, "dev", state.OpenOptions{Crypter: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := resource.Object{"pw": resource.MakeSecret(resource.NewString("state-secret-77"))}
+	if err := s.Record(ctx, &state.Entry{Kind: state.Write, Op: state.OpOutputs, Outputs: out}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	pw := withPassphrase("team pass")
+	if r := clitest.MustRun(t, dir, pw, "stack", "change-secrets-provider", "passphrase"); !strings.Contains(r.Stdout, "now use a passphrase") {
+		t.Errorf("change-secrets-provider says:\n%s", r.Output())
+	}
+	keyFile := readFile(t, filepath.Join(dir, ".plinth", "stacks", "dev", "secrets.json"))
+	if strings.Contains(keyFile, `"key"`) {
+		t.Errorf("the old key is still stored after the change: %s", keyFile)
+	}
+	if got := clitest.MustRun(t, cloneCommitted(t, dir), pw, "config", "get", "token").Stdout; got != "s3cr3t\n" {
+		t.Errorf("config get in a clone after the change printed %q", got)
+	}
+	if got := clitest.MustRun(t, dir, pw, "stack", "output", "pw", "--show-secrets").Stdout; got != "state-secret-77\n" {
+		t.Errorf("the state's secret reads %q after the change", got)
+	}
+	fails(t, dir, "Passphrase needed", "config", "get", "token")
+	clitest.MustRun(t, dir, pw, "stack", "change-secrets-provider", "key")
+	if got := run(t, dir, "config", "get", "token").Stdout; got != "s3cr3t\n" {
+		t.Errorf("config get after changing back to a key printed %q", got)
+	}
+	if cfg := readFile(t, filepath.Join(dir, "plinth.dev.yaml")); strings.Contains(cfg, "encryptionsalt") {
+		t.Errorf("the salt is still in plinth.dev.yaml after changing to a key:\n%s", cfg)
+	}
+	if got := run(t, dir, "stack", "output", "pw", "--show-secrets").Stdout; got != "state-secret-77\n" {
+		t.Errorf("the state's secret reads %q after changing back", got)
+	}
+}
+
+func TestPassphrasePrompt(t *testing.T) {
+	dir := clitest.CopyDir(t, filepath.Join("testdata", "base"))
+	clitest.MustRun(t, dir, withPassphrase("pw"), "config", "set", "--secret", "token", "s3cr3t")
+	r := clitest.Run(t, dir, clitest.Options{StdinTerminal: true, Stdin: "pw\n"}, "config", "get", "token")
+	if r.Code != 0 || r.Stdout != "s3cr3t\n" || !strings.Contains(r.Stderr, "Enter the passphrase of stack dev") {
+		t.Errorf("config get with the passphrase typed at the prompt: exit %d\n%s", r.Code, r.Output())
+	}
+	fails(t, dir, "Passphrase needed", "config", "get", "token") // no terminal: no prompt
+	r = clitest.Run(t, dir, clitest.Options{StdinTerminal: true, Stdin: "nope\n"}, "config", "get", "token")
+	if r.Code != 1 || !strings.Contains(r.Output(), "Wrong passphrase") {
+		t.Errorf("a wrong passphrase at the prompt: exit %d\n%s", r.Code, r.Output())
 	}
 }

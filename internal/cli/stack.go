@@ -23,7 +23,8 @@ func (a *app) stackCommand() *cobra.Command {
 			"Commands use --stack, else the selected stack, else dev, which is created on first use.",
 		Args: cobra.NoArgs,
 	}
-	c.AddCommand(a.stackLsCommand(), a.stackInitCommand(), a.stackSelectCommand(), a.stackRmCommand(), a.stackOutputCommand())
+	c.AddCommand(a.stackLsCommand(), a.stackInitCommand(), a.stackSelectCommand(), a.stackRmCommand(), a.stackOutputCommand(),
+		a.stackChangeSecretsProviderCommand())
 	return c
 }
 

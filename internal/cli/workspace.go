@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -136,6 +138,11 @@ func (w *workspace) crypterFor(ctx context.Context, cf *stackConfig, readOnly bo
 	opts := secrets.Options{Passphrase: w.a.env.getenv(secrets.PassphraseEnv), KDF: w.a.env.KDF,
 		Salt: cf, ReadOnly: readOnly, Sealed: func() ([]string, error) { return w.sealedPlaces(ctx, cf) }}
 	c, warning, err := secrets.Open(ctx, w.backend, w.stack, opts)
+	if errors.Is(err, secrets.ErrPassphraseRequired) && w.a.env.StdinTerminal {
+		if opts.Passphrase, err = w.promptPassphrase(); err == nil {
+			c, warning, err = secrets.Open(ctx, w.backend, w.stack, opts)
+		}
+	}
 	if err != nil {
 		return nil, secretsError(err)
 	}
@@ -143,6 +150,30 @@ func (w *workspace) crypterFor(ctx context.Context, cf *stackConfig, readOnly bo
 		fmt.Fprintln(w.a.env.Stderr, "note: "+warning)
 	}
 	return c, nil
+}
+
+// promptPassphrase asks for the stack's passphrase on the terminal, as
+// Pulumi does when PLINTH_PASSPHRASE is unset.
+func (w *workspace) promptPassphrase() (string, error) {
+	fmt.Fprintf(w.a.env.Stderr, "Enter the passphrase of stack %s (or set %s): ", w.stack, secrets.PassphraseEnv)
+	var line string
+	var err error
+	if w.a.env.ReadPassword != nil {
+		line, err = w.a.env.ReadPassword()
+		fmt.Fprintln(w.a.env.Stderr)
+	} else {
+		line, err = bufio.NewReader(w.a.env.Stdin).ReadString('\n')
+		if errors.Is(err, io.EOF) && line != "" {
+			err = nil
+		}
+	}
+	if err != nil {
+		return "", display.Errorf("Passphrase needed", "Reading the passphrase of stack %s from the terminal failed (%v). Set %s instead.", w.stack, err, secrets.PassphraseEnv)
+	}
+	if line = strings.TrimRight(line, "\r\n"); line == "" {
+		return "", display.Errorf("Passphrase needed", "No passphrase was entered for stack %s. Enter it at the prompt, or set %s.", w.stack, secrets.PassphraseEnv)
+	}
+	return line, nil
 }
 
 // sealedPlaces lists where values sealed with the stack's key exist.

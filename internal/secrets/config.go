@@ -90,6 +90,8 @@ type config struct {
 	Version    int               `json:"version"`
 	Passphrase *passphraseConfig `json:"passphrase,omitempty"`
 	Key        []byte            `json:"key,omitempty"`
+	// Next is the provider a change in progress moves to (see Change).
+	Next *config `json:"next,omitempty"`
 }
 
 type passphraseConfig struct {
@@ -111,7 +113,11 @@ func Open(ctx context.Context, store ConfigStore, stack string, opts Options) (c
 		if err != nil {
 			return nil, "", fmt.Errorf("the encryptionsalt in %s is damaged (%v); restore the line from version control", opts.Salt.Where(), err)
 		}
-		return openPassphrase(stack, p, opts.Passphrase)
+		c, w, err := openPassphrase(stack, p, opts.Passphrase)
+		if err != nil {
+			return nil, "", err
+		}
+		return withPending(ctx, store, stack, opts, c), w, nil
 	}
 	data, err := store.ReadSecretsConfig(ctx, stack)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -123,6 +129,9 @@ func Open(ctx context.Context, store ConfigStore, stack string, opts Options) (c
 	var cfg config
 	if err := json.Unmarshal(data, &cfg); err != nil {
 		return nil, "", fmt.Errorf("the secrets configuration of stack %s is damaged (%v); restore it from a backup, or secrets stored in the stack cannot be read", stack, err)
+	}
+	if cfg.Next != nil {
+		return openPending(stack, &cfg, opts)
 	}
 	c, warning, err = open(stack, &cfg, opts)
 	if err == nil && cfg.Passphrase != nil && opts.Salt != nil {
@@ -276,4 +285,23 @@ func parseSaltLine(line string) (*passphraseConfig, error) {
 	}
 	p.Check = f[6]
 	return &p, nil
+}
+
+// openPending opens a configuration with a change of provider in
+// progress: either key opens, the next one seals.
+func openPending(stack string, cfg *config, opts Options) (*Crypter, string, error) {
+	cur := *cfg
+	cur.Next = nil
+	old, _, oerr := open(stack, &cur, opts)
+	next, _, nerr := open(stack, cfg.Next, opts)
+	warning := fmt.Sprintf("a change of the secrets provider of stack %s did not finish; run `plinth stack change-secrets-provider` again to finish it", stack)
+	switch {
+	case oerr == nil && nerr == nil:
+		return next.with(old), warning, nil
+	case nerr == nil:
+		return next, warning, nil
+	case oerr == nil:
+		return old, warning, nil
+	}
+	return nil, "", oerr
 }

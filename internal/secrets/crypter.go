@@ -23,6 +23,16 @@ var ErrDamaged = errors.New("the ciphertext is damaged or was sealed with a diff
 // Crypter interface of internal/state and is safe for concurrent use.
 type Crypter struct {
 	aead cipher.AEAD
+	// older open values sealed with earlier keys while a change of
+	// provider is in progress; Seal never uses them.
+	older []cipher.AEAD
+}
+
+// with returns a Crypter that seals with c and opens with c or o.
+func (c *Crypter) with(o *Crypter) *Crypter {
+	out := &Crypter{aead: c.aead, older: append(append([]cipher.AEAD{}, c.older...), o.aead)}
+	out.older = append(out.older, o.older...)
+	return out
 }
 
 // NewCrypter returns a Crypter for a KeySize-byte key.
@@ -59,6 +69,12 @@ func (c *Crypter) Open(ciphertext string) ([]byte, error) {
 		return nil, fmt.Errorf("%w: %v", ErrDamaged, err)
 	}
 	plain, err := c.aead.Open(nil, nil, sealed, nil)
+	for _, o := range c.older {
+		if err == nil {
+			break
+		}
+		plain, err = o.Open(nil, nil, sealed, nil)
+	}
 	if err != nil {
 		return nil, ErrDamaged
 	}

@@ -136,3 +136,19 @@ func (s *Session) SetProtect(ctx context.Context, urn resource.URN, protect bool
 	n.Protect = protect
 	return s.Record(ctx, &Entry{Kind: Write, Op: OpSame, Old: r, New: n, Time: time.Now()})
 }
+
+// Reseal makes c the session's Crypter and saves the state at once, every
+// secret sealed with c (`plinth stack change-secrets-provider`). c must
+// open what the old Crypter sealed until the save is done: a crash before
+// it leaves the old snapshot. Nothing else may be recording meanwhile.
+func (s *Session) Reseal(ctx context.Context, c Crypter) error {
+	s.mu.Lock()
+	if s.closed || len(s.live.inflight) > 0 || len(s.queue.records) > 0 {
+		s.mu.Unlock()
+		return fmt.Errorf("cannot re-seal the state of stack %s while steps are being recorded", s.stack)
+	}
+	s.crypter = c
+	snap := s.live.Snapshot()
+	s.mu.Unlock()
+	return s.compact(ctx, snap)
+}

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -125,5 +126,33 @@ func TestFaultInjection(t *testing.T) {
 	}
 	for kind, n := range counts {
 		t.Logf("%-22s errors %3d, warnings %3d, harmless %3d, silent %d", kind, n[faultError], n[faultWarned], n[faultHarmless], n[faultSilent])
+	}
+}
+
+// TestSalvageKeepsWhatIsReadable damages the second journal record: Load
+// refuses, pointing at salvage, and Salvage keeps the snapshot and the
+// first record and says what it dropped.
+func TestSalvageKeepsWhatIsReadable(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	c := faultStack(t, root)
+	b := file.New(root)
+	path := b.Describe("dev", state.PartJournal)
+	data, err := os.ReadFile(path)
+	must(t, err)
+	first := 8 + int(data[3]) | int(data[2])<<8 // header: big-endian length
+	data[first+20] ^= 0x40                      // inside record 2
+	must(t, os.WriteFile(path, data, 0o600))
+	_, err = state.Load(ctx, b, "dev", state.OpenOptions{Crypter: c})
+	if err == nil || !strings.Contains(err.Error(), "state export --force") {
+		t.Fatalf("loading a damaged journal: error = %v, want one pointing at `state export --force`", err)
+	}
+	snap, notes, err := state.Salvage(ctx, b, "dev", c)
+	must(t, err)
+	if len(notes) != 1 || !strings.Contains(notes[0], fmt.Sprintf("record 2 (at byte %d) is damaged", first)) {
+		t.Errorf("salvage notes = %q, want one naming record 2 at byte %d", notes, first)
+	}
+	if diff := cmp.Diff([]string{"default=p-1", "a=a-1", "pending create:b", "pending update:a"}, names(snap)); diff != "" {
+		t.Errorf("salvaged state (-want +got):\n%s", diff)
 	}
 }
