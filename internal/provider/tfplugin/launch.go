@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
@@ -206,6 +207,32 @@ func (t *outputTail) suffix() string {
 	return "\nThe provider's last output was:\n" + strings.Join(lines, "\n")
 }
 
+// noAnswer reports whether a failed call ended without the provider's
+// answer: the process is gone, the connection broke, the call ran out of
+// time or was cancelled, or gRPC could not read the answer. An error
+// status a live provider returned is its answer.
+func (p *Provider) noAnswer(err error) bool {
+	st := status.Convert(err)
+	switch st.Code() {
+	case codes.Unavailable, codes.Canceled, codes.DeadlineExceeded:
+		return true
+	case codes.Internal, codes.ResourceExhausted:
+		if strings.HasPrefix(st.Message(), "grpc: ") {
+			return true
+		}
+	}
+	return p.client.Exited()
+}
+
+// withTimeout bounds a call by a resource timeout, with a quarter more, as
+// for Pulumi-protocol plugins; no timeout leaves the call unbounded.
+func withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, d+d/4)
+}
+
 // rpcError explains a failed gRPC call: a crash (the process is gone or the
 // connection broke) with the provider's last output, anything else as the
 // provider's error.
@@ -219,6 +246,12 @@ func (p *Provider) rpcError(op string, err error) error {
 		// for its last output.
 		p.client.Kill()
 		return fmt.Errorf("provider %s crashed during %s: %w%s", p.cfg.Name, op, err, p.tail.suffix())
+	}
+	switch code {
+	case codes.DeadlineExceeded:
+		return fmt.Errorf("provider %s did not finish %s in time: %w", p.cfg.Name, op, err)
+	case codes.Canceled:
+		return fmt.Errorf("provider %s: %s was cancelled: %w", p.cfg.Name, op, err)
 	}
 	if code == codes.Unimplemented {
 		return fmt.Errorf("provider %s does not implement %s (protocol %d): %w", p.cfg.Name, op, p.protocol, err)
