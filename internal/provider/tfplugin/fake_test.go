@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/hashicorp/go-plugin"
 	"github.com/zclconf/go-cty/cty"
@@ -30,11 +33,26 @@ const (
 	modeNested6      = "nested6"      // v6: a resource with nested attributes
 	modeUpgrade      = "upgrade"      // v5: schema version 2; version 1 called value old_value
 	modeHang         = "hang"         // v5: apply waits until it is cancelled
+	modeSilent       = "silent"       // never completes the handshake
+	modeSpam         = "spam"         // v5: writes 8 MiB to stderr (4 MiB in one line) before serving
 	modeGarbage      = "garbage"      // v5: apply answers a new state that is not msgpack
 	modeRefuse       = "refuse"       // v5: apply reports an error and no object
 )
 
 func serveFake(mode string) {
+	switch mode {
+	case modeSilent:
+		time.Sleep(time.Hour)
+	case modeSpam:
+		line := strings.Repeat("x", 1<<20)
+		for i := 0; i < 4; i++ {
+			fmt.Fprint(os.Stderr, line)
+		}
+		fmt.Fprintln(os.Stderr)
+		for i := 0; i < 40000; i++ {
+			fmt.Fprintln(os.Stderr, "noise", i, strings.Repeat("y", 100))
+		}
+	}
 	sets := map[int]plugin.PluginSet{5: {"provider": fakePlugin{v5: &fake5{mode: mode}}}}
 	if mode == modeNested6 {
 		sets = map[int]plugin.PluginSet{6: {"provider": fakePlugin{v6: &fake6{}}}}
