@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -309,5 +310,25 @@ func TestSourceNewestWinsOverBuiltin(t *testing.T) {
 				t.Errorf("got %s, want %s", got, tc.want)
 			}
 		})
+	}
+}
+
+func TestHandshakeTimeout(t *testing.T) {
+	tests := map[string]struct {
+		value   string
+		want    time.Duration
+		wantErr bool
+	}{
+		"unset":    {"", DefaultHandshakeTimeout, false},
+		"duration": {"90s", 90 * time.Second, false},
+		"seconds":  {"2.5", 2500 * time.Millisecond, false},
+		"zero":     {"0s", 0, true},
+		"garbage":  {"soon", 0, true},
+	}
+	for name, tc := range tests {
+		got, err := HandshakeTimeout(func(string) string { return tc.value })
+		if got != tc.want || (err != nil) != tc.wantErr {
+			t.Errorf("%s: HandshakeTimeout(%q) = %v, %v; want %v (error %v)", name, tc.value, got, err, tc.want, tc.wantErr)
+		}
 	}
 }

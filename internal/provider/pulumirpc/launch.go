@@ -3,13 +3,13 @@ package pulumirpc
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	pb "github.com/pulumi/pulumi/sdk/v3/proto/go"
@@ -17,6 +17,9 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
+
+	"github.com/plinth-iac/plinth/internal/plugin"
+	"github.com/plinth-iac/plinth/internal/plugin/proc"
 )
 
 // Config says which plugin to launch and how. It is not modified after
@@ -32,8 +35,9 @@ type Config struct {
 	Env []string
 	// Dir is the plugin's working directory; "" means plinth's own.
 	Dir string
-	// StartTimeout bounds the wait for the port and the first answer;
-	// DefaultStartTimeout if zero.
+	// StartTimeout bounds the wait for the port and the first answer; if
+	// zero, $PLINTH_PLUGIN_HANDSHAKE_TIMEOUT or 10 s (see
+	// plugin.HandshakeTimeout).
 	StartTimeout time.Duration
 	// CloseGrace is how long Close waits for the plugin to exit after
 	// asking it to before killing it; DefaultCloseGrace if zero.
@@ -46,18 +50,20 @@ type Config struct {
 	StderrLines int
 }
 
-// Defaults for Config.
-const (
-	DefaultStartTimeout = 30 * time.Second
-	DefaultCloseGrace   = 5 * time.Second
-)
+// DefaultCloseGrace is Config.CloseGrace's default.
+const DefaultCloseGrace = 5 * time.Second
 
-func (c *Config) startTimeout() time.Duration {
+// withStartTimeout sets StartTimeout from the environment if it is zero.
+func (c Config) withStartTimeout() (Config, error) {
 	if c.StartTimeout > 0 {
-		return c.StartTimeout
+		return c, nil
 	}
-	return DefaultStartTimeout
+	d, err := plugin.HandshakeTimeout(os.Getenv)
+	c.StartTimeout = d
+	return c, err
 }
+
+func (c *Config) startTimeout() time.Duration { return c.StartTimeout }
 
 func (c *Config) closeGrace() time.Duration {
 	if c.CloseGrace > 0 {
@@ -78,6 +84,10 @@ func (c *Config) logger() func(LogLine) {
 // says what went wrong: the plugin exited (with its last stderr lines),
 // printed something that is not a port, or did not answer in time.
 func Launch(ctx context.Context, cfg Config) (*Provider, error) {
+	cfg, err := cfg.withStartTimeout()
+	if err != nil {
+		return nil, fmt.Errorf("starting provider %s (%s): %w", cfg.Name, cfg.Path, err)
+	}
 	eng, err := startEngine(cfg.Name, cfg.logger())
 	if err != nil {
 		return nil, err
@@ -99,29 +109,22 @@ func Launch(ctx context.Context, cfg Config) (*Provider, error) {
 func startProcess(cfg Config, engineAddr string) (*process, error) {
 	cmd := exec.Command(cfg.Path, append(append([]string(nil), cfg.Args...), engineAddr)...)
 	cmd.Env, cmd.Dir = cfg.Env, cfg.Dir
-	// Its own process group: a terminal's Ctrl-C reaches plinth, which
-	// cancels and closes providers in order, not the plugin directly.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	stdout, err := cmd.StdoutPipe()
+	// proc.Start gives it a process group of its own (a terminal's Ctrl-C
+	// reaches plinth, which cancels and closes providers in order, not the
+	// plugin directly) and ties it to plinth's life.
+	pr, err := proc.Start(cmd)
 	if err != nil {
-		return nil, fmt.Errorf("starting provider %s (%s): %w", cfg.Name, cfg.Path, err)
-	}
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		return nil, fmt.Errorf("starting provider %s (%s): %w", cfg.Name, cfg.Path, err)
-	}
-	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting provider %s (%s): %w", cfg.Name, cfg.Path, err)
 	}
 	keep := cfg.StderrLines
 	if keep <= 0 {
 		keep = 20
 	}
-	p := &process{name: cfg.Name, path: cfg.Path, cmd: cmd, log: cfg.logger(), exited: make(chan struct{}), keep: keep,
-		firstLine: make(chan lineResult, 1)}
+	p := &process{name: cfg.Name, path: cfg.Path, proc: pr, log: cfg.logger(), exited: make(chan struct{}),
+		tail: &proc.Tail{Lines: keep}, firstLine: make(chan lineResult, 1)}
 	p.drained.Add(2)
-	go p.forward(stderr, "stderr")
-	go p.readStdout(bufio.NewReader(stdout))
+	go p.forward(pr.Stderr, "stderr")
+	go p.readStdout(bufio.NewReaderSize(pr.Stdout, proc.LineBytes))
 	go p.wait()
 	return p, nil
 }
@@ -165,8 +168,11 @@ func readPort(ctx context.Context, cfg Config, proc *process) (int, error) {
 		}
 		return parsePort(cfg, r.line)
 	case <-ctx.Done():
-		return 0, fmt.Errorf("provider %s (%s) did not print its port within %s: is it a Pulumi resource plugin? %s",
-			cfg.Name, cfg.Path, cfg.startTimeout(), describeTail(proc.stderrTail()))
+		if err := context.Cause(ctx); !errors.Is(err, context.DeadlineExceeded) {
+			return 0, fmt.Errorf("provider %s (%s): starting it was cancelled: %w", cfg.Name, cfg.Path, err)
+		}
+		return 0, fmt.Errorf("provider %s (%s) did not print its port within %s: is it a Pulumi resource plugin? Set %s to wait longer; %s",
+			cfg.Name, cfg.Path, cfg.startTimeout(), plugin.HandshakeTimeoutEnv, describeTail(proc.stderrTail()))
 	}
 }
 

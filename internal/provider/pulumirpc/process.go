@@ -10,6 +10,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/plinth-iac/plinth/internal/plugin/proc"
 )
 
 // LogLine is one line a plugin wrote, or a message it logged through the
@@ -36,14 +38,12 @@ func (l LogLine) String() string {
 type process struct {
 	name   string
 	path   string
-	cmd    *exec.Cmd
+	proc   *proc.Process
 	log    func(LogLine)
 	exited chan struct{} // closed when the process has exited
 	err    error         // exit error, set before exited is closed
 
-	mu   sync.Mutex
-	tail []string // last stderr lines
-	keep int
+	tail *proc.Tail // last stderr lines, bounded in bytes
 
 	drained   sync.WaitGroup  // output readers
 	firstLine chan lineResult // the first line of stdout, the port
@@ -64,39 +64,46 @@ func (p *process) readStdout(r *bufio.Reader) {
 
 // stderrTail returns the last lines the plugin wrote to stderr.
 func (p *process) stderrTail() []string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return append([]string(nil), p.tail...)
+	return p.tail.Get()
 }
 
-func (p *process) remember(line string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.tail = append(p.tail, line)
-	if len(p.tail) > p.keep {
-		p.tail = p.tail[len(p.tail)-p.keep:]
-	}
-}
-
-// forward sends each line of r to the log; for stderr it also keeps the
-// tail for crash reports.
+// forward sends each line of r to the log, cut at proc.LineBytes (a line
+// without end is not kept whole); for stderr it also keeps the tail for
+// crash reports. It reads to the end, so the plugin never blocks on a
+// full pipe.
 func (p *process) forward(r io.Reader, stream string) {
 	defer p.drained.Done()
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 1024*1024)
-	for sc.Scan() {
-		line := sc.Text()
-		if stream == "stderr" {
-			p.remember(line)
+	br := bufio.NewReaderSize(r, proc.LineBytes)
+	var line []byte
+	for {
+		chunk, isPrefix, err := br.ReadLine()
+		if err != nil {
+			return
 		}
-		p.log(LogLine{Provider: p.name, Stream: stream, Text: line})
+		if len(line) < proc.LineBytes {
+			line = append(line, chunk[:min(len(chunk), proc.LineBytes-len(line))]...)
+		}
+		if isPrefix {
+			continue
+		}
+		if stream == "stderr" {
+			p.tail.Write(append(line, '\n'))
+		}
+		p.log(LogLine{Provider: p.name, Stream: stream, Text: string(line)})
+		line = line[:0]
 	}
 }
 
-// wait reaps the process once its output is drained, as exec.Cmd requires.
+// wait reaps the process, then gives its output a moment to drain, so a
+// crash report has its last lines.
 func (p *process) wait() {
-	p.drained.Wait()
-	p.err = p.cmd.Wait()
+	p.err = p.proc.Wait()
+	drained := make(chan struct{})
+	go func() { p.drained.Wait(); close(drained) }()
+	select {
+	case <-drained:
+	case <-time.After(time.Second):
+	}
 	close(p.exited)
 }
 
@@ -130,7 +137,7 @@ func (p *process) exitStatus() string {
 		}
 		return fmt.Sprintf("exit status %d", ee.ExitCode())
 	}
-	if p.err != nil {
+	if p.err != nil && !errors.Is(p.err, exec.ErrWaitDelay) {
 		return p.err.Error()
 	}
 	return "exit status 0"
@@ -144,17 +151,15 @@ func describeTail(lines []string) string {
 	return "its last stderr lines:\n    " + strings.Join(lines, "\n    ")
 }
 
-// stop asks the process to exit (SIGTERM), then kills it if it has not
-// exited within grace.
+// stop asks the process to exit (SIGTERM), kills it if it has not exited
+// within grace, and then kills what is left of its process group (children
+// it started). It returns once the process is reaped, which a child
+// holding its output cannot delay beyond proc.WaitDelay.
 func (p *process) stop(grace time.Duration) {
-	select {
-	case <-p.exited:
-		return
-	default:
+	if !p.hasExited(0) {
+		_ = p.proc.Signal(syscall.SIGTERM)
+		p.hasExited(grace)
 	}
-	_ = p.cmd.Process.Signal(syscall.SIGTERM)
-	if !p.hasExited(grace) {
-		_ = p.cmd.Process.Kill()
-		<-p.exited
-	}
+	_ = p.proc.Kill()
+	<-p.exited
 }

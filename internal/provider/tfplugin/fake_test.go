@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/hashicorp/go-plugin"
 	"github.com/zclconf/go-cty/cty"
@@ -29,9 +32,27 @@ const (
 	modePartial      = "partial"      // v5: apply fails after creating something
 	modeNested6      = "nested6"      // v6: a resource with nested attributes
 	modeUpgrade      = "upgrade"      // v5: schema version 2; version 1 called value old_value
+	modeHang         = "hang"         // v5: apply waits until it is cancelled
+	modeSilent       = "silent"       // never completes the handshake
+	modeSpam         = "spam"         // v5: writes 8 MiB to stderr (4 MiB in one line) before serving
+	modeGarbage      = "garbage"      // v5: apply answers a new state that is not msgpack
+	modeRefuse       = "refuse"       // v5: apply reports an error and no object
 )
 
 func serveFake(mode string) {
+	switch mode {
+	case modeSilent:
+		time.Sleep(time.Hour)
+	case modeSpam:
+		line := strings.Repeat("x", 1<<20)
+		for i := 0; i < 4; i++ {
+			fmt.Fprint(os.Stderr, line)
+		}
+		fmt.Fprintln(os.Stderr)
+		for i := 0; i < 40000; i++ {
+			fmt.Fprintln(os.Stderr, "noise", i, strings.Repeat("y", 100))
+		}
+	}
 	sets := map[int]plugin.PluginSet{5: {"provider": fakePlugin{v5: &fake5{mode: mode}}}}
 	if mode == modeNested6 {
 		sets = map[int]plugin.PluginSet{6: {"provider": fakePlugin{v6: &fake6{}}}}
@@ -149,7 +170,18 @@ func (f *fake5) PlanResourceChange(_ context.Context, req *tfplugin5.PlanResourc
 	return &tfplugin5.PlanResourceChange_Response{PlannedState: &tfplugin5.DynamicValue{Msgpack: b}}, err
 }
 
-func (f *fake5) ApplyResourceChange(_ context.Context, req *tfplugin5.ApplyResourceChange_Request) (*tfplugin5.ApplyResourceChange_Response, error) {
+func (f *fake5) ApplyResourceChange(ctx context.Context, req *tfplugin5.ApplyResourceChange_Request) (*tfplugin5.ApplyResourceChange_Response, error) {
+	switch f.mode {
+	case modeHang:
+		<-ctx.Done()
+		return nil, ctx.Err()
+	case modeGarbage:
+		return &tfplugin5.ApplyResourceChange_Response{NewState: &tfplugin5.DynamicValue{Msgpack: []byte{0xc1, 0xff, 0x00}}}, nil
+	case modeRefuse:
+		return &tfplugin5.ApplyResourceChange_Response{Diagnostics: []*tfplugin5.Diagnostic{{
+			Severity: tfplugin5.Diagnostic_ERROR, Summary: "Quota exceeded", Detail: "no more things in this account",
+		}}}, nil
+	}
 	planned, err := ctymsgpack.Unmarshal(req.PlannedState.Msgpack, thingType)
 	if err != nil || planned.IsNull() {
 		return &tfplugin5.ApplyResourceChange_Response{NewState: req.PlannedState}, err

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -207,6 +208,43 @@ func TestStartFailures(t *testing.T) {
 				t.Errorf("error %q does not contain %q", err, tc.want)
 			}
 			t.Log(err)
+		})
+	}
+}
+
+// TestFaultOutcomeUnknown: an apply that ended without the provider's
+// readable answer may have created something, so its error is
+// provider.ErrOutcomeUnknown; errors a live provider reported with no
+// object are a definite failure, and with an object an InitError.
+func TestFaultOutcomeUnknown(t *testing.T) {
+	tests := map[string]struct {
+		mode    string
+		timeout time.Duration
+		cancel  bool
+		unknown bool
+	}{
+		"crash":             {mode: modeCrash, unknown: true},
+		"hang past timeout": {mode: modeHang, timeout: 200 * time.Millisecond, unknown: true},
+		"hang, cancelled":   {mode: modeHang, cancel: true, unknown: true},
+		"garbage state":     {mode: modeGarbage, unknown: true},
+		"refused":           {mode: modeRefuse},
+		"partial create":    {mode: modePartial},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			p := startFake(t, tc.mode)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			if tc.cancel {
+				time.AfterFunc(200*time.Millisecond, cancel)
+			}
+			_, err := p.Create(ctx, provider.CreateRequest{URN: urn("fake_thing", "t"), Inputs: obj(map[string]any{"value": "v"}), Timeout: tc.timeout})
+			if err == nil {
+				t.Fatal("Create succeeded")
+			}
+			if got := provider.IsOutcomeUnknown(err); got != tc.unknown {
+				t.Errorf("IsOutcomeUnknown(%v) = %v, want %v", err, got, tc.unknown)
+			}
 		})
 	}
 }

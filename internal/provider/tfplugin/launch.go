@@ -5,18 +5,22 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
+	"time"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
+	"github.com/hashicorp/go-plugin/runner"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	plinthplugin "github.com/plinth-iac/plinth/internal/plugin"
+	"github.com/plinth-iac/plinth/internal/plugin/proc"
 	"github.com/plinth-iac/plinth/internal/tfplugin5"
 	"github.com/plinth-iac/plinth/internal/tfplugin6"
 )
@@ -56,6 +60,16 @@ type Config struct {
 	// Warn receives warnings the provider reports, formatted for users; nil
 	// discards them.
 	Warn func(message string)
+	// StartTimeout bounds the wait for the provider's handshake; if zero,
+	// $PLINTH_PLUGIN_HANDSHAKE_TIMEOUT or 10 s (plugin.HandshakeTimeout).
+	StartTimeout time.Duration
+}
+
+func (c Config) startTimeout() (time.Duration, error) {
+	if c.StartTimeout > 0 {
+		return c.StartTimeout, nil
+	}
+	return plinthplugin.HandshakeTimeout(os.Getenv)
 }
 
 var binaryName = regexp.MustCompile(`^terraform-provider-([^_]+)(?:_v(.+?))?(?:\.exe)?$`)
@@ -92,22 +106,35 @@ func (grpcPlugin6) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc.C
 	return &wire6{c: tfplugin6.NewProviderClient(c)}, nil
 }
 
-// launch starts the process and returns its client and protocol stubs.
-func launch(cfg Config, tail *outputTail) (*plugin.Client, wire, error) {
+// launch starts the process and returns its client, its runner and its
+// protocol stubs. The handshake is bounded by the start timeout, and a
+// cancelled ctx (a second Ctrl-C) ends it at once.
+func launch(ctx context.Context, cfg Config, tail *outputTail) (*plugin.Client, *procRunner, wire, error) {
+	timeout, err := cfg.startTimeout()
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("starting Terraform provider %s (%s): %w", cfg.Name, cfg.Path, err)
+	}
 	cmd := exec.Command(cfg.Path)
 	cmd.Dir = cfg.Dir
-	cmd.Env = append(append(cmd.Environ(), cfg.Env...), quietLogs(cmd.Environ(), cfg.Env)...)
+	cmd.Env = append(append([]string(nil), cfg.Env...), quietLogs(os.Environ(), cfg.Env)...)
 	log := cfg.Log
 	if log == nil {
 		log = io.Discard
 	}
+	var run *procRunner
+	makeRunner := newRunner(cmd)
 	client := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig: Handshake,
 		VersionedPlugins: map[int]plugin.PluginSet{
 			5: {"provider": grpcPlugin5{}},
 			6: {"provider": grpcPlugin6{}},
 		},
-		Cmd:              cmd,
+		RunnerFunc: func(l hclog.Logger, c *exec.Cmd, dir string) (runner.Runner, error) {
+			r, err := makeRunner(l, c, dir)
+			run, _ = r.(*procRunner)
+			return r, err
+		},
+		StartTimeout:     timeout,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		AutoMTLS:         true,
 		Managed:          false,
@@ -118,18 +145,56 @@ func launch(cfg Config, tail *outputTail) (*plugin.Client, wire, error) {
 		GRPCDialOptions: []grpc.DialOption{grpc.WithDefaultCallOptions(
 			grpc.MaxCallRecvMsgSize(maxMessage), grpc.MaxCallSendMsgSize(maxMessage))},
 	})
-	rpc, err := client.Client()
+	rpc, err := handshake(ctx, client, func() {
+		if run != nil {
+			_ = run.Kill(context.Background())
+		}
+	})
 	if err != nil {
 		client.Kill()
-		return nil, nil, fmt.Errorf("starting Terraform provider %s (%s): %w; check that the file is a Terraform provider built for this platform%s",
-			cfg.Name, cfg.Path, err, tail.suffix())
+		return nil, nil, nil, startError(ctx, cfg, timeout, tail, err)
 	}
 	raw, err := rpc.Dispense("provider")
 	if err != nil {
 		client.Kill()
-		return nil, nil, fmt.Errorf("connecting to Terraform provider %s: %w", cfg.Name, err)
+		return nil, nil, nil, fmt.Errorf("connecting to Terraform provider %s: %w", cfg.Name, err)
 	}
-	return client, raw.(wire), nil
+	return client, run, raw.(wire), nil
+}
+
+// handshake starts the process and waits for go-plugin's handshake; if ctx
+// ends first, kill ends the process, which ends the handshake.
+func handshake(ctx context.Context, client *plugin.Client, kill func()) (plugin.ClientProtocol, error) {
+	type result struct {
+		rpc plugin.ClientProtocol
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		rpc, err := client.Client()
+		done <- result{rpc, err}
+	}()
+	select {
+	case r := <-done:
+		return r.rpc, r.err
+	case <-ctx.Done():
+		kill()
+		<-done
+		return nil, context.Cause(ctx)
+	}
+}
+
+// startError explains a provider that did not start.
+func startError(ctx context.Context, cfg Config, timeout time.Duration, tail *outputTail, err error) error {
+	switch {
+	case ctx.Err() != nil:
+		return fmt.Errorf("starting Terraform provider %s (%s) was cancelled: %w", cfg.Name, cfg.Path, err)
+	case strings.Contains(err.Error(), "timeout while waiting for plugin to start"):
+		return fmt.Errorf("provider %s (%s) did not complete its handshake within %s: is it a Terraform provider? Set %s to wait longer%s",
+			cfg.Name, cfg.Path, timeout, plinthplugin.HandshakeTimeoutEnv, tail.suffix())
+	}
+	return fmt.Errorf("starting Terraform provider %s (%s): %w; check that the file is a Terraform provider built for this platform%s",
+		cfg.Name, cfg.Path, err, tail.suffix())
 }
 
 // Providers built on HashiCorp's SDKs log every RPC at trace level unless
@@ -162,48 +227,50 @@ func quietLogs(envs ...[]string) []string {
 }
 
 // outputTail keeps the last lines a provider wrote to stderr, to explain a
-// crash.
-type outputTail struct {
-	mu    sync.Mutex
-	lines []string
-	part  strings.Builder
-}
+// crash: at most tailLines of them and proc.TailBytes in all. Structured
+// log lines (hclog's JSON, which go-plugin also routes to the logger) are
+// left out: a crash is told by the rest.
+type outputTail struct{ proc.Tail }
 
 const tailLines = 40
 
-// Write collects lines. Structured log lines (hclog's JSON, which go-plugin
-// also routes to the logger) are left out: a crash is told by the rest.
-func (t *outputTail) Write(b []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	for _, c := range string(b) {
-		if c != '\n' {
-			t.part.WriteRune(c)
-			continue
-		}
-		if line := t.part.String(); !strings.HasPrefix(line, `{"@`) {
-			t.lines = append(t.lines, line)
-		}
-		t.part.Reset()
-		if len(t.lines) > tailLines {
-			t.lines = t.lines[len(t.lines)-tailLines:]
-		}
-	}
-	return len(b), nil
+func newOutputTail() *outputTail {
+	return &outputTail{proc.Tail{Lines: tailLines, Skip: func(line string) bool { return strings.HasPrefix(line, `{"@`) }}}
 }
 
 // suffix renders the tail for an error message, or "" if there is none.
 func (t *outputTail) suffix() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	lines := append([]string(nil), t.lines...)
-	if t.part.Len() > 0 {
-		lines = append(lines, t.part.String())
-	}
+	lines := t.Get()
 	if len(lines) == 0 {
 		return ""
 	}
 	return "\nThe provider's last output was:\n" + strings.Join(lines, "\n")
+}
+
+// noAnswer reports whether a failed call ended without the provider's
+// answer: the process is gone, the connection broke, the call ran out of
+// time or was cancelled, or gRPC could not read the answer. An error
+// status a live provider returned is its answer.
+func (p *Provider) noAnswer(err error) bool {
+	st := status.Convert(err)
+	switch st.Code() {
+	case codes.Unavailable, codes.Canceled, codes.DeadlineExceeded:
+		return true
+	case codes.Internal, codes.ResourceExhausted:
+		if strings.HasPrefix(st.Message(), "grpc: ") {
+			return true
+		}
+	}
+	return p.client.Exited()
+}
+
+// withTimeout bounds a call by a resource timeout, with a quarter more, as
+// for Pulumi-protocol plugins; no timeout leaves the call unbounded.
+func withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, d+d/4)
 }
 
 // rpcError explains a failed gRPC call: a crash (the process is gone or the
@@ -219,6 +286,12 @@ func (p *Provider) rpcError(op string, err error) error {
 		// for its last output.
 		p.client.Kill()
 		return fmt.Errorf("provider %s crashed during %s: %w%s", p.cfg.Name, op, err, p.tail.suffix())
+	}
+	switch code {
+	case codes.DeadlineExceeded:
+		return fmt.Errorf("provider %s did not finish %s in time: %w", p.cfg.Name, op, err)
+	case codes.Canceled:
+		return fmt.Errorf("provider %s: %s was cancelled: %w", p.cfg.Name, op, err)
 	}
 	if code == codes.Unimplemented {
 		return fmt.Errorf("provider %s does not implement %s (protocol %d): %w", p.cfg.Name, op, p.protocol, err)

@@ -71,12 +71,12 @@ func (p *Provider) Create(ctx context.Context, req provider.CreateRequest) (prov
 	if req.Preview {
 		return provider.CreateResponse{Outputs: t.outputs(plan.state, req.Inputs)}, nil
 	}
-	state, priv, err := p.apply(ctx, t, prior, plan, cfg)
+	state, priv, err := p.apply(ctx, t, prior, plan, cfg, req.Timeout)
 	switch {
 	case err != nil:
 		return provider.CreateResponse{}, t.partial(err, state, priv, req.Inputs)
 	case state.IsNull():
-		return provider.CreateResponse{}, fmt.Errorf("%s: provider %s returned no object after creating it; this is a bug in the provider", t.op, p.cfg.Name)
+		return provider.CreateResponse{}, provider.OutcomeUnknown(fmt.Errorf("%s: provider %s returned no object after creating it, and no error; this is a bug in the provider, and the resource may exist", t.op, p.cfg.Name))
 	}
 	return provider.CreateResponse{
 		ID:      stateID(state, noID),
@@ -133,12 +133,12 @@ func (p *Provider) Update(ctx context.Context, req provider.UpdateRequest) (prov
 			return provider.UpdateResponse{}, err
 		}
 	}
-	state, priv, err := p.apply(ctx, t, prior, plan, cfg)
+	state, priv, err := p.apply(ctx, t, prior, plan, cfg, req.Timeout)
 	switch {
 	case err != nil:
 		return provider.UpdateResponse{}, t.partial(err, state, priv, req.News)
 	case state.IsNull():
-		return provider.UpdateResponse{}, fmt.Errorf("%s: provider %s returned no object after updating it; this is a bug in the provider", t.op, p.cfg.Name)
+		return provider.UpdateResponse{}, provider.OutcomeUnknown(fmt.Errorf("%s: provider %s returned no object after updating it, and no error; this is a bug in the provider", t.op, p.cfg.Name))
 	}
 	return provider.UpdateResponse{Outputs: t.outputs(state, req.News), Private: encodePrivate(t.s.version, priv)}, nil
 }
@@ -161,7 +161,7 @@ func (p *Provider) Delete(ctx context.Context, req provider.DeleteRequest) (prov
 			return provider.DeleteResponse{}, err
 		}
 	}
-	state, _, err := p.apply(ctx, t, prior, plan, null)
+	state, _, err := p.apply(ctx, t, prior, plan, null, req.Timeout)
 	if err != nil {
 		return provider.DeleteResponse{}, err
 	}

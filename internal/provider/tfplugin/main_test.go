@@ -28,6 +28,10 @@ func TestMain(m *testing.M) {
 		serveFake(mode) // this process is a fake provider started by a test
 		return
 	}
+	if os.Getenv(plinthRole) != "" {
+		playPlinth() // this process plays plinth for TestProviderDiesWithPlinth
+		return
+	}
 	flag.Parse()
 	if !testing.Short() {
 		buildReal()

@@ -26,6 +26,7 @@ type Provider struct {
 	wire       wire
 	protocol   int
 	tail       *outputTail
+	runner     *procRunner
 	schemas    schemaResponse
 	configured atomic.Bool
 	plans      planCache
@@ -55,12 +56,12 @@ func Start(ctx context.Context, cfg Config) (*Provider, error) {
 	if cfg.Name == "" {
 		cfg.Name = filepath.Base(cfg.Path)
 	}
-	tail := &outputTail{}
-	client, w, err := launch(cfg, tail)
+	tail := newOutputTail()
+	client, run, w, err := launch(ctx, cfg, tail)
 	if err != nil {
 		return nil, err
 	}
-	p := &Provider{cfg: cfg, client: client, wire: w, protocol: client.NegotiatedVersion(), tail: tail}
+	p := &Provider{cfg: cfg, client: client, runner: run, wire: w, protocol: client.NegotiatedVersion(), tail: tail}
 	resp, err := w.schema(ctx)
 	if err == nil {
 		err = p.diagnose("GetProviderSchema", resp.diags)
@@ -182,7 +183,8 @@ func (p *Provider) SignalCancellation(context.Context) error {
 const stopGrace = 5 * time.Second
 
 // Close implements provider.Provider: Stop, then go-plugin's kill, which
-// asks the process to exit and kills it if it does not.
+// asks the process to exit and kills it if it does not, and last a kill of
+// the process group, for children the provider left behind.
 func (p *Provider) Close() error {
 	p.closeOnce.Do(func() {
 		if !p.client.Exited() {
@@ -191,6 +193,9 @@ func (p *Provider) Close() error {
 			cancel()
 		}
 		p.client.Kill()
+		if p.runner != nil {
+			_ = p.runner.Kill(context.Background())
+		}
 	})
 	return nil
 }

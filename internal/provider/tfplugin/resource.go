@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/zclconf/go-cty/cty"
 
@@ -147,10 +148,13 @@ func (p *Provider) inconsistent(t target, stage string, ms []mismatch) error {
 	return e
 }
 
-// apply calls ApplyResourceChange and checks the result against the plan.
-// On error it still returns the new state the provider reported (a partial
-// create or update leaves something that must be recorded).
-func (p *Provider) apply(ctx context.Context, t target, prior cty.Value, plan planned, config cty.Value) (cty.Value, []byte, error) {
+// apply calls ApplyResourceChange, bounded by timeout if it is set, and
+// checks the result against the plan. On error it still returns the new
+// state the provider reported (a partial create or update leaves something
+// that must be recorded). A call that ended without a readable answer (a
+// crash, a broken connection, the timeout, a cancellation, an undecodable
+// state) is provider.OutcomeUnknown: it may have changed the world.
+func (p *Provider) apply(ctx context.Context, t target, prior cty.Value, plan planned, config cty.Value, timeout time.Duration) (cty.Value, []byte, error) {
 	req := applyRequest{typeName: t.name, plannedPrivate: plan.private}
 	var err error
 	if req.prior, err = encode(prior, t.ty); err != nil {
@@ -162,19 +166,35 @@ func (p *Provider) apply(ctx context.Context, t target, prior cty.Value, plan pl
 	if req.config, err = encode(config, t.ty); err != nil {
 		return cty.NilVal, nil, err
 	}
+	ctx, cancel := withTimeout(ctx, timeout)
+	defer cancel()
 	resp, err := p.wire.applyChange(ctx, req)
 	if err != nil {
-		return cty.NilVal, nil, p.rpcError("ApplyResourceChange for "+t.op, err)
-	}
-	state, decodeErr := decode(resp.state, t.ty)
-	if err := p.diagnose("ApplyResourceChange for "+t.op, resp.diags); err != nil {
-		if decodeErr != nil {
-			state = cty.NilVal
+		uncertain := p.noAnswer(err)
+		err = p.rpcError("ApplyResourceChange for "+t.op, err)
+		if uncertain {
+			err = provider.OutcomeUnknown(err)
 		}
-		return state, resp.private, err
+		return cty.NilVal, nil, err
 	}
+	return p.applied(t, plan, resp)
+}
+
+// applied checks an apply's answer: errors the provider reported, the new
+// state, unknowns left in it, and consistency with the plan.
+func (p *Provider) applied(t target, plan planned, resp applyResponse) (cty.Value, []byte, error) {
+	op := "ApplyResourceChange for " + t.op
+	state, decodeErr := decode(resp.state, t.ty)
 	if decodeErr != nil {
-		return cty.NilVal, nil, fmt.Errorf("%s: provider %s returned an invalid new state: %w", t.op, p.cfg.Name, decodeErr)
+		// What the provider did cannot be read, errors or not.
+		err := fmt.Errorf("%s: provider %s returned an invalid new state: %w", t.op, p.cfg.Name, decodeErr)
+		if derr := p.diagnose(op, resp.diags); derr != nil {
+			err = fmt.Errorf("%w; it also reported: %v", err, derr)
+		}
+		return cty.NilVal, nil, provider.OutcomeUnknown(err)
+	}
+	if err := p.diagnose(op, resp.diags); err != nil {
+		return state, resp.private, err
 	}
 	if ps := unknownPaths(state); len(ps) > 0 {
 		return state, resp.private, fmt.Errorf("%s: provider %s left attribute %s unknown after apply; this is a bug in the provider", t.op, p.cfg.Name, formatPath(ps[0]))

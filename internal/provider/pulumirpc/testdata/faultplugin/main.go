@@ -3,7 +3,9 @@
 // start); crash, hang, malformed, initfail, noid (success without an ID),
 // refuse (a deliberate error) (in Create); missingconfig (in
 // Configure); legacy (no Handshake, no secrets); stubborn (ignores
-// SIGTERM). Without it the plugin behaves.
+// SIGTERM); forker (starts a child that keeps its output open, and logs
+// "child <pid>" on stderr); spam (writes 8 MiB to stderr, much of it in one
+// line, before its port). Without it the plugin behaves.
 package main
 
 import (
@@ -11,7 +13,9 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"os/signal"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -48,6 +52,23 @@ func main() {
 		time.Sleep(time.Hour)
 	case "stubborn":
 		signal.Ignore(syscall.SIGTERM, syscall.SIGINT)
+	case "forker":
+		child := exec.Command("sleep", "3600")
+		child.Stdout, child.Stderr = os.Stdout, os.Stderr
+		if err := child.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		fmt.Fprintln(os.Stderr, "child", child.Process.Pid)
+	case "spam":
+		line := strings.Repeat("x", 1<<20)
+		for i := 0; i < 4; i++ {
+			fmt.Fprint(os.Stderr, line) // one 4 MiB line
+		}
+		fmt.Fprintln(os.Stderr)
+		for i := 0; i < 40000; i++ {
+			fmt.Fprintln(os.Stderr, "noise", i, strings.Repeat("y", 100))
+		}
 	}
 	conn, err := grpc.NewClient(os.Args[len(os.Args)-1], grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {

@@ -1,0 +1,20 @@
+//go:build unix && !linux
+
+package proc
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+// tie gives the plugin a process group of its own. Only Linux has a
+// parent-death signal; elsewhere a plugin outlives a plinth killed with
+// SIGKILL until it notices its engine is gone.
+func tie(cmd *exec.Cmd) {
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Setpgid = true
+}
+
+func killGroup(pid int) error { return syscall.Kill(-pid, syscall.SIGKILL) }
