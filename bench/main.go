@@ -2,7 +2,8 @@
 // way a user runs them: a first `up` that creates every resource, a
 // `preview` that finds nothing to do, and a `destroy`.
 //
-//	go run ./bench -scenario terraform -n 1000
+//	go run ./bench -scenario terraform          # 200 of each kind, about a minute
+//	go run ./bench -scenario terraform -n 1000  # the full size, over ten minutes
 //
 // Scenarios:
 //
@@ -16,7 +17,8 @@
 //
 // The providers are built from the Go module proxy at pinned versions
 // (internal/tfproviders) and cached; plinth itself is built from this
-// checkout.
+// checkout. Each command is reported as it starts and when it ends, so a
+// long run shows where it is.
 package main
 
 import (
@@ -30,7 +32,7 @@ import (
 )
 
 func main() {
-	n := flag.Int("n", 1000, "resources of each kind")
+	n := flag.Int("n", 0, "resources of each kind (default 200 for terraform, 1000 for the others)")
 	scenario := flag.String("scenario", "terraform", "terraform, pulumi, builtin or all")
 	keep := flag.Bool("keep", false, "keep the work directory")
 	flag.Parse()
@@ -52,6 +54,7 @@ func run(scenario string, n int, keep bool) error {
 		defer os.RemoveAll(work)
 	}
 	h := &harness{ctx: ctx, work: work, n: n}
+	fmt.Println("building plinth...")
 	if err := h.buildPlinth(); err != nil {
 		return err
 	}
@@ -75,9 +78,25 @@ func run(scenario string, n int, keep bool) error {
 type harness struct {
 	ctx    context.Context
 	work   string
-	n      int
+	n      int    // -n; 0 means each scenario's default
 	plinth string // the plinth binary
 }
+
+// size returns -n, or def if it was not given.
+func (h *harness) size(def int) int {
+	if h.n > 0 {
+		return h.n
+	}
+	return def
+}
+
+// Default sizes: the Terraform scenario drives two real provider
+// processes per tool and runs terraform too, so its default keeps the
+// whole run to about a minute; the others are fast at 1000.
+const (
+	defaultTerraformN = 200
+	defaultN          = 1000
+)
 
 // repoRoot finds the module root from the working directory.
 func repoRoot() (string, error) {
@@ -112,8 +131,10 @@ func (h *harness) buildPlinth() (err error) {
 	return err
 }
 
-// timed runs a command in dir and returns how long it took.
+// timed runs a command in dir and returns how long it took, saying on
+// standard output what it runs and, when it ends, how long it took.
 func timed(dir string, env []string, name string, args ...string) (time.Duration, error) {
+	fmt.Printf("  %s %s ... ", filepath.Base(name), args[0])
 	cmd := exec.Command(name, args...)
 	cmd.Dir, cmd.Env = dir, append(os.Environ(), env...)
 	var out limitedBuffer
@@ -121,6 +142,7 @@ func timed(dir string, env []string, name string, args ...string) (time.Duration
 	start := time.Now()
 	err := cmd.Run()
 	took := time.Since(start)
+	fmt.Println(round(took))
 	if err != nil {
 		return took, fmt.Errorf("%s %v in %s: %w\n%s", filepath.Base(name), args, dir, err, out.tail())
 	}

@@ -12,15 +12,17 @@ import (
 
 // builtin: 2n pets through the in-process built-in provider.
 func (h *harness) builtin() error {
+	n := h.size(defaultN)
+	fmt.Printf("builtin: %d plinth:random:Pet in process\n", 2*n)
 	project := filepath.Join(h.work, "builtin")
-	if err := writeFile(filepath.Join(project, "plinth.yaml"), petsProgram("builtin", 2*h.n)); err != nil {
+	if err := writeFile(filepath.Join(project, "plinth.yaml"), petsProgram("builtin", 2*n)); err != nil {
 		return err
 	}
 	p, err := h.plinthPhases(project, nil)
 	if err != nil {
 		return err
 	}
-	report(fmt.Sprintf("builtin: %d plinth:random:Pet in process", 2*h.n), map[string]phases{"plinth": p}, []string{"plinth"})
+	report(fmt.Sprintf("builtin: %d plinth:random:Pet in process", 2*n), map[string]phases{"plinth": p}, []string{"plinth"})
 	return nil
 }
 
@@ -31,15 +33,17 @@ func (h *harness) pulumi() error {
 	if err != nil {
 		return err
 	}
+	n := h.size(defaultN)
+	fmt.Printf("pulumi: %d plinth:random:Pet through a Pulumi-protocol plugin\n", 2*n)
 	project := filepath.Join(h.work, "pulumi")
-	if err := writeFile(filepath.Join(project, "plinth.yaml"), petsProgram("pulumi", 2*h.n)); err != nil {
+	if err := writeFile(filepath.Join(project, "plinth.yaml"), petsProgram("pulumi", 2*n)); err != nil {
 		return err
 	}
 	p, err := h.plinthPhases(project, []string{"PLINTH_PLUGIN_PATH=" + filepath.Dir(bin)})
 	if err != nil {
 		return err
 	}
-	report(fmt.Sprintf("pulumi: %d plinth:random:Pet through the out-of-process Pulumi-protocol plugin", 2*h.n), map[string]phases{"plinth": p}, []string{"plinth"})
+	report(fmt.Sprintf("pulumi: %d plinth:random:Pet through the out-of-process Pulumi-protocol plugin", 2*n), map[string]phases{"plinth": p}, []string{"plinth"})
 	return nil
 }
 
@@ -65,22 +69,24 @@ func (h *harness) terraform() error {
 	if err != nil {
 		return err
 	}
+	n := h.size(defaultTerraformN)
+	title := fmt.Sprintf("terraform: %d random_pet + %d time_static (triggered by its pet)", n, n)
+	fmt.Println(title)
 	rows := map[string]phases{}
 	project := filepath.Join(h.work, "tf-plinth")
-	if err := writeFile(filepath.Join(project, "plinth.yaml"), tfPlinthProgram(h.n)); err != nil {
+	if err := writeFile(filepath.Join(project, "plinth.yaml"), tfPlinthProgram(n)); err != nil {
 		return err
 	}
 	if rows["plinth"], err = h.plinthPhases(project, []string{"PLINTH_PLUGIN_PATH=" + plugins}); err != nil {
 		return err
 	}
-	title := fmt.Sprintf("terraform: %d random_pet + %d time_static (triggered by its pet)", h.n, h.n)
 	tf, err := exec.LookPath("terraform")
 	if err != nil {
 		report(title, rows, []string{"plinth"})
 		fmt.Println("terraform is not on PATH: no comparison")
 		return nil
 	}
-	if rows["terraform"], err = h.terraformPhases(tf, bins); err != nil {
+	if rows["terraform"], err = h.terraformPhases(tf, bins, n); err != nil {
 		return err
 	}
 	report(title, rows, []string{"plinth", "terraform"})
@@ -123,9 +129,9 @@ resource "time_static" "stamp" {
 
 // terraformPhases applies, plans and destroys the equivalent configuration
 // with terraform, on the same provider binaries (dev_overrides, no network).
-func (h *harness) terraformPhases(tf string, bins map[string]string) (phases, error) {
+func (h *harness) terraformPhases(tf string, bins map[string]string, n int) (phases, error) {
 	dir := filepath.Join(h.work, "tf-terraform")
-	if err := writeFile(filepath.Join(dir, "main.tf"), tfConfig(h.n)); err != nil {
+	if err := writeFile(filepath.Join(dir, "main.tf"), tfConfig(n)); err != nil {
 		return phases{}, err
 	}
 	var overrides strings.Builder

@@ -2,7 +2,9 @@
 // plain text, a live view that redraws the steps in flight on a terminal,
 // or newline-delimited JSON for scripts. It renders property diffs with +,
 // ~ and - markers (and +- with the properties that force a replacement),
-// masks every secret as [secret], hides the engine's default provider
+// masks every secret as [secret] (and, with a Scrubber, removes every
+// secret value the operation knows from free text: provider errors,
+// plugin logs, diagnostics), hides the engine's default provider
 // resources unless asked, and turns errors into diagnostics: a short
 // summary and a detail saying what, where and how to fix it, never a Go
 // stack trace.
