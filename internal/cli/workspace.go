@@ -122,7 +122,7 @@ func (w *workspace) crypter(ctx context.Context) (*secrets.Crypter, error) {
 	opts := secrets.Options{Passphrase: w.a.env.getenv(secrets.PassphraseEnv), KDF: w.a.env.KDF}
 	c, warning, err := secrets.Open(ctx, w.backend, w.stack, opts)
 	if err != nil {
-		return nil, display.Summarise("Cannot open the stack's secrets", err)
+		return nil, err
 	}
 	if warning != "" {
 		fmt.Fprintln(w.a.env.Stderr, "note: "+warning)
