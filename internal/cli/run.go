@@ -43,7 +43,7 @@ func (a *app) prepare(ctx context.Context, view display.View) (*stackRun, error)
 	}
 	c, err := ws.crypter(ctx)
 	if err != nil {
-		return nil, err
+		return nil, display.Summarise("Cannot open the stack's secrets", err)
 	}
 	cf, err := ws.configFile()
 	if err != nil {

@@ -126,7 +126,7 @@ func (w *workspace) stackExists(ctx context.Context, name string) (bool, error) 
 func (w *workspace) crypter(ctx context.Context) (*secrets.Crypter, error) {
 	cf, err := w.configFile()
 	if err != nil {
-		return nil, display.Summarise("Cannot open the stack's secrets", err)
+		return nil, err
 	}
 	return w.crypterFor(ctx, cf, false)
 }

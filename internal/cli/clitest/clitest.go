@@ -188,12 +188,12 @@ func CopyDir(t testing.TB, src string) string {
 // ChangeLines returns the step lines of plain output, trimmed: the lines
 // that say what happens to a resource ("~ update note (plinth:fs:File)
 // [diff: ~content]"), without titles, property lines, summaries or the
-// changes of stack outputs.
+// stack output changes a preview lists under "Outputs:".
 func ChangeLines(out string) []string {
 	var lines []string
 	outputs := false
 	for _, l := range strings.Split(out, "\n") {
-		if l == "Outputs:" || !strings.HasPrefix(l, " ") {
+		if !strings.HasPrefix(l, " ") {
 			outputs = l == "Outputs:"
 		}
 		if !outputs && len(l) > 2 && strings.HasPrefix(l, "  ") && strings.ContainsRune("+-~=", rune(l[2])) {
