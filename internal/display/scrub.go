@@ -76,6 +76,9 @@ func (s *Scrubber) LearnResource(r *state.Resource) {
 	}
 	s.LearnObject(r.Inputs)
 	s.LearnObject(r.Outputs)
+	if r.SecretID {
+		s.add(r.ID)
+	}
 }
 
 // LearnSnapshot learns the secrets of every resource in a state.

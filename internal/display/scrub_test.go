@@ -145,3 +145,15 @@ func TestFallbackSummaries(t *testing.T) {
 		t.Error("Summarise of nil is not nil")
 	}
 }
+
+// TestScrubLearnsSecretIDs: an ID the engine marked secret is scrubbed
+// even when no input the scrubber saw held it.
+func TestScrubLearnsSecretIDs(t *testing.T) {
+	s := NewScrubber()
+	s.LearnResource(&state.Resource{ID: "bucket-hunter2-prod", SecretID: true})
+	s.LearnResource(&state.Resource{ID: "public-id-1234"})
+	got := s.Scrub("deleting bucket-hunter2-prod failed; public-id-1234 is fine")
+	if want := "deleting [secret] failed; public-id-1234 is fine"; got != want {
+		t.Errorf("Scrub = %q, want %q", got, want)
+	}
+}
