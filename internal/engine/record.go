@@ -152,10 +152,13 @@ func (d *deployment) unholdID(r *state.Resource) {
 	}
 }
 
-// claimSharedID reports another live resource holding r's ID, if any. When
-// there is one, r stops holding the ID at once, so that of two resources
-// sharing an ID and both being deleted, exactly one is deleted in the
-// world.
+// claimSharedID reports another live resource that holds r's ID and is
+// the same thing: it has r's URN (a replacement that came back with the
+// old ID) or r's inputs (a renamed resource). Equal IDs alone do not make
+// one thing: a Terraform local_file's ID is its content's hash, shared by
+// two files with one content. When there is such a holder, r stops holding
+// the ID at once, so that of two records of one thing both being deleted,
+// exactly one is deleted in the world.
 func (d *deployment) claimSharedID(r *state.Resource) *state.Resource {
 	if !r.Custom || r.ID == "" {
 		return nil
@@ -163,7 +166,7 @@ func (d *deployment) claimSharedID(r *state.Resource) *state.Resource {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for _, h := range d.ids[physical{r.Type, r.ID}] {
-		if h != r {
+		if h != r && (h.URN == r.URN || h.Inputs.Equal(r.Inputs)) {
 			if !r.Delete {
 				d.unholdID(r)
 			}

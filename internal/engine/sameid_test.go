@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"sort"
 	"testing"
 
 	"github.com/plinth-iac/plinth/internal/engine"
@@ -95,4 +96,36 @@ func TestRecordsSharingAnIDAreEachDeleted(t *testing.T) {
 	h.mustUp(prog{})
 	diffStrings(t, "world", nil, h.world.ids())
 	diffStrings(t, "state", nil, h.names())
+}
+
+// TestEqualIDsOfDifferentThingsAreBothDeleted: two resources whose IDs are
+// equal but whose inputs differ (a Terraform local_file's ID is the hash
+// of its content, so two files with one content share it) are two things,
+// and both are deleted.
+func TestEqualIDsOfDifferentThingsAreBothDeleted(t *testing.T) {
+	h := newHarness(t)
+	h.fake.CreateF = func(_ context.Context, req provider.CreateRequest) (provider.CreateResponse, error) {
+		if req.Preview {
+			return provider.CreateResponse{Outputs: req.Inputs}, nil
+		}
+		h.world.mu.Lock()
+		defer h.world.mu.Unlock()
+		h.world.log = append(h.world.log, "create "+req.URN.Name())
+		return provider.CreateResponse{ID: req.Inputs["content"].Str(), Outputs: req.Inputs}, nil
+	}
+	h.fake.DeleteF = func(_ context.Context, req provider.DeleteRequest) (provider.DeleteResponse, error) {
+		h.world.mu.Lock()
+		defer h.world.mu.Unlock()
+		h.world.log = append(h.world.log, "delete "+req.URN.Name())
+		return provider.DeleteResponse{}, nil
+	}
+	h.mustUp(prog{{name: "f", inputs: map[string]any{"path": "/f", "content": "same"}}, {name: "g", inputs: map[string]any{"path": "/g", "content": "same"}}})
+	h.mustUp(prog{})
+	diffStrings(t, "history", []string{"create f", "create g", "delete f", "delete g"}, sortedCopy(h.world.history()))
+}
+
+func sortedCopy(s []string) []string {
+	out := append([]string(nil), s...)
+	sort.Strings(out)
+	return out
 }
