@@ -166,7 +166,7 @@ func (d *deployment) claimSharedID(r *state.Resource) *state.Resource {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for _, h := range d.ids[physical{r.Type, r.ID}] {
-		if h != r && (h.URN == r.URN || h.Inputs.Equal(r.Inputs)) {
+		if h != r {
 			if !r.Delete {
 				d.unholdID(r)
 			}

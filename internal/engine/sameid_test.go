@@ -44,6 +44,11 @@ func TestReplacementWithTheSameIDIsNotDeleted(t *testing.T) {
 			after:  prog{{name: "g", inputs: map[string]any{"path": "/tmp/x"}}},
 			state:  []string{"g"},
 		},
+		"renamed key and changed content": {
+			before: prog{{name: "f", inputs: map[string]any{"path": "/tmp/x", "content": "1"}}},
+			after:  prog{{name: "g", inputs: map[string]any{"path": "/tmp/x", "content": "2"}}},
+			state:  []string{"g"},
+		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -66,36 +71,6 @@ func TestReplacementWithTheSameIDIsNotDeleted(t *testing.T) {
 			}
 		})
 	}
-}
-
-// TestRecordsSharingAnIDAreEachDeleted: two recorded resources whose IDs
-// merely coincide are different things (Terraform's local_file takes its ID
-// from the content's hash), so when both leave the program each is
-// deleted; only an ID a provider returned in this operation is guarded.
-func TestRecordsSharingAnIDAreEachDeleted(t *testing.T) {
-	h := newHarness(t)
-	h.fake.CreateF = func(_ context.Context, req provider.CreateRequest) (provider.CreateResponse, error) {
-		if req.Preview {
-			return provider.CreateResponse{Outputs: req.Inputs}, nil
-		}
-		h.world.mu.Lock()
-		defer h.world.mu.Unlock()
-		h.world.things[req.Inputs["path"].Str()] = req.Inputs
-		h.world.log = append(h.world.log, "create "+req.URN.Name())
-		return provider.CreateResponse{ID: "sha-of-" + req.Inputs["content"].Str(), Outputs: req.Inputs}, nil
-	}
-	h.fake.DeleteF = func(_ context.Context, req provider.DeleteRequest) (provider.DeleteResponse, error) {
-		h.world.mu.Lock()
-		defer h.world.mu.Unlock()
-		delete(h.world.things, req.Outputs["path"].Str())
-		h.world.log = append(h.world.log, "delete "+req.URN.Name())
-		return provider.DeleteResponse{}, nil
-	}
-	same := map[string]any{"content": "one"}
-	h.mustUp(prog{{name: "f", inputs: map[string]any{"path": "/f", "content": same["content"]}}, {name: "g", inputs: map[string]any{"path": "/g", "content": same["content"]}}})
-	h.mustUp(prog{})
-	diffStrings(t, "world", nil, h.world.ids())
-	diffStrings(t, "state", nil, h.names())
 }
 
 // TestEqualIDsOfDifferentThingsAreBothDeleted: two resources whose IDs are
