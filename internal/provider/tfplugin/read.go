@@ -56,6 +56,9 @@ func (p *Provider) read(ctx context.Context, t target, current cty.Value, priv [
 	if resp.deferred != "" {
 		return cty.NilVal, nil, fmt.Errorf("%s: provider %s deferred the read (%s), which plinth does not support", t.op, p.cfg.Name, resp.deferred)
 	}
+	if n := len(resp.state.msgpack) + len(resp.state.json); n > provider.MaxStateBytes {
+		return cty.NilVal, nil, fmt.Errorf("%s: %w", t.op, &provider.StateTooLargeError{URN: t.urn, Size: n})
+	}
 	state, err := decode(resp.state, t.ty)
 	if err != nil {
 		return cty.NilVal, nil, fmt.Errorf("%s: provider %s returned an invalid state: %w", t.op, p.cfg.Name, err)
