@@ -68,7 +68,9 @@ func providerSource(projectDir string, getenv func(string) string, logs io.Write
 	})
 	env := plugin.DefaultEnv(projectDir)
 	env.Getenv = getenv
-	return plugin.NewSource(env, builtins(projectDir), pulumi, terraform)
+	src := plugin.NewSource(env, builtins(projectDir), pulumi, terraform)
+	src.Finder.Warn = func(msg string) { fmt.Fprintln(logs, "warning: "+msg) }
+	return src
 }
 
 // providerConfig gives the built-in provider the project directory as

@@ -214,7 +214,12 @@ func (c *stackConfig) set(key, text string, typed resource.Value, secret bool, c
 			return fmt.Errorf("encoding the value of %s: %w", key, err)
 		}
 	default:
-		if err := n.Encode(text); err != nil {
+		if strings.ContainsRune(text, '\t') {
+			// The YAML encoder would write a tab at the start of a line
+			// of a block scalar, which its own decoder refuses; quoted,
+			// the tab is an escape.
+			*n = yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: text, Style: yaml.DoubleQuotedStyle}
+		} else if err := n.Encode(text); err != nil {
 			return fmt.Errorf("encoding the value of %s: %w", key, err)
 		}
 	}

@@ -34,8 +34,12 @@ type Finder struct {
 	// Env says where to look.
 	Env Env
 	// Probe asks an unversioned Pulumi plugin its version (GetPluginInfo).
-	// If nil, such plugins only match an empty constraint.
+	// If nil, such plugins only match an empty constraint, or a constraint
+	// no plugin of known version meets (see Find).
 	Probe func(ctx context.Context, p Plugin) (string, error)
+	// Warn receives warnings, such as a plugin used whose version is
+	// unknown; nil discards them.
+	Warn func(message string)
 
 	once    sync.Once
 	found   []Plugin
@@ -92,9 +96,33 @@ func (f *Finder) Find(ctx context.Context, req Request) (Plugin, error) {
 		}
 	}
 	if best < 0 {
+		best = f.unversioned(req, cands)
+	}
+	if best < 0 {
 		return Plugin{}, &NotFoundError{Request: req, Found: cands, Looked: f.Env.Locations()}
 	}
 	return cands[best], nil
+}
+
+// unversioned picks, when no plugin of known version meets a constraint,
+// the only plugin whose version is unknown (a bare
+// terraform-provider-random, say: Terraform's protocol cannot be asked its
+// version), with a warning naming it. With several, or none, it returns -1.
+func (f *Finder) unversioned(req Request, cands []Plugin) int {
+	pick := -1
+	for i, c := range cands {
+		if validVersion(c.Version) {
+			continue
+		}
+		if pick >= 0 {
+			return -1
+		}
+		pick = i
+	}
+	if pick >= 0 && f.Warn != nil {
+		f.Warn(fmt.Sprintf("using %s for package %s: its version is unknown (its file name carries none), so plinth cannot check it against %q; name it %s_v<version> to check", cands[pick].Path, req.Name, req.Version, cands[pick].Path))
+	}
+	return pick
 }
 
 func parseConstraint(s string) (version.Constraints, error) {

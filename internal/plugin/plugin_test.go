@@ -126,6 +126,7 @@ func TestFind(t *testing.T) {
 		wantVer  string
 		probed   bool
 		notFound bool
+		warns    bool
 	}{
 		"newest, asking the bare binary":       {req: Request{Name: "aws"}, want: "proj/.plinth/plugins/pulumi-resource-aws", wantVer: "6.5.0", probed: true},
 		"pulumi preferred to terraform":        {req: Request{Name: "random", Protocol: ProtocolPulumi}, notFound: true},
@@ -137,15 +138,19 @@ func TestFind(t *testing.T) {
 		"source address":                       {req: Request{Name: "random", Source: "hashicorp/random"}, want: "proj/.terraform/providers/registry.terraform.io/hashicorp/random/3.6.2/linux_amd64/terraform-provider-random_v3.6.2_x5", wantVer: "3.6.2"},
 		"other namespace":                      {req: Request{Name: "tls", Source: "hashicorp/tls"}, notFound: true},
 		"unversioned terraform, no constraint": {req: Request{Name: "null"}, want: "path1/terraform-provider-null"},
-		"unversioned terraform, constraint":    {req: Request{Name: "null", Version: ">= 1.0"}, notFound: true},
+		"unversioned terraform, constraint":    {req: Request{Name: "null", Version: ">= 1.0"}, want: "path1/terraform-provider-null", warns: true},
 		"nothing at all":                       {req: Request{Name: "kubernetes"}, notFound: true},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			tr := newTree(t, append(everyLayout, "path2/resource-aws-v6.5.0/noexec")...)
 			fp := &fakeProbe{versions: map[string]string{".plinth": "6.5.0"}}
-			f := &Finder{Env: tr.env, Probe: fp.probe}
+			var warnings []string
+			f := &Finder{Env: tr.env, Probe: fp.probe, Warn: func(m string) { warnings = append(warnings, m) }}
 			got, err := f.Find(context.Background(), tc.req)
+			if tc.warns != (len(warnings) == 1) || (tc.warns && !strings.Contains(warnings[0], "terraform-provider-null")) {
+				t.Errorf("warnings %q, want one naming the binary: %v", warnings, tc.warns)
+			}
 			if tc.notFound {
 				var nf *NotFoundError
 				if !errors.As(err, &nf) {

@@ -226,5 +226,26 @@ type InitError struct {
 }
 
 func (e *InitError) Error() string {
+	if e.ID == "" {
+		return fmt.Sprintf("the resource was created but failed to initialise, and the provider gave no ID: %s", strings.Join(e.Reasons, "; "))
+	}
 	return fmt.Sprintf("resource %s was created but failed to initialise: %s", e.ID, strings.Join(e.Reasons, "; "))
+}
+
+// MaxStateBytes bounds one resource's state (its outputs as the provider
+// encodes them): plinth refuses a larger one rather than keep it in memory,
+// the journal and every snapshot.
+const MaxStateBytes = 16 << 20
+
+// StateTooLargeError is a provider's answer whose state is over
+// MaxStateBytes.
+type StateTooLargeError struct {
+	URN  resource.URN
+	Size int
+}
+
+func (e *StateTooLargeError) Error() string {
+	return fmt.Sprintf("the state the provider returned for %s is %.1f MiB, over plinth's limit of %d MiB for one resource; "+
+		"keep large data out of resource properties (in a file or an asset, say)",
+		e.URN, float64(e.Size)/(1<<20), MaxStateBytes>>20)
 }

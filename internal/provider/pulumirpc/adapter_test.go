@@ -403,3 +403,24 @@ func TestOutcomeUnknownOnlyForChanges(t *testing.T) {
 		t.Errorf("an Update the plugin refused is an unknown outcome")
 	}
 }
+
+// TestHugeStateRefused: a state over provider.MaxStateBytes is refused
+// with an error naming the resource; the created resource's ID is kept so
+// nothing is forgotten.
+func TestHugeStateRefused(t *testing.T) {
+	p := launch(t, "huge", &logSink{})
+	ctx := context.Background()
+	if _, err := p.Configure(ctx, provider.ConfigureRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := p.Create(ctx, provider.CreateRequest{URN: urn, Inputs: resource.Object{"value": resource.NewString("v")}})
+	var ie *provider.InitError
+	if !errors.As(err, &ie) || ie.ID != "id-huge" || ie.Outputs != nil {
+		t.Fatalf("error %v is not an InitError for id-huge without outputs", err)
+	}
+	for _, w := range []string{string(urn), "over plinth's limit of 16 MiB"} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error %q lacks %q", err, w)
+		}
+	}
+}

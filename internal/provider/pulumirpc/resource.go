@@ -6,6 +6,8 @@ import (
 	"time"
 
 	pb "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/plinth-iac/plinth/internal/provider"
 	"github.com/plinth-iac/plinth/sdk/pulumiwire"
@@ -166,11 +168,22 @@ func (p *Provider) Create(ctx context.Context, req provider.CreateRequest) (prov
 	if resp.GetId() == "" && !req.Preview {
 		return provider.CreateResponse{}, provider.OutcomeUnknown(fmt.Errorf("provider %s: Create of %s returned no ID; the provider is broken, and the resource may exist", p.name, req.URN))
 	}
+	if err := tooLarge(req.URN, resp.GetProperties()); err != nil {
+		return provider.CreateResponse{}, &provider.InitError{ID: resp.GetId(), Reasons: []string{err.Error()}}
+	}
 	outs, err := pulumiwire.DecodeObject(resp.GetProperties(), receiveOptions(req.Preview))
 	if err != nil {
 		return provider.CreateResponse{}, &provider.InitError{ID: resp.GetId(), Reasons: []string{p.codecError("Create", req.URN, "decoding the outputs", err).Error()}}
 	}
 	return provider.CreateResponse{ID: resp.GetId(), Outputs: p.markSecrets(outs, req.Inputs)}, nil
+}
+
+// tooLarge refuses a state over provider.MaxStateBytes.
+func tooLarge(urn resource.URN, props *structpb.Struct) error {
+	if n := proto.Size(props); n > provider.MaxStateBytes {
+		return &provider.StateTooLargeError{URN: urn, Size: n}
+	}
+	return nil
 }
 
 func (p *Provider) markSecrets(outs, ins resource.Object) resource.Object {
@@ -223,6 +236,9 @@ func (p *Provider) readResponse(req provider.ReadRequest, resp *pb.ReadResponse)
 	if resp.GetId() == "" {
 		return provider.ReadResponse{}, nil
 	}
+	if err := tooLarge(req.URN, resp.GetProperties()); err != nil {
+		return provider.ReadResponse{}, err
+	}
 	outs, err := pulumiwire.DecodeObject(resp.GetProperties(), receiveOptions(false))
 	if err != nil {
 		return provider.ReadResponse{}, p.codecError("Read", req.URN, "decoding the state", err)
@@ -248,6 +264,9 @@ func (p *Provider) Update(ctx context.Context, req provider.UpdateRequest) (prov
 	resp, err := p.client.Update(ctx, wreq)
 	if err != nil {
 		return provider.UpdateResponse{}, p.resourceError(ctx, "Update", req.URN, req.ID, req.Timeout, err)
+	}
+	if err := tooLarge(req.URN, resp.GetProperties()); err != nil {
+		return provider.UpdateResponse{}, &provider.InitError{ID: req.ID, Reasons: []string{err.Error()}}
 	}
 	outs, err := pulumiwire.DecodeObject(resp.GetProperties(), receiveOptions(req.Preview))
 	if err != nil {

@@ -37,6 +37,8 @@ const (
 	modeSpam         = "spam"         // v5: writes 8 MiB to stderr (4 MiB in one line) before serving
 	modeGarbage      = "garbage"      // v5: apply answers a new state that is not msgpack
 	modeRefuse       = "refuse"       // v5: apply reports an error and no object
+	modeHuge         = "huge"         // v5: apply answers a 17 MiB state
+	modeNoID         = "noid"         // v5: apply reports an error and an object with a null id
 )
 
 func serveFake(mode string) {
@@ -198,6 +200,11 @@ func (f *fake5) ApplyResourceChange(ctx context.Context, req *tfplugin5.ApplyRes
 		panic("fake provider: giving up in the middle of apply")
 	case modeInconsistent:
 		attrs["out"] = cty.StringVal("applied")
+	case modeHuge:
+		attrs["out"] = cty.StringVal(strings.Repeat("h", 17<<20))
+	case modeNoID:
+		attrs["id"] = cty.NullVal(cty.String)
+		resp.Diagnostics = []*tfplugin5.Diagnostic{{Severity: tfplugin5.Diagnostic_ERROR, Summary: "Quota exceeded"}}
 	case modePartial:
 		resp.Diagnostics = []*tfplugin5.Diagnostic{{
 			Severity: tfplugin5.Diagnostic_ERROR, Summary: "Creation failed halfway",

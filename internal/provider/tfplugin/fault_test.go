@@ -248,3 +248,38 @@ func TestFaultOutcomeUnknown(t *testing.T) {
 		})
 	}
 }
+
+// TestFaultHugeState: a state over provider.MaxStateBytes is refused with
+// an error naming the resource; the object's ID is kept (an InitError), so
+// nothing created is forgotten.
+func TestFaultHugeState(t *testing.T) {
+	p := startFake(t, modeHuge)
+	u := urn("fake_thing", "t")
+	_, err := p.Create(context.Background(), provider.CreateRequest{URN: u, Inputs: obj(map[string]any{"value": "v"})})
+	var init *provider.InitError
+	if !errors.As(err, &init) || init.ID != "thing-1" {
+		t.Fatalf("Create error = %v, want an InitError for thing-1", err)
+	}
+	if !init.Outputs["out"].IsNull() {
+		t.Errorf("the huge output was kept")
+	}
+	for _, w := range []string{string(u), "over plinth's limit of 16 MiB"} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error %q lacks %q", err, w)
+		}
+	}
+}
+
+// TestFaultErrorWithNullID: errors with an object whose id is null name
+// nothing that exists: a definite failure, not "resource none was created".
+func TestFaultErrorWithNullID(t *testing.T) {
+	p := startFake(t, modeNoID)
+	_, err := p.Create(context.Background(), provider.CreateRequest{URN: urn("fake_thing", "t"), Inputs: obj(map[string]any{"value": "v"})})
+	var init *provider.InitError
+	if err == nil || errors.As(err, &init) || provider.IsOutcomeUnknown(err) {
+		t.Fatalf("Create error = %v, want a definite failure", err)
+	}
+	if strings.Contains(err.Error(), "none") || !strings.Contains(err.Error(), "Quota exceeded") {
+		t.Errorf("error %q", err)
+	}
+}

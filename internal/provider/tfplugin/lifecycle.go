@@ -74,7 +74,7 @@ func (p *Provider) Create(ctx context.Context, req provider.CreateRequest) (prov
 	state, priv, err := p.apply(ctx, t, prior, plan, cfg, req.Timeout)
 	switch {
 	case err != nil:
-		return provider.CreateResponse{}, t.partial(err, state, priv, req.Inputs)
+		return provider.CreateResponse{}, t.partial(err, state, priv, req.Inputs, "")
 	case state.IsNull():
 		return provider.CreateResponse{}, provider.OutcomeUnknown(fmt.Errorf("%s: provider %s returned no object after creating it, and no error; this is a bug in the provider, and the resource may exist", t.op, p.cfg.Name))
 	}
@@ -86,18 +86,27 @@ func (p *Provider) Create(ctx context.Context, req provider.CreateRequest) (prov
 }
 
 // partial wraps an apply error: if the provider still returned an object,
-// it exists and must be recorded, so the error is an InitError.
-func (t target) partial(err error, state cty.Value, priv []byte, inputs resource.Object) error {
+// it exists and must be recorded, so the error is an InitError. id is the
+// resource's ID if it had one before (an update). An object whose id
+// attribute is null names nothing that exists: the error stands.
+func (t target) partial(err error, state cty.Value, priv []byte, inputs resource.Object, id string) error {
 	if state == cty.NilVal || state.IsNull() || !state.IsKnown() {
 		return err
 	}
 	state = unknownsToNulls(state)
+	id = stateID(state, id)
+	if id == "" {
+		if t.s.block.attributes["id"] != nil {
+			return err
+		}
+		id = noID
+	}
 	reasons := []string{err.Error()}
 	if e, ok := err.(*Error); ok {
 		reasons = e.reasons()
 	}
 	return &provider.InitError{
-		ID:      stateID(state, noID),
+		ID:      id,
 		Outputs: t.outputs(state, inputs),
 		Private: encodePrivate(t.s.version, priv),
 		Reasons: reasons,
@@ -136,7 +145,7 @@ func (p *Provider) Update(ctx context.Context, req provider.UpdateRequest) (prov
 	state, priv, err := p.apply(ctx, t, prior, plan, cfg, req.Timeout)
 	switch {
 	case err != nil:
-		return provider.UpdateResponse{}, t.partial(err, state, priv, req.News)
+		return provider.UpdateResponse{}, t.partial(err, state, priv, req.News, req.ID)
 	case state.IsNull():
 		return provider.UpdateResponse{}, provider.OutcomeUnknown(fmt.Errorf("%s: provider %s returned no object after updating it, and no error; this is a bug in the provider", t.op, p.cfg.Name))
 	}

@@ -205,6 +205,7 @@ var errNotConfigured = errors.New("the provider has not been configured; Configu
 
 // target is the resource or data source type one call is about.
 type target struct {
+	urn  resource.URN
 	name string // Terraform type name, e.g. random_pet
 	s    *schema
 	ty   cty.Type
@@ -229,7 +230,7 @@ func (p *Provider) resourceTarget(urn resource.URN, verb string) (target, error)
 	if !p.configured.Load() {
 		return target{}, fmt.Errorf("%s: provider %s: %w", op, p.cfg.Name, errNotConfigured)
 	}
-	return target{name: name, s: s, ty: s.block.impliedType(), op: op}, nil
+	return target{urn: urn, name: name, s: s, ty: s.block.impliedType(), op: op}, nil
 }
 
 // planCache keeps the plan Diff made for a resource, so that Update can

@@ -19,6 +19,11 @@ func (p *Provider) Read(ctx context.Context, req provider.ReadRequest) (provider
 	if len(req.Inputs) == 0 && len(req.State) == 0 {
 		return p.importResource(ctx, req)
 	}
+	if len(req.Private) == 0 && req.ID != "" {
+		if resp, ok := p.recoverResource(ctx, req); ok {
+			return resp, nil
+		}
+	}
 	t, err := p.resourceTarget(req.URN, "Read")
 	if err != nil {
 		return provider.ReadResponse{}, err
@@ -40,6 +45,72 @@ func (p *Provider) Read(ctx context.Context, req provider.ReadRequest) (provider
 	}, nil
 }
 
+// recoverResource reads in full a resource recorded without anything this
+// adapter wrote (no private data): a pending create resolved with an ID,
+// whose recorded state is only its inputs. Refreshing that state would
+// leave defaults and computed attributes null, and the next plan would
+// replace what was just recovered. So the resource is imported by ID
+// (ImportResourceState, ReadResource) when its type allows; otherwise the
+// nulls are filled from the provider's own plan for the recorded state
+// before it is read. The inputs the program set are kept. ok is false if
+// neither works; the caller then refreshes as usual.
+func (p *Provider) recoverResource(ctx context.Context, req provider.ReadRequest) (provider.ReadResponse, bool) {
+	t, err := p.resourceTarget(req.URN, "Read")
+	if err != nil {
+		return provider.ReadResponse{}, false
+	}
+	resp, err := p.importResource(ctx, provider.ReadRequest{URN: req.URN, ID: req.ID})
+	if err != nil || resp.ID == "" {
+		if resp, err = p.readFilled(ctx, t, req); err != nil || resp.ID == "" {
+			return provider.ReadResponse{}, false
+		}
+	}
+	resp.Outputs = stickySecrets(resp.Outputs, req.Inputs)
+	resp.Inputs = refreshedInputs(t.s.block, resp.Outputs, req.Inputs)
+	return resp, true
+}
+
+// readFilled reads a resource whose recorded state lacks what the provider
+// computes: the nulls are filled from the provider's plan for that state
+// and its inputs (defaults, values it computes from the configuration).
+func (p *Provider) readFilled(ctx context.Context, t target, req provider.ReadRequest) (provider.ReadResponse, error) {
+	prior, _, err := p.loadState(ctx, t, req.ID, req.State, nil)
+	if err != nil || prior.IsNull() {
+		return provider.ReadResponse{}, err
+	}
+	cfg, err := t.config(req.Inputs)
+	if err != nil {
+		return provider.ReadResponse{}, err
+	}
+	plan, err := p.plan(ctx, t, prior, cfg, nil)
+	if err != nil {
+		return provider.ReadResponse{}, err
+	}
+	state, priv, err := p.read(ctx, t, fillNulls(prior, plan.state), nil)
+	if err != nil || state.IsNull() {
+		return provider.ReadResponse{}, err
+	}
+	return provider.ReadResponse{ID: stateID(state, req.ID), Outputs: t.outputs(state, req.Inputs), Private: encodePrivate(t.s.version, priv)}, nil
+}
+
+// fillNulls takes, for each top-level attribute null in prior, the
+// planned value if it is known.
+func fillNulls(prior, planned cty.Value) cty.Value {
+	if !prior.Type().IsObjectType() || planned.IsNull() || !planned.IsKnown() {
+		return prior
+	}
+	attrs := prior.AsValueMap()
+	for name, v := range attrs {
+		if !v.IsNull() || !planned.Type().HasAttribute(name) {
+			continue
+		}
+		if pv := planned.GetAttr(name); pv.IsWhollyKnown() {
+			attrs[name] = pv
+		}
+	}
+	return cty.ObjectVal(attrs)
+}
+
 // read calls ReadResource and checks the answer.
 func (p *Provider) read(ctx context.Context, t target, current cty.Value, priv []byte) (cty.Value, []byte, error) {
 	dv, err := encode(current, t.ty)
@@ -55,6 +126,9 @@ func (p *Provider) read(ctx context.Context, t target, current cty.Value, priv [
 	}
 	if resp.deferred != "" {
 		return cty.NilVal, nil, fmt.Errorf("%s: provider %s deferred the read (%s), which plinth does not support", t.op, p.cfg.Name, resp.deferred)
+	}
+	if n := len(resp.state.msgpack) + len(resp.state.json); n > provider.MaxStateBytes {
+		return cty.NilVal, nil, fmt.Errorf("%s: %w", t.op, &provider.StateTooLargeError{URN: t.urn, Size: n})
 	}
 	state, err := decode(resp.state, t.ty)
 	if err != nil {

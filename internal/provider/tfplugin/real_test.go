@@ -414,3 +414,34 @@ func TestRealNestedBlock(t *testing.T) {
 		t.Errorf("Diff on a subject change = %+v, want a replacement at subject[0].common_name", d)
 	}
 }
+
+// TestRealRecoveredResourceIsUnchanged: a pending create resolved with
+// an ID (plinth state pending --import) is recorded with its inputs as its
+// state and no private data; the refresh that follows must read it in
+// full, so that the next plan finds nothing to change.
+func TestRealRecoveredResourceIsUnchanged(t *testing.T) {
+	for _, tc := range []struct {
+		provider, tfType string
+		inputs           map[string]any
+	}{
+		{"local", "local_file", map[string]any{"filename": "out.txt", "content": "hello"}},
+		{"random", "random_pet", map[string]any{"length": 3}},
+	} {
+		t.Run(tc.tfType, func(t *testing.T) {
+			dir := t.TempDir()
+			l := lifecycle{t, startReal(t, tc.provider, dir, nil), urn(tc.tfType, "r")}
+			inputs := obj(tc.inputs)
+			cr := l.create(inputs)
+			// What state pending --import records: the inputs as outputs.
+			rd := l.read(cr.ID, inputs, inputs.Copy(), nil)
+			if rd.ID != cr.ID {
+				t.Fatalf("refresh of the recovered resource: ID %q, want %q", rd.ID, cr.ID)
+			}
+			d, err := l.p.Diff(context.Background(), provider.DiffRequest{URN: l.urn, ID: rd.ID, OldInputs: rd.Inputs, OldOutputs: rd.Outputs, News: inputs, Private: rd.Private})
+			mustOK(t, "Diff", err)
+			if d.Changes != provider.DiffNone {
+				t.Errorf("Diff after recovery = %+v, want no changes", d)
+			}
+		})
+	}
+}

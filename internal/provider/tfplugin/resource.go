@@ -196,6 +196,10 @@ func (p *Provider) applied(t target, plan planned, resp applyResponse) (cty.Valu
 	if err := p.diagnose(op, resp.diags); err != nil {
 		return state, resp.private, err
 	}
+	if n := len(resp.state.msgpack) + len(resp.state.json); n > provider.MaxStateBytes {
+		// Keep only the ID, so that what was made is not forgotten.
+		return idOnly(state), resp.private, &provider.StateTooLargeError{URN: t.urn, Size: n}
+	}
 	if ps := unknownPaths(state); len(ps) > 0 {
 		return state, resp.private, fmt.Errorf("%s: provider %s left attribute %s unknown after apply; this is a bug in the provider", t.op, p.cfg.Name, formatPath(ps[0]))
 	}
@@ -203,6 +207,21 @@ func (p *Provider) applied(t target, plan planned, resp applyResponse) (cty.Valu
 		return state, resp.private, p.inconsistent(t, "result after apply", compatible(plan.state, state))
 	}
 	return state, resp.private, nil
+}
+
+// idOnly keeps a state's id attribute and makes every other one null.
+func idOnly(state cty.Value) cty.Value {
+	if state.IsNull() || !state.Type().IsObjectType() {
+		return state
+	}
+	attrs := map[string]cty.Value{}
+	for name, ty := range state.Type().AttributeTypes() {
+		attrs[name] = cty.NullVal(ty)
+		if name == "id" {
+			attrs[name] = state.GetAttr(name)
+		}
+	}
+	return cty.ObjectVal(attrs)
 }
 
 // outputs converts a state value for the engine: sensitive attributes and

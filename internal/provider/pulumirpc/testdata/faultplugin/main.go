@@ -1,7 +1,7 @@
 // Command faultplugin is a tiny Pulumi-protocol plugin for the adapter's
 // tests. PLINTH_FAULT picks a misbehaviour: exit, garbage, silent (at
 // start); crash, hang, malformed, initfail, noid (success without an ID),
-// refuse (a deliberate error) (in Create); missingconfig (in
+// refuse (a deliberate error), huge (a 17 MiB state) (in Create); missingconfig (in
 // Configure); legacy (no Handshake, no secrets); stubborn (ignores
 // SIGTERM); forker (starts a child that keeps its output open, and logs
 // "child <pid>" on stderr); spam (writes 8 MiB to stderr, much of it in one
@@ -148,6 +148,9 @@ func (s *server) Create(ctx context.Context, req *pb.CreateRequest) (*pb.CreateR
 	case "malformed":
 		bad := structpb.NewStructValue(&structpb.Struct{Fields: map[string]*structpb.Value{sigKey: structpb.NewStringValue("1b47061264138c4ac30d75fd1eb44270")}})
 		return &pb.CreateResponse{Id: "id-bad", Properties: &structpb.Struct{Fields: map[string]*structpb.Value{"out": bad}}}, nil
+	case "huge":
+		big := structpb.NewStringValue(strings.Repeat("h", 17<<20))
+		return &pb.CreateResponse{Id: "id-huge", Properties: &structpb.Struct{Fields: map[string]*structpb.Value{"out": big}}}, nil
 	case "noid":
 		return &pb.CreateResponse{Properties: req.GetProperties()}, nil
 	case "refuse":
