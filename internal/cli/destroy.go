@@ -25,6 +25,7 @@ func (a *app) destroyCommand() *cobra.Command {
 	}
 	f.addCommon(c, "destroy")
 	f.addTargets(c)
+	f.addVars(c)
 	return c
 }
 

@@ -23,6 +23,7 @@ func (a *app) refreshCommand() *cobra.Command {
 	}
 	f.addCommon(c, "refresh")
 	f.addTargets(c)
+	f.addVars(c)
 	return c
 }
 

@@ -23,7 +23,7 @@ import (
 type stackRun struct {
 	a       *app
 	ws      *workspace
-	project *program.Project
+	project project
 	crypter *secrets.Crypter
 	config  map[string]resource.Value
 	view    display.View
@@ -62,10 +62,10 @@ func (a *app) prepare(ctx context.Context, view display.View) (*stackRun, error)
 
 // evaluator checks the stack's config against the program and returns
 // the program to run; its warnings go to the view.
-func (r *stackRun) evaluator() (*program.Evaluator, error) {
+func (r *stackRun) evaluator(f opFlags) (engine.Program, error) {
 	return r.project.Program(r.config, program.Options{Warn: func(d program.Diagnostic) {
 		r.view.Diagnostic(display.FromProgram(d))
-	}})
+	}, Stack: r.ws.stack, Vars: f.vars, VarFiles: f.varFiles})
 }
 
 // opFlags are the flags the engine operations share.
@@ -78,6 +78,15 @@ type opFlags struct {
 	parallelSet func() bool // whether -p was given; nil if the command has no -p
 	targets     []string
 	excludes    []string
+	vars        []string // -var NAME=VALUE
+	varFiles    []string // -var-file FILE
+}
+
+// addVars adds -var and -var-file, which set a Terraform configuration's
+// input variables.
+func (f *opFlags) addVars(c *cobra.Command) {
+	c.Flags().StringArrayVar(&f.vars, "var", nil, "set a Terraform input variable: `NAME=VALUE` (repeatable)")
+	c.Flags().StringArrayVar(&f.varFiles, "var-file", nil, "read Terraform input variables from a .tfvars `FILE` (repeatable)")
 }
 
 func (f *opFlags) addTargets(c *cobra.Command) {

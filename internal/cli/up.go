@@ -30,6 +30,7 @@ func (a *app) upCommand() *cobra.Command {
 	}
 	f.addCommon(c, "update")
 	f.addTargets(c)
+	f.addVars(c)
 	c.Flags().BoolVarP(&f.refresh, "refresh", "r", false, "refresh the state from the providers first")
 	return c
 }
@@ -43,7 +44,7 @@ func (a *app) runUp(ctx context.Context, f upFlags) error {
 	if err != nil {
 		return err
 	}
-	ev, err := r.evaluator()
+	ev, err := r.evaluator(f.opFlags)
 	if err != nil {
 		return err
 	}

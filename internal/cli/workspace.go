@@ -13,7 +13,6 @@ import (
 
 	"github.com/plinth-iac/plinth/internal/display"
 	"github.com/plinth-iac/plinth/internal/engine"
-	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/internal/secrets"
 	"github.com/plinth-iac/plinth/internal/state"
 	"github.com/plinth-iac/plinth/internal/state/file"
@@ -99,9 +98,10 @@ func (w *workspace) selectStack(name string) error {
 	return writeFileAtomic(w.selectedPath(), []byte(name+"\n"), 0o600)
 }
 
-// program loads and checks plinth.yaml.
-func (w *workspace) program() (*program.Project, error) {
-	p, err := program.Load(w.arg)
+// program loads and checks the program: plinth.yaml, or a Terraform
+// configuration.
+func (w *workspace) program() (project, error) {
+	p, err := loadProject(w.arg)
 	return p, display.Summarise("Cannot read the program", err)
 }
 

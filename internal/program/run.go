@@ -17,6 +17,15 @@ type Options struct {
 	// that could not be loaded. Nil drops them. It may be called from any
 	// goroutine.
 	Warn func(Diagnostic)
+	// Stack is the stack the program runs for (terraform.workspace in
+	// the Terraform format).
+	Stack string
+	// Vars and VarFiles are the -var NAME=VALUE and -var-file FILE
+	// arguments, in command-line order, for formats that take input
+	// variables on the command line (Terraform). The YAML format refuses
+	// them: its inputs are the stack config.
+	Vars     []string
+	VarFiles []string
 }
 
 func (o Options) warn(d Diagnostic) {

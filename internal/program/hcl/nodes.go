@@ -1,0 +1,230 @@
+package hcl
+
+import (
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+
+	"github.com/plinth-iac/plinth/internal/engine"
+)
+
+// variable evaluates an input variable: the value given (on the command
+// line, in files or the environment for the root module, by the module
+// call otherwise), else its default; converted to its type, with
+// optional attributes' defaults, and validated.
+func (r *run) variable(n *node, inst *modInst) bool {
+	v := n.variable
+	val, rng, ok := r.variableValue(v, inst)
+	if !ok {
+		return false
+	}
+	if val.IsNull() && !v.nullable {
+		if v.def == nil {
+			return r.fail(rng, "Invalid value for input variable", "The variable %q is not nullable: give it a value that is not null.", v.name)
+		}
+		val, _ = v.def.Value(nil)
+	}
+	if v.defaults != nil {
+		val = v.defaults.Apply(val)
+	}
+	conv, err := convert.Convert(val, v.typ)
+	if err != nil {
+		return r.fail(rng, "Invalid value for input variable", "The given value is not suitable for var.%s declared at %s: %s.", v.name, v.rng, err)
+	}
+	if v.sensitive {
+		conv = conv.Mark(sensitive)
+	}
+	ctx := r.evalCtx(inst)
+	vars := ctx.Variables["var"].AsValueMap()
+	if vars == nil {
+		vars = map[string]cty.Value{}
+	}
+	vars[v.name] = conv
+	ctx.Variables["var"] = cty.ObjectVal(vars)
+	if !r.conditions(ctx, v.validations, "Invalid value for variable", hcl.DiagError) {
+		return false
+	}
+	inst.set("var."+v.name, conv)
+	return true
+}
+
+// variableValue finds the value given to a variable, and where.
+func (r *run) variableValue(v *variable, inst *modInst) (cty.Value, hcl.Range, bool) {
+	if inst.call == nil {
+		if val, ok := r.inputs[v.name]; ok {
+			return val, v.rng, true
+		}
+	} else if a, ok := inst.call.args[v.name]; ok {
+		ctx := withInstance(r.evalCtx(inst.parent), inst.key, inst.each)
+		val, ds := a.Expr.Value(ctx)
+		return val, a.Expr.Range(), r.report(ds)
+	}
+	if v.def == nil {
+		where := "Give it a value with -var, a .tfvars file or TF_VAR_" + v.name + ", or add a default to its declaration."
+		if inst.call != nil {
+			where = "Set it in the module block at " + inst.call.rng.String() + "."
+		}
+		return cty.NilVal, v.rng, r.fail(v.rng, "No value for required variable",
+			"The input variable %q is not set, and has no default value. %s", v.name, where)
+	}
+	val, ds := v.def.Value(nil)
+	return val, v.def.Range(), r.report(ds)
+}
+
+func (r *run) local(n *node, inst *modInst) bool {
+	v, ds := n.local.Expr.Value(r.evalCtx(inst))
+	if !r.report(ds) {
+		return false
+	}
+	inst.set("local."+n.local.Name, v)
+	return true
+}
+
+// output evaluates an output: its preconditions, then its value, which
+// must be marked sensitive if it holds a sensitive value.
+func (r *run) output(n *node, inst *modInst) bool {
+	o := n.output
+	ctx := r.evalCtx(inst)
+	if !r.conditions(ctx, o.preconditions, "Module output value precondition failed", hcl.DiagError) {
+		return false
+	}
+	v, ds := o.value.Value(ctx)
+	if !r.report(ds) {
+		return false
+	}
+	if o.sensitive {
+		v = v.Mark(sensitive)
+	} else if inst.call == nil && hasSensitive(v) {
+		return r.fail(o.value.Range(), "Output refers to sensitive values",
+			"To reduce the risk of accidentally exporting sensitive data that was intended to be only internal, plinth requires that any root module output containing sensitive data be explicitly marked as sensitive, to confirm your intent.\n\nIf you do intend to export this data, annotate the output value as sensitive by adding the following argument:\n    sensitive = true")
+	}
+	inst.set("output."+o.name, v)
+	return true
+}
+
+func hasSensitive(v cty.Value) bool {
+	_, pvm := v.UnmarkDeepWithPaths()
+	for _, pm := range pvm {
+		if _, ok := pm.Marks[sensitive]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// check evaluates a check block's assertions; failures are warnings.
+func (r *run) check(n *node, inst *modInst) {
+	r.conditions(r.evalCtx(inst), n.check.asserts, "Check block assertion failed", hcl.DiagWarning)
+}
+
+// expandCall makes the instances of a module call in every instance of
+// the calling module.
+func (r *run) expandCall(n *node) bool {
+	c := n.call
+	if c.module == nil {
+		return false
+	}
+	ok := true
+	var made []*modInst
+	for _, parent := range r.instancesOf(n.mod) {
+		keys, good := r.expand(r.evalCtx(parent), c.count, c.forEach, "module")
+		if !good {
+			ok = false
+			continue
+		}
+		for _, k := range keys {
+			made = append(made, r.childInstance(parent, c, k))
+		}
+	}
+	r.mu.Lock()
+	r.instances[c.module] = append(r.instances[c.module], made...)
+	r.mu.Unlock()
+	return ok
+}
+
+// childInstance makes one instance of a module: it inherits the calling
+// instance's default providers, and those the call passes explicitly.
+func (r *run) childInstance(parent *modInst, c *moduleCall, k instanceKey) *modInst {
+	child := &modInst{mod: c.module, parent: parent, call: c, key: k.key, each: k.each,
+		prefix: parent.prefix + "module." + c.name + k.suffix() + ".", providers: map[string]string{}, vals: map[string]cty.Value{}}
+	if k.key == cty.NilVal {
+		child.key = cty.NilVal
+	} else if k.each == cty.NilVal {
+		child.each = cty.NilVal
+	}
+	for key, ref := range parent.providers {
+		if !strings.Contains(key, ".") {
+			child.providers[key] = ref
+		}
+	}
+	for to, from := range c.providers {
+		if ref, ok := parent.providers[from]; ok {
+			child.providers[to] = ref
+		} else {
+			delete(child.providers, to)
+		}
+	}
+	return child
+}
+
+// moduleValue sets module.NAME in a calling instance: the outputs of
+// each instance of the call, as an object, a tuple (count) or an object
+// by key (for_each).
+func (r *run) moduleValue(n *node, parent *modInst) {
+	c := n.call
+	var keys []instanceKey
+	var vals []cty.Value
+	for _, child := range r.instancesOf(c.module) {
+		if child.parent != parent || child.call != c {
+			continue
+		}
+		outs := map[string]cty.Value{}
+		for _, o := range c.module.outputs {
+			if v, ok := child.get("output." + o.name); ok {
+				outs[o.name] = v
+			}
+		}
+		keys = append(keys, instanceKey{key: child.key, each: child.each})
+		vals = append(vals, cty.ObjectVal(outs))
+	}
+	parent.set("module."+c.name, collect(keys, vals, c.count != nil, c.forEach != nil))
+}
+
+// providerNode registers a provider block as a provider resource in each
+// instance of its module.
+func (r *run) providerNode(n *node) bool {
+	p := n.provider
+	ok := true
+	for _, inst := range r.instancesOf(n.mod) {
+		inputs, good := r.body(p.body, r.evalCtx(inst))
+		if !good {
+			ok = false
+			continue
+		}
+		src, version := r.required(n.mod, p.name)
+		reg := engine.Registration{Type: "pulumi:providers:" + p.name, Name: inst.prefix + "provider." + p.key(),
+			Custom: true, Inputs: inputs, Version: version, PluginSource: src}
+		res, err := engine.RegisterAndWait(r.ctx, r.mon, reg)
+		if err != nil {
+			ok = r.fail(p.rng, "Provider configuration failed", "The provider configuration %s failed: %s.", p.key(), err)
+			continue
+		}
+		inst.mu.Lock()
+		inst.providers[p.key()] = res.ProviderRef
+		inst.mu.Unlock()
+	}
+	return ok
+}
+
+// required finds the source and version of a provider's local name in a
+// module or the modules above it.
+func (r *run) required(m *Module, name string) (source, version string) {
+	for ; m != nil; m = m.parent {
+		if rp, ok := m.required[name]; ok {
+			return rp.source, rp.version
+		}
+	}
+	return "", ""
+}

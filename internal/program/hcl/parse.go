@@ -1,0 +1,346 @@
+package hcl
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/typeexpr"
+	"github.com/hashicorp/hcl/v2/gohcl"
+	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/zclconf/go-cty/cty"
+)
+
+var topSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
+	{Type: "terraform"},
+	{Type: "provider", LabelNames: []string{"name"}},
+	{Type: "variable", LabelNames: []string{"name"}},
+	{Type: "locals"},
+	{Type: "output", LabelNames: []string{"name"}},
+	{Type: "resource", LabelNames: []string{"type", "name"}},
+	{Type: "data", LabelNames: []string{"type", "name"}},
+	{Type: "ephemeral", LabelNames: []string{"type", "name"}},
+	{Type: "module", LabelNames: []string{"name"}},
+	{Type: "check", LabelNames: []string{"name"}},
+	{Type: "moved"}, {Type: "import"}, {Type: "removed"},
+}}
+
+// Files lists the configuration files of a directory, in order.
+func Files(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() || strings.HasPrefix(n, ".") || strings.HasSuffix(n, "~") {
+			continue
+		}
+		if strings.HasSuffix(n, ".tf") || strings.HasSuffix(n, ".tf.json") {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// loader reads modules.
+type loader struct {
+	parser  *hclparse.Parser
+	src     sources
+	shown   string // the root directory as given
+	root    string // the root directory, absolute
+	modules map[string]string // installed modules: key -> dir, from modules.json
+	diags   hcl.Diagnostics
+}
+
+// show is the path of a file as diagnostics name it.
+func (l *loader) show(abs string) string {
+	rel, err := filepath.Rel(l.root, abs)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return abs
+	}
+	if l.shown == "." || l.shown == "" {
+		return rel
+	}
+	return filepath.Join(l.shown, rel)
+}
+
+// loadModule parses every file of a directory into a module.
+func (l *loader) loadModule(dir string, path []string, parent *Module, call *moduleCall) *Module {
+	m := &Module{dir: dir, path: path, parent: parent, call: call, required: map[string]requiredProvider{}}
+	files, err := Files(dir)
+	if err != nil {
+		l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read module",
+			Detail: fmt.Sprintf("Reading the directory %s failed: %v.", l.show(dir), err)})
+		return m
+	}
+	for _, f := range files {
+		l.loadFile(m, filepath.Join(dir, f))
+	}
+	l.checkDuplicates(m)
+	for _, c := range m.calls {
+		l.loadCall(m, c)
+	}
+	return m
+}
+
+func (l *loader) loadFile(m *Module, abs string) {
+	name := l.show(abs)
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot read file", Detail: fmt.Sprintf("Reading %s failed: %v.", name, err)})
+		return
+	}
+	l.src[name] = data
+	var f *hcl.File
+	var ds hcl.Diagnostics
+	if strings.HasSuffix(abs, ".json") {
+		f, ds = l.parser.ParseJSON(data, name)
+	} else {
+		f, ds = l.parser.ParseHCL(data, name)
+	}
+	l.diags = append(l.diags, ds...)
+	if f == nil || ds.HasErrors() {
+		return
+	}
+	content, ds := f.Body.Content(topSchema)
+	l.diags = append(l.diags, ds...)
+	for _, b := range content.Blocks {
+		l.block(m, b)
+	}
+}
+
+// block reads one top-level block.
+func (l *loader) block(m *Module, b *hcl.Block) {
+	switch b.Type {
+	case "terraform":
+		l.terraformBlock(m, b)
+	case "provider":
+		l.providerBlock(m, b)
+	case "variable":
+		l.variableBlock(m, b)
+	case "locals":
+		attrs, ds := b.Body.JustAttributes()
+		l.diags = append(l.diags, ds...)
+		for _, a := range sortedAttrs(attrs) {
+			m.locals = append(m.locals, a)
+		}
+	case "output":
+		l.outputBlock(m, b)
+	case "resource", "data", "ephemeral":
+		l.resourceBlock(m, b)
+	case "module":
+		l.moduleBlock(m, b)
+	case "check":
+		l.checkBlock(m, b)
+	default:
+		l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Block ignored",
+			Detail: fmt.Sprintf("plinth does not support %s blocks yet and ignores this one; see docs/terraform.md.", b.Type), Subject: b.DefRange.Ptr()})
+	}
+}
+
+// sortedAttrs orders attributes by their place in the file.
+func sortedAttrs(attrs hcl.Attributes) []*hcl.Attribute {
+	out := make([]*hcl.Attribute, 0, len(attrs))
+	for _, a := range attrs {
+		out = append(out, a)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i].Range, out[j].Range
+		if a.Filename != b.Filename {
+			return a.Filename < b.Filename
+		}
+		return a.Start.Byte < b.Start.Byte
+	})
+	return out
+}
+
+var terraformSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "required_version"}, {Name: "experiments"}},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "required_providers"}, {Type: "backend", LabelNames: []string{"type"}},
+		{Type: "cloud"}, {Type: "provider_meta", LabelNames: []string{"provider"}}},
+}
+
+func (l *loader) terraformBlock(m *Module, b *hcl.Block) {
+	content, ds := b.Body.Content(terraformSchema)
+	l.diags = append(l.diags, ds...)
+	if a, ok := content.Attributes["required_version"]; ok {
+		m.requiredVersion = append(m.requiredVersion, a.Expr)
+	}
+	for _, rb := range content.Blocks {
+		if rb.Type == "required_providers" {
+			l.requiredProviders(m, rb)
+		}
+	}
+}
+
+func (l *loader) requiredProviders(m *Module, b *hcl.Block) {
+	attrs, ds := b.Body.JustAttributes()
+	l.diags = append(l.diags, ds...)
+	for name, a := range attrs {
+		v, ds := a.Expr.Value(nil)
+		l.diags = append(l.diags, ds...)
+		if ds.HasErrors() {
+			continue
+		}
+		rp := requiredProvider{rng: a.Range}
+		switch {
+		case v.Type() == cty.String:
+			rp.version = v.AsString() // the legacy form: NAME = "VERSION"
+		case v.Type().IsObjectType():
+			rp.source = stringAttr(v, "source")
+			rp.version = stringAttr(v, "version")
+		default:
+			l.diags = append(l.diags, errorAt(a.Expr.Range(), "Invalid required_providers entry",
+				"Write each required provider as NAME = { source = \"hashicorp/NAME\", version = \"~> 1.0\" }."))
+			continue
+		}
+		m.required[name] = rp
+	}
+}
+
+func stringAttr(obj cty.Value, name string) string {
+	if !obj.Type().HasAttribute(name) {
+		return ""
+	}
+	v := obj.GetAttr(name)
+	if v.IsNull() || !v.IsKnown() || v.Type() != cty.String {
+		return ""
+	}
+	return v.AsString()
+}
+
+var providerSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "alias"}, {Name: "version"}}}
+
+func (l *loader) providerBlock(m *Module, b *hcl.Block) {
+	content, rest, ds := b.Body.PartialContent(providerSchema)
+	l.diags = append(l.diags, ds...)
+	p := &providerConfig{name: b.Labels[0], body: rest, rng: b.DefRange}
+	if a, ok := content.Attributes["alias"]; ok {
+		l.diags = append(l.diags, gohcl.DecodeExpression(a.Expr, nil, &p.alias)...)
+	}
+	for _, q := range m.providers {
+		if q.key() == p.key() {
+			l.diags = append(l.diags, errorAt(b.DefRange, "Duplicate provider configuration",
+				"A provider configuration for %q was already given at %s. Give each extra configuration of a provider a unique alias.", p.key(), q.rng))
+			return
+		}
+	}
+	m.providers = append(m.providers, p)
+}
+
+var variableSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "type"}, {Name: "default"}, {Name: "description"},
+		{Name: "sensitive"}, {Name: "nullable"}, {Name: "ephemeral"}},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "validation"}},
+}
+
+func (l *loader) variableBlock(m *Module, b *hcl.Block) {
+	content, ds := b.Body.Content(variableSchema)
+	l.diags = append(l.diags, ds...)
+	v := &variable{name: b.Labels[0], typ: cty.DynamicPseudoType, nullable: true, rng: b.DefRange}
+	if a, ok := content.Attributes["type"]; ok {
+		ty, defaults, ds := typeexpr.TypeConstraintWithDefaults(a.Expr)
+		l.diags = append(l.diags, ds...)
+		v.typ, v.defaults = ty, defaults
+	}
+	if a, ok := content.Attributes["default"]; ok {
+		v.def = a.Expr
+	}
+	l.boolAttr(content, "sensitive", &v.sensitive)
+	l.boolAttr(content, "nullable", &v.nullable)
+	for _, vb := range content.Blocks {
+		if c := l.conditionBlock(vb, "condition"); c != nil {
+			v.validations = append(v.validations, c)
+		}
+	}
+	m.variables = append(m.variables, v)
+}
+
+func (l *loader) boolAttr(content *hcl.BodyContent, name string, dst *bool) {
+	if a, ok := content.Attributes[name]; ok {
+		l.diags = append(l.diags, gohcl.DecodeExpression(a.Expr, nil, dst)...)
+	}
+}
+
+var conditionSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "condition", Required: true}, {Name: "error_message", Required: true}}}
+
+var assertSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "condition", Required: true}, {Name: "error_message", Required: true}}}
+
+func (l *loader) conditionBlock(b *hcl.Block, _ string) *condition {
+	content, ds := b.Body.Content(conditionSchema)
+	l.diags = append(l.diags, ds...)
+	if ds.HasErrors() {
+		return nil
+	}
+	return &condition{cond: content.Attributes["condition"].Expr, message: content.Attributes["error_message"].Expr, rng: b.DefRange}
+}
+
+var outputSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "value", Required: true}, {Name: "description"},
+		{Name: "sensitive"}, {Name: "depends_on"}, {Name: "ephemeral"}},
+	Blocks: []hcl.BlockHeaderSchema{{Type: "precondition"}},
+}
+
+func (l *loader) outputBlock(m *Module, b *hcl.Block) {
+	content, ds := b.Body.Content(outputSchema)
+	l.diags = append(l.diags, ds...)
+	if ds.HasErrors() {
+		return
+	}
+	o := &output{name: b.Labels[0], value: content.Attributes["value"].Expr, rng: b.DefRange}
+	l.boolAttr(content, "sensitive", &o.sensitive)
+	if a, ok := content.Attributes["depends_on"]; ok {
+		o.dependsOn = l.traversals(a.Expr)
+	}
+	for _, pb := range content.Blocks {
+		if c := l.conditionBlock(pb, "condition"); c != nil {
+			o.preconditions = append(o.preconditions, c)
+		}
+	}
+	m.outputs = append(m.outputs, o)
+}
+
+// traversals reads a list of references, as depends_on and
+// ignore_changes hold.
+func (l *loader) traversals(e hcl.Expression) []hcl.Traversal {
+	exprs, ds := hcl.ExprList(e)
+	l.diags = append(l.diags, ds...)
+	var out []hcl.Traversal
+	for _, x := range exprs {
+		t, ds := hcl.AbsTraversalForExpr(x)
+		l.diags = append(l.diags, ds...)
+		if !ds.HasErrors() {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+var checkSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "assert"}, {Type: "data", LabelNames: []string{"type", "name"}}}}
+
+func (l *loader) checkBlock(m *Module, b *hcl.Block) {
+	content, ds := b.Body.Content(checkSchema)
+	l.diags = append(l.diags, ds...)
+	c := &check{name: b.Labels[0], rng: b.DefRange}
+	for _, ab := range content.Blocks {
+		if ab.Type == "data" {
+			l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Scoped data source ignored",
+				Detail: "plinth does not support data blocks inside check blocks yet; move the data block out of the check block.", Subject: ab.DefRange.Ptr()})
+			continue
+		}
+		content, ds := ab.Body.Content(assertSchema)
+		l.diags = append(l.diags, ds...)
+		if !ds.HasErrors() {
+			c.asserts = append(c.asserts, &condition{cond: content.Attributes["condition"].Expr, message: content.Attributes["error_message"].Expr, rng: ab.DefRange})
+		}
+	}
+	m.checks = append(m.checks, c)
+}

@@ -1,0 +1,365 @@
+package hcl
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/program"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// resource evaluates a resource, data or ephemeral block in every
+// instance of its module: its instances are registered (or read) at once,
+// and the block's value is set when all are done.
+func (r *run) resource(n *node) bool {
+	rc := n.resource
+	deps, pending := r.resourceDeps(n)
+	ok := true
+	for _, inst := range r.instancesOf(n.mod) {
+		ctx := r.evalCtx(inst)
+		keys, good := r.expand(ctx, rc.count, rc.forEach, "resource")
+		if !good {
+			ok = false
+			continue
+		}
+		vals := make([]cty.Value, len(keys))
+		var wg sync.WaitGroup
+		var failed sync.Once
+		instOK := true
+		for i, k := range keys {
+			ictx := withInstance(ctx, k.key, k.each)
+			set := func(v cty.Value, err bool) {
+				vals[i] = v
+				if err {
+					failed.Do(func() { instOK = false })
+				}
+				wg.Done()
+			}
+			wg.Add(1)
+			if rc.mode == managed {
+				r.registerInstance(n, inst, k, ictx, deps, set)
+			} else {
+				r.readInstance(n, inst, k, ictx, pending, set)
+			}
+		}
+		wg.Wait()
+		ok = ok && instOK
+		if instOK {
+			inst.set(rc.addr(), collect(keys, vals, rc.count != nil, rc.forEach != nil))
+		}
+	}
+	return ok
+}
+
+// resourceDeps lists the URNs of the resources a node refers to, through
+// any number of variables, locals and modules, and whether any is yet to
+// be created or replaced.
+func (r *run) resourceDeps(n *node) ([]resource.URN, bool) {
+	seen := map[*node]bool{}
+	var urns []resource.URN
+	pending := false
+	var walk func(*node)
+	walk = func(m *node) {
+		for d := range m.deps {
+			if seen[d] {
+				continue
+			}
+			seen[d] = true
+			if d.kind == kindResource && d.resource.mode == managed {
+				urns = append(urns, r.st[d.idx].urns...)
+				pending = pending || r.st[d.idx].pending
+				continue
+			}
+			walk(d)
+		}
+	}
+	walk(n)
+	return urns, pending
+}
+
+// registerInstance registers one managed resource instance; set gets its
+// value when the engine is done with it.
+func (r *run) registerInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.EvalContext, deps []resource.URN, set func(cty.Value, bool)) {
+	rc := n.resource
+	if !r.conditions(ctx, rc.lc.preconditions, "Resource precondition failed", hcl.DiagError) {
+		set(cty.NilVal, true)
+		return
+	}
+	inputs, ok := r.body(rc.body, ctx)
+	if !ok {
+		set(cty.NilVal, true)
+		return
+	}
+	reg, ok := r.registration(n, inst, k, inputs, deps)
+	if !ok {
+		set(cty.NilVal, true)
+		return
+	}
+	r.mon.Register(reg, func(res engine.Registered, err error) {
+		if err != nil {
+			r.report(hcl.Diagnostics{errorAt(rc.rng, "Resource failed", "%s failed: %s.", reg.Name, err)})
+			set(cty.NilVal, true)
+			return
+		}
+		st := r.st[n.idx]
+		r.mu.Lock()
+		st.urns = append(st.urns, res.URN)
+		st.pending = st.pending || res.ID.ContainsUnknowns()
+		r.mu.Unlock()
+		v := resourceValue(res)
+		if len(rc.lc.postconditions) > 0 {
+			pctx := ctx.NewChild()
+			pctx.Variables = map[string]cty.Value{"self": v}
+			if !r.conditions(pctx, rc.lc.postconditions, "Resource postcondition failed", hcl.DiagError) {
+				set(v, true)
+				return
+			}
+		}
+		set(v, false)
+	})
+}
+
+// resourceValue is a registered resource's value: its outputs, with id.
+func resourceValue(res engine.Registered) cty.Value {
+	o := res.Outputs.Copy()
+	if o == nil {
+		o = resource.Object{}
+	}
+	if _, ok := o["id"]; !ok {
+		o["id"] = res.ID
+	}
+	return objectToCty(o)
+}
+
+// registration builds the engine's request for a resource instance.
+func (r *run) registration(n *node, inst *modInst, k instanceKey, inputs resource.Object, deps []resource.URN) (engine.Registration, bool) {
+	rc := n.resource
+	token, pkg, err := program.NormalizeType(rc.typ)
+	if err != nil {
+		return engine.Registration{}, r.fail(rc.rng, "Invalid resource type", "%s.", err)
+	}
+	reg := engine.Registration{Type: token, Name: inst.prefix + rc.addr() + k.suffix(), Custom: true,
+		Inputs: inputs, Dependencies: deps, Protect: rc.lc.preventDestroy}
+	if !r.providerFor(n, inst, pkg, &reg) {
+		return reg, false
+	}
+	if rc.lc.ignoreAll {
+		reg.IgnoreChanges = inputs.Keys()
+	}
+	for _, t := range rc.lc.ignoreChanges {
+		reg.IgnoreChanges = append(reg.IgnoreChanges, traversalPath(t))
+	}
+	return reg, true
+}
+
+// providerFor sets the provider of a registration: the configuration the
+// provider meta-argument names, the module's configuration for the
+// type's provider, or the default provider.
+func (r *run) providerFor(n *node, inst *modInst, pkg string, reg *engine.Registration) bool {
+	rc := n.resource
+	key := rc.provider
+	if key == "" {
+		key = pkg
+	}
+	local, _, _ := strings.Cut(key, ".")
+	inst.mu.Lock()
+	ref, ok := inst.providers[key]
+	inst.mu.Unlock()
+	if ok {
+		reg.Provider = ref
+		return true
+	}
+	if strings.Contains(key, ".") {
+		return r.fail(rc.providerRange, "Provider configuration not present",
+			"There is no configuration for provider %s in %s. Add a provider %q block with alias = %q, or pass it to the module with providers = { %s = ... }.",
+			key, moduleName(n.mod), local, key[len(local)+1:], key)
+	}
+	reg.PluginSource, reg.Version = r.required(n.mod, local)
+	return true
+}
+
+// traversalPath writes an ignore_changes reference as a property path.
+func traversalPath(t hcl.Traversal) string {
+	var b strings.Builder
+	b.WriteString(t.RootName())
+	for _, step := range t[1:] {
+		switch s := step.(type) {
+		case hcl.TraverseAttr:
+			b.WriteString("." + s.Name)
+		case hcl.TraverseIndex:
+			if s.Key.Type() == cty.String {
+				fmt.Fprintf(&b, "[%q]", s.Key.AsString())
+			} else if s.Key.Type() == cty.Number {
+				b.WriteString("[" + s.Key.AsBigFloat().Text('f', -1) + "]")
+			}
+		}
+	}
+	return b.String()
+}
+
+// readInstance reads a data source (or opens an ephemeral resource)
+// instance: during the plan when its arguments are known and nothing it
+// depends on is yet to be created, else its value is unknown until then.
+func (r *run) readInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.EvalContext, pending bool, set func(cty.Value, bool)) {
+	rc := n.resource
+	args, ok := r.body(rc.body, ctx)
+	if !ok {
+		set(cty.NilVal, true)
+		return
+	}
+	if pending || resource.NewObject(args).ContainsUnknowns() {
+		set(cty.DynamicVal, false)
+		return
+	}
+	token, pkg, err := program.NormalizeFunction(rc.typ)
+	if err != nil {
+		set(cty.NilVal, r.fail(rc.rng, "Invalid data source type", "%s.", err) && false)
+		return
+	}
+	var reg engine.Registration
+	if !r.providerFor(n, inst, pkg, &reg) {
+		set(cty.NilVal, true)
+		return
+	}
+	go func() {
+		plain, _ := resource.NewObject(args).Unsecret()
+		res, err := r.mon.Invoke(r.ctx, engine.InvokeRequest{Token: token, Args: plain.Object(), Provider: reg.Provider, Version: reg.Version})
+		if err != nil {
+			r.fail(rc.rng, "Failed to read data source", "Reading %s%s%s failed: %s.", inst.prefix, rc.addr(), k.suffix(), err)
+			set(cty.NilVal, true)
+			return
+		}
+		v := objectToCty(res)
+		if resource.NewObject(args).ContainsSecrets() {
+			v = v.Mark(sensitive)
+		}
+		set(v, false)
+	}()
+}
+
+// body evaluates a block body into resource inputs. Null attributes are
+// left out, as terraform leaves them unset; nested blocks become lists
+// of objects; dynamic blocks are expanded.
+func (r *run) body(b hcl.Body, ctx *hcl.EvalContext) (resource.Object, bool) {
+	vals, ds := evalBody(b, ctx, true)
+	if !r.report(ds) {
+		return nil, false
+	}
+	out := resource.Object{}
+	for k, v := range vals {
+		if v.IsKnown() && v.IsNull() {
+			continue
+		}
+		out[k] = fromCty(v)
+	}
+	return out, true
+}
+
+func evalBody(b hcl.Body, ctx *hcl.EvalContext, top bool) (map[string]cty.Value, hcl.Diagnostics) {
+	sb, ok := b.(*hclsyntax.Body)
+	if !ok {
+		return evalJSONBody(b, ctx, top)
+	}
+	out := map[string]cty.Value{}
+	var diags hcl.Diagnostics
+	for name, a := range sb.Attributes {
+		if top && metaArguments[name] {
+			continue
+		}
+		v, ds := a.Expr.Value(ctx)
+		diags = append(diags, ds...)
+		out[name] = v
+	}
+	blocks := map[string][]cty.Value{}
+	unknown := map[string]bool{}
+	for _, blk := range sb.Blocks {
+		if top && metaArguments[blk.Type] {
+			continue
+		}
+		if blk.Type == "dynamic" {
+			diags = append(diags, expandDynamic(blk, ctx, blocks, unknown)...)
+			continue
+		}
+		v, ds := evalBody(blk.Body, ctx, false)
+		diags = append(diags, ds...)
+		blocks[blk.Type] = append(blocks[blk.Type], cty.ObjectVal(v))
+	}
+	for name, list := range blocks {
+		out[name] = cty.TupleVal(list)
+	}
+	for name := range unknown {
+		out[name] = cty.DynamicVal
+	}
+	return out, diags
+}
+
+// evalJSONBody evaluates a JSON body's attributes; nested blocks are
+// JSON objects and arrays already.
+func evalJSONBody(b hcl.Body, ctx *hcl.EvalContext, top bool) (map[string]cty.Value, hcl.Diagnostics) {
+	attrs, diags := b.JustAttributes()
+	out := map[string]cty.Value{}
+	for name, a := range attrs {
+		if top && metaArguments[name] {
+			continue
+		}
+		v, ds := a.Expr.Value(ctx)
+		diags = append(diags, ds...)
+		out[name] = v
+	}
+	return out, diags
+}
+
+// expandDynamic expands a dynamic block into blocks of its label's type.
+func expandDynamic(blk *hclsyntax.Block, ctx *hcl.EvalContext, blocks map[string][]cty.Value, unknown map[string]bool) hcl.Diagnostics {
+	if len(blk.Labels) != 1 {
+		return hcl.Diagnostics{errorAt(blk.TypeRange, "Invalid dynamic block", "A dynamic block needs one label: the type of the blocks it makes, as in dynamic \"setting\" { ... }.")}
+	}
+	label := blk.Labels[0]
+	fe, ok := blk.Body.Attributes["for_each"]
+	if !ok {
+		return hcl.Diagnostics{errorAt(blk.TypeRange, "Missing for_each in dynamic block", "A dynamic block needs a for_each argument: the collection to make a block for each element of.")}
+	}
+	iter := label
+	if it, ok := blk.Body.Attributes["iterator"]; ok {
+		iter = hcl.ExprAsKeyword(it.Expr)
+	}
+	var content *hclsyntax.Block
+	for _, c := range blk.Body.Blocks {
+		if c.Type == "content" {
+			content = c
+		}
+	}
+	if content == nil {
+		return hcl.Diagnostics{errorAt(blk.TypeRange, "Missing content block", "A dynamic block needs a content block: the body of each block it makes.")}
+	}
+	coll, diags := fe.Expr.Value(ctx)
+	if diags.HasErrors() {
+		return diags
+	}
+	coll, marks := coll.Unmark()
+	if !coll.IsKnown() {
+		unknown[label] = true
+		return diags
+	}
+	if coll.IsNull() || !coll.CanIterateElements() {
+		return append(diags, errorAt(fe.Expr.Range(), "Invalid dynamic for_each value", "Cannot use a %s value in for_each. An iterable collection is required.", coll.Type().FriendlyName()))
+	}
+	if _, ok := blocks[label]; !ok {
+		blocks[label] = []cty.Value{}
+	}
+	for it := coll.ElementIterator(); it.Next(); {
+		k, v := it.Element()
+		child := ctx.NewChild()
+		child.Variables = map[string]cty.Value{iter: cty.ObjectVal(map[string]cty.Value{"key": k, "value": v.WithMarks(marks)})}
+		vals, ds := evalBody(content.Body, child, false)
+		diags = append(diags, ds...)
+		blocks[label] = append(blocks[label], cty.ObjectVal(vals))
+	}
+	return diags
+}
