@@ -2,8 +2,8 @@ package hcl
 
 import (
 	"github.com/hashicorp/hcl/v2"
-	"github.com/zclconf/go-cty/cty"
 	"github.com/hashicorp/hcl/v2/ext/typeexpr"
+	"github.com/zclconf/go-cty/cty"
 )
 
 // Module is one module's configuration: the files of one directory.

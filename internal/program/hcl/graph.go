@@ -17,8 +17,8 @@ const (
 	kindLocal
 	kindProvider
 	kindResource
-	kindCall    // a module call's expansion: its instances
-	kindModule  // a module call's value: its outputs
+	kindCall   // a module call's expansion: its instances
+	kindModule // a module call's value: its outputs
 	kindOutput
 	kindCheck
 )

@@ -52,8 +52,8 @@ func Files(dir string) ([]string, error) {
 type loader struct {
 	parser  *hclparse.Parser
 	src     sources
-	shown   string // the root directory as given
-	root    string // the root directory, absolute
+	shown   string            // the root directory as given
+	root    string            // the root directory, absolute
 	modules map[string]string // installed modules: key -> dir, from modules.json
 	diags   hcl.Diagnostics
 }
