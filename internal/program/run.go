@@ -26,6 +26,9 @@ type Options struct {
 	// them: its inputs are the stack config.
 	Vars     []string
 	VarFiles []string
+	// Getenv reads the environment (TF_VAR_ variables); nil means
+	// os.Getenv.
+	Getenv func(string) string
 }
 
 func (o Options) warn(d Diagnostic) {

@@ -22,7 +22,7 @@ func functions(baseDir string) map[string]function.Function {
 		"flatten": stdlib.FlattenFunc, "floor": stdlib.FloorFunc, "format": stdlib.FormatFunc,
 		"formatdate": stdlib.FormatDateFunc, "formatlist": stdlib.FormatListFunc, "indent": stdlib.IndentFunc,
 		"index": stdlib.IndexFunc, "join": stdlib.JoinFunc, "jsondecode": stdlib.JSONDecodeFunc,
-		"jsonencode": stdlib.JSONEncodeFunc, "keys": stdlib.KeysFunc, "length": stdlib.LengthFunc,
+		"jsonencode": stdlib.JSONEncodeFunc, "keys": stdlib.KeysFunc, "length": lengthFunc,
 		"log": stdlib.LogFunc, "lookup": stdlib.LookupFunc, "lower": stdlib.LowerFunc, "max": stdlib.MaxFunc,
 		"merge": stdlib.MergeFunc, "min": stdlib.MinFunc, "parseint": stdlib.ParseIntFunc, "pow": stdlib.PowFunc,
 		"range": stdlib.RangeFunc, "regex": stdlib.RegexFunc, "regexall": stdlib.RegexAllFunc,
@@ -39,6 +39,8 @@ func functions(baseDir string) map[string]function.Function {
 		"try": tryfunc.TryFunc, "can": tryfunc.CanFunc,
 	}
 	fns["file"] = fileFunc(baseDir)
+	fns["sensitive"] = markFunc(true)
+	fns["nonsensitive"] = markFunc(false)
 	return fns
 }
 
@@ -60,3 +62,43 @@ func fileFunc(baseDir string) function.Function {
 		},
 	})
 }
+
+// markFunc marks its argument sensitive, or removes the mark.
+func markFunc(mark bool) function.Function {
+	return function.New(&function.Spec{
+		Params: []function.Parameter{{Name: "value", Type: cty.DynamicPseudoType, AllowMarked: true,
+			AllowUnknown: true, AllowNull: true, AllowDynamicType: true}},
+		Type: func(args []cty.Value) (cty.Type, error) { return args[0].Type(), nil },
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			v, _ := args[0].Unmark()
+			if mark {
+				return v.Mark(sensitive), nil
+			}
+			return v, nil
+		},
+	})
+}
+
+// lengthFunc is Terraform's length: of a collection, or of a string in
+// characters.
+var lengthFunc = function.New(&function.Spec{
+	Params: []function.Parameter{{Name: "value", Type: cty.DynamicPseudoType, AllowDynamicType: true, AllowUnknown: true, AllowMarked: true}},
+	Type: func(args []cty.Value) (cty.Type, error) {
+		ty := args[0].Type()
+		if ty == cty.String || ty == cty.DynamicPseudoType || ty.IsCollectionType() || ty.IsTupleType() || ty.IsObjectType() {
+			return cty.Number, nil
+		}
+		return cty.NilType, function.NewArgErrorf(0, "argument must be a string, a collection type, or a structural type")
+	},
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		v, marks := args[0].Unmark()
+		if !v.IsKnown() {
+			return cty.UnknownVal(cty.Number).WithMarks(marks), nil
+		}
+		if v.Type() == cty.String {
+			n, err := stdlib.Strlen(v)
+			return n.WithMarks(marks), err
+		}
+		return v.Length().WithMarks(marks), nil
+	},
+})

@@ -185,10 +185,10 @@ func (n *node) exprs() []hcl.Expression {
 	case kindLocal:
 		out = append(out, n.local.Expr)
 	case kindProvider:
-		out = append(out, bodyExprs(n.provider.body)...)
+		out = append(out, bodyExprs(n.provider.body, true)...)
 	case kindResource:
 		r := n.resource
-		out = append(out, bodyExprs(r.body)...)
+		out = append(out, bodyExprs(r.body, true)...)
 		out = appendNonNil(out, r.count, r.forEach)
 		out = append(out, r.lc.replaceTriggeredBy...)
 		conds(r.lc.preconditions)
@@ -216,22 +216,28 @@ func appendNonNil(out []hcl.Expression, es ...hcl.Expression) []hcl.Expression {
 // bodyExprs lists the expressions of a body: every attribute of the
 // native syntax, nested blocks and dynamic blocks included, or every
 // attribute of a JSON body.
-func bodyExprs(b hcl.Body) []hcl.Expression {
+func bodyExprs(b hcl.Body, top bool) []hcl.Expression {
 	sb, ok := b.(*hclsyntax.Body)
 	if !ok {
 		attrs, _ := b.JustAttributes()
 		var out []hcl.Expression
-		for _, a := range attrs {
-			out = append(out, a.Expr)
+		for name, a := range attrs {
+			if !top || !metaArguments[name] {
+				out = append(out, a.Expr)
+			}
 		}
 		return out
 	}
 	var out []hcl.Expression
-	for _, a := range sb.Attributes {
-		out = append(out, a.Expr)
+	for name, a := range sb.Attributes {
+		if !top || !metaArguments[name] {
+			out = append(out, a.Expr)
+		}
 	}
 	for _, blk := range sb.Blocks {
-		out = append(out, bodyExprs(blk.Body)...)
+		if !top || !metaArguments[blk.Type] {
+			out = append(out, bodyExprs(blk.Body, false)...)
+		}
 	}
 	return out
 }

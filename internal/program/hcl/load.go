@@ -133,6 +133,9 @@ func (c *Config) Program(_ map[string]resource.Value, opts program.Options) (*Ev
 		}
 	}
 	in := &inputs{c: c, vals: map[string]cty.Value{}, getenv: os.Getenv, opts: opts}
+	if opts.Getenv != nil {
+		in.getenv = opts.Getenv
+	}
 	if err := in.gather(); err != nil {
 		return nil, err
 	}

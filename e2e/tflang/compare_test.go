@@ -1,0 +1,198 @@
+package tflang
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/plinth-iac/plinth/internal/cli/clitest"
+)
+
+// randomPrefix marks outputs whose values come from randomness: they are
+// not compared with terraform's.
+const randomPrefix = "rand_"
+
+// TestSideBySide applies each configuration under testdata/compare with
+// plinth and, where terraform is on PATH, with terraform, on the same
+// provider binaries, and compares the outputs; then a second preview must
+// find no changes and destroy must leave an empty state. A step2.tf, if
+// present, replaces main.tf for a second apply (lifecycle options).
+func TestSideBySide(t *testing.T) {
+	needReal(t)
+	dirs, err := filepath.Glob("testdata/compare/*")
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no configurations under testdata/compare: %v", err)
+	}
+	tf, _ := exec.LookPath("terraform")
+	for _, dir := range dirs {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			t.Parallel()
+			got := plinthApply(t, dir)
+			if tf == "" {
+				t.Log("terraform is not on PATH: skipping the comparison with terraform (install terraform 1.11 to run it)")
+				return
+			}
+			want := terraformApply(t, tf, dir)
+			compareOutputs(t, want, got)
+		})
+	}
+}
+
+func compareOutputs(t *testing.T, want, got map[string]any) {
+	t.Helper()
+	strip := func(m map[string]any) map[string]any {
+		out := map[string]any{}
+		for k, v := range m {
+			if !strings.HasPrefix(k, randomPrefix) {
+				out[k] = v
+			}
+		}
+		return out
+	}
+	if diff := cmp.Diff(strip(want), strip(got)); diff != "" {
+		t.Errorf("outputs differ (-terraform +plinth):\n%s", diff)
+	}
+}
+
+// project is a copy of a configuration driven through plinth's CLI.
+type project struct {
+	t    *testing.T
+	dir  string
+	opts clitest.Options
+}
+
+func newProject(t *testing.T, src string) *project {
+	t.Helper()
+	return &project{t: t, dir: clitest.CopyDir(t, src), opts: clitest.Options{Env: map[string]string{
+		"PLINTH_PLUGIN_PATH": pluginDir, "PLINTH_HOME": t.TempDir(), "PULUMI_HOME": t.TempDir(),
+		"PLINTH_PASSPHRASE": "tflang",
+	}}}
+}
+
+func (p *project) run(args ...string) clitest.Result {
+	p.t.Helper()
+	return clitest.Run(p.t, p.dir, p.opts, args...)
+}
+
+func (p *project) must(args ...string) clitest.Result {
+	p.t.Helper()
+	return clitest.MustRun(p.t, p.dir, p.opts, args...)
+}
+
+// outputs are the stack outputs, secrets shown.
+func (p *project) outputs() map[string]any {
+	p.t.Helper()
+	out := map[string]any{}
+	decodeJSON(p.t, p.must("stack", "output", "--json", "--show-secrets").Stdout, &out)
+	return out
+}
+
+// plinthApply runs up (and a second step if the configuration has one),
+// checks that a preview then finds nothing to do, and destroys.
+func plinthApply(t *testing.T, src string) map[string]any {
+	p := newProject(t, src)
+	p.must("up", "--yes")
+	if step2, err := os.ReadFile(filepath.Join(p.dir, "step2.tf.txt")); err == nil {
+		if err := os.WriteFile(filepath.Join(p.dir, "main.tf"), step2, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p.must("up", "--yes")
+	}
+	out := p.outputs()
+	if r := p.run("preview", "--detailed-exitcode"); r.Code != 0 {
+		t.Errorf("a second preview found changes or failed (exit %d):\n%s", r.Code, r.Output())
+	}
+	p.must("destroy", "--yes")
+	if r := p.must("state", "ls"); strings.Contains(r.Stdout, "::") || strings.Contains(r.Stdout, ".") && !strings.Contains(r.Stdout, "no resources") {
+		if strings.TrimSpace(r.Stdout) != "" && !strings.Contains(strings.ToLower(r.Stdout), "no resources") {
+			t.Errorf("destroy left resources:\n%s", r.Stdout)
+		}
+	}
+	return out
+}
+
+// terraformApply applies a copy of the configuration with terraform on the
+// same provider binaries (dev_overrides, no network) and returns its
+// outputs.
+func terraformApply(t *testing.T, tf, src string) map[string]any {
+	t.Helper()
+	dir := clitest.CopyDir(t, src)
+	env := append(os.Environ(), "TF_CLI_CONFIG_FILE="+devOverrides(t, dir), "TF_IN_AUTOMATION=1",
+		"TF_INPUT=0", "CHECKPOINT_DISABLE=1", "TF_DATA_DIR="+filepath.Join(dir, ".terraform"))
+	terraform := func(args ...string) []byte {
+		cmd := exec.Command(tf, args...)
+		cmd.Dir, cmd.Env = dir, env
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("terraform %v: %v\n%s\n%s", args, err, out, stderr.String())
+		}
+		return out
+	}
+	terraform("init", "-input=false", "-no-color")
+	terraform("apply", "-auto-approve", "-no-color")
+	if step2, err := os.ReadFile(filepath.Join(dir, "step2.tf.txt")); err == nil {
+		if err := os.WriteFile(filepath.Join(dir, "main.tf"), step2, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		terraform("apply", "-auto-approve", "-no-color")
+	}
+	var raw map[string]struct {
+		Value json.RawMessage `json:"value"`
+	}
+	decodeJSON(t, string(terraform("output", "-json")), &raw)
+	out := map[string]any{}
+	for k, v := range raw {
+		var val any
+		decodeJSON(t, string(v.Value), &val)
+		out[k] = val
+	}
+	return out
+}
+
+// devOverrides writes a terraform CLI configuration whose only provider
+// source is a filesystem mirror of the binaries plinth uses, so terraform
+// init works without the network, and returns its path.
+func devOverrides(t *testing.T, _ string) string {
+	t.Helper()
+	mirror := t.TempDir()
+	for name, path := range linked {
+		target, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		base := filepath.Base(target) // terraform-provider-random_v3.9.0
+		version := base[strings.LastIndex(base, "_v")+2:]
+		dir := filepath.Join(mirror, "registry.terraform.io", "hashicorp", name, version, runtime.GOOS+"_"+runtime.GOARCH)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, filepath.Join(dir, base)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	conf := fmt.Sprintf("provider_installation {\n  filesystem_mirror {\n    path = %q\n  }\n}\n", mirror)
+	path := filepath.Join(t.TempDir(), "terraformrc")
+	if err := os.WriteFile(path, []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func decodeJSON(t *testing.T, text string, v any) {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader([]byte(text)))
+	dec.UseNumber()
+	if err := dec.Decode(v); err != nil {
+		t.Fatalf("decoding JSON: %v\n%s", err, text)
+	}
+}

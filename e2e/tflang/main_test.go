@@ -1,0 +1,62 @@
+package tflang
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/plinth-iac/plinth/internal/tfproviders"
+)
+
+// realProviders are the providers the configurations use.
+var realProviders = []string{"local", "random", "time", "tls"}
+
+var (
+	pluginDir string
+	linked    map[string]string
+	buildErr  error
+)
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	root, err := os.MkdirTemp("", "plinth-e2e-tflang-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(root)
+	pluginDir = filepath.Join(root, "plugins")
+	if !testing.Short() {
+		linked, buildErr = buildReal(pluginDir)
+	}
+	return m.Run()
+}
+
+func buildReal(dir string) (map[string]string, error) {
+	cache, err := tfproviders.DefaultDir()
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+	defer cancel()
+	return tfproviders.LinkInto(ctx, cache, dir, realProviders...)
+}
+
+// needReal skips in -short mode and fails if the providers were not built.
+func needReal(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("real Terraform providers are not built in -short mode")
+	}
+	if len(linked) != len(realProviders) {
+		t.Fatalf("the real Terraform providers were not all built: %v", buildErr)
+	}
+}

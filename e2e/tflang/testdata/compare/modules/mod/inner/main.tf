@@ -1,0 +1,2 @@
+variable "index" { type = number }
+output "double" { value = var.index * 2 }
