@@ -1,0 +1,73 @@
+package tflang
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestBadInput applies testdata/badbase, then replaces main.tf with each
+// broken configuration under testdata/bad: up must exit 1 with a
+// diagnostic at the file:line:col and with the summary the file's first
+// line ("# want: main.tf:L:C Summary") names, and leave the recorded
+// state byte for byte as it was.
+func TestBadInput(t *testing.T) {
+	needReal(t)
+	cases, err := filepath.Glob("testdata/bad/*.tf")
+	if err != nil || len(cases) == 0 {
+		t.Fatalf("no broken configurations: %v", err)
+	}
+	for _, c := range cases {
+		t.Run(strings.TrimSuffix(filepath.Base(c), ".tf"), func(t *testing.T) {
+			t.Parallel()
+			src, err := os.ReadFile(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			first, _, _ := strings.Cut(string(src), "\n")
+			want, ok := strings.CutPrefix(first, "# want: ")
+			if !ok {
+				t.Fatalf("%s does not start with # want: FILE:LINE:COL SUMMARY", c)
+			}
+			where, summary, _ := strings.Cut(want, " ")
+			p := newProject(t, "testdata/badbase")
+			p.must("up", "--yes")
+			before := tree(t, filepath.Join(p.dir, ".plinth", "stacks"))
+			if err := os.WriteFile(filepath.Join(p.dir, "main.tf"), src, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			r := p.run("up", "--yes")
+			if r.Code != 1 {
+				t.Fatalf("up exited %d, want 1:\n%s", r.Code, r.Output())
+			}
+			if !strings.Contains(r.Stderr, filepath.Join(p.dir, where)) || !strings.Contains(r.Stderr, summary) {
+				t.Errorf("the error does not name %s with %q:\n%s", where, summary, r.Stderr)
+			}
+			if diff := cmp.Diff(before, tree(t, filepath.Join(p.dir, ".plinth", "stacks"))); diff != "" {
+				t.Errorf("the recorded state changed (-before +after):\n%s", diff)
+			}
+		})
+	}
+}
+
+// tree reads every file under dir.
+func tree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasSuffix(path, ".lock") {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		out[path] = string(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

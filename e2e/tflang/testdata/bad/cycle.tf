@@ -1,0 +1,5 @@
+# want: main.tf: Cycle
+locals {
+  a = local.b
+  b = local.a
+}

@@ -1,0 +1,4 @@
+resource "local_file" "base" {
+  filename = "base.txt"
+  content  = "base"
+}
