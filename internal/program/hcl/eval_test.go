@@ -1,0 +1,233 @@
+package hcl
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/program"
+	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// fakeMonitor records registrations and answers them with their inputs
+// as outputs and the name as ID; preview makes IDs unknown.
+type fakeMonitor struct {
+	preview bool
+	mu      sync.Mutex
+	regs    map[string]engine.Registration
+	outputs resource.Object
+	invokes []string
+}
+
+func (f *fakeMonitor) Register(reg engine.Registration, done func(engine.Registered, error)) {
+	f.mu.Lock()
+	f.regs[reg.Name] = reg
+	f.mu.Unlock()
+	id := resource.NewString(reg.Name)
+	if f.preview {
+		id = resource.Unknown()
+	}
+	go done(engine.Registered{URN: resource.NewURN("dev", "p", "", reg.Type, reg.Name), ID: id, Outputs: reg.Inputs, Custom: true,
+		ProviderRef: "urn::" + reg.Name}, nil)
+}
+func (f *fakeMonitor) RegisterOutputs(resource.URN, resource.Object) error { return nil }
+func (f *fakeMonitor) SetStackOutputs(o resource.Object)                   { f.outputs = o }
+func (f *fakeMonitor) Invoke(_ context.Context, req engine.InvokeRequest) (resource.Object, error) {
+	f.mu.Lock()
+	f.invokes = append(f.invokes, req.Token)
+	f.mu.Unlock()
+	out := req.Args.Copy()
+	out["read"] = resource.NewBool(true)
+	return out, nil
+}
+func (f *fakeMonitor) Schema(context.Context, string, string) (*provider.Schema, error) {
+	return nil, nil
+}
+func (f *fakeMonitor) URN(typ, name string, parent resource.URN) resource.URN {
+	return resource.NewURN("dev", "p", "", typ, name)
+}
+
+// runConfig writes files into a directory, loads and runs them.
+func runConfig(t *testing.T, files map[string]string, opts program.Options, preview bool) (*fakeMonitor, error) {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, err := Load(dir)
+	if err != nil {
+		return nil, err
+	}
+	opts.Getenv = func(k string) string { return map[string]string{"TF_VAR_env": "from-env"}[k] }
+	ev, err := c.Program(nil, opts)
+	if err != nil {
+		return nil, err
+	}
+	mon := &fakeMonitor{preview: preview, regs: map[string]engine.Registration{}}
+	return mon, ev.Run(context.Background(), mon)
+}
+
+func names(m *fakeMonitor) []string {
+	var out []string
+	for n := range m.regs {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestAddresses(t *testing.T) {
+	tests := map[string]struct {
+		files map[string]string
+		want  []string
+	}{
+		"count": {files: map[string]string{"main.tf": `resource "random_pet" "p" { count = 2 }`},
+			want: []string{"random_pet.p[0]", "random_pet.p[1]"}},
+		"for_each set": {files: map[string]string{"main.tf": `resource "random_pet" "p" { for_each = toset(["b", "a"]) }`},
+			want: []string{`random_pet.p["a"]`, `random_pet.p["b"]`}},
+		"module for_each": {files: map[string]string{
+			"main.tf":   "module \"site\" {\n for_each = { x = 1 }\n source = \"./m\"\n}",
+			"m/main.tf": `resource "local_file" "page" { filename = "f" }`,
+			"m/vars.tf": `variable "unused" { default = 1 }`,
+		}, want: []string{`module.site["x"].local_file.page`}},
+		"provider alias": {files: map[string]string{"main.tf": `
+provider "random" { alias = "west" }
+resource "random_pet" "p" { provider = random.west }`}, want: []string{"provider.random.west", "random_pet.p"}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			mon, err := runConfig(t, tc.files, program.Options{}, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, names(mon)); diff != "" {
+				t.Errorf("registered names (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestOutputsAndExpressions(t *testing.T) {
+	files := map[string]string{"main.tf": `
+variable "cfg" {
+  type    = object({ name = string, size = optional(number, 3) })
+  default = { name = "n" }
+}
+variable "env" {}
+variable "cli" { default = "default" }
+locals {
+  list = [for i in range(var.cfg.size) : "${var.cfg.name}-${i}"]
+}
+resource "local_file" "f" {
+  count    = 2
+  filename = "f${count.index}"
+  dynamic "block" {
+    for_each = { a = 1 }
+    content { v = block.value }
+  }
+}
+output "list" { value = local.list }
+output "splat" { value = local_file.f[*].filename }
+output "cond" { value = var.cfg.size > 2 ? "big" : "small" }
+output "env" { value = var.env }
+output "cli" { value = var.cli }
+output "ws" { value = terraform.workspace }
+output "heredoc" {
+  value = <<-EOT
+    a
+    b
+  EOT
+}
+`, "terraform.tfvars": `cli = "tfvars"`}
+	mon, err := runConfig(t, files, program.Options{Stack: "prod", Vars: []string{"cli=flag"}}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := resource.Object{
+		"list":    resource.NewArray(resource.NewString("n-0"), resource.NewString("n-1"), resource.NewString("n-2")),
+		"splat":   resource.NewArray(resource.NewString("f0"), resource.NewString("f1")),
+		"cond":    resource.NewString("big"),
+		"env":     resource.NewString("from-env"),
+		"cli":     resource.NewString("flag"),
+		"ws":      resource.NewString("prod"),
+		"heredoc": resource.NewString("a\nb\n"),
+	}
+	if diff := cmp.Diff(resource.NewObject(want).String(), resource.NewObject(mon.outputs).String()); diff != "" {
+		t.Errorf("outputs (-want +got):\n%s", diff)
+	}
+	block := mon.regs["local_file.f[0]"].Inputs["block"]
+	if got := block.String(); !strings.Contains(got, `"v": 1`) {
+		t.Errorf("the dynamic block expanded to %s", got)
+	}
+}
+
+// TestDataSourceDeferral: a data source whose argument comes from a
+// resource to be created is not read in a preview, and is read on apply.
+func TestDataSourceDeferral(t *testing.T) {
+	files := map[string]string{"main.tf": `
+resource "local_file" "f" { filename = "x" }
+data "local_file" "r" { filename = local_file.f.filename }
+data "local_file" "now" { filename = "known" }
+output "read" { value = data.local_file.r.read }
+`}
+	for _, preview := range []bool{true, false} {
+		mon, err := runConfig(t, files, program.Options{}, preview)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantCalls := 2
+		if preview {
+			wantCalls = 1
+		}
+		if len(mon.invokes) != wantCalls {
+			t.Errorf("preview=%v: %d data sources read, want %d", preview, len(mon.invokes), wantCalls)
+		}
+		if got := mon.outputs["read"]; got.IsUnknown() != preview {
+			t.Errorf("preview=%v: output read = %s", preview, got)
+		}
+	}
+}
+
+func TestLifecycleOptions(t *testing.T) {
+	files := map[string]string{"main.tf": `
+resource "local_file" "f" {
+  filename = "x"
+  content  = "y"
+  lifecycle {
+    prevent_destroy = true
+    ignore_changes  = [content]
+  }
+}
+resource "local_file" "all" {
+  filename = "z"
+  lifecycle { ignore_changes = all }
+  depends_on = [local_file.f]
+}
+`}
+	mon, err := runConfig(t, files, program.Options{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := mon.regs["local_file.f"]
+	if !f.Protect || !cmp.Equal(f.IgnoreChanges, []string{"content"}) {
+		t.Errorf("local_file.f: protect %v, ignore %v", f.Protect, f.IgnoreChanges)
+	}
+	all := mon.regs["local_file.all"]
+	if !cmp.Equal(all.IgnoreChanges, []string{"filename"}) || len(all.Dependencies) != 1 {
+		t.Errorf("local_file.all: ignore %v, dependencies %v", all.IgnoreChanges, all.Dependencies)
+	}
+}
