@@ -196,3 +196,13 @@ func decodeJSON(t *testing.T, text string, v any) {
 		t.Fatalf("decoding JSON: %v\n%s", err, text)
 	}
 }
+
+// TestTerraformExample runs examples/terraform: up, a clean second
+// preview, destroy.
+func TestTerraformExample(t *testing.T) {
+	needReal(t)
+	out := plinthApply(t, "../../examples/terraform")
+	if pets, ok := out["pets"].([]any); !ok || len(pets) != 2 {
+		t.Errorf("the example's pets output is %v, want two names", out["pets"])
+	}
+}
