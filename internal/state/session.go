@@ -287,12 +287,20 @@ func (s *Session) checkLock(ctx context.Context) error {
 }
 
 // compact writes snap as the stack's snapshot, covering the journal up to
-// s.seq, then empties the journal. A crash between the two is harmless:
-// replay skips entries the snapshot already covers.
+// s.seq, then empties the journal: in one step on a Compactor, else one
+// after the other. A crash between the two is harmless: replay skips
+// entries the snapshot already covers.
 func (s *Session) compact(ctx context.Context, snap *Snapshot) error {
 	data, err := EncodeSnapshot(snap, s.seq, s.crypter)
 	if err != nil {
 		return fmt.Errorf("encoding the state of stack %s: %w", s.stack, err)
+	}
+	if c, ok := s.backend.(Compactor); ok {
+		if err := c.Compact(ctx, s.stack, data); err != nil {
+			return fmt.Errorf("writing the state of stack %s (%s): %w", s.stack, s.backend.Describe(s.stack, PartSnapshot), err)
+		}
+		s.baseSeq = s.seq
+		return nil
 	}
 	if err := s.backend.WriteSnapshot(ctx, s.stack, data); err != nil {
 		return fmt.Errorf("writing the state of stack %s (%s): %w", s.stack, s.backend.Describe(s.stack, PartSnapshot), err)
