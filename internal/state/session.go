@@ -26,6 +26,14 @@ type Session struct {
 	baseSeq uint64
 	// recovered counts the journal entries of a crashed run replayed at Open.
 	recovered int
+	// op is the history entry of the operation, nil if none is kept. It
+	// is recorded as started with the first Record, and as ended by
+	// Close once Finish has given its result and steps.
+	op       *Operation
+	opStart  sync.Once
+	finished bool
+	result   string
+	steps    map[string]int
 
 	mu     sync.Mutex
 	live   *Live
@@ -67,6 +75,9 @@ type OpenOptions struct {
 	// dropped. Without it the torn record is dropped without a word, as
 	// after a crash it must be.
 	Warn func(string)
+	// History, if set, is recorded in the stack's history when the
+	// session opens, and again with its end when it closes (see Finish).
+	History *Operation
 }
 
 // ErrClosed is returned by Record after Close.
@@ -93,8 +104,28 @@ func Open(ctx context.Context, b Backend, stack string, opts OpenOptions) (*Sess
 	if err != nil {
 		return nil, errors.Join(err, lock.Unlock(ctx))
 	}
+	s.op = opts.History
 	go s.write()
 	return s, nil
+}
+
+// Finish sets what the history records of the operation when the
+// session closes: its result and the resources per step kind. An
+// operation never finished (refused before it ran, or a declined
+// confirmation) is not in the history, unless it recorded something.
+func (s *Session) Finish(result string, steps map[string]int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.finished, s.result, s.steps = true, result, steps
+}
+
+// startOperation records the operation as started in the history, once:
+// if the process dies, the history shows it unfinished. A failure is
+// left to the journal's own write to report.
+func (s *Session) startOperation() {
+	if s.op != nil {
+		s.opStart.Do(func() { _ = AppendOperation(context.Background(), s.backend, s.stack, s.op) })
+	}
 }
 
 func open(ctx context.Context, b Backend, stack string, lock Unlocker, opts OpenOptions) (*Session, error) {
@@ -160,6 +191,7 @@ func (s *Session) Pending() []PendingOperation {
 // withdrawn, since its provider will not be called) and Close still tries
 // to save it.
 func (s *Session) Record(_ context.Context, e *Entry) error {
+	s.startOperation()
 	body, err := encodeEntryBody(e, s.crypter)
 	if err != nil {
 		return fmt.Errorf("journal of stack %s: %w", s.stack, err)
@@ -270,7 +302,24 @@ func (s *Session) Close(ctx context.Context) error {
 	if s.seq != s.baseSeq {
 		err = s.compact(ctx, s.live.Snapshot())
 	}
+	if result, steps, ok := s.outcome(); ok {
+		err = errors.Join(err, AppendOperation(ctx, s.backend, s.stack, s.op.finish(result, steps)))
+	}
 	return errors.Join(err, s.lock.Unlock(ctx))
+}
+
+// outcome is the result and step counts Close records, and whether it
+// records any.
+func (s *Session) outcome() (string, map[string]int, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.op == nil || !s.finished {
+		return "", nil, false
+	}
+	if s.failed != nil && s.result == ResultSucceeded {
+		return ResultFailed, s.steps, true
+	}
+	return s.result, s.steps, true
 }
 
 // checkLock returns an error if the session's lock was broken.

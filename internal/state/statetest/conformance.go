@@ -81,6 +81,7 @@ func Run(t *testing.T, newBackend func(t *testing.T) state.Backend, opts ...Opti
 		"two processes":      c.testTwoProcesses,
 		"holder death":       c.testHolderDeath,
 		"interrupted append": c.testInterruptedAppend,
+		"history":            testHistory,
 	}
 	for name, f := range tests {
 		t.Run(name, func(t *testing.T) { f(t, newBackend(t)) })
