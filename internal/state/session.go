@@ -41,6 +41,9 @@ type Session struct {
 	queue  *batch
 	closed bool
 	failed error
+	// stopping is set once the backend reports ErrInterrupted: no new
+	// step may begin.
+	stopping error
 
 	wake       chan struct{}
 	writerDone chan struct{}
@@ -217,6 +220,9 @@ func (s *Session) enqueue(e *Entry, body []byte) (*batch, error) {
 	if s.failed != nil {
 		return nil, fmt.Errorf("the journal of stack %s failed earlier, so nothing more can be recorded: %w", s.stack, s.failed)
 	}
+	if s.stopping != nil && e.Kind == Begin {
+		return nil, s.stopError()
+	}
 	c := *e
 	c.Seq = s.seq + 1
 	if err := s.live.Apply(&c); err != nil {
@@ -254,11 +260,31 @@ func (s *Session) write() {
 		if err == nil {
 			err = s.backend.AppendJournal(context.Background(), s.stack, b.records)
 		}
-		if err != nil {
+		switch {
+		case errors.Is(err, ErrInterrupted):
+			s.stop(err) // the batch is stored
+		case err != nil:
 			b.err = s.fail(b, err)
 		}
 		close(b.done)
 	}
+}
+
+// stop makes the session refuse new steps.
+func (s *Session) stop(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopping == nil {
+		s.stopping = err
+	}
+}
+
+// stopError says why no new step may begin, what is recorded and what is
+// pending. Called with s.mu held.
+func (s *Session) stopError() error {
+	return fmt.Errorf("stack %s: no new steps start, because %w. Everything done so far is recorded (%d journal entries); "+
+		"the %d steps in flight finish and are recorded. Run the command again to finish the job",
+		s.stack, s.stopping, s.seq-s.baseSeq, len(s.live.inflight))
 }
 
 // fail marks the session failed and withdraws the batch's Begins.
@@ -273,7 +299,8 @@ func (s *Session) fail(b *batch, err error) error {
 			_ = s.live.Apply(&Entry{Kind: Fail, Step: step})
 		}
 	}
-	return fmt.Errorf("writing the journal of stack %s (%s): %w", s.stack, s.backend.Describe(s.stack, PartJournal), err)
+	return fmt.Errorf("writing the journal of stack %s (%s): %w. The %d entries written before are recorded; no new steps start, "+
+		"and steps still in flight stay pending for the next command to recover from the journal", s.stack, s.backend.Describe(s.stack, PartJournal), err, s.seq-s.baseSeq-uint64(len(b.records)))
 }
 
 // Close waits for pending records, compacts the state into a new snapshot,

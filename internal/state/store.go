@@ -42,6 +42,13 @@ type JournalStore interface {
 	TruncateJournal(ctx context.Context, stack string) error
 }
 
+// ErrInterrupted is matched by an AppendJournal error after which every
+// record was stored, but the backend wants the operation to stop: it lost
+// its connection and regained it with the lock still its own. A session
+// then starts no new steps (it refuses Begin entries) and still records
+// how the steps in flight end.
+var ErrInterrupted = errors.New("the connection to the state backend was lost and regained")
+
 // JournalRead is what ReadJournal found.
 type JournalRead struct {
 	Records [][]byte

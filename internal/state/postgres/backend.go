@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -18,6 +19,14 @@ import (
 type Backend struct {
 	url, shown, password string
 	pool                 *pgxpool.Pool
+
+	mu sync.Mutex
+	// locks are the locks this backend holds, by stack: the stack's
+	// journal is written on the lock's connection, so that a write
+	// fails as soon as the lock may be lost.
+	locks map[string]*pgLock
+	// regainFor is how long a lock whose connection died is tried for.
+	regainFor time.Duration
 }
 
 var (
@@ -29,11 +38,15 @@ var (
 // Open connects to the database at url (postgres://user:password@host:port/db),
 // creating or migrating plinth's tables if needed.
 func Open(ctx context.Context, url string) (*Backend, error) {
-	b := &Backend{url: url, shown: Redact(url), password: password(url)}
+	b := newBackend(url)
 	if err := b.open(ctx, SchemaVersion); err != nil {
 		return nil, fmt.Errorf("opening the state backend %s: %w", b.shown, b.scrub(err))
 	}
 	return b, nil
+}
+
+func newBackend(url string) *Backend {
+	return &Backend{url: url, shown: Redact(url), password: password(url), locks: map[string]*pgLock{}, regainFor: 60 * time.Second}
 }
 
 func (b *Backend) open(ctx context.Context, version int) error {
@@ -147,12 +160,14 @@ func (b *Backend) Compact(ctx context.Context, stack string, data []byte) error 
 	if err := state.ValidateStackName(stack); err != nil {
 		return err
 	}
-	err := pgx.BeginFunc(ctx, b.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, writeSnapshot, stack, data); err != nil {
+	err := b.onLock(ctx, stack, func(db dbConn) error {
+		return pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, writeSnapshot, stack, data); err != nil {
+				return err
+			}
+			_, err := tx.Exec(ctx, "DELETE FROM plinth_journal WHERE stack = $1", stack)
 			return err
-		}
-		_, err := tx.Exec(ctx, "DELETE FROM plinth_journal WHERE stack = $1", stack)
-		return err
+		})
 	})
 	return b.fail("compacting the state", stack, err)
 }

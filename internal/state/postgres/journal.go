@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 
@@ -20,9 +21,41 @@ func (b *Backend) AppendJournal(ctx context.Context, stack string, records [][]b
 			return fmt.Errorf("%s: an empty record cannot be stored", b.Describe(stack, state.PartJournal))
 		}
 	}
-	_, err := b.pool.Exec(ctx, upsertStack+`INSERT INTO plinth_journal (stack, data)
-		SELECT $1, r.data FROM unnest($2::bytea[]) WITH ORDINALITY AS r(data, n) ORDER BY r.n`, stack, records)
-	return b.fail("appending to the journal", stack, err)
+	b.mu.Lock()
+	l := b.locks[stack]
+	b.mu.Unlock()
+	if l == nil {
+		return b.fail("appending to the journal", stack, appendRecords(ctx, b.pool, stack, records))
+	}
+	return b.fail("appending to the journal", stack, l.append(ctx, records))
+}
+
+const appendSQL = upsertStack + `INSERT INTO plinth_journal (stack, data)
+	SELECT $1, r.data FROM unnest($2::bytea[]) WITH ORDINALITY AS r(data, n) ORDER BY r.n`
+
+func appendRecords(ctx context.Context, db dbConn, stack string, records [][]byte) error {
+	_, err := db.Exec(ctx, appendSQL, stack, records)
+	return err
+}
+
+// stored reports whether the journal ends with records: whether an append
+// whose connection died before it answered was committed. Only the lock
+// holder appends, so nothing can follow them.
+func stored(ctx context.Context, db dbConn, stack string, records [][]byte) (bool, error) {
+	rows, err := db.Query(ctx, "SELECT data FROM plinth_journal WHERE stack = $1 ORDER BY id DESC LIMIT $2", stack, len(records))
+	if err != nil {
+		return false, err
+	}
+	tail, err := pgx.CollectRows(rows, pgx.RowTo[[]byte])
+	if err != nil || len(tail) != len(records) {
+		return false, err
+	}
+	for i, r := range records {
+		if !bytes.Equal(tail[len(tail)-1-i], r) {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // ReadJournal returns the stack's journal records in order. A
@@ -47,6 +80,9 @@ func (b *Backend) TruncateJournal(ctx context.Context, stack string) error {
 	if err := state.ValidateStackName(stack); err != nil {
 		return err
 	}
-	_, err := b.pool.Exec(ctx, "DELETE FROM plinth_journal WHERE stack = $1", stack)
+	err := b.onLock(ctx, stack, func(db dbConn) error {
+		_, err := db.Exec(ctx, "DELETE FROM plinth_journal WHERE stack = $1", stack)
+		return err
+	})
 	return b.fail("emptying the journal", stack, err)
 }

@@ -7,9 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"io"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/plinth-iac/plinth/internal/state"
 )
@@ -50,6 +54,9 @@ func (b *Backend) Lock(ctx context.Context, stack string, holder state.LockHolde
 		conn.Close(context.Background())
 		return nil, b.fail("locking", stack, err)
 	}
+	b.mu.Lock()
+	b.locks[stack] = l
+	b.mu.Unlock()
 	return l, nil
 }
 
@@ -109,20 +116,136 @@ func (b *Backend) ForceUnlock(ctx context.Context, stack string) error {
 }
 
 // pgLock is a lock this process holds: an open connection holding the
-// advisory lock.
+// advisory lock. The stack's journal is written on it.
 type pgLock struct {
 	b            *Backend
-	conn         *pgx.Conn
 	stack, token string
+
+	mu   sync.Mutex // guards conn, which is not safe for concurrent use
+	conn *pgx.Conn
 }
 
 var _ state.LockChecker = (*pgLock)(nil)
 
-// Check asks the server whether the lock's session still holds the lock.
+// dbConn is what the backend runs SQL on: a pooled connection, or a
+// lock's own.
+type dbConn interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	Begin(ctx context.Context) (pgx.Tx, error)
+}
+
+// onLock runs f on the connection of the stack's lock if this backend
+// holds it, else on a pooled connection.
+func (b *Backend) onLock(ctx context.Context, stack string, f func(dbConn) error) error {
+	b.mu.Lock()
+	l := b.locks[stack]
+	b.mu.Unlock()
+	if l == nil {
+		return f(b.pool)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return f(l.conn)
+}
+
+// append appends records on the lock's connection. If the connection
+// is lost, it takes the lock again on a new one, provided no one else
+// took it meanwhile, stores the records unless they were committed
+// already, and returns an error matching state.ErrInterrupted: the
+// operation must stop starting steps.
+func (l *pgLock) append(ctx context.Context, records [][]byte) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	err := appendRecords(ctx, l.conn, l.stack, records)
+	if err == nil || !connLost(l.conn, err) {
+		return err
+	}
+	lost := l.b.scrub(err)
+	if err := l.regain(ctx); err != nil {
+		return fmt.Errorf("%v, and %w", lost, err)
+	}
+	ok, err := stored(ctx, l.conn, l.stack, records)
+	if err == nil && !ok {
+		err = appendRecords(ctx, l.conn, l.stack, records)
+	}
+	if err != nil {
+		return err
+	}
+	return fmt.Errorf("%w (%v)", state.ErrInterrupted, lost)
+}
+
+// connLost reports whether err means the connection is gone (the server
+// restarted or the network failed), not that a statement failed.
+func connLost(conn *pgx.Conn, err error) bool {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return strings.HasPrefix(pe.Code, "57P") || strings.HasPrefix(pe.Code, "08")
+	}
+	return conn.IsClosed() || pgconn.SafeToRetry(err) || errors.Is(err, io.EOF)
+}
+
+// regain takes the lock again on a new connection, trying for a while if
+// the server is unreachable. It fails with state.ErrLockLost if another
+// command took the lock, or broke it, while the connection was down.
+func (l *pgLock) regain(ctx context.Context) error {
+	deadline := time.Now().Add(l.b.regainFor)
+	for {
+		err := l.tryRegain(ctx)
+		if err == nil || errors.Is(err, state.ErrLockLost) || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
+
+func (l *pgLock) tryRegain(ctx context.Context) error {
+	conn, err := l.b.connect(ctx)
+	if err != nil {
+		return err
+	}
+	var got bool
+	var token string
+	err = conn.QueryRow(ctx, "SELECT pg_try_advisory_lock($1, $2)", lockSpace, lockKey(l.stack)).Scan(&got)
+	if err == nil && got {
+		err = conn.QueryRow(ctx, "SELECT token FROM plinth_locks WHERE stack = $1", l.stack).Scan(&token)
+	}
+	switch {
+	case err == nil && !got:
+		err = fmt.Errorf("another command took the lock while the connection was down: %w", state.ErrLockLost)
+	case (err == nil || errors.Is(err, pgx.ErrNoRows)) && token != l.token:
+		err = fmt.Errorf("the lock was broken while the connection was down: %w", state.ErrLockLost)
+	case err == nil:
+		_, err = conn.Exec(ctx, "UPDATE plinth_locks SET backend_pid = pg_backend_pid() WHERE stack = $1", l.stack)
+	}
+	if err != nil {
+		conn.Close(context.Background())
+		return err
+	}
+	l.conn.Close(context.Background())
+	l.conn = conn
+	return nil
+}
+
+// Check asks the server whether the lock's session still holds the lock,
+// taking it again if the connection was lost and no one else took it.
 func (l *pgLock) Check(ctx context.Context) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.check(ctx)
+}
+
+func (l *pgLock) check(ctx context.Context) error {
 	var held bool
 	err := l.conn.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted
 		AND pid = pg_backend_pid() AND classid = $1::int::oid AND objid = $2::int::oid AND objsubid = 2)`, lockSpace, lockKey(l.stack)).Scan(&held)
+	if err != nil && connLost(l.conn, err) {
+		rerr := l.regain(ctx)
+		if rerr == nil {
+			return nil
+		}
+		err = fmt.Errorf("%v, and %w", err, rerr)
+	}
 	if err != nil || !held {
 		why := "it was broken"
 		if err != nil {
@@ -137,8 +260,15 @@ func (l *pgLock) Check(ctx context.Context) error {
 // Unlock deletes the holder row, releases the advisory lock and closes
 // the connection.
 func (l *pgLock) Unlock(ctx context.Context) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.b.mu.Lock()
+	if l.b.locks[l.stack] == l {
+		delete(l.b.locks, l.stack)
+	}
+	l.b.mu.Unlock()
 	defer l.conn.Close(context.Background())
-	if err := l.Check(ctx); err != nil {
+	if err := l.check(ctx); err != nil {
 		return err
 	}
 	_, err := l.conn.Exec(ctx, "DELETE FROM plinth_locks WHERE stack = $1 AND token = $2", l.stack, l.token)
