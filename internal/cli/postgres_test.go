@@ -144,3 +144,72 @@ func snapshotDir(t *testing.T, dir string) map[string]string {
 	}
 	return out
 }
+
+// upInBackgroundWith starts `plinth up --yes` with opts and waits until
+// the nap is in flight.
+func upInBackgroundWith(t *testing.T, dir string, opts clitest.Options, args ...string) (chan os.Signal, *clitest.Result, chan struct{}) {
+	t.Helper()
+	opts.Interrupts = make(chan os.Signal, 2)
+	watch := clitest.NewWatch()
+	opts.Progress = watch
+	done := make(chan struct{})
+	var res clitest.Result
+	go func() {
+		defer close(done)
+		res = clitest.Run(t, dir, opts, append([]string{"up", "--yes"}, args...)...)
+	}()
+	watch.WaitFor(t, "+ creating nap", done)
+	return opts.Interrupts, &res, done
+}
+
+// TestTwoStacksOfOneDatabaseAtOnce runs `up` on two stacks of one
+// database at the same time, and a third `up` on one of them, which is
+// refused at once naming the holder.
+func TestTwoStacksOfOneDatabaseAtOnce(t *testing.T) {
+	dir := clitest.CopyDir(t, filepath.Join("testdata", "slow"))
+	opts := clitest.Options{Env: map[string]string{"PLINTH_BACKEND": pgtest.Database(t)}}
+	stopA, a, doneA := upInBackgroundWith(t, dir, opts, "--stack", "a")
+	stopB, b, doneB := upInBackgroundWith(t, dir, opts, "--stack", "b")
+	third := clitest.Run(t, dir, opts, "up", "--yes", "--stack", "a")
+	for _, want := range []string{"Stack is locked", "(plinth up)", "of user ", "on host "} {
+		if third.Code != 1 || !strings.Contains(third.Stderr, want) {
+			t.Errorf("a second up on stack a: exit %d, want 1 saying %q\n%s", third.Code, want, third.Output())
+		}
+	}
+	for _, stop := range []chan os.Signal{stopA, stopB} {
+		stop <- os.Interrupt
+		stop <- os.Interrupt
+	}
+	<-doneA
+	<-doneB
+	for name, r := range map[string]*clitest.Result{"a": a, "b": b} {
+		if !strings.Contains(r.Stdout, "Interrupted again") {
+			t.Errorf("up on stack %s was not interrupted mid-nap:\n%s", name, r.Output())
+		}
+	}
+}
+
+// TestPostgresRestartDuringUp restarts the server while a step runs. The
+// step finishes and is recorded once the server is back, no new step
+// starts, the error says so; nothing is lost and the next up completes.
+func TestPostgresRestartDuringUp(t *testing.T) {
+	dir := clitest.CopyDir(t, filepath.Join("testdata", "slow"))
+	opts := clitest.Options{Env: map[string]string{"PLINTH_BACKEND": pgtest.Database(t)}}
+	clitest.MustRun(t, dir, opts, "config", "set", "wait", "3s")
+	_, first, done := upInBackgroundWith(t, dir, opts)
+	if err := pgtest.Shared(t).Restart(); err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	if first.Code != 1 || !strings.Contains(first.Stderr, "no new steps start") || !strings.Contains(first.Stdout, "+ created nap") {
+		t.Errorf("up across a server restart: exit %d, want 1 with the nap created and no new steps\n%s", first.Code, first.Output())
+	}
+	t.Logf("the interrupted up:\n%s", first.Output())
+	if out := clitest.MustRun(t, dir, opts, "state", "pending").Stdout; strings.Contains(out, "create") {
+		t.Errorf("pending operations after the restart:\n%s", out)
+	}
+	second := clitest.MustRun(t, dir, opts, "up", "--yes")
+	if !strings.Contains(second.Stdout, "+ created after") || strings.Contains(second.Stdout, "creating nap") {
+		t.Errorf("the next up should create only what was left:\n%s", second.Output())
+	}
+}

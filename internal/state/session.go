@@ -282,9 +282,12 @@ func (s *Session) stop(err error) {
 // stopError says why no new step may begin, what is recorded and what is
 // pending. Called with s.mu held.
 func (s *Session) stopError() error {
+	inflight := "no step was in flight"
+	if n := len(s.live.inflight); n > 0 {
+		inflight = fmt.Sprintf("the %d steps in flight finish and are recorded", n)
+	}
 	return fmt.Errorf("stack %s: no new steps start, because %w. Everything done so far is recorded (%d journal entries); "+
-		"the %d steps in flight finish and are recorded. Run the command again to finish the job",
-		s.stack, s.stopping, s.seq-s.baseSeq, len(s.live.inflight))
+		"%s. Run the command again to finish the job", s.stack, s.stopping, s.seq-s.baseSeq, inflight)
 }
 
 // fail marks the session failed and withdraws the batch's Begins.
