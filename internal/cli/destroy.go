@@ -60,7 +60,7 @@ func (a *app) runDestroy(ctx context.Context, f opFlags) error {
 	}
 	_, err = r.phase(display.Operation{Verb: "destroy", Expected: expected}, false, func() (*engine.Result, error) {
 		res, err := engine.Destroy(ctx, sess.Base(), opts)
-		return res, errors.Join(err, closeSession(sess))
+		return res, errors.Join(err, r.finishSession(sess, res, err))
 	})
 	return err
 }

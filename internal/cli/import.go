@@ -71,7 +71,7 @@ func (a *app) runImport(ctx context.Context, f opFlags, typ, name, id string) er
 	_, err = r.phase(display.Operation{Verb: "import", Expected: expected}, false, func() (*engine.Result, error) {
 		res, err := engine.Import(ctx, sess.Base(), opts, req)
 		imported = sess.Snapshot().Find(resource.NewURN(r.ws.stack, r.project.Name(), "", req.Type, name))
-		return res, errors.Join(err, closeSession(sess))
+		return res, errors.Join(err, r.finishSession(sess, res, err))
 	})
 	if err != nil || imported == nil || f.json {
 		return err

@@ -31,12 +31,15 @@ type app struct {
 	// interrupted is set by the first Ctrl-C: an operation's error is
 	// then shown as an interruption.
 	interrupted atomic.Bool
+	// closers close what the command opened (database connections).
+	closers []func()
 }
 
 // globals are the flags every command takes.
 type globals struct {
 	dir     string
 	stack   string
+	backend string
 	colour  string
 	verbose bool
 }
@@ -51,7 +54,11 @@ func Main(ctx context.Context, args []string, env Env) int {
 	root.SetIn(env.Stdin)
 	root.SetOut(env.Stdout)
 	root.SetErr(a.env.Stderr)
-	return a.exitCode(root.ExecuteContext(ctx))
+	err := root.ExecuteContext(ctx)
+	for _, c := range a.closers {
+		c()
+	}
+	return a.exitCode(err)
 }
 
 func (a *app) rootCommand() *cobra.Command {
@@ -67,6 +74,7 @@ func (a *app) rootCommand() *cobra.Command {
 	f := root.PersistentFlags()
 	f.StringVarP(&a.g.dir, "cwd", "C", "", "run in this project `directory` instead of the current one")
 	f.StringVarP(&a.g.stack, "stack", "s", "", "the stack to use (default: the selected stack, else dev)")
+	f.StringVar(&a.g.backend, "backend", "", "the state backend: a postgres:// URL, or file:DIRECTORY (default: $PLINTH_BACKEND, else backend: in plinth.yaml, else .plinth)")
 	f.StringVar(&a.g.colour, "color", "auto", "colour the output: auto, always or never")
 	f.BoolVarP(&a.g.verbose, "verbose", "v", false, "show unchanged resources, default providers and stack traces")
 	root.AddCommand(

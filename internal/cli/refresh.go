@@ -55,7 +55,7 @@ func (a *app) runRefresh(ctx context.Context, f opFlags) error {
 	}
 	_, err = r.phase(display.Operation{Verb: "refresh", Expected: expected}, false, func() (*engine.Result, error) {
 		res, err := engine.Refresh(ctx, sess.Base(), opts)
-		return res, errors.Join(err, closeSession(sess))
+		return res, errors.Join(err, r.finishSession(sess, res, err))
 	})
 	return err
 }

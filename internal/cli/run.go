@@ -204,7 +204,7 @@ func changes(res *engine.Result, prior *state.Snapshot) bool {
 // openSession locks the stack for a change and says if it recovered an
 // interrupted run.
 func (r *stackRun) openSession(ctx context.Context, command string) (*state.Session, error) {
-	s, err := r.ws.open(ctx, r.crypter, command)
+	s, err := r.ws.openRecorded(ctx, r.crypter, command, historyKinds[command])
 	if err != nil {
 		return nil, err
 	}
@@ -213,6 +213,32 @@ func (r *stackRun) openSession(ctx context.Context, command string) (*state.Sess
 		r.view.Notice(fmt.Sprintf("Recovered %d journal entries of an interrupted run of stack %s.", n, r.ws.stack))
 	}
 	return s, nil
+}
+
+// historyKinds names the operations the update history records, by
+// the command that runs them.
+var historyKinds = map[string]string{
+	"plinth up": "update", "plinth refresh": "refresh", "plinth destroy": "destroy", "plinth import": "import",
+}
+
+// finishSession records how the operation ended in the stack's history,
+// then closes the session.
+func (r *stackRun) finishSession(s *state.Session, res *engine.Result, err error) error {
+	result := state.ResultSucceeded
+	switch {
+	case err != nil && r.a.interrupted.Load():
+		result = state.ResultInterrupted
+	case err != nil:
+		result = state.ResultFailed
+	}
+	steps := map[string]int{}
+	if res != nil {
+		for op, n := range res.Counts {
+			steps[string(op)] = n
+		}
+	}
+	s.Finish(result, steps)
+	return closeSession(s)
 }
 
 // closeSession saves the state and unlocks, whatever the operation did:

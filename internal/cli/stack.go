@@ -24,7 +24,7 @@ func (a *app) stackCommand() *cobra.Command {
 		Args: cobra.NoArgs,
 	}
 	c.AddCommand(a.stackLsCommand(), a.stackInitCommand(), a.stackSelectCommand(), a.stackRmCommand(), a.stackOutputCommand(),
-		a.stackChangeSecretsProviderCommand())
+		a.stackChangeSecretsProviderCommand(), a.stackHistoryCommand())
 	return c
 }
 
@@ -60,7 +60,7 @@ func (w *workspace) listStacks(ctx context.Context) error {
 		if n == w.stack {
 			mark = "*"
 		}
-		fmt.Fprintf(tw, "%s%s\t%s\t%s\n", n, mark, w.resourceCount(ctx, n), w.lastUpdate(n))
+		fmt.Fprintf(tw, "%s%s\t%s\t%s\n", n, mark, w.resourceCount(ctx, n), w.lastUpdate(ctx, n))
 	}
 	return tw.Flush()
 }
@@ -87,7 +87,17 @@ func countResources(snap *state.Snapshot) int {
 	return n
 }
 
-func (w *workspace) lastUpdate(stack string) string {
+// lastUpdate says when the stack's state last changed: the end of its
+// last recorded operation, else (a stack older than its history) the
+// snapshot file's time.
+func (w *workspace) lastUpdate(ctx context.Context, stack string) string {
+	if ops, err := state.History(ctx, w.backend, stack); err == nil && len(ops) > 0 {
+		last := ops[len(ops)-1]
+		if last.Ended != nil {
+			return last.Ended.Local().Format("2006-01-02 15:04:05")
+		}
+		return last.Started.Local().Format("2006-01-02 15:04:05")
+	}
 	info, err := os.Stat(w.backend.Describe(stack, state.PartSnapshot))
 	if err != nil {
 		return "never"

@@ -73,7 +73,7 @@ func (a *app) runUp(ctx context.Context, f upFlags) error {
 	}
 	_, err = r.phase(display.Operation{Verb: "update", Expected: expected}, true, func() (*engine.Result, error) {
 		res, err := engine.Update(ctx, ev, base, opts)
-		return res, errors.Join(err, closeSession(sess))
+		return res, errors.Join(err, r.finishSession(sess, res, err))
 	})
 	return err
 }

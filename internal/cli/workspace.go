@@ -31,7 +31,7 @@ type workspace struct {
 	// arg is the project directory as given (for messages); dir is it
 	// made absolute.
 	arg, dir string
-	backend  *file.Backend
+	backend  state.Backend
 	stack    string
 }
 
@@ -48,9 +48,13 @@ func (a *app) workspace() (*workspace, error) {
 	if info, err := os.Stat(dir); err != nil || !info.IsDir() {
 		return nil, display.Errorf("No project directory", "%s is not a directory. Pass the project directory with -C DIR, or run plinth inside it.", arg)
 	}
-	w := &workspace{a: a, arg: arg, dir: dir, backend: file.New(filepath.Join(dir, stateDirName))}
+	w := &workspace{a: a, arg: arg, dir: dir}
 	w.stack, err = w.chooseStack()
 	if err != nil {
+		return nil, err
+	}
+	addr, from := w.backendChoice()
+	if w.backend, err = a.openBackend(context.Background(), addr, from, dir); err != nil {
 		return nil, err
 	}
 	return w, nil
@@ -187,7 +191,7 @@ func (w *workspace) sealedPlaces(ctx context.Context, cf *stackConfig) ([]string
 		return nil, err
 	}
 	if held {
-		out = append(out, "the stack's state (.plinth/stacks/"+w.stack+")")
+		out = append(out, "the stack's state ("+w.stateWhere()+")")
 	}
 	return out, nil
 }
@@ -225,7 +229,17 @@ func (w *workspace) loadState(ctx context.Context, c state.Crypter, verify bool)
 
 // open locks the stack for a command that changes it.
 func (w *workspace) open(ctx context.Context, c state.Crypter, command string) (*state.Session, error) {
-	s, err := state.Open(ctx, w.backend, w.stack, state.OpenOptions{Crypter: c, Command: command, Verify: true, Warn: w.warnState})
+	return w.openRecorded(ctx, c, command, "")
+}
+
+// openRecorded locks the stack for an operation that the update history
+// records as kind ("" records nothing).
+func (w *workspace) openRecorded(ctx context.Context, c state.Crypter, command, kind string) (*state.Session, error) {
+	opts := state.OpenOptions{Crypter: c, Command: command, Verify: true, Warn: w.warnState}
+	if kind != "" {
+		opts.History = state.NewOperation(kind, Version)
+	}
+	s, err := state.Open(ctx, w.backend, w.stack, opts)
 	return s, stateError(err)
 }
 
@@ -264,4 +278,17 @@ func writeFileAtomic(path string, data []byte, mode fs.FileMode) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// stateWhere names where a stack's state lives: its directory for the
+// file backend, else the database.
+func (w *workspace) stateWhere() string {
+	if _, ok := w.backend.(*file.Backend); !ok {
+		return "stack " + w.stack + " in " + describeBackend(w.backend)
+	}
+	dir := filepath.Dir(w.backend.Describe(w.stack, state.PartSnapshot))
+	if rel, err := filepath.Rel(w.dir, dir); err == nil && filepath.IsLocal(rel) {
+		return filepath.ToSlash(rel)
+	}
+	return dir
 }

@@ -20,7 +20,7 @@ import (
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/provider"
 	"github.com/plinth-iac/plinth/internal/state"
-	"github.com/plinth-iac/plinth/internal/state/file"
+	"github.com/plinth-iac/plinth/internal/state/postgres/pgtest"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -37,7 +37,7 @@ func TestMain(m *testing.M) {
 	if dir := os.Getenv("PLINTH_CRASH_CHILD"); dir != "" {
 		os.Exit(crashChild(dir, os.Getenv("PLINTH_CRASH_MODE"), os.Getenv("PLINTH_CRASH_GEN")))
 	}
-	os.Exit(m.Run())
+	os.Exit(pgtest.Main(m))
 }
 
 // ledger is the fake cloud: an append-only file of what was made and
@@ -146,7 +146,7 @@ func crashProgram(gen int) prog {
 func crashChild(dir, mode, genText string) int {
 	gen, _ := strconv.Atoi(genText)
 	ctx := context.Background()
-	s, err := state.Open(ctx, file.New(dir), "dev", state.OpenOptions{Command: "crash child"})
+	s, err := state.Open(ctx, crashBackend(dir), "dev", state.OpenOptions{Command: "crash child"})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "open:", err)
 		return 3
@@ -215,6 +215,11 @@ func TestCrashAtRandomMomentsLosesNothing(t *testing.T) {
 	if testing.Short() {
 		t.Skip("crash test runs child processes; skipped with -short")
 	}
+	crashTest(t)
+}
+
+// crashTest runs the crash test against the backend crashBackend opens.
+func crashTest(t *testing.T) {
 	dir := t.TempDir()
 	full := runChild(t, dir, "update", 0)
 	checkAgreement(t, dir)
@@ -250,7 +255,7 @@ type resolution struct{ recovered, pending, imported int }
 func resolveLikeAUser(t *testing.T, dir string) resolution {
 	t.Helper()
 	ctx := context.Background()
-	b := file.New(dir)
+	b := crashBackend(dir)
 	if err := b.ForceUnlock(ctx, "dev"); err != nil {
 		t.Fatalf("unlock: %v", err)
 	}
@@ -310,7 +315,7 @@ func resolveLikeAUser(t *testing.T, dir string) resolution {
 // same resources, one per URN, with nothing pending.
 func checkAgreement(t *testing.T, dir string) {
 	t.Helper()
-	snap, err := state.Load(context.Background(), file.New(dir), "dev", state.OpenOptions{Verify: true})
+	snap, err := state.Load(context.Background(), crashBackend(dir), "dev", state.OpenOptions{Verify: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,6 +23,7 @@ type Project struct {
 	dir         string // absolute project directory
 	name        string
 	description string
+	backend     string
 
 	config      []*ConfigDecl
 	configByKey map[string]*ConfigDecl
@@ -45,7 +46,7 @@ type variable struct {
 
 type output = variable
 
-var topLevelKeys = []string{"name", "runtime", "description", "config", "variables", "resources", "providers", "outputs"}
+var topLevelKeys = []string{"name", "runtime", "description", "backend", "config", "variables", "resources", "providers", "outputs"}
 
 // Load reads dir/plinth.yaml, parses it and checks it statically. The error,
 // if any, is a Diagnostics listing every problem found.
@@ -130,6 +131,10 @@ func (p *Project) parseSection(r *reader, en entry) {
 		// Accepted for Pulumi.yaml compatibility; plinth runs only YAML.
 	case "description":
 		p.description, _ = r.str(en.value, en.key, "description")
+	case "backend":
+		// The state backend; the CLI reads it (PLINTH_BACKEND and
+		// --backend override it). It must be a string.
+		p.backend, _ = r.str(en.value, en.key, "backend")
 	case "config":
 		p.parseConfig(r, en.value)
 	case "variables":
@@ -182,6 +187,9 @@ func parseNamed(r *reader, n *yaml.Node, section string) []*variable {
 
 // Name returns the project name.
 func (p *Project) Name() string { return p.name }
+
+// Backend returns the state backend the program names, "" if none.
+func (p *Project) Backend() string { return p.backend }
 
 // Description returns the project description, possibly empty.
 func (p *Project) Description() string { return p.description }

@@ -26,6 +26,14 @@ type Session struct {
 	baseSeq uint64
 	// recovered counts the journal entries of a crashed run replayed at Open.
 	recovered int
+	// op is the history entry of the operation, nil if none is kept. It
+	// is recorded as started with the first Record, and as ended by
+	// Close once Finish has given its result and steps.
+	op       *Operation
+	opStart  sync.Once
+	finished bool
+	result   string
+	steps    map[string]int
 
 	mu     sync.Mutex
 	live   *Live
@@ -33,6 +41,9 @@ type Session struct {
 	queue  *batch
 	closed bool
 	failed error
+	// stopping is set once the backend reports ErrInterrupted: no new
+	// step may begin.
+	stopping error
 
 	wake       chan struct{}
 	writerDone chan struct{}
@@ -67,6 +78,9 @@ type OpenOptions struct {
 	// dropped. Without it the torn record is dropped without a word, as
 	// after a crash it must be.
 	Warn func(string)
+	// History, if set, is recorded in the stack's history when the
+	// session opens, and again with its end when it closes (see Finish).
+	History *Operation
 }
 
 // ErrClosed is returned by Record after Close.
@@ -93,8 +107,28 @@ func Open(ctx context.Context, b Backend, stack string, opts OpenOptions) (*Sess
 	if err != nil {
 		return nil, errors.Join(err, lock.Unlock(ctx))
 	}
+	s.op = opts.History
 	go s.write()
 	return s, nil
+}
+
+// Finish sets what the history records of the operation when the
+// session closes: its result and the resources per step kind. An
+// operation never finished (refused before it ran, or a declined
+// confirmation) is not in the history, unless it recorded something.
+func (s *Session) Finish(result string, steps map[string]int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.finished, s.result, s.steps = true, result, steps
+}
+
+// startOperation records the operation as started in the history, once:
+// if the process dies, the history shows it unfinished. A failure is
+// left to the journal's own write to report.
+func (s *Session) startOperation() {
+	if s.op != nil {
+		s.opStart.Do(func() { _ = AppendOperation(context.Background(), s.backend, s.stack, s.op) })
+	}
 }
 
 func open(ctx context.Context, b Backend, stack string, lock Unlocker, opts OpenOptions) (*Session, error) {
@@ -160,6 +194,7 @@ func (s *Session) Pending() []PendingOperation {
 // withdrawn, since its provider will not be called) and Close still tries
 // to save it.
 func (s *Session) Record(_ context.Context, e *Entry) error {
+	s.startOperation()
 	body, err := encodeEntryBody(e, s.crypter)
 	if err != nil {
 		return fmt.Errorf("journal of stack %s: %w", s.stack, err)
@@ -184,6 +219,9 @@ func (s *Session) enqueue(e *Entry, body []byte) (*batch, error) {
 	}
 	if s.failed != nil {
 		return nil, fmt.Errorf("the journal of stack %s failed earlier, so nothing more can be recorded: %w", s.stack, s.failed)
+	}
+	if s.stopping != nil && e.Kind == Begin {
+		return nil, s.stopError()
 	}
 	c := *e
 	c.Seq = s.seq + 1
@@ -222,11 +260,34 @@ func (s *Session) write() {
 		if err == nil {
 			err = s.backend.AppendJournal(context.Background(), s.stack, b.records)
 		}
-		if err != nil {
+		switch {
+		case errors.Is(err, ErrInterrupted):
+			s.stop(err) // the batch is stored
+		case err != nil:
 			b.err = s.fail(b, err)
 		}
 		close(b.done)
 	}
+}
+
+// stop makes the session refuse new steps.
+func (s *Session) stop(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopping == nil {
+		s.stopping = err
+	}
+}
+
+// stopError says why no new step may begin, what is recorded and what is
+// pending. Called with s.mu held.
+func (s *Session) stopError() error {
+	inflight := "no step was in flight"
+	if n := len(s.live.inflight); n > 0 {
+		inflight = fmt.Sprintf("the %d steps in flight finish and are recorded", n)
+	}
+	return fmt.Errorf("stack %s: no new steps start, because %w. Everything done so far is recorded (%d journal entries); "+
+		"%s. Run the command again to finish the job", s.stack, s.stopping, s.seq-s.baseSeq, inflight)
 }
 
 // fail marks the session failed and withdraws the batch's Begins.
@@ -241,7 +302,8 @@ func (s *Session) fail(b *batch, err error) error {
 			_ = s.live.Apply(&Entry{Kind: Fail, Step: step})
 		}
 	}
-	return fmt.Errorf("writing the journal of stack %s (%s): %w", s.stack, s.backend.Describe(s.stack, PartJournal), err)
+	return fmt.Errorf("writing the journal of stack %s (%s): %w. The %d entries written before are recorded; no new steps start, "+
+		"and steps still in flight stay pending for the next command to recover from the journal", s.stack, s.backend.Describe(s.stack, PartJournal), err, s.seq-s.baseSeq-uint64(len(b.records)))
 }
 
 // Close waits for pending records, compacts the state into a new snapshot,
@@ -270,7 +332,24 @@ func (s *Session) Close(ctx context.Context) error {
 	if s.seq != s.baseSeq {
 		err = s.compact(ctx, s.live.Snapshot())
 	}
+	if result, steps, ok := s.outcome(); ok {
+		err = errors.Join(err, AppendOperation(ctx, s.backend, s.stack, s.op.finish(result, steps)))
+	}
 	return errors.Join(err, s.lock.Unlock(ctx))
+}
+
+// outcome is the result and step counts Close records, and whether it
+// records any.
+func (s *Session) outcome() (string, map[string]int, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.op == nil || !s.finished {
+		return "", nil, false
+	}
+	if s.failed != nil && s.result == ResultSucceeded {
+		return ResultFailed, s.steps, true
+	}
+	return s.result, s.steps, true
 }
 
 // checkLock returns an error if the session's lock was broken.
@@ -287,12 +366,20 @@ func (s *Session) checkLock(ctx context.Context) error {
 }
 
 // compact writes snap as the stack's snapshot, covering the journal up to
-// s.seq, then empties the journal. A crash between the two is harmless:
-// replay skips entries the snapshot already covers.
+// s.seq, then empties the journal: in one step on a Compactor, else one
+// after the other. A crash between the two is harmless: replay skips
+// entries the snapshot already covers.
 func (s *Session) compact(ctx context.Context, snap *Snapshot) error {
 	data, err := EncodeSnapshot(snap, s.seq, s.crypter)
 	if err != nil {
 		return fmt.Errorf("encoding the state of stack %s: %w", s.stack, err)
+	}
+	if c, ok := s.backend.(Compactor); ok {
+		if err := c.Compact(ctx, s.stack, data); err != nil {
+			return fmt.Errorf("writing the state of stack %s (%s): %w", s.stack, s.backend.Describe(s.stack, PartSnapshot), err)
+		}
+		s.baseSeq = s.seq
+		return nil
 	}
 	if err := s.backend.WriteSnapshot(ctx, s.stack, data); err != nil {
 		return fmt.Errorf("writing the state of stack %s (%s): %w", s.stack, s.backend.Describe(s.stack, PartSnapshot), err)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/user"
 	"regexp"
 	"strings"
 	"time"
@@ -40,6 +41,13 @@ type JournalStore interface {
 	// already empty.
 	TruncateJournal(ctx context.Context, stack string) error
 }
+
+// ErrInterrupted is matched by an AppendJournal error after which every
+// record was stored, but the backend wants the operation to stop: it lost
+// its connection and regained it with the lock still its own. A session
+// then starts no new steps (it refuses Begin entries) and still records
+// how the steps in flight end.
+var ErrInterrupted = errors.New("the connection to the state backend was lost and regained")
 
 // JournalRead is what ReadJournal found.
 type JournalRead struct {
@@ -84,6 +92,15 @@ func (e *JournalCorruptError) Error() string {
 // one was written: the stack must not be read as empty. It does not match
 // fs.ErrNotExist.
 var ErrSnapshotLost = errors.New("the snapshot is missing although one was written")
+
+// Compactor is implemented by backends that can replace a stack's
+// snapshot and empty its journal in one atomic step (a database
+// transaction). A session compacts through it when it can; otherwise it
+// writes the snapshot, then truncates the journal, and relies on replay
+// skipping entries the snapshot already covers if it dies in between.
+type Compactor interface {
+	Compact(ctx context.Context, stack string, snapshot []byte) error
+}
 
 // BackupStore is implemented by backends that keep the previous snapshot
 // of each stack (the file backend's snapshot.json.bak).
@@ -171,8 +188,10 @@ type Backend interface {
 
 // LockHolder says who holds a lock, so that whoever is refused can tell.
 type LockHolder struct {
-	PID     int       `json:"pid"`
-	Host    string    `json:"host"`
+	PID  int    `json:"pid"`
+	Host string `json:"host"`
+	// User is the name of the user the process runs as; "" if unknown.
+	User    string    `json:"user,omitempty"`
 	Started time.Time `json:"started"`
 	// ProcessStart is when the process started, as the system counts it
 	// (on Linux, field 22 of /proc/PID/stat: clock ticks since boot); 0 if
@@ -188,14 +207,26 @@ func CurrentProcess(command string) LockHolder {
 	host, _ := os.Hostname()
 	pid := os.Getpid()
 	start, _ := ProcessStartTime(pid)
-	return LockHolder{PID: pid, Host: host, Started: time.Now().UTC().Truncate(time.Second), ProcessStart: start, Command: command}
+	return LockHolder{PID: pid, Host: host, User: currentUser(), Started: time.Now().UTC().Truncate(time.Second), ProcessStart: start, Command: command}
+}
+
+// currentUser names the user this process runs as, "" if unknown.
+func currentUser() string {
+	if u, err := user.Current(); err == nil {
+		return u.Username
+	}
+	return os.Getenv("USER")
 }
 
 func (h LockHolder) String() string {
 	if h.PID == 0 && h.Host == "" {
 		return "an unknown process"
 	}
-	s := fmt.Sprintf("process %d on host %s since %s", h.PID, h.Host, h.Started.Format(time.RFC3339))
+	s := fmt.Sprintf("process %d", h.PID)
+	if h.User != "" {
+		s += " of user " + h.User
+	}
+	s += fmt.Sprintf(" on host %s since %s", h.Host, h.Started.Format(time.RFC3339))
 	if h.Command != "" {
 		s += fmt.Sprintf(" (%s)", h.Command)
 	}

@@ -246,3 +246,6 @@ func (b *Backend) DescribeBackup(stack string) string {
 	}
 	return path
 }
+
+// String names the backend: its root directory.
+func (b *Backend) String() string { return "the directory " + b.root }

@@ -26,6 +26,8 @@ type config struct {
 	corrupt    func(t *testing.T, b state.Backend, stack string, record int)
 	staleLocks bool
 	lose       func(t *testing.T, b state.Backend, stack string)
+	procs      *Processes
+	interrupt  func(t *testing.T, b state.Backend, stack string, records [][]byte) error
 }
 
 // WithLoseSnapshot lets Run delete a stack's snapshot behind the
@@ -61,21 +63,25 @@ func Run(t *testing.T, newBackend func(t *testing.T) state.Backend, opts ...Opti
 		o(&c)
 	}
 	tests := map[string]func(*testing.T, state.Backend){
-		"snapshot":        testSnapshot,
-		"journal":         testJournal,
-		"torn tail":       c.testTornTail,
-		"corrupt record":  c.testCorruptRecord,
-		"lock":            testLock,
-		"stale lock":      c.testStaleLock,
-		"live lock":       c.testLiveLock,
-		"lost snapshot":   c.testLostSnapshot,
-		"backup":          testBackup,
-		"stacks":          testStacks,
-		"secrets config":  testSecretsConfig,
-		"stack names":     testStackNames,
-		"describe":        testDescribe,
-		"session":         testSession,
-		"session secrets": testSessionSecrets,
+		"snapshot":           testSnapshot,
+		"journal":            testJournal,
+		"torn tail":          c.testTornTail,
+		"corrupt record":     c.testCorruptRecord,
+		"lock":               testLock,
+		"stale lock":         c.testStaleLock,
+		"live lock":          c.testLiveLock,
+		"lost snapshot":      c.testLostSnapshot,
+		"backup":             testBackup,
+		"stacks":             testStacks,
+		"secrets config":     testSecretsConfig,
+		"stack names":        testStackNames,
+		"describe":           testDescribe,
+		"session":            testSession,
+		"session secrets":    testSessionSecrets,
+		"two processes":      c.testTwoProcesses,
+		"holder death":       c.testHolderDeath,
+		"interrupted append": c.testInterruptedAppend,
+		"history":            testHistory,
 	}
 	for name, f := range tests {
 		t.Run(name, func(t *testing.T) { f(t, newBackend(t)) })

@@ -40,7 +40,7 @@ type Counts struct {
 
 type memStack struct {
 	snapshot, secrets []byte
-	journal           [][]byte
+	journal, history  [][]byte
 	lock              *memLock
 }
 
@@ -262,4 +262,33 @@ func (m *MemoryBackend) WriteSecretsConfig(_ context.Context, stack string, data
 // Describe implements state.Describer.
 func (m *MemoryBackend) Describe(stack string, part state.Part) string {
 	return fmt.Sprintf("the %s of stack %s (in memory)", part, stack)
+}
+
+var _ state.HistoryStore = (*MemoryBackend)(nil)
+
+// AppendHistory implements state.HistoryStore.
+func (m *MemoryBackend) AppendHistory(_ context.Context, stack string, record []byte) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s, err := m.stack(stack, true)
+	if err != nil {
+		return err
+	}
+	s.history = append(s.history, bytes.Clone(record))
+	return nil
+}
+
+// ReadHistory implements state.HistoryStore.
+func (m *MemoryBackend) ReadHistory(_ context.Context, stack string) ([][]byte, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s, err := m.stack(stack, false)
+	if err != nil || s == nil {
+		return nil, err
+	}
+	out := make([][]byte, len(s.history))
+	for i, r := range s.history {
+		out[i] = bytes.Clone(r)
+	}
+	return out, nil
 }

@@ -1,0 +1,93 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/plinth-iac/plinth/internal/display"
+	"github.com/plinth-iac/plinth/internal/state"
+	"github.com/plinth-iac/plinth/internal/state/file"
+	"github.com/plinth-iac/plinth/internal/state/postgres"
+)
+
+// BackendEnv names the environment variable that chooses the state
+// backend, as --backend does.
+const BackendEnv = "PLINTH_BACKEND"
+
+// backendChoice returns the state backend's address and where it was
+// chosen: --backend, else PLINTH_BACKEND, else `backend:` in plinth.yaml,
+// else "" (the project's .plinth directory).
+func (w *workspace) backendChoice() (addr, from string) {
+	if w.a.g.backend != "" {
+		return w.a.g.backend, "--backend"
+	}
+	if v := w.a.env.getenv(BackendEnv); v != "" {
+		return v, BackendEnv
+	}
+	if v := projectBackend(filepath.Join(w.dir, "plinth.yaml")); v != "" {
+		return v, "backend: in " + filepath.Join(w.arg, "plinth.yaml")
+	}
+	return "", ""
+}
+
+// projectBackend reads the backend key of plinth.yaml, "" if it has none
+// or cannot be read (loading the program reports that).
+func projectBackend(path string) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	var top struct {
+		Backend string `yaml:"backend"`
+	}
+	_ = yaml.Unmarshal(data, &top)
+	return top.Backend
+}
+
+// openBackend opens the backend at addr for the project in dir: a
+// postgres:// URL, file:PATH (relative to the project), or "" for the
+// project's .plinth directory. Backends opened are closed when the
+// command ends.
+func (a *app) openBackend(ctx context.Context, addr, from, dir string) (state.Backend, error) {
+	switch {
+	case addr == "":
+		return file.New(filepath.Join(dir, stateDirName)), nil
+	case strings.HasPrefix(addr, "file:"):
+		p := strings.TrimPrefix(strings.TrimPrefix(addr, "file:"), "//")
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		return file.New(p), nil
+	case postgres.IsURL(addr):
+		b, err := postgres.Open(ctx, addr)
+		if err != nil {
+			return nil, display.Errorf("Cannot open the state backend", "%v. Check the URL given by %s, that the server is running and that the user may connect.", err, from)
+		}
+		a.closers = append(a.closers, b.Close)
+		return b, nil
+	}
+	return nil, display.Errorf("Unknown state backend", "%s names the state backend %q. Use a postgres://user@host:port/database URL, file:DIRECTORY, or nothing for the project's .plinth directory.", from, redactAny(addr))
+}
+
+// redactAny hides what may be a password in an address plinth cannot
+// parse: everything between "://" and "@".
+func redactAny(addr string) string {
+	i, j := strings.Index(addr, "://"), strings.LastIndex(addr, "@")
+	if i < 0 || j < i {
+		return addr
+	}
+	return addr[:i+3] + "xxxxx" + addr[j:]
+}
+
+// describeBackend names the stack's backend for people.
+func describeBackend(b state.Backend) string {
+	if s, ok := b.(fmt.Stringer); ok {
+		return s.String()
+	}
+	return b.Describe("", state.PartSnapshot)
+}

@@ -1,0 +1,202 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/plinth-iac/plinth/internal/state"
+)
+
+// Backend stores stacks in a PostgreSQL database. It is safe for
+// concurrent use; the lock keeps processes apart. Close it when done.
+type Backend struct {
+	url, shown, password string
+	pool                 *pgxpool.Pool
+
+	mu sync.Mutex
+	// locks are the locks this backend holds, by stack: the stack's
+	// journal is written on the lock's connection, so that a write
+	// fails as soon as the lock may be lost.
+	locks map[string]*pgLock
+	// regainFor is how long a lock whose connection died is tried for.
+	regainFor time.Duration
+}
+
+var (
+	_ state.Backend     = (*Backend)(nil)
+	_ state.Compactor   = (*Backend)(nil)
+	_ state.BackupStore = (*Backend)(nil)
+)
+
+// Open connects to the database at url (postgres://user:password@host:port/db),
+// creating or migrating plinth's tables if needed.
+func Open(ctx context.Context, url string) (*Backend, error) {
+	b := newBackend(url)
+	if err := b.open(ctx, SchemaVersion); err != nil {
+		return nil, fmt.Errorf("opening the state backend %s: %w", b.shown, b.scrub(err))
+	}
+	return b, nil
+}
+
+func newBackend(url string) *Backend {
+	return &Backend{url: url, shown: Redact(url), password: password(url), locks: map[string]*pgLock{}, regainFor: 60 * time.Second}
+}
+
+func (b *Backend) open(ctx context.Context, version int) error {
+	cfg, err := pgxpool.ParseConfig(b.url)
+	if err != nil {
+		return err
+	}
+	cfg.MaxConns = 8
+	conn, err := b.connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.Background())
+	if err := migrate(ctx, conn, version); err != nil {
+		return err
+	}
+	b.pool, err = pgxpool.NewWithConfig(ctx, cfg)
+	return err
+}
+
+// connect opens a connection of its own (not from the pool).
+func (b *Backend) connect(ctx context.Context) (*pgx.Conn, error) {
+	cfg, err := pgx.ParseConfig(b.url)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.ConnectTimeout == 0 {
+		cfg.ConnectTimeout = 15 * time.Second
+	}
+	return pgx.ConnectConfig(ctx, cfg)
+}
+
+// Close closes the backend's connections. Locks are released by their
+// Unlockers, or with their connections.
+func (b *Backend) Close() {
+	if b.pool != nil {
+		b.pool.Close()
+	}
+}
+
+// String returns the database's URL with any password redacted.
+func (b *Backend) String() string { return b.shown }
+
+var tables = map[state.Part]string{
+	state.PartSnapshot: "plinth_snapshots", state.PartJournal: "plinth_journal",
+	state.PartLock: "plinth_locks", state.PartSecrets: "plinth_secrets",
+}
+
+// Describe names the table and stack of a part, and the database (its
+// password redacted).
+func (b *Backend) Describe(stack string, part state.Part) string {
+	return fmt.Sprintf("table %s, stack %s, in %s", tables[part], stack, b.shown)
+}
+
+// fail wraps a database error for people: what was being done, where,
+// and never the password.
+func (b *Backend) fail(what, stack string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%s of stack %s in %s: %w", what, stack, b.shown, b.scrub(err))
+}
+
+func notExist(stack string, part state.Part) error {
+	return fmt.Errorf("stack %s has no %s: %w", stack, part, fs.ErrNotExist)
+}
+
+// upsertStack is a common table expression that records the stack ($1).
+const upsertStack = `WITH s AS (INSERT INTO plinth_stacks (name) VALUES ($1) ON CONFLICT (name) DO NOTHING) `
+
+// ReadSnapshot reads the stack's snapshot. If the stack has written one
+// that is now missing, the error matches state.ErrSnapshotLost.
+func (b *Backend) ReadSnapshot(ctx context.Context, stack string) ([]byte, error) {
+	if err := state.ValidateStackName(stack); err != nil {
+		return nil, err
+	}
+	var data []byte
+	var written bool
+	err := b.pool.QueryRow(ctx, `SELECT s.data, st.snapshot_written FROM plinth_stacks st
+		LEFT JOIN plinth_snapshots s ON s.stack = st.name WHERE st.name = $1`, stack).Scan(&data, &written)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows), err == nil && data == nil && !written:
+		return nil, notExist(stack, state.PartSnapshot)
+	case err != nil:
+		return nil, b.fail("reading the snapshot", stack, err)
+	case data == nil:
+		return nil, fmt.Errorf("%s: the snapshot row is missing although the stack wrote one: %w", b.Describe(stack, state.PartSnapshot), state.ErrSnapshotLost)
+	}
+	return data, nil
+}
+
+const writeSnapshot = `WITH s AS (INSERT INTO plinth_stacks (name, snapshot_written) VALUES ($1, true)
+		ON CONFLICT (name) DO UPDATE SET snapshot_written = true)
+	INSERT INTO plinth_snapshots (stack, data, written, previous, previous_written) VALUES ($1, $2, now(), $2, now())
+	ON CONFLICT (stack) DO UPDATE SET previous = plinth_snapshots.data, previous_written = plinth_snapshots.written,
+		data = EXCLUDED.data, written = EXCLUDED.written`
+
+// WriteSnapshot replaces the snapshot, keeping the one it replaces as the
+// backup (the first snapshot is its own backup).
+func (b *Backend) WriteSnapshot(ctx context.Context, stack string, data []byte) error {
+	if err := state.ValidateStackName(stack); err != nil {
+		return err
+	}
+	_, err := b.pool.Exec(ctx, writeSnapshot, stack, data)
+	return b.fail("writing the snapshot", stack, err)
+}
+
+// Compact replaces the snapshot and empties the journal in one
+// transaction.
+func (b *Backend) Compact(ctx context.Context, stack string, data []byte) error {
+	if err := state.ValidateStackName(stack); err != nil {
+		return err
+	}
+	err := b.onLock(ctx, stack, func(db dbConn) error {
+		return pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, writeSnapshot, stack, data); err != nil {
+				return err
+			}
+			_, err := tx.Exec(ctx, "DELETE FROM plinth_journal WHERE stack = $1", stack)
+			return err
+		})
+	})
+	return b.fail("compacting the state", stack, err)
+}
+
+// ReadBackup returns the snapshot before the current one.
+func (b *Backend) ReadBackup(ctx context.Context, stack string) ([]byte, time.Time, error) {
+	if err := state.ValidateStackName(stack); err != nil {
+		return nil, time.Time{}, err
+	}
+	var data []byte
+	var written *time.Time
+	err := b.pool.QueryRow(ctx, "SELECT previous, previous_written FROM plinth_snapshots WHERE stack = $1", stack).Scan(&data, &written)
+	if errors.Is(err, pgx.ErrNoRows) || err == nil && (data == nil || written == nil) {
+		return nil, time.Time{}, notExist(stack, "backup snapshot")
+	}
+	if err != nil {
+		return nil, time.Time{}, b.fail("reading the backup snapshot", stack, err)
+	}
+	return data, *written, nil
+}
+
+// DescribeBackup names the backup snapshot's column, or "" if there is none.
+func (b *Backend) DescribeBackup(stack string) string {
+	if _, _, err := b.ReadBackup(context.Background(), stack); err != nil {
+		return ""
+	}
+	return fmt.Sprintf("column previous of table plinth_snapshots, stack %s, in %s", stack, b.shown)
+}
+
+// URL returns the URL the backend was opened with, password and all: for
+// handing to another process, never for messages (use String).
+func (b *Backend) URL() string { return b.url }

@@ -1,0 +1,37 @@
+// Package postgres stores stacks in a PostgreSQL database, so that a team
+// shares them: the state backend chosen by a postgres:// URL
+// (PLINTH_BACKEND, `backend:` in plinth.yaml, or --backend).
+//
+// Every part of a stack is rows, never one rewritten blob:
+//
+//	plinth_schema     the schema version; plinth creates and migrates the
+//	                  tables itself, forward only, and refuses a database
+//	                  whose schema is newer than it knows
+//	plinth_stacks     one row per stack
+//	plinth_snapshots  the last compacted snapshot of each stack, and the
+//	                  one before it as a backup
+//	plinth_journal    one row per journal record; a group commit of the
+//	                  state session is one INSERT, so one transaction
+//	plinth_locks      the holder of each stack's lock: user, host, PID,
+//	                  command and start time, shown to whoever is refused
+//	plinth_secrets    each stack's secrets configuration
+//	plinth_history    one row per operation (kind, user, host, times,
+//	                  result, counts of steps)
+//
+// Compaction replaces the snapshot and empties the journal in one
+// transaction (state.Compactor). The lock itself is a session-level
+// advisory lock held on a connection of its own for as long as the
+// operation runs: when the holder dies or its network goes, the server
+// ends the session and the lock goes with it. ForceUnlock (`plinth state
+// unlock`) ends the server session that still holds a lock whose client
+// is gone.
+//
+// The backend stores bytes: the state package has sealed every secret
+// before they arrive, as for the file backend, so the database never
+// holds a plaintext secret. The connection URL may carry a password; the
+// backend never prints it (Describe and errors show the URL redacted).
+//
+// Its neighbours: the state package above it, whose storage interfaces it
+// implements, and the CLI, which opens it from a URL. Tests start a
+// throwaway server with the pgtest package.
+package postgres
