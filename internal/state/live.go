@@ -37,12 +37,17 @@ type node struct {
 // resources are shared, not copied; Live never modifies a resource it holds,
 // it replaces it.
 func NewLive(s *Snapshot) *Live {
-	l := &Live{byKey: map[Key]*node{}, byURN: map[resource.URN]*node{}, inflight: map[uint64]*Entry{}}
 	if s == nil {
-		return l
+		return &Live{byKey: map[Key]*node{}, byURN: map[resource.URN]*node{}, inflight: map[uint64]*Entry{}}
 	}
-	for _, r := range s.Resources {
-		l.add(r)
+	n := len(s.Resources)
+	l := &Live{byKey: make(map[Key]*node, n), byURN: make(map[resource.URN]*node, n), inflight: map[uint64]*Entry{}}
+	l.nodes = make([]*node, 0, n)
+	slab := make([]node, n) // one allocation for the snapshot's nodes
+	for i, r := range s.Resources {
+		slab[i].res = r
+		l.nodes = append(l.nodes, &slab[i])
+		l.index(&slab[i])
 	}
 	l.outputs = s.Outputs
 	l.pending = append(l.pending, s.Pending...)
