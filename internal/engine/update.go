@@ -61,8 +61,8 @@ func run(ctx context.Context, prog Program, base *state.Snapshot, opts *Options,
 		d.deleteAll(d.condemned(), deleteShown)
 		d.countUnrecreated()
 	}
-	if err := d.recordOutputs(); err != nil {
-		d.fail(err)
+	if !preview { // a preview reports the outputs as the program set them
+		d.fail(d.recordOutputs())
 	}
 	d.pool.close()
 	verb := "update"
