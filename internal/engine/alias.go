@@ -3,7 +3,6 @@ package engine
 import (
 	"fmt"
 
-	"github.com/plinth-iac/plinth/internal/state"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -58,20 +57,21 @@ func pick(s, otherwise string) string {
 	return otherwise
 }
 
-// adoptAlias takes over, for a registration with no recorded resource of
+// adoptAlias generates and runs the rename that takes over, for a registration with no recorded resource of
 // its own, the recorded resource found under its first alias that has one:
 // one journaled write moves the entry to urn and repoints everything that
 // referred to it. An alias the program registers too is an error.
 func (d *deployment) adoptAlias(urn resource.URN, reg *Registration) error {
-	if len(reg.Aliases) == 0 || d.current(urn) != nil || !d.targets.has(urn) {
+	if len(reg.Aliases) == 0 || d.recs.current(urn) != nil || !d.targets.has(urn) {
 		return nil
 	}
 	for _, a := range d.aliasURNs(reg) {
 		if a == urn {
 			continue
 		}
+		old := d.recs.current(a)
 		d.mu.Lock()
-		old, other, taken := d.cur[a], d.registered[a], d.aliased[a]
+		other, taken := d.registered[a], d.aliased[a]
 		if old != nil && other == nil && taken == "" {
 			d.aliased[a] = urn
 		}
@@ -84,44 +84,8 @@ func (d *deployment) adoptAlias(urn resource.URN, reg *Registration) error {
 		case taken != "":
 			return fmt.Errorf("resources %s and %s both name %s as an alias; only one can take over its state", taken, urn, a)
 		}
-		return d.rename(old, urn)
+		_, err := d.x.run(renameStep{old: old, urn: urn})
+		return err
 	}
 	return nil
-}
-
-// rename moves a recorded resource to a new URN.
-func (d *deployment) rename(old *state.Resource, urn resource.URN) error {
-	nu := old.Clone()
-	nu.URN = urn
-	if !d.preview {
-		e := &state.Entry{Step: d.steps.Add(1), Kind: state.Write, Op: state.OpRename, Old: old, New: nu, Time: d.opts.now()}
-		if err := d.opts.Journal.Record(d.callCtx, e); err != nil {
-			return fmt.Errorf("recording that %s takes over %s (an alias): %w", urn, old.URN, err)
-		}
-	}
-	d.mirrorRename(old, nu)
-	d.emit(Event{Kind: EventDiagnostic, Severity: SeverityInfo, URN: urn, Type: nu.Type,
-		Message: fmt.Sprintf("%s takes over the recorded %s through an alias; nothing is replaced", urn, old.URN)})
-	return nil
-}
-
-// mirrorRename applies a rename to the deployment's current state, by the
-// same rules as state.Live.
-func (d *deployment) mirrorRename(old, nu *state.Resource) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.drop(old)
-	d.put(nu)
-	for _, r := range d.cur {
-		if r2 := r.Rereferenced(old.URN, nu.URN); r2 != r {
-			d.put(r2)
-		}
-	}
-	for k, r := range d.deletes {
-		if r2 := r.Rereferenced(old.URN, nu.URN); r2 != r {
-			d.unindex(r)
-			d.deletes[k] = r2
-			d.index(r2)
-		}
-	}
 }

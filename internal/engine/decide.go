@@ -21,7 +21,7 @@ func (d *deployment) decide(c *change) error {
 		return fmt.Errorf("%s: %w", c.urn, err)
 	}
 	var resp provider.DiffResponse
-	err = d.call(0, func(ctx context.Context) (err error) {
+	err = d.x.call(0, func(ctx context.Context) (err error) {
 		resp, err = c.inst.p.Diff(ctx, provider.DiffRequest{
 			URN: c.urn, ID: c.old.ID, OldInputs: c.old.Inputs, OldOutputs: c.old.Outputs,
 			News: c.inputs, IgnoreChanges: ignore, Private: c.old.Private,

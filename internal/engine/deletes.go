@@ -7,6 +7,27 @@ import (
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
+// deleteStep generates the step that deletes one recorded resource:
+// through its provider for a custom resource, from state alone for a
+// component or provider resource or one with retainOnDelete, and not at
+// all in the world for a record whose ID a live resource holds (see
+// claimSharedID) or one already missing.
+func (d *deployment) deleteStep(r *state.Resource, shown StepOp) step {
+	switch {
+	case r.Missing:
+		return removeStep{r}
+	case r.Protect:
+		return refuseStep{op: shown, old: r, err: &ProtectedError{URN: r.URN, Action: "delete"}}
+	}
+	if holder := d.recs.claimSharedID(r); holder != nil {
+		return discardStep{r: r, holder: holder, shown: shown}
+	}
+	if r.RetainOnDelete || !r.Custom || isProvider(r.Type) {
+		return dropStep{r, shown}
+	}
+	return deleteStep{r, shown}
+}
+
 // deleteAll deletes the given resources in reverse dependency order on the
 // worker pool: a resource is deleted once every resource in the set that
 // refers to it is gone, so independent deletes run in parallel. If a delete
@@ -23,7 +44,7 @@ func (d *deployment) deleteAll(doomed []*state.Resource, shown func(*state.Resou
 				return
 			}
 			r := g.nodes[i]
-			if err := d.deleteOne(r, shown(r), false); err != nil {
+			if _, err := d.x.run(d.deleteStep(r, shown(r))); err != nil {
 				d.fail(err)
 				return
 			}
@@ -97,16 +118,11 @@ func (d *deployment) condemned() []*state.Resource {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	var out []*state.Resource
-	for urn, r := range d.cur {
-		if d.registered[urn] == nil && d.targets.has(urn) {
+	d.recs.each(func(r *state.Resource) {
+		if (r.Delete || d.registered[r.URN] == nil) && d.targets.has(r.URN) {
 			out = append(out, r)
 		}
-	}
-	for _, r := range d.deletes {
-		if d.targets.has(r.URN) {
-			out = append(out, r)
-		}
-	}
+	})
 	return state.SortByDependency(out)
 }
 

@@ -5,43 +5,39 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/plinth-iac/plinth/internal/state"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
-// deployment is one running operation: the state as it stands, the
-// registrations seen, the provider instances, and the worker pool.
+// deployment is one running operation: the generator's side of it (the
+// registrations seen, the targets, the URN locks) and the executor that
+// carries out its steps, over one view of the state (records) and one set
+// of provider instances.
 type deployment struct {
-	opts    *Options
-	preview bool
+	opts *Options
 	// ctx is cancelled to stop starting new steps; callCtx, derived from it
 	// without its cancellation, is what provider calls run under, so a step
 	// in flight finishes and is recorded.
 	ctx     context.Context
 	callCtx context.Context
 	pool    *pool
-	steps   atomic.Uint64
 	targets *targetSet
+	recs    *records
 	prov    *providerRegistry
+	x       *executor
 	locks   urnLocks
 	work    sync.WaitGroup // registrations not yet done
 
 	mu         sync.Mutex
-	cur        map[resource.URN]*state.Resource // live resources
-	deletes    map[state.Key]*state.Resource    // resources pending deletion
 	registered map[resource.URN]*regState
-	dbrDeleted map[resource.URN]bool
-	referrers  map[resource.URN]map[state.Key]*state.Resource // nil until needed; see buildReferrers
-	// ids maps a type and ID to the live resources holding it, so that no
-	// Delete is sent for an ID a live resource still holds.
-	ids map[physical]map[resource.URN]*state.Resource
+	// dbrDeleted holds the records deleted as dependents of a
+	// delete-before-replace, by URN, until they are created again.
+	dbrDeleted map[resource.URN]*state.Resource
 	// aliased maps a URN taken over through an alias to the URN that took
 	// it over.
 	aliased    map[resource.URN]resource.URN
-	counts     map[StepOp]int
 	errs       []error
 	outputs    resource.Object
 	outputsSet bool
@@ -49,26 +45,27 @@ type deployment struct {
 	recorded resource.Object
 }
 
+// newDeployment prepares an operation over base. preview is decided here,
+// once: it chooses the executor's effects.
 func newDeployment(ctx context.Context, base *state.Snapshot, opts *Options, preview bool) *deployment {
 	d := &deployment{
 		opts:       opts,
-		preview:    preview,
 		ctx:        ctx,
 		callCtx:    context.WithoutCancel(ctx),
 		pool:       newPool(opts.parallel()),
 		targets:    newTargetSet(opts.Targets, opts.Excludes),
-		cur:        map[resource.URN]*state.Resource{},
-		deletes:    map[state.Key]*state.Resource{},
+		recs:       newRecords(base),
 		registered: map[resource.URN]*regState{},
-		dbrDeleted: map[resource.URN]bool{},
-		ids:        map[physical]map[resource.URN]*state.Resource{},
+		dbrDeleted: map[resource.URN]*state.Resource{},
 		aliased:    map[resource.URN]resource.URN{},
-		counts:     map[StepOp]int{},
 	}
 	if opts.HardCancel != nil {
 		d.callCtx = mergeCancel(d.callCtx, opts.HardCancel)
 	}
-	d.prov = newProviderRegistry(d)
+	d.x = newExecutor(d.callCtx, opts, d.recs, preview)
+	d.prov = newProviderRegistry(opts.Providers, d.callCtx)
+	d.prov.recorded, d.prov.configure, d.prov.registerDefault = d.recs.find, d.x.fx.configure, d.registerDefaultProvider
+	d.x.prov = d.prov
 	// Providers are told to stop outstanding work when calls in flight are
 	// to be cut short: on HardCancel if the caller distinguishes a hard
 	// cancel (the CLI's second Ctrl-C), else on cancel.
@@ -78,13 +75,6 @@ func newDeployment(ctx context.Context, base *state.Snapshot, opts *Options, pre
 		context.AfterFunc(ctx, d.prov.signalAll)
 	}
 	if base != nil {
-		for _, r := range base.Resources {
-			if r.Delete {
-				d.deletes[r.Key()] = r
-			} else {
-				d.cur[r.URN] = r
-			}
-		}
 		d.outputs, d.recorded = base.Outputs, base.Outputs
 	}
 	return d
@@ -131,37 +121,15 @@ func (d *deployment) failed() bool {
 	return len(d.errs) > 0
 }
 
-func (d *deployment) count(op StepOp) {
-	d.mu.Lock()
-	d.counts[op]++
-	d.mu.Unlock()
-}
-
-func (d *deployment) emit(e Event) {
-	if d.opts.Events != nil {
-		e.Preview = d.preview
-		d.opts.Events(e)
-	}
-}
-
-func (d *deployment) warn(format string, args ...any) {
-	d.emit(Event{Kind: EventDiagnostic, Severity: SeverityWarning, Message: fmt.Sprintf(format, args...)})
-}
-
-// current returns the live resource with the URN, or nil.
-func (d *deployment) current(urn resource.URN) *state.Resource {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.cur[urn]
-}
-
 func (d *deployment) result(start time.Time) *Result {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	counts := make(map[StepOp]int, len(d.counts))
-	for k, v := range d.counts {
+	d.x.mu.Lock()
+	counts := make(map[StepOp]int, len(d.x.counts))
+	for k, v := range d.x.counts {
 		counts[k] = v
 	}
+	d.x.mu.Unlock()
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	return &Result{Counts: counts, Outputs: d.outputs, Duration: time.Since(start)}
 }
 

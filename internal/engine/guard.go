@@ -28,9 +28,9 @@ func guard(f func() error) (err error) {
 // fails after its context ended (a timeout, or a hard cancel) may have
 // taken effect, whatever the provider said: its error is marked
 // provider.OutcomeUnknown.
-func (d *deployment) call(timeout time.Duration, f func(ctx context.Context) error) error {
-	ctx := d.callCtx
-	t := d.timeoutFor(timeout)
+func (x *executor) call(timeout time.Duration, f func(ctx context.Context) error) error {
+	ctx := x.ctx
+	t := x.timeoutFor(timeout)
 	if t > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, t)

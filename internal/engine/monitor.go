@@ -184,8 +184,7 @@ func references(reg *Registration) ([]resource.URN, error) {
 func (d *deployment) afterReferences(rs *regState, start func()) {
 	d.mu.Lock()
 	pending := 0
-	var fire func()
-	fire = func() {
+	fire := func() {
 		d.mu.Lock()
 		pending--
 		ready := pending == 0

@@ -52,12 +52,12 @@ func opName(op state.Op) string {
 // error from a live provider means the world is unchanged, and the step is
 // closed as failed; any error whose outcome is unknown leaves the step open
 // as a pending operation. It returns the error to report.
-func (d *deployment) failedCall(step uint64, op state.Op, old, nu *state.Resource, err error) error {
+func (x *executor) failedCall(step uint64, op state.Op, old, nu *state.Resource, err error) error {
 	urn := resource.URN(urnOf(old, nu))
 	if provider.IsOutcomeUnknown(err) {
 		return &OutcomeUnknownError{Op: op, URN: urn, Err: err}
 	}
-	if aerr := d.abort(step, op, old, nu); aerr != nil {
+	if aerr := x.abort(step, op, old, nu); aerr != nil {
 		return aerr
 	}
 	switch op {

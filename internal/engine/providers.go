@@ -39,13 +39,23 @@ type instance struct {
 // providerRegistry holds the deployment's provider instances: one per
 // provider resource, shared by all its resources.
 type providerRegistry struct {
-	d        *deployment
+	source ProviderSource
+	// ctx is what provider calls run under (see executor.ctx).
+	ctx context.Context
+	// recorded finds a provider resource in the state, to load a provider
+	// the program did not register.
+	recorded func(urn resource.URN, id string) *state.Resource
+	// configure configures a provider (for a preview, to plan).
+	configure func(ctx context.Context, p provider.Provider, inputs resource.Object) error
+	// registerDefault registers the default provider resource of a package
+	// and version, returning its reference.
+	registerDefault func(pkg, version, source string) (string, error)
+
 	mu       sync.Mutex
 	byRef    map[string]*instance
 	defaults map[string]*defaultProvider
 	loose    map[string]provider.Provider // unconfigured, made for a schema
 	schemas  map[string]*provider.Schema
-	replaced map[resource.URN]bool // provider resources replaced this run
 	all      []provider.Provider
 }
 
@@ -55,14 +65,14 @@ type defaultProvider struct {
 	err  error
 }
 
-func newProviderRegistry(d *deployment) *providerRegistry {
+func newProviderRegistry(source ProviderSource, ctx context.Context) *providerRegistry {
 	return &providerRegistry{
-		d:        d,
+		source:   source,
+		ctx:      ctx,
 		byRef:    map[string]*instance{},
 		defaults: map[string]*defaultProvider{},
 		loose:    map[string]provider.Provider{},
 		schemas:  map[string]*provider.Schema{},
-		replaced: map[resource.URN]bool{},
 	}
 }
 
@@ -77,10 +87,10 @@ func (r *providerRegistry) open(ctx context.Context, req ProviderRequest) (provi
 		return p, nil
 	}
 	r.mu.Unlock()
-	if r.d.opts.Providers == nil {
+	if r.source == nil {
 		return nil, fmt.Errorf("no provider source is configured to load provider %q", req.Package)
 	}
-	p, err := r.d.opts.Providers.NewProvider(ctx, req)
+	p, err := r.source.NewProvider(ctx, req)
 	if err != nil {
 		return nil, fmt.Errorf("loading provider %q: %w", req.Package, err)
 	}
@@ -151,7 +161,7 @@ func (r *providerRegistry) defaultFor(pkg, version, source string) (*instance, e
 		r.defaults[key] = dp
 	}
 	r.mu.Unlock()
-	dp.once.Do(func() { dp.ref, dp.err = r.d.registerDefaultProvider(pkg, version, source) })
+	dp.once.Do(func() { dp.ref, dp.err = r.registerDefault(pkg, version, source) })
 	if dp.err != nil {
 		return nil, dp.err
 	}
@@ -183,34 +193,21 @@ func (r *providerRegistry) loadFromState(inst *instance) error {
 	if err != nil {
 		return err
 	}
-	rec := r.d.findRecorded(urn, id)
+	rec := r.recorded(urn, id)
 	if rec == nil {
 		return fmt.Errorf("provider %s is not recorded in the state", inst.ref)
 	}
 	inst.pkg = strings.TrimPrefix(rec.Type, state.ProviderTypePrefix)
 	req := ProviderRequest{Package: inst.pkg, Version: rec.Inputs[versionKey].Str(), Source: rec.Inputs[sourceKey].Str()}
-	p, err := r.open(r.d.callCtx, req)
+	p, err := r.open(r.ctx, req)
 	if err != nil {
 		return err
 	}
 	inst.p, inst.config = p, stripReserved(rec.Inputs)
-	_, err = configure(r.d.callCtx, p, inst.config, r.d.preview)
-	if err != nil {
+	if err := r.configure(r.ctx, p, inst.config); err != nil {
 		return fmt.Errorf("configuring provider %s from its recorded configuration: %w", inst.ref, err)
 	}
 	return nil
-}
-
-func (r *providerRegistry) markReplaced(urn resource.URN) {
-	r.mu.Lock()
-	r.replaced[urn] = true
-	r.mu.Unlock()
-}
-
-func (r *providerRegistry) wasReplaced(urn resource.URN) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.replaced[urn]
 }
 
 // signalAll asks every provider to stop outstanding work soon; the
@@ -236,13 +233,11 @@ func (r *providerRegistry) closeAll() {
 	}
 }
 
-func configure(ctx context.Context, p provider.Provider, inputs resource.Object, preview bool) (provider.ConfigureResponse, error) {
-	var resp provider.ConfigureResponse
-	err := guard(func() (err error) {
-		resp, err = p.Configure(ctx, provider.ConfigureRequest{Inputs: inputs, Preview: preview})
+func configure(ctx context.Context, p provider.Provider, inputs resource.Object, preview bool) error {
+	return guard(func() error {
+		_, err := p.Configure(ctx, provider.ConfigureRequest{Inputs: inputs, Preview: preview})
 		return err
 	})
-	return resp, err
 }
 
 // withReserved records the plugin version and source with a provider's

@@ -9,36 +9,50 @@ import (
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
-// providerStep handles a provider resource: CheckConfig, DiffConfig, then
-// Configure, recording the provider as created, updated, replaced or the
-// same. Providers change nothing in the world, so no provider call is
-// bracketed by the journal; the change is written once it is known.
-func (d *deployment) providerStep(urn resource.URN, reg *Registration) (Registered, error) {
-	pkg := strings.TrimPrefix(reg.Type, state.ProviderTypePrefix)
-	old := d.current(urn)
-	p, err := d.prov.open(d.callCtx, ProviderRequest{Package: pkg, Version: reg.Version, Source: reg.PluginSource})
+// providerStep generates the step of a provider resource: CheckConfig and
+// DiffConfig decide whether it is created, updated, replaced or the same.
+func (d *deployment) providerStep(urn resource.URN, reg *Registration) (step, error) {
+	s := providerStep{urn: urn, reg: reg, pkg: strings.TrimPrefix(reg.Type, state.ProviderTypePrefix), old: d.recs.current(urn)}
+	var err error
+	s.p, err = d.prov.open(d.callCtx, ProviderRequest{Package: s.pkg, Version: reg.Version, Source: reg.PluginSource})
 	if err != nil {
-		return Registered{}, fmt.Errorf("provider %s: %w", urn, err)
+		return nil, fmt.Errorf("provider %s: %w", urn, err)
 	}
-	checked, err := d.checkConfig(p, urn, old, reg.Inputs)
-	if err != nil {
+	if s.checked, err = d.checkConfig(s.p, urn, s.old, reg.Inputs); err != nil {
+		return nil, err
+	}
+	if s.op, s.diff, err = d.diffConfig(s.p, urn, s.old, s.checked); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// providerStep configures a provider and records its resource. Providers
+// change nothing in the world, so no provider call is bracketed by the
+// journal; the change is written once it is known.
+type providerStep struct {
+	urn     resource.URN
+	reg     *Registration
+	pkg     string
+	old     *state.Resource
+	p       provider.Provider
+	checked resource.Object
+	op      StepOp
+	diff    resource.DetailedDiff
+}
+
+func (s providerStep) apply(x *executor) (Registered, error) {
+	if err := x.fx.configure(x.ctx, s.p, s.checked); err != nil {
+		return Registered{}, fmt.Errorf("configuring provider %s: %w", s.urn, err)
+	}
+	nr := x.newResource(s.urn, s.reg, withReserved(s.checked, s.reg.Version, s.reg.PluginSource), "")
+	nr.Outputs = s.checked
+	if err := x.recordProvider(s.op, s.old, nr, s.diff); err != nil {
 		return Registered{}, err
 	}
-	op, dd, err := d.diffConfig(p, urn, old, checked)
-	if err != nil {
-		return Registered{}, err
-	}
-	if _, err := configure(d.callCtx, p, checked, d.preview); err != nil {
-		return Registered{}, fmt.Errorf("configuring provider %s: %w", urn, err)
-	}
-	nr := d.newResource(urn, reg, withReserved(checked, reg.Version, reg.PluginSource), "")
-	nr.Outputs = checked
-	if err := d.recordProvider(op, old, nr, dd); err != nil {
-		return Registered{}, err
-	}
-	ref := state.ProviderRef(urn, nr.ID)
-	d.prov.add(&instance{ref: ref, pkg: pkg, p: p, config: checked})
-	return Registered{URN: urn, ID: idValue(nr.ID), Outputs: checked, Custom: true, ProviderRef: ref}, nil
+	ref := state.ProviderRef(s.urn, nr.ID)
+	x.prov.add(&instance{ref: ref, pkg: s.pkg, p: s.p, config: s.checked})
+	return Registered{URN: s.urn, ID: idValue(nr.ID), Outputs: s.checked, Custom: true, ProviderRef: ref}, nil
 }
 
 func (d *deployment) checkConfig(p provider.Provider, urn resource.URN, old *state.Resource, news resource.Object) (resource.Object, error) {
@@ -93,37 +107,33 @@ func (d *deployment) diffConfig(p provider.Provider, urn resource.URN, old *stat
 }
 
 // recordProvider records a provider resource's step and gives nr its ID.
-func (d *deployment) recordProvider(op StepOp, old, nr *state.Resource, dd resource.DetailedDiff) error {
+func (x *executor) recordProvider(op StepOp, old, nr *state.Resource, dd resource.DetailedDiff) error {
 	switch op {
 	case OpCreate, OpReplace:
-		nr.ID = newProviderID()
-		if d.preview {
-			nr.ID = UnknownID
-		}
+		nr.ID = x.fx.providerID()
 	default:
 		nr.ID, nr.Created = old.ID, old.Created
 	}
 	var err error
 	switch op {
 	case OpCreate:
-		err = d.write(state.OpCreate, nil, nr)
+		err = x.write(state.OpCreate, nil, nr)
 	case OpReplace:
-		d.prov.markReplaced(nr.URN)
-		err = d.write(state.OpReplace, old, nr)
+		err = x.write(state.OpReplace, old, nr)
 	case OpUpdate:
-		err = d.write(state.OpUpdate, old, nr)
+		err = x.write(state.OpUpdate, old, nr)
 	default:
 		if !sameRecord(old, nr) {
-			err = d.write(state.OpSame, old, nr)
+			err = x.write(state.OpSame, old, nr)
 		}
 	}
 	if err != nil {
 		return err
 	}
 	if !isDefaultProvider(nr) {
-		d.count(op) // default providers are plumbing, not the user's resources
+		x.count(op) // default providers are plumbing, not the user's resources
 	}
-	d.emit(Event{Kind: EventStepDone, Op: op, URN: nr.URN, Type: nr.Type, Old: old, New: nr, Diff: dd})
+	x.emit(Event{Kind: EventStepDone, Op: op, URN: nr.URN, Type: nr.Type, Old: old, New: nr, Diff: dd})
 	return nil
 }
 
@@ -142,7 +152,11 @@ func (d *deployment) registerDefaultProvider(pkg, version, source string) (strin
 	if err := d.admitURN(urn, reg); err != nil {
 		return "", err
 	}
-	res, err := d.providerStep(urn, reg)
+	s, err := d.providerStep(urn, reg)
+	if err != nil {
+		return "", err
+	}
+	res, err := d.x.run(s)
 	if err != nil {
 		return "", err
 	}

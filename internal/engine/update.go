@@ -61,8 +61,8 @@ func run(ctx context.Context, prog Program, base *state.Snapshot, opts *Options,
 		d.deleteAll(d.condemned(), deleteShown)
 		d.countUnrecreated()
 	}
-	if err := d.recordOutputs(); err != nil {
-		d.fail(err)
+	if !preview { // a preview reports the outputs as the program set them
+		d.fail(d.recordOutputs())
 	}
 	d.pool.close()
 	verb := "update"
@@ -93,7 +93,7 @@ func (d *deployment) runProgram(prog Program) error {
 func (d *deployment) recordOutputs() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if !d.outputsSet || d.preview {
+	if !d.outputsSet {
 		return nil
 	}
 	outputs := d.outputs
@@ -111,8 +111,7 @@ func (d *deployment) recordOutputs() error {
 	if outputs.Equal(d.recorded) && (outputs == nil) == (d.recorded == nil) {
 		return nil
 	}
-	e := &state.Entry{Step: d.steps.Add(1), Kind: state.Write, Op: state.OpOutputs, Outputs: outputs, Time: d.opts.now()}
-	if err := d.opts.Journal.Record(d.callCtx, e); err != nil {
+	if err := d.x.writeEntry(state.Entry{Kind: state.Write, Op: state.OpOutputs, Outputs: outputs}); err != nil {
 		return fmt.Errorf("recording the stack outputs: %w", err)
 	}
 	return nil
@@ -122,9 +121,12 @@ func (d *deployment) recordOutputs() error {
 // delete-before-replace removed and the program did not register again.
 func (d *deployment) countUnrecreated() {
 	d.mu.Lock()
-	defer d.mu.Unlock()
-	if n := len(d.dbrDeleted); n > 0 {
-		d.counts[OpDelete] += n
+	n := len(d.dbrDeleted)
+	d.mu.Unlock()
+	d.x.mu.Lock()
+	defer d.x.mu.Unlock()
+	if n > 0 {
+		d.x.counts[OpDelete] += n
 	}
 }
 
@@ -169,9 +171,9 @@ func (d *deployment) acknowledgePending(base *state.Snapshot) error {
 		if p.Blocks() {
 			continue
 		}
-		d.warn("%s", p.Describe())
-		e := &state.Entry{Step: d.steps.Add(1), Kind: state.Write, Op: state.OpResolve, New: &state.Resource{URN: p.Resource.URN}, Time: d.opts.now()}
-		if err := d.opts.Journal.Record(d.callCtx, e); err != nil {
+		d.x.warn("%s", p.Describe())
+		e := state.Entry{Kind: state.Write, Op: state.OpResolve, New: &state.Resource{URN: p.Resource.URN}}
+		if err := d.x.writeEntry(e); err != nil {
 			return fmt.Errorf("clearing the pending %s of %s: %w", p.Op, p.Resource.URN, err)
 		}
 	}

@@ -23,6 +23,9 @@ type Live struct {
 	inflight map[uint64]*Entry
 	// inflightOrder keeps in-flight steps in the order they began.
 	inflightOrder []uint64
+	// referrers indexes who refers to whom; nil until Dependents is first
+	// asked (see referrers.go).
+	referrers referrers
 }
 
 type node struct {
@@ -34,12 +37,17 @@ type node struct {
 // resources are shared, not copied; Live never modifies a resource it holds,
 // it replaces it.
 func NewLive(s *Snapshot) *Live {
-	l := &Live{byKey: map[Key]*node{}, byURN: map[resource.URN]*node{}, inflight: map[uint64]*Entry{}}
 	if s == nil {
-		return l
+		return &Live{byKey: map[Key]*node{}, byURN: map[resource.URN]*node{}, inflight: map[uint64]*Entry{}}
 	}
-	for _, r := range s.Resources {
-		l.add(r)
+	n := len(s.Resources)
+	l := &Live{byKey: make(map[Key]*node, n), byURN: make(map[resource.URN]*node, n), inflight: map[uint64]*Entry{}}
+	l.nodes = make([]*node, 0, n)
+	slab := make([]node, n) // one allocation for the snapshot's nodes
+	for i, r := range s.Resources {
+		slab[i].res = r
+		l.nodes = append(l.nodes, &slab[i])
+		l.index(&slab[i])
 	}
 	l.outputs = s.Outputs
 	l.pending = append(l.pending, s.Pending...)
@@ -57,6 +65,7 @@ func (l *Live) index(n *node) {
 	if !n.res.Delete {
 		l.byURN[n.res.URN] = n
 	}
+	l.referrers.add(n.res)
 }
 
 func (l *Live) unindex(n *node) {
@@ -64,6 +73,7 @@ func (l *Live) unindex(n *node) {
 	if l.byURN[n.res.URN] == n {
 		delete(l.byURN, n.res.URN)
 	}
+	l.referrers.remove(n.res)
 }
 
 func (l *Live) remove(k Key) error {
@@ -117,6 +127,24 @@ func (l *Live) Lookup(k Key) *Resource {
 		return n.res
 	}
 	return nil
+}
+
+// Each calls f for every resource held, live or pending deletion, in the
+// order they were added.
+func (l *Live) Each(f func(*Resource)) {
+	for _, n := range l.nodes {
+		if !n.removed {
+			f(n.res)
+		}
+	}
+}
+
+// Change applies a finished change (op, old, nu) as an End or Write entry
+// with those fields would: the engine keeps its view of the state by the
+// same rules as the journal's replay.
+func (l *Live) Change(op Op, old, nu *Resource) error {
+	e := Entry{Kind: Write, Op: op, Old: old, New: nu}
+	return l.effect(&e)
 }
 
 // Apply applies one journal entry. An entry that names a resource the state

@@ -1,0 +1,121 @@
+package engine
+
+import (
+	"sync"
+
+	"github.com/plinth-iac/plinth/internal/state"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// records is the deployment's view of the state as the operation changes
+// it: a state.Live, changed by the same rules as the journal's replay, and
+// the IDs providers returned in this operation. It is safe for concurrent
+// use.
+type records struct {
+	mu   sync.Mutex
+	live *state.Live
+	// ids maps a type and ID to the resources that took it from a
+	// provider in this operation; a hold counts only while that very
+	// record is live (see holder).
+	ids map[physical]map[resource.URN]*state.Resource
+}
+
+// physical names what a custom resource's ID stands for in the world. Only
+// the IDs that providers returned in this operation are held: a create
+// that comes back with the ID of a recorded resource of its type made that
+// same thing again (a file at the same path). Two records that merely
+// share an ID are not the same thing in general (Terraform's local_file
+// takes its ID from the content's hash, so two files with one content
+// share it), and both are deleted when they leave the program.
+type physical struct{ typ, id string }
+
+func newRecords(base *state.Snapshot) *records {
+	return &records{live: state.NewLive(base), ids: map[physical]map[resource.URN]*state.Resource{}}
+}
+
+// current returns the live resource with the URN, or nil.
+func (rs *records) current(urn resource.URN) *state.Resource {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	return rs.live.Get(urn)
+}
+
+// find returns the recorded resource with the URN and ID, live or pending
+// deletion.
+func (rs *records) find(urn resource.URN, id string) *state.Resource {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if r := rs.live.Lookup(state.Key{URN: urn, ID: id}); r != nil {
+		return r
+	}
+	return rs.live.Lookup(state.Key{URN: urn, ID: id, Delete: true})
+}
+
+// dependents returns what depends on urn, dependents first (see
+// state.Live.Dependents).
+func (rs *records) dependents(urn resource.URN) []*state.Resource {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	return rs.live.Dependents(urn)
+}
+
+// each calls f for every recorded resource, holding the lock: f must not
+// call back into rs.
+func (rs *records) each(f func(*state.Resource)) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	rs.live.Each(f)
+}
+
+// apply applies a recorded change. The journal accepted the same change
+// against the same state, so Live refusing it is not expected; as the
+// journal is the record, the view simply stays as it was.
+func (rs *records) apply(op state.Op, old, nu *state.Resource) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	_ = rs.live.Change(op, old, nu)
+	switch op {
+	case state.OpCreate, state.OpImport, state.OpReplace:
+		rs.hold(nu)
+	}
+}
+
+// hold records that a live resource took its ID from a provider; rs.mu is
+// held.
+func (rs *records) hold(r *state.Resource) {
+	if !r.Custom || r.ID == "" || r.ID == UnknownID || isProvider(r.Type) {
+		return
+	}
+	k := physical{r.Type, r.ID}
+	m := rs.ids[k]
+	if m == nil {
+		m = map[resource.URN]*state.Resource{}
+		rs.ids[k] = m
+	}
+	m[r.URN] = r
+}
+
+// claimSharedID reports another live resource that holds r's ID and is
+// the same thing: it has r's URN (a replacement that came back with the
+// old ID) or r's inputs (a renamed resource). Equal IDs alone do not make
+// one thing: a Terraform local_file's ID is its content's hash, shared by
+// two files with one content. When there is such a holder, r stops holding
+// the ID at once, so that of two records of one thing both being deleted,
+// exactly one is deleted in the world.
+func (rs *records) claimSharedID(r *state.Resource) *state.Resource {
+	if !r.Custom || r.ID == "" {
+		return nil
+	}
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	m := rs.ids[physical{r.Type, r.ID}]
+	for _, h := range m {
+		if h != r && rs.live.Get(h.URN) == h {
+			if !r.Delete && m[r.URN] == r {
+				delete(m, r.URN)
+			}
+			return h
+		}
+	}
+	return nil
+}

@@ -1,0 +1,192 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/internal/state"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// ImportMismatchError reports an import whose program inputs do not
+// describe the resource as it exists.
+type ImportMismatchError struct {
+	URN   resource.URN
+	ID    string
+	Paths []string
+}
+
+func (e *ImportMismatchError) Error() string {
+	return fmt.Sprintf("cannot import %s (ID %q): the program's inputs differ from the resource as it exists in these properties: %s; change the program to match the resource, then import again",
+		e.URN, e.ID, strings.Join(e.Paths, ", "))
+}
+
+// The steps that read: import and refresh. Reads change nothing in the
+// world, so they are not bracketed by the journal; what they find is
+// written once known.
+
+// importStep adopts an existing resource: Read by ID, Check the program's
+// inputs against what was read, and require that Diff finds no change. An
+// import registration with no inputs adopts the resource as read.
+type importStep struct{ c *change }
+
+func (s importStep) apply(x *executor) (Registered, error) {
+	c := s.c
+	id := c.reg.ImportID
+	if c.old != nil {
+		return Registered{}, fmt.Errorf("cannot import %s with ID %q: the state already holds it with ID %q; run `plinth state rm %s` first to adopt another", c.urn, id, c.old.ID, c.urn)
+	}
+	start := x.started(OpImport, nil, &state.Resource{URN: c.urn, Type: c.reg.Type}, nil)
+	nr, err := x.importRead(c, id)
+	if err != nil {
+		x.done(OpImport, nil, &state.Resource{URN: c.urn, Type: c.reg.Type}, nil, start, err)
+		return Registered{}, err
+	}
+	if err := x.write(state.OpImport, nil, nr); err != nil {
+		return Registered{}, err
+	}
+	x.count(OpImport)
+	x.done(OpImport, nil, nr, nil, start, nil)
+	return registered(nr), nil
+}
+
+func (x *executor) importRead(c *change, id string) (*state.Resource, error) {
+	var read provider.ReadResponse
+	err := x.call(0, func(ctx context.Context) (err error) {
+		read, err = c.inst.p.Read(ctx, provider.ReadRequest{URN: c.urn, ID: id})
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("importing %s: reading ID %q: %w", c.urn, id, err)
+	}
+	if read.ID == "" {
+		return nil, fmt.Errorf("cannot import %s: the provider found no resource with ID %q", c.urn, id)
+	}
+	news := c.reg.Inputs
+	if len(news) == 0 {
+		news = read.Inputs // adopt the resource as it is
+	}
+	c.old = &state.Resource{Inputs: read.Inputs}
+	checked, err := check(x.ctx, c, news, true)
+	c.old = nil
+	if err != nil {
+		return nil, fmt.Errorf("importing %s: %w", c.urn, err)
+	}
+	if err := x.importDiff(c, read, checked); err != nil {
+		return nil, err
+	}
+	nr := x.newResource(c.urn, c.reg, checked, c.inst.ref)
+	nr.ID, nr.Outputs, nr.Private = read.ID, read.Outputs, read.Private
+	markSecretID(nr, checked, false)
+	return nr, nil
+}
+
+// importDiff requires that the checked inputs describe the resource read.
+func (x *executor) importDiff(c *change, read provider.ReadResponse, checked resource.Object) error {
+	var resp provider.DiffResponse
+	err := x.call(0, func(ctx context.Context) (err error) {
+		resp, err = c.inst.p.Diff(ctx, provider.DiffRequest{URN: c.urn, ID: read.ID, OldInputs: read.Inputs, OldOutputs: read.Outputs, News: checked, Private: read.Private})
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("importing %s: diffing: %w", c.urn, err)
+	}
+	paths := resp.DetailedDiff.Paths()
+	switch resp.Changes {
+	case provider.DiffUnknown:
+		paths = resource.DiffObjects(read.Inputs, checked, nil).Paths()
+	case provider.DiffSome:
+		if len(paths) == 0 {
+			paths = append(resp.ChangedKeys, resp.ReplaceKeys...)
+		}
+		if len(paths) == 0 {
+			paths = []string{"(the provider named none)"}
+		}
+	default:
+		paths = nil
+	}
+	if len(paths) > 0 {
+		return &ImportMismatchError{URN: c.urn, ID: read.ID, Paths: paths}
+	}
+	return nil
+}
+
+// refreshStep reads one resource and records what it finds. referenced
+// says other recorded resources depend on it.
+type refreshStep struct {
+	r          *state.Resource
+	referenced bool
+}
+
+func (s refreshStep) apply(x *executor) (Registered, error) {
+	return Registered{}, x.refresh(s.r, s.referenced)
+}
+
+func (x *executor) refresh(r *state.Resource, referenced bool) error {
+	start := x.started(OpRefresh, r, r, nil)
+	resp, err := x.read(r)
+	if err != nil {
+		x.done(OpRefresh, r, r, nil, start, err)
+		return err
+	}
+	if resp.ID == "" {
+		return x.refreshedGone(r, referenced, start)
+	}
+	nr := r.Clone()
+	nr.ID, nr.Outputs, nr.Private = resp.ID, resp.Outputs, resp.Private
+	if resp.Inputs != nil {
+		nr.Inputs = resp.Inputs
+	}
+	markSecretID(nr, nr.Inputs, r.SecretID)
+	drift := resource.DiffObjects(r.Outputs, nr.Outputs, nil)
+	op := OpSame
+	if !sameRecord(r, nr) {
+		op = OpUpdate
+		nr.Modified = x.now()
+		if err := x.write(state.OpRead, r, nr); err != nil {
+			return err
+		}
+	}
+	x.count(op)
+	x.emit(Event{Kind: EventStepDone, Op: OpRefresh, URN: r.URN, Type: r.Type, Old: r, New: nr, Diff: drift, Duration: time.Since(start)})
+	return nil
+}
+
+// refreshedGone records a resource deleted outside plinth: it leaves the
+// state, unless other resources depend on it; then it stays, marked
+// Missing, so that the state stays whole and the next update creates it
+// again (and updates its dependents as usual).
+func (x *executor) refreshedGone(r *state.Resource, referenced bool, start time.Time) error {
+	var nr *state.Resource
+	msg := "deleted outside plinth; removed from the state"
+	if referenced {
+		nr = r.Clone()
+		nr.Missing, nr.Modified = true, x.now()
+		msg = "deleted outside plinth; other resources depend on it, so it stays in the state as missing and the next `plinth up` creates it again"
+	}
+	if err := x.write(state.OpRead, r, nr); err != nil {
+		return err
+	}
+	x.count(OpDelete)
+	x.emit(Event{Kind: EventStepDone, Op: OpRefresh, URN: r.URN, Type: r.Type, Old: r, Duration: time.Since(start), Message: msg})
+	return nil
+}
+
+func (x *executor) read(r *state.Resource) (provider.ReadResponse, error) {
+	inst, err := x.prov.forRef(r.Provider)
+	if err != nil {
+		return provider.ReadResponse{}, fmt.Errorf("refreshing %s: %w", r.URN, err)
+	}
+	var resp provider.ReadResponse
+	err = x.call(0, func(ctx context.Context) (err error) {
+		resp, err = inst.p.Read(ctx, provider.ReadRequest{URN: r.URN, ID: r.ID, Inputs: r.Inputs, State: r.Outputs, Private: r.Private})
+		return err
+	})
+	if err != nil {
+		return resp, fmt.Errorf("refreshing %s: %w", r.URN, err)
+	}
+	return resp, nil
+}

@@ -1,0 +1,194 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/internal/state"
+)
+
+// The steps that call a provider to change the world: create, update and
+// delete. Each is bracketed by the journal (begin before the call, end or
+// abort after it, nothing when the outcome is unknown), and the call itself
+// goes through the executor's effects, so a preview plans instead.
+
+// how names the journal operation of a create, how it is shown and how it
+// is counted.
+type how struct {
+	op      state.Op
+	shown   StepOp
+	counted StepOp
+}
+
+var (
+	plainCreate       = how{state.OpCreate, OpCreate, OpCreate}
+	replacementCreate = how{state.OpCreate, OpCreateReplacement, OpReplace}
+	createBeforeDel   = how{state.OpReplace, OpCreateReplacement, OpReplace}
+	// recreate creates a resource that a refresh found missing: journaled
+	// as a replacement of its Missing record, which is then dropped.
+	recreate = how{state.OpReplace, OpCreate, OpCreate}
+)
+
+// createStep creates a resource from checked inputs. With createBeforeDel
+// the old resource stays, marked for deletion at the end of the operation.
+type createStep struct {
+	c *change
+	h how
+}
+
+// replaced is the record the create journals as replaced, if any.
+func (s createStep) replaced() *state.Resource {
+	switch {
+	case s.h == recreate:
+		return s.c.gone
+	case s.h.op == state.OpReplace:
+		return s.c.old
+	}
+	return nil
+}
+
+func (s createStep) apply(x *executor) (Registered, error) {
+	c, h, old := s.c, s.h, s.replaced()
+	nr := x.newResource(c.urn, c.reg, c.inputs, c.inst.ref)
+	start := x.started(h.shown, c.old, nr, c)
+	step, err := x.begin(h.op, old, nr)
+	if err != nil {
+		return Registered{}, err
+	}
+	var resp provider.CreateResponse
+	err = x.call(c.reg.CustomTimeouts.Create, func(ctx context.Context) (err error) {
+		resp, err = x.fx.create(ctx, c.inst.p, provider.CreateRequest{URN: c.urn, Inputs: c.inputs, Timeout: c.reg.CustomTimeouts.Create})
+		return err
+	})
+	if err != nil {
+		return Registered{}, x.createFailed(step, h, old, nr, err, start)
+	}
+	if err := x.fx.created(nr, resp, c.inputs); err != nil {
+		x.done(h.shown, c.old, nr, c, start, err)
+		return Registered{}, err
+	}
+	if err := x.end(step, h.op, old, nr); err != nil {
+		return Registered{}, err
+	}
+	x.count(h.counted)
+	x.done(h.shown, c.old, nr, c, start, nil)
+	return registered(nr), nil
+}
+
+// createFailed records a failed create: a partial create (the resource
+// exists but did not initialise) is recorded with its ID; a clear error
+// from the provider means nothing was made; any other error leaves the
+// create pending (see failedCall).
+func (x *executor) createFailed(step uint64, h how, old, nr *state.Resource, err error, start time.Time) error {
+	var ie *provider.InitError
+	if errors.As(err, &ie) && ie.ID != "" {
+		nr.ID, nr.Outputs, nr.Private, nr.InitErrors = ie.ID, ie.Outputs, ie.Private, ie.Reasons
+		markSecretID(nr, nr.Inputs, false)
+		if rerr := x.end(step, h.op, old, nr); rerr != nil {
+			return rerr
+		}
+		x.count(h.counted)
+		err = fmt.Errorf("creating %s: %w", nr.URN, err)
+	} else {
+		err = x.failedCall(step, h.op, old, nr, err)
+	}
+	x.done(h.shown, old, nr, nil, start, err)
+	return err
+}
+
+// updateStep updates a resource in place.
+type updateStep struct{ c *change }
+
+func (s updateStep) apply(x *executor) (Registered, error) {
+	c := s.c
+	nr := x.newResource(c.urn, c.reg, c.inputs, c.inst.ref)
+	nr.ID, nr.Created, nr.Private = c.old.ID, c.old.Created, c.old.Private
+	nr.SecretID = c.old.SecretID || idFromSecret(nr.ID, c.inputs)
+	start := x.started(OpUpdate, c.old, nr, c)
+	step, err := x.begin(state.OpUpdate, c.old, nr)
+	if err != nil {
+		return Registered{}, err
+	}
+	ignore, _ := parsePaths("ignoreChanges", c.reg.IgnoreChanges)
+	var resp provider.UpdateResponse
+	err = x.call(c.reg.CustomTimeouts.Update, func(ctx context.Context) (err error) {
+		resp, err = x.fx.update(ctx, c.inst.p, provider.UpdateRequest{
+			URN: c.urn, ID: c.old.ID, OldInputs: c.old.Inputs, OldOutputs: c.old.Outputs, News: c.inputs,
+			Timeout: c.reg.CustomTimeouts.Update, IgnoreChanges: ignore, Private: c.old.Private,
+		})
+		return err
+	})
+	if err != nil {
+		return Registered{}, x.updateFailed(step, c, nr, err, start)
+	}
+	nr.Outputs, nr.Private = resp.Outputs, resp.Private
+	markSecretID(nr, c.inputs, nr.SecretID)
+	if err := x.end(step, state.OpUpdate, c.old, nr); err != nil {
+		return Registered{}, err
+	}
+	x.count(OpUpdate)
+	x.done(OpUpdate, c.old, nr, c, start, nil)
+	return registered(nr), nil
+}
+
+// updateFailed records a failed update: a partial update is recorded; a
+// clear error leaves the resource as it was; any other error leaves the
+// update pending (see failedCall).
+func (x *executor) updateFailed(step uint64, c *change, nr *state.Resource, err error, start time.Time) error {
+	var ie *provider.InitError
+	if errors.As(err, &ie) {
+		nr.Outputs, nr.Private, nr.InitErrors = ie.Outputs, ie.Private, ie.Reasons
+		if rerr := x.end(step, state.OpUpdate, c.old, nr); rerr != nil {
+			return rerr
+		}
+		err = fmt.Errorf("updating %s: %w", c.urn, err)
+	} else {
+		err = x.failedCall(step, state.OpUpdate, c.old, nr, err)
+	}
+	x.done(OpUpdate, c.old, nr, c, start, err)
+	return err
+}
+
+// deleteStep deletes a custom resource through its provider.
+type deleteStep struct {
+	r     *state.Resource
+	shown StepOp
+}
+
+func (s deleteStep) apply(x *executor) (Registered, error) {
+	start := x.started(s.shown, s.r, nil, nil)
+	if err := x.fx.delete(x, s.r, s.shown, start); err != nil {
+		return Registered{}, err
+	}
+	x.countDelete(s.r, s.shown)
+	x.done(s.shown, s.r, nil, nil, start, nil)
+	return Registered{}, nil
+}
+
+// deleteCustom calls the provider's Delete, bracketed by the journal; a
+// failed call is reported as the step done with its error.
+func (x *executor) deleteCustom(r *state.Resource, shown StepOp, start time.Time) error {
+	inst, err := x.prov.forRef(r.Provider)
+	if err != nil {
+		err = fmt.Errorf("deleting %s: %w", r.URN, err)
+		x.done(shown, r, nil, nil, start, err)
+		return err
+	}
+	step, err := x.begin(state.OpDelete, r, nil)
+	if err != nil {
+		return err
+	}
+	err = x.call(r.CustomTimeouts.Delete, func(ctx context.Context) error {
+		_, err := inst.p.Delete(ctx, provider.DeleteRequest{URN: r.URN, ID: r.ID, Inputs: r.Inputs, Outputs: r.Outputs, Timeout: r.CustomTimeouts.Delete, Private: r.Private})
+		return err
+	})
+	if err != nil {
+		err = x.failedCall(step, state.OpDelete, r, nil, err)
+		x.done(shown, r, nil, nil, start, err)
+		return err
+	}
+	return x.end(step, state.OpDelete, r, nil)
+}
