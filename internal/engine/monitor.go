@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/internal/state"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
@@ -54,7 +55,7 @@ func (m monitor) SetStackOutputs(outputs resource.Object) {
 }
 
 // Schema implements Monitor.
-func (m monitor) Schema(ctx context.Context, pkg, version string) (*provider.Schema, error) {
+func (m monitor) Schema(ctx context.Context, pkg, version string) (*schema.Schema, error) {
 	return m.d.prov.schema(ctx, pkg, version)
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -46,7 +47,7 @@ type GetSchemaRequest struct{}
 
 // GetSchemaResponse carries the provider's schema.
 type GetSchemaResponse struct {
-	Schema *Schema
+	Schema *schema.Schema
 }
 
 // CheckRequest asks the provider to validate inputs (or, for CheckConfig,
