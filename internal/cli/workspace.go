@@ -220,28 +220,19 @@ func (w *workspace) load(ctx context.Context, c state.Crypter) (*state.Snapshot,
 // integrity if verify.
 func (w *workspace) loadState(ctx context.Context, c state.Crypter, verify bool) (*state.Snapshot, error) {
 	snap, err := state.Load(ctx, w.backend, w.stack, state.OpenOptions{Crypter: c, Verify: verify, Warn: w.warnState})
-	return snap, stateError(err)
+	return snap, err
 }
 
 // open locks the stack for a command that changes it.
 func (w *workspace) open(ctx context.Context, c state.Crypter, command string) (*state.Session, error) {
 	s, err := state.Open(ctx, w.backend, w.stack, state.OpenOptions{Crypter: c, Command: command, Verify: true, Warn: w.warnState})
-	return s, stateError(err)
+	return s, err
 }
 
 // warnState shows damage that reading the state worked around.
 func (w *workspace) warnState(msg string) {
 	d := display.Diagnostic{Severity: engine.SeverityWarning, Summary: "Damaged journal", Detail: msg}
 	fmt.Fprintln(w.a.env.Stderr, d.Format(w.a.colourFor(false)))
-}
-
-// stateError gives the state package's errors a summary for people.
-func stateError(err error) error {
-	var me *state.MissingSnapshotError
-	if errors.As(err, &me) {
-		return &display.Error{Summary: "Missing state", Where: me.Where, Detail: me.Error()}
-	}
-	return err
 }
 
 // writeFileAtomic replaces path with data: a reader sees the old file or

@@ -179,8 +179,16 @@ func TestDiagnose(t *testing.T) {
 			{Severity: engine.SeverityError, Summary: "Invalid inputs", Where: string(u),
 				Detail: "The provider rejected the inputs of " + string(u) + ":\n  path: must not be empty\nFix these properties in the program."},
 		}},
-		"step": {&engine.OperationError{Verb: "update", Errs: []error{fmt.Errorf("creating %s: the create command exited with status 1", u)}}, []Diagnostic{
+		"step": {&engine.OperationError{Verb: "update", Errs: []error{&engine.StepError{URN: u, Err: fmt.Errorf("creating %s: the create command exited with status 1", u)}}}, []Diagnostic{
 			{Severity: engine.SeverityError, Summary: "Resource failed", Where: string(u), Detail: "creating " + string(u) + ": the create command exited with status 1"}}},
+		"step, the URN only in the text": {&engine.OperationError{Verb: "update", Errs: []error{fmt.Errorf("creating %s: exit 1", u)}}, []Diagnostic{
+			{Severity: engine.SeverityError, Summary: "Resource failed", Detail: "creating " + string(u) + ": exit 1"}}},
+		"step with a kind": {&engine.OperationError{Verb: "update", Errs: []error{&engine.StepError{URN: u, Err: fmt.Errorf("reading a secret: %w", state.ErrCannotDecrypt)}}}, []Diagnostic{
+			{Severity: engine.SeverityError, Summary: "Cannot decrypt secrets", Detail: "reading a secret: cannot decrypt a secret"}}},
+		"unmatched target": {fmt.Errorf("preview: %w", &engine.UnmatchedTargetError{Targets: []resource.URN{u}}), []Diagnostic{
+			{Severity: engine.SeverityError, Summary: "Target matches no resource", Detail: (&engine.UnmatchedTargetError{Targets: []resource.URN{u}}).Error()}}},
+		"missing state": {&state.MissingSnapshotError{Stack: "dev", Where: "/x/snapshot.json"}, []Diagnostic{
+			{Severity: engine.SeverityError, Summary: "Missing state", Where: "/x/snapshot.json", Detail: (&state.MissingSnapshotError{Stack: "dev", Where: "/x/snapshot.json"}).Error()}}},
 		"lock": {&state.LockedError{Stack: "dev"}, []Diagnostic{{Severity: engine.SeverityError, Summary: "Stack is locked", Detail: (&state.LockedError{Stack: "dev"}).Error()}}},
 		"passphrase": {fmt.Errorf("opening: %w", secrets.ErrWrongPassphrase), []Diagnostic{
 			{Severity: engine.SeverityError, Summary: "Wrong passphrase", Detail: "opening: wrong passphrase"}}},

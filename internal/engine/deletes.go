@@ -24,7 +24,7 @@ func (d *deployment) deleteAll(doomed []*state.Resource, shown func(*state.Resou
 			}
 			r := g.nodes[i]
 			if err := d.deleteOne(r, shown(r), false); err != nil {
-				d.fail(err)
+				d.fail(stepError(r.URN, err))
 				return
 			}
 			for _, j := range g.release(i) {

@@ -21,6 +21,7 @@ func (m monitor) Register(reg Registration, done func(Registered, error)) {
 	d := m.d
 	urn, rs, err := d.admit(&reg)
 	if err != nil {
+		err = stepError(d.urn(reg.Type, reg.Name, reg.Parent), err)
 		d.fail(err)
 		done(Registered{}, err)
 		return
@@ -30,6 +31,7 @@ func (m monitor) Register(reg Registration, done func(Registered, error)) {
 		d.pool.submit(func() {
 			defer d.work.Done()
 			res, err := d.runStep(urn, &reg)
+			err = stepError(urn, err)
 			d.fail(err)
 			d.finished(rs)
 			done(res, err)

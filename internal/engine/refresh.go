@@ -52,7 +52,7 @@ func refresh(ctx context.Context, base *state.Snapshot, opts *Options, preview b
 			if d.ctx.Err() != nil {
 				return
 			}
-			d.fail(d.refreshOne(r, referenced[r.URN]))
+			d.fail(stepError(r.URN, d.refreshOne(r, referenced[r.URN])))
 		})
 	}
 	wg.Wait()

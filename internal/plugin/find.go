@@ -249,3 +249,9 @@ func better(a, b Plugin) bool {
 	}
 	return av.GreaterThan(bv)
 }
+
+// Diagnostic gives the summary for people (internal/display's interface);
+// the detail is the message as wrapped, which lists what was found.
+func (e *NotFoundError) Diagnostic() (summary, where, path, detail string) {
+	return "Provider plugin not found", "", "", ""
+}
