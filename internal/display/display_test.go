@@ -293,3 +293,15 @@ func TestDiffOfSecretMap(t *testing.T) {
 		}
 	}
 }
+
+// TestDiagnoseWhereFromCause: a cause that carries where it failed (a
+// provider's call error naming its resource) places a failed step even
+// without the engine's StepError around it.
+func TestDiagnoseWhereFromCause(t *testing.T) {
+	u := urn("plinth:fs:File", "note")
+	err := &engine.OperationError{Verb: "update", Errs: []error{fmt.Errorf("creating: %w", &provider.StateTooLargeError{URN: u, Size: 20 << 20})}}
+	got := Diagnose(err, false)
+	if len(got) != 1 || got[0].Summary != "Resource failed" || got[0].Where != string(u) {
+		t.Errorf("Diagnose = %+v, want one \"Resource failed\" at %s", got, u)
+	}
+}

@@ -250,3 +250,9 @@ func (e *StateTooLargeError) Error() string {
 		"keep large data out of resource properties (in a file or an asset, say)",
 		e.URN, float64(e.Size)/(1<<20), MaxStateBytes>>20)
 }
+
+// Diagnostic tells internal/display where the answer was refused (the
+// resource's URN); the summary is the operation's ("Resource failed").
+func (e *StateTooLargeError) Diagnostic() (summary, where, path, detail string) {
+	return "", string(e.URN), "", ""
+}
