@@ -9,6 +9,7 @@ import (
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/plugin"
 	"github.com/plinth-iac/plinth/internal/provider/pulumirpc"
+	"github.com/plinth-iac/plinth/internal/registry"
 	"github.com/plinth-iac/plinth/internal/state"
 	"github.com/plinth-iac/plinth/providers/plinth"
 	"github.com/plinth-iac/plinth/sdk/resource"
@@ -16,16 +17,17 @@ import (
 
 // The engine drives the plugin as it would any Pulumi-protocol provider:
 // found by internal/plugin on PLINTH_PLUGIN_PATH (no built-ins given), its
-// version asked of the binary, started through the pulumirpc launcher.
+// version asked of the binary, started through the registry's pulumirpc
+// launcher.
 
-func pluginSource(tb testing.TB) *plugin.Source {
+func pluginSource(tb testing.TB) *registry.Source {
 	env := plugin.Env{Home: tb.TempDir(), Getenv: func(k string) string {
 		if k == "PLINTH_PLUGIN_PATH" {
 			return filepath.Dir(pluginPath)
 		}
 		return ""
 	}}
-	return plugin.NewSource(env, nil, pulumirpc.Launcher{Config: pulumirpc.Config{Log: func(pulumirpc.LogLine) {}}}, nil)
+	return registry.NewSource(env, nil, registry.Pulumi(pulumirpc.Config{Log: func(pulumirpc.LogLine) {}}), nil)
 }
 
 func pets(n int) engine.Program {
@@ -46,7 +48,7 @@ func pets(n int) engine.Program {
 	})
 }
 
-func up(tb testing.TB, src *plugin.Source, base *state.Snapshot, n int) (*engine.Result, *state.Snapshot) {
+func up(tb testing.TB, src *registry.Source, base *state.Snapshot, n int) (*engine.Result, *state.Snapshot) {
 	tb.Helper()
 	j := state.NewMemoryJournal(base)
 	res, err := engine.Update(context.Background(), pets(n), base, engine.Options{

@@ -15,6 +15,7 @@ import (
 
 	"github.com/plinth-iac/plinth/internal/provider"
 	"github.com/plinth-iac/plinth/internal/provider/pulumirpc"
+	"github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/providers/plinth"
 	sdk "github.com/plinth-iac/plinth/sdk/provider"
 	"github.com/plinth-iac/plinth/sdk/resource"
@@ -198,7 +199,7 @@ func summary(rs map[string]sdk.ResourceSchema) map[string][]string {
 	return out
 }
 
-func summaryWire(rs map[string]provider.ResourceSchema) map[string][]string {
+func summaryWire(rs map[string]schema.ResourceSchema) map[string][]string {
 	out := map[string][]string{}
 	for tok, r := range rs {
 		for name, p := range r.Inputs {

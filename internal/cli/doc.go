@@ -4,8 +4,9 @@
 // program (internal/program), the stack's config file beside it
 // (plinth.<stack>.yaml, secrets sealed by internal/secrets), the state
 // store under .plinth (internal/state/file), the provider source
-// (internal/plugin with the built-in provider in process and launchers
-// for Pulumi and Terraform plugins, all in providers.go), the engine
+// (internal/registry over internal/plugin's finder, with the built-in
+// provider in process and launchers for Pulumi and Terraform plugins, all
+// in providers.go), the engine
 // (internal/engine) and the view that shows progress (internal/display).
 //
 // Commands run against an Env rather than the process directly: standard

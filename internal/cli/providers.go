@@ -11,17 +11,19 @@ import (
 	"github.com/plinth-iac/plinth/internal/provider/inproc"
 	"github.com/plinth-iac/plinth/internal/provider/pulumirpc"
 	"github.com/plinth-iac/plinth/internal/provider/tfplugin"
+	"github.com/plinth-iac/plinth/internal/registry"
 	"github.com/plinth-iac/plinth/providers/plinth"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
 // The one place providers are wired: the built-in package in process,
 // Pulumi-protocol plugins through pulumirpc, Terraform providers through
-// tfplugin, all found by internal/plugin.
+// tfplugin, each started by internal/registry's launcher for it, all found
+// by internal/plugin.
 
 // builtins are the providers compiled into plinth, for a project.
-func builtins(projectDir string) map[string]plugin.Builtin {
-	return map[string]plugin.Builtin{
+func builtins(projectDir string) map[string]registry.Builtin {
+	return map[string]registry.Builtin{
 		plinth.Name: {Version: plinth.Version, New: func() (provider.Provider, error) {
 			return projectRooted{Provider: inproc.New(plinth.New()), dir: projectDir}, nil
 		}},
@@ -50,25 +52,21 @@ func (p projectRooted) Configure(ctx context.Context, req provider.ConfigureRequ
 // providerSource finds and starts providers for a project. Plugins run
 // in the project directory; what they log goes to logs (stderr) when
 // verbose, and warnings always.
-func providerSource(projectDir string, getenv func(string) string, logs io.Writer, verbose bool) *plugin.Source {
-	pulumi := pulumirpc.Launcher{Config: pulumirpc.Config{Dir: projectDir, Log: func(l pulumirpc.LogLine) {
+func providerSource(projectDir string, getenv func(string) string, logs io.Writer, verbose bool) *registry.Source {
+	pulumi := registry.Pulumi(pulumirpc.Config{Dir: projectDir, Log: func(l pulumirpc.LogLine) {
 		if verbose || l.Severity == "warning" || l.Severity == "error" {
 			fmt.Fprintln(logs, l.String())
 		}
-	}}}
+	}})
 	var tfLog io.Writer
 	if verbose {
 		tfLog = logs
 	}
-	terraform := plugin.LauncherFunc(func(ctx context.Context, p plugin.Plugin) (provider.Provider, error) {
-		return tfplugin.Start(ctx, tfplugin.Config{
-			Path: p.Path, Dir: projectDir, Name: p.Name, Version: p.Version, Log: tfLog,
-			Warn: func(msg string) { fmt.Fprintln(logs, "warning: "+msg) },
-		})
-	})
+	terraform := registry.Terraform(tfplugin.Config{Dir: projectDir, Log: tfLog,
+		Warn: func(msg string) { fmt.Fprintln(logs, "warning: "+msg) }})
 	env := plugin.DefaultEnv(projectDir)
 	env.Getenv = getenv
-	src := plugin.NewSource(env, builtins(projectDir), pulumi, terraform)
+	src := registry.NewSource(env, builtins(projectDir), pulumi, terraform)
 	src.Finder.Warn = func(msg string) { fmt.Fprintln(logs, "warning: "+msg) }
 	return src
 }

@@ -34,6 +34,9 @@ func TestErrorSummaries(t *testing.T) {
 		"destroy --target with dependents, no preview": {
 			run:  cmd("destroy", "--yes", "--skip-preview", "--target", "urn:pulumi:dev::base::plinth:random:Pet::pet"),
 			want: "error: Destroy failed"},
+		"--target matching nothing": {
+			run:  cmd("preview", "--target", "urn:pulumi:dev::base::plinth:fs:File::nope"),
+			want: "error: Target matches no resource"},
 		"plinth.yaml is a directory": {
 			apply: func(t *testing.T, dir string) {
 				if err := os.Remove(filepath.Join(dir, "plinth.yaml")); err != nil {

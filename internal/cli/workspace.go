@@ -224,7 +224,7 @@ func (w *workspace) load(ctx context.Context, c state.Crypter) (*state.Snapshot,
 // integrity if verify.
 func (w *workspace) loadState(ctx context.Context, c state.Crypter, verify bool) (*state.Snapshot, error) {
 	snap, err := state.Load(ctx, w.backend, w.stack, state.OpenOptions{Crypter: c, Verify: verify, Warn: w.warnState})
-	return snap, stateError(err)
+	return snap, err
 }
 
 // open locks the stack for a command that changes it.
@@ -239,23 +239,13 @@ func (w *workspace) openRecorded(ctx context.Context, c state.Crypter, command, 
 	if kind != "" {
 		opts.History = state.NewOperation(kind, Version)
 	}
-	s, err := state.Open(ctx, w.backend, w.stack, opts)
-	return s, stateError(err)
+	return state.Open(ctx, w.backend, w.stack, opts)
 }
 
 // warnState shows damage that reading the state worked around.
 func (w *workspace) warnState(msg string) {
 	d := display.Diagnostic{Severity: engine.SeverityWarning, Summary: "Damaged journal", Detail: msg}
 	fmt.Fprintln(w.a.env.Stderr, d.Format(w.a.colourFor(false)))
-}
-
-// stateError gives the state package's errors a summary for people.
-func stateError(err error) error {
-	var me *state.MissingSnapshotError
-	if errors.As(err, &me) {
-		return &display.Error{Summary: "Missing state", Where: me.Where, Detail: me.Error()}
-	}
-	return err
 }
 
 // writeFileAtomic replaces path with data: a reader sees the old file or

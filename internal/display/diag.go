@@ -10,10 +10,7 @@ import (
 	"strings"
 
 	"github.com/plinth-iac/plinth/internal/engine"
-	"github.com/plinth-iac/plinth/internal/plugin"
 	"github.com/plinth-iac/plinth/internal/program"
-	"github.com/plinth-iac/plinth/internal/secrets"
-	"github.com/plinth-iac/plinth/internal/state"
 )
 
 // Diagnostic is a message for people: a short fixed Summary, where it
@@ -35,6 +32,11 @@ type Error struct {
 	Summary string
 	Where   string
 	Detail  string
+}
+
+// Diagnostic implements Diagnosable.
+func (e *Error) Diagnostic() (summary, where, path, detail string) {
+	return e.Summary, e.Where, "", e.Detail
 }
 
 func (e *Error) Error() string {
@@ -70,6 +72,32 @@ func Summarise(summary string, err error) error {
 	return &summarised{summary: summary, err: err}
 }
 
+// Diagnosable is an error that says how it reads to a person. The packages
+// whose errors users see implement it at the source (the engine's, the
+// state's, the secrets', the plugin finder's, the program's), so the
+// display knows none of their types and reads nothing out of their text.
+type Diagnosable interface {
+	// Diagnostic returns a short fixed summary ("Stack is locked"); where
+	// the problem is (a file:line:col, a URN, a stored file; "" if
+	// nowhere); the path of the property or the place in the program
+	// ("resources.pet.type"; "" if none); and a detail in full sentences
+	// saying what is wrong and how to fix it, "" to show the error's
+	// message as wrapped, with the context callers added.
+	//
+	// An empty summary says the error has no kind of its own and only
+	// tells where (a failed step's URN): the summary comes from the error
+	// it wraps. An error that gathers several (Unwrap() []error, such as a
+	// failed operation's steps or a program's diagnostics) is shown as one
+	// diagnostic per part, and its summary is given to parts of no kind.
+	Diagnostic() (summary, where, path, detail string)
+}
+
+// diagnosableList is a Diagnosable that gathers several errors.
+type diagnosableList interface {
+	Diagnosable
+	Unwrap() []error
+}
+
 // Diagnose turns an error into diagnostics: one per program problem or
 // failed step, each with a summary that says what kind of problem it is.
 // Go stack traces (from a provider that panicked) are cut unless verbose.
@@ -77,17 +105,14 @@ func Diagnose(err error, verbose bool) []Diagnostic {
 	if err == nil {
 		return nil
 	}
-	var ds program.Diagnostics
-	if errors.As(err, &ds) {
-		return fromProgram(ds)
-	}
-	var oe *engine.OperationError
-	if errors.As(err, &oe) {
+	var list diagnosableList
+	if errors.As(err, &list) {
+		summary, _, _, _ := list.Diagnostic()
 		var out []Diagnostic
-		for _, e := range oe.Errs {
-			for _, d := range Diagnose(e, verbose) {
+		for _, part := range list.Unwrap() {
+			for _, d := range Diagnose(part, verbose) {
 				if d.Summary == genericSummary {
-					d.Summary, d.Where = "Resource failed", urnIn(d.Detail)
+					d.Summary, d.Where = summary, whereIn(part)
 				}
 				out = append(out, d)
 			}
@@ -100,75 +125,63 @@ func Diagnose(err error, verbose bool) []Diagnostic {
 	return []Diagnostic{d}
 }
 
-func fromProgram(ds program.Diagnostics) []Diagnostic {
-	var out []Diagnostic
-	for _, d := range ds.Errors() {
-		out = append(out, Diagnostic{Severity: engine.SeverityError, Summary: d.Summary, Where: position(d), Path: d.Path, Detail: d.Detail})
-	}
-	return out
-}
-
 // FromProgram converts one program diagnostic (such as a warning).
 func FromProgram(d program.Diagnostic) Diagnostic {
 	sev := engine.SeverityError
 	if d.Severity == program.Warning {
 		sev = engine.SeverityWarning
 	}
-	return Diagnostic{Severity: sev, Summary: d.Summary, Where: position(d), Path: d.Path, Detail: d.Detail}
+	return Diagnostic{Severity: sev, Summary: d.Summary, Where: d.Position(), Path: d.Path, Detail: d.Detail}
 }
 
-func position(d program.Diagnostic) string {
-	switch {
-	case d.File == "":
-		return ""
-	case d.Line == 0:
-		return d.File
-	case d.Column == 0:
-		return fmt.Sprintf("%s:%d", d.File, d.Line)
-	}
-	return fmt.Sprintf("%s:%d:%d", d.File, d.Line, d.Column)
-}
-
-// diagnoseOne names the kind of a single error.
+// diagnoseOne names the kind of a single error: the first Diagnosable
+// with a summary in its chain, else a cancellation, else the fallback.
 func diagnoseOne(err error) Diagnostic {
-	var (
-		de *Error
-		pd program.Diagnostic
-		ce *engine.CheckError
-		pe *engine.ProtectedError
-		pn *engine.PendingError
-		im *engine.ImportMismatchError
-		le *state.LockedError
-		dm *state.DamagedError
-		nf *plugin.NotFoundError
-	)
-	switch {
-	case errors.As(err, &de):
-		return Diagnostic{Summary: de.Summary, Where: de.Where, Detail: de.Detail}
-	case errors.As(err, &pd):
-		return FromProgram(pd)
-	case errors.As(err, &ce):
-		return checkDiagnostic(ce)
-	case errors.As(err, &pe):
-		return Diagnostic{Summary: "Protected resource", Where: string(pe.URN), Detail: pe.Error()}
-	case errors.As(err, &pn):
-		return Diagnostic{Summary: "Pending operations", Detail: pn.Error()}
-	case errors.As(err, &im):
-		return Diagnostic{Summary: "Import does not match", Where: string(im.URN), Detail: im.Error()}
-	case errors.As(err, &le):
-		return Diagnostic{Summary: "Stack is locked", Detail: le.Error()}
-	case errors.As(err, &dm):
-		return Diagnostic{Summary: "Damaged state", Where: dm.Where, Detail: dm.Error()}
-	case errors.Is(err, secrets.ErrWrongPassphrase):
-		return Diagnostic{Summary: "Wrong passphrase", Detail: err.Error()}
-	case errors.Is(err, state.ErrCannotDecrypt):
-		return Diagnostic{Summary: "Cannot decrypt secrets", Detail: err.Error()}
-	case errors.As(err, &nf):
-		return Diagnostic{Summary: "Provider plugin not found", Detail: err.Error()}
-	case errors.Is(err, context.Canceled):
+	if k := find(err, func(d Diagnosable) bool { s, _, _, _ := d.Diagnostic(); return s != "" }); k != nil {
+		summary, where, path, detail := k.Diagnostic()
+		if detail == "" {
+			detail = err.Error()
+		}
+		return Diagnostic{Summary: summary, Where: where, Path: path, Detail: detail}
+	}
+	if errors.Is(err, context.Canceled) {
 		return Diagnostic{Summary: "Cancelled", Detail: err.Error()}
 	}
 	return fallback(err)
+}
+
+// whereIn returns the first place an error's chain names, "" if none.
+func whereIn(err error) string {
+	k := find(err, func(d Diagnosable) bool { _, w, _, _ := d.Diagnostic(); return w != "" })
+	if k == nil {
+		return ""
+	}
+	_, where, _, _ := k.Diagnostic()
+	return where
+}
+
+// find returns the first Diagnosable in err's chain, in the order
+// errors.As looks, for which ok is true; nil if there is none.
+func find(err error, ok func(Diagnosable) bool) Diagnosable {
+	for err != nil {
+		if d, is := err.(Diagnosable); is && ok(d) {
+			return d
+		}
+		switch u := err.(type) {
+		case interface{ Unwrap() error }:
+			err = u.Unwrap()
+		case interface{ Unwrap() []error }:
+			for _, e := range u.Unwrap() {
+				if d := find(e, ok); d != nil {
+					return d
+				}
+			}
+			return nil
+		default:
+			return nil
+		}
+	}
+	return nil
 }
 
 // fallback names an error of no specific kind: by the summary the caller
@@ -189,32 +202,6 @@ func fallback(err error) Diagnostic {
 
 // genericSummary is the summary of an error of no known kind.
 const genericSummary = "Error"
-
-// urnIn returns the first URN a message names, "" if none.
-func urnIn(msg string) string {
-	i := strings.Index(msg, "urn:pulumi:")
-	if i < 0 {
-		return ""
-	}
-	end := strings.IndexAny(msg[i:], " \n\t,;")
-	if end < 0 {
-		return strings.TrimRight(msg[i:], ".:")
-	}
-	return strings.TrimRight(msg[i:i+end], ".:")
-}
-
-func checkDiagnostic(ce *engine.CheckError) Diagnostic {
-	what := "inputs"
-	if ce.Config {
-		what = "provider configuration"
-	}
-	lines := make([]string, len(ce.Failures))
-	for i, f := range ce.Failures {
-		lines[i] = "  " + f.String()
-	}
-	detail := fmt.Sprintf("The provider rejected the %s of %s:\n%s\nFix these properties in the program.", what, ce.URN, strings.Join(lines, "\n"))
-	return Diagnostic{Summary: "Invalid " + what, Where: string(ce.URN), Detail: detail}
-}
 
 // trimStack cuts a Go stack trace (a line starting "goroutine N [") and
 // what follows from a message.

@@ -179,8 +179,16 @@ func TestDiagnose(t *testing.T) {
 			{Severity: engine.SeverityError, Summary: "Invalid inputs", Where: string(u),
 				Detail: "The provider rejected the inputs of " + string(u) + ":\n  path: must not be empty\nFix these properties in the program."},
 		}},
-		"step": {&engine.OperationError{Verb: "update", Errs: []error{fmt.Errorf("creating %s: the create command exited with status 1", u)}}, []Diagnostic{
+		"step": {&engine.OperationError{Verb: "update", Errs: []error{&engine.StepError{URN: u, Err: fmt.Errorf("creating %s: the create command exited with status 1", u)}}}, []Diagnostic{
 			{Severity: engine.SeverityError, Summary: "Resource failed", Where: string(u), Detail: "creating " + string(u) + ": the create command exited with status 1"}}},
+		"step, the URN only in the text": {&engine.OperationError{Verb: "update", Errs: []error{fmt.Errorf("creating %s: exit 1", u)}}, []Diagnostic{
+			{Severity: engine.SeverityError, Summary: "Resource failed", Detail: "creating " + string(u) + ": exit 1"}}},
+		"step with a kind": {&engine.OperationError{Verb: "update", Errs: []error{&engine.StepError{URN: u, Err: fmt.Errorf("reading a secret: %w", state.ErrCannotDecrypt)}}}, []Diagnostic{
+			{Severity: engine.SeverityError, Summary: "Cannot decrypt secrets", Detail: "reading a secret: cannot decrypt a secret"}}},
+		"unmatched target": {fmt.Errorf("preview: %w", &engine.UnmatchedTargetError{Targets: []resource.URN{u}}), []Diagnostic{
+			{Severity: engine.SeverityError, Summary: "Target matches no resource", Detail: (&engine.UnmatchedTargetError{Targets: []resource.URN{u}}).Error()}}},
+		"missing state": {&state.MissingSnapshotError{Stack: "dev", Where: "/x/snapshot.json"}, []Diagnostic{
+			{Severity: engine.SeverityError, Summary: "Missing state", Where: "/x/snapshot.json", Detail: (&state.MissingSnapshotError{Stack: "dev", Where: "/x/snapshot.json"}).Error()}}},
 		"lock": {&state.LockedError{Stack: "dev"}, []Diagnostic{{Severity: engine.SeverityError, Summary: "Stack is locked", Detail: (&state.LockedError{Stack: "dev"}).Error()}}},
 		"passphrase": {fmt.Errorf("opening: %w", secrets.ErrWrongPassphrase), []Diagnostic{
 			{Severity: engine.SeverityError, Summary: "Wrong passphrase", Detail: "opening: wrong passphrase"}}},
@@ -283,5 +291,17 @@ func TestDiffOfSecretMap(t *testing.T) {
 		if strings.Contains(out.String(), "oldpass") || strings.Contains(out.String(), "newpass") {
 			t.Errorf("mode %d showed a secret:\n%s", mode, out.String())
 		}
+	}
+}
+
+// TestDiagnoseWhereFromCause: a cause that carries where it failed (a
+// provider's call error naming its resource) places a failed step even
+// without the engine's StepError around it.
+func TestDiagnoseWhereFromCause(t *testing.T) {
+	u := urn("plinth:fs:File", "note")
+	err := &engine.OperationError{Verb: "update", Errs: []error{fmt.Errorf("creating: %w", &provider.StateTooLargeError{URN: u, Size: 20 << 20})}}
+	got := Diagnose(err, false)
+	if len(got) != 1 || got[0].Summary != "Resource failed" || got[0].Where != string(u) {
+		t.Errorf("Diagnose = %+v, want one \"Resource failed\" at %s", got, u)
 	}
 }

@@ -11,9 +11,11 @@
 //
 // Its neighbours: internal/engine produces the Events it draws and the
 // Result it summarises; internal/cli picks a view (plain, live or JSON)
-// from the flags and the terminal and feeds it. Errors it diagnoses come
-// from internal/program (diagnostics with file:line:col), internal/state
-// (locks, damage), internal/secrets and internal/plugin.
+// from the flags and the terminal and feeds it. Errors describe
+// themselves through Diagnosable, which the display declares and the
+// packages whose errors users see implement at the source (the engine, the
+// program, the state, secrets, the plugin finder): the display knows none
+// of their error types and reads no URN out of an error's text.
 //
 // It does not decide anything about the operation, read state or talk to
 // providers, and it does not detect terminals: the caller says which view

@@ -45,7 +45,7 @@ func (d *deployment) deleteAll(doomed []*state.Resource, shown func(*state.Resou
 			}
 			r := g.nodes[i]
 			if _, err := d.x.run(d.deleteStep(r, shown(r))); err != nil {
-				d.fail(err)
+				d.fail(stepError(r.URN, err))
 				return
 			}
 			for _, j := range g.release(i) {

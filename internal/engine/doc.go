@@ -21,7 +21,7 @@
 //
 // Its neighbours: a Program (the YAML evaluator in internal/program, or a
 // fake in tests) registers resources through a Monitor; providers come from
-// a ProviderSource (internal/plugin and the adapters under internal/provider);
+// a ProviderSource (internal/registry and the adapters under internal/provider);
 // every step is written to a Journal (internal/state) before and after its
 // provider call; progress goes to an Events callback (internal/display).
 //

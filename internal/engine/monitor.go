@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/internal/state"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
@@ -20,6 +21,7 @@ func (m monitor) Register(reg Registration, done func(Registered, error)) {
 	d := m.d
 	urn, rs, err := d.admit(&reg)
 	if err != nil {
+		err = stepError(d.urn(reg.Type, reg.Name, reg.Parent), err)
 		d.fail(err)
 		done(Registered{}, err)
 		return
@@ -29,6 +31,7 @@ func (m monitor) Register(reg Registration, done func(Registered, error)) {
 		d.pool.submit(func() {
 			defer d.work.Done()
 			res, err := d.runStep(urn, &reg)
+			err = stepError(urn, err)
 			d.fail(err)
 			d.finished(rs)
 			done(res, err)
@@ -54,7 +57,7 @@ func (m monitor) SetStackOutputs(outputs resource.Object) {
 }
 
 // Schema implements Monitor.
-func (m monitor) Schema(ctx context.Context, pkg, version string) (*provider.Schema, error) {
+func (m monitor) Schema(ctx context.Context, pkg, version string) (*schema.Schema, error) {
 	return m.d.prov.schema(ctx, pkg, version)
 }
 

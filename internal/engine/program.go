@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -35,7 +35,7 @@ type Monitor interface {
 	// Invoke calls a provider function.
 	Invoke(ctx context.Context, req InvokeRequest) (resource.Object, error)
 	// Schema returns the schema of the default provider for a package.
-	Schema(ctx context.Context, pkg, version string) (*provider.Schema, error)
+	Schema(ctx context.Context, pkg, version string) (*schema.Schema, error)
 	// URN returns the URN a registration would get.
 	URN(typ, name string, parent resource.URN) resource.URN
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/internal/state"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
@@ -55,7 +56,7 @@ type providerRegistry struct {
 	byRef    map[string]*instance
 	defaults map[string]*defaultProvider
 	loose    map[string]provider.Provider // unconfigured, made for a schema
-	schemas  map[string]*provider.Schema
+	schemas  map[string]*schema.Schema
 	all      []provider.Provider
 }
 
@@ -72,7 +73,7 @@ func newProviderRegistry(source ProviderSource, ctx context.Context) *providerRe
 		byRef:    map[string]*instance{},
 		defaults: map[string]*defaultProvider{},
 		loose:    map[string]provider.Provider{},
-		schemas:  map[string]*provider.Schema{},
+		schemas:  map[string]*schema.Schema{},
 	}
 }
 
@@ -101,7 +102,7 @@ func (r *providerRegistry) open(ctx context.Context, req ProviderRequest) (provi
 }
 
 // schema returns a package's schema, from an instance kept for reuse.
-func (r *providerRegistry) schema(ctx context.Context, pkg, version string) (*provider.Schema, error) {
+func (r *providerRegistry) schema(ctx context.Context, pkg, version string) (*schema.Schema, error) {
 	key := pkg + "@" + version
 	r.mu.Lock()
 	if s, ok := r.schemas[key]; ok {

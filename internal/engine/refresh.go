@@ -52,7 +52,7 @@ func refresh(ctx context.Context, base *state.Snapshot, opts *Options, preview b
 				return
 			}
 			_, err := d.x.run(refreshStep{r: r, referenced: referenced[r.URN]})
-			d.fail(err)
+			d.fail(stepError(r.URN, err))
 		})
 	}
 	wg.Wait()

@@ -11,12 +11,12 @@
 // Terraform's "~> 3.6") to the newest compatible plugin, as the Pulumi
 // implementer's guide describes lookup; a bare Pulumi binary whose version
 // only the plugin itself knows is launched, lazily, to ask it. List gives
-// what `plinth plugin ls` shows. Source implements the engine's
-// ProviderSource: a built-in provider in process, else a plugin started
-// through a Launcher.
+// what `plinth plugin ls` shows.
 //
-// It imports neither protocol adapter: the CLI wires launchers for
-// Pulumi-protocol plugins (internal/provider/pulumirpc) and Terraform
-// providers (internal/provider/tfplugin). It does not download or install
+// It only finds binaries and chooses versions: it imports neither the
+// engine nor a protocol adapter. Starting what it finds is
+// internal/registry's (the engine's provider source, which picks the
+// adapter for a plugin's protocol); the adapters use proc, below, to start
+// processes tied to plinth's life. It does not download or install
 // plugins.
 package plugin

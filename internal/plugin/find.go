@@ -125,6 +125,18 @@ func (f *Finder) unversioned(req Request, cands []Plugin) int {
 	return pick
 }
 
+// Satisfies reports whether version v meets constraint (">= 6.0",
+// Terraform's "~> 3.6"; "" is met by any version). An unknown or invalid
+// version meets only the empty constraint; an invalid constraint is an
+// error that says how to write one.
+func Satisfies(v, constraint string) (bool, error) {
+	c, err := parseConstraint(constraint)
+	if err != nil {
+		return false, err
+	}
+	return compatible(v, c), nil
+}
+
 func parseConstraint(s string) (version.Constraints, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, nil
@@ -236,4 +248,10 @@ func better(a, b Plugin) bool {
 		return true
 	}
 	return av.GreaterThan(bv)
+}
+
+// Diagnostic gives the summary for people (internal/display's interface);
+// the detail is the message as wrapped, which lists what was found.
+func (e *NotFoundError) Diagnostic() (summary, where, path, detail string) {
+	return "Provider plugin not found", "", "", ""
 }

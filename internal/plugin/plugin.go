@@ -1,9 +1,6 @@
 package plugin
 
-import (
-	"fmt"
-	"path/filepath"
-)
+import "fmt"
 
 // Kind is what a plugin does. Only resource plugins (providers) are
 // launched by plinth; the other Pulumi kinds are listed.
@@ -82,6 +79,3 @@ const (
 	OriginTerraformHome  Origin = "terraform plugins"   // ~/.terraform.d/plugins
 	OriginBuiltin        Origin = "built in"
 )
-
-// dirOf returns the directory of a plugin's binary, for messages.
-func (p Plugin) dirOf() string { return filepath.Dir(p.Path) }

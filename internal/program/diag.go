@@ -77,13 +77,43 @@ func (ds Diagnostics) Error() string {
 	return strings.Join(parts, "\n")
 }
 
-// Unwrap lets errors.As find a single Diagnostic.
+// Unwrap returns the error-severity diagnostics, what makes the list an
+// error; it lets errors.As find a single Diagnostic, and the display show
+// each on its own.
 func (ds Diagnostics) Unwrap() []error {
-	errs := make([]error, len(ds))
-	for i, d := range ds {
-		errs[i] = d
+	var errs []error
+	for _, d := range ds {
+		if d.Severity == Error {
+			errs = append(errs, d)
+		}
 	}
 	return errs
+}
+
+// Diagnostic implements internal/display's interface for the list: each
+// diagnostic in it is shown on its own.
+func (ds Diagnostics) Diagnostic() (summary, where, path, detail string) {
+	return "Invalid program", "", "", ""
+}
+
+// Diagnostic implements internal/display's interface: the summary, the
+// position (file:line:col) as where, the path in the program, the detail.
+func (d Diagnostic) Diagnostic() (summary, where, path, detail string) {
+	return d.Summary, d.Position(), d.Path, d.Detail
+}
+
+// Position formats where the diagnostic applies: "file:line:col", less
+// when the line or column is unknown, "" when the file is.
+func (d Diagnostic) Position() string {
+	switch {
+	case d.File == "":
+		return ""
+	case d.Line == 0:
+		return d.File
+	case d.Column == 0:
+		return fmt.Sprintf("%s:%d", d.File, d.Line)
+	}
+	return fmt.Sprintf("%s:%d:%d", d.File, d.Line, d.Column)
 }
 
 // HasErrors reports whether any diagnostic is an error.

@@ -20,5 +20,6 @@
 //
 // Its neighbours: internal/cli loads a Project and passes its Program to the
 // engine; the engine implements engine.Monitor; values are sdk/resource
-// values; schemas are internal/provider's Schema model.
+// values; schemas are internal/schema's model (the program does not import
+// the provider interface).
 package program

@@ -8,7 +8,7 @@ import (
 	"sync"
 
 	"github.com/plinth-iac/plinth/internal/engine"
-	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -29,7 +29,7 @@ type fakeMonitor struct {
 	// registered, if set, receives each registered name.
 	registered chan string
 	invokeF    func(engine.InvokeRequest) (resource.Object, error)
-	schemas    map[string]*provider.Schema
+	schemas    map[string]*schema.Schema
 	schemaErr  map[string]error
 
 	mu               sync.Mutex
@@ -142,7 +142,7 @@ func (m *fakeMonitor) Invoke(_ context.Context, req engine.InvokeRequest) (resou
 	return m.invokeF(req)
 }
 
-func (m *fakeMonitor) Schema(_ context.Context, pkg, version string) (*provider.Schema, error) {
+func (m *fakeMonitor) Schema(_ context.Context, pkg, version string) (*schema.Schema, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.schemaCalls = append(m.schemaCalls, pkg+"@"+version)

@@ -12,7 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/plinth-iac/plinth/internal/engine"
-	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -64,21 +64,21 @@ func providersMonitor() *fakeMonitor {
 }
 
 func schemaMonitor() *fakeMonitor {
-	str, num := provider.Type{Kind: provider.TypeString}, provider.Type{Kind: provider.TypeInteger}
-	pet := map[string]provider.Property{
+	str, num := schema.Type{Kind: schema.TypeString}, schema.Type{Kind: schema.TypeInteger}
+	pet := map[string]schema.Property{
 		"length":  {Type: num, Required: true},
 		"prefix":  {Type: str},
-		"tags":    {Type: provider.Type{Kind: provider.TypeMap, Elem: &str}},
-		"keepers": {Type: provider.Type{Kind: provider.TypeObject, Properties: map[string]provider.Property{"a": {Type: str}}}},
+		"tags":    {Type: schema.Type{Kind: schema.TypeMap, Elem: &str}},
+		"keepers": {Type: schema.Type{Kind: schema.TypeObject, Properties: map[string]schema.Property{"a": {Type: str}}}},
 	}
-	petOut := map[string]provider.Property{"name": {Type: str}, "length": {Type: num}}
-	return &fakeMonitor{schemas: map[string]*provider.Schema{"plinth": {
+	petOut := map[string]schema.Property{"name": {Type: str}, "length": {Type: num}}
+	return &fakeMonitor{schemas: map[string]*schema.Schema{"plinth": {
 		Name: "plinth",
-		Resources: map[string]provider.ResourceSchema{
+		Resources: map[string]schema.ResourceSchema{
 			"plinth:random:Pet": {Inputs: pet, Outputs: petOut},
-			"plinth:fs:File":    {Inputs: map[string]provider.Property{"path": {Type: str, Required: true}, "content": {Type: str}}},
+			"plinth:fs:File":    {Inputs: map[string]schema.Property{"path": {Type: str, Required: true}, "content": {Type: str}}},
 		},
-		Functions: map[string]provider.FunctionSchema{"plinth:random:lookup": {}},
+		Functions: map[string]schema.FunctionSchema{"plinth:random:lookup": {}},
 	}}}
 }
 

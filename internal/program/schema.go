@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -16,12 +16,12 @@ import (
 type schemaChecker struct {
 	r      *run
 	d      *diags
-	cache  map[[2]string]*provider.Schema
+	cache  map[[2]string]*schema.Schema
 	warned map[string]bool
 }
 
 func (r *run) checkSchemas() error {
-	c := &schemaChecker{r: r, d: &diags{file: r.p.file}, cache: map[[2]string]*provider.Schema{}, warned: map[string]bool{}}
+	c := &schemaChecker{r: r, d: &diags{file: r.p.file}, cache: map[[2]string]*schema.Schema{}, warned: map[string]bool{}}
 	for _, n := range r.p.nodes {
 		if n.res != nil && !n.res.component {
 			c.resource(n.res)
@@ -37,7 +37,7 @@ func (r *run) checkSchemas() error {
 // schema returns the package's schema, or nil when there is none to check
 // against (the provider could not say; that is a warning, not an error:
 // registration reports a provider that cannot load).
-func (c *schemaChecker) schema(pkg, version string) *provider.Schema {
+func (c *schemaChecker) schema(pkg, version string) *schema.Schema {
 	key := [2]string{pkg, version}
 	if s, ok := c.cache[key]; ok {
 		return s
@@ -70,7 +70,7 @@ func (c *schemaChecker) version(d *resourceDecl) string {
 
 // resourceSchema returns the schema of a resource's type, if its package
 // has a schema that lists resources.
-func (c *schemaChecker) resourceSchema(d *resourceDecl) (*provider.ResourceSchema, *provider.Schema) {
+func (c *schemaChecker) resourceSchema(d *resourceDecl) (*schema.ResourceSchema, *schema.Schema) {
 	s := c.schema(d.pkg, c.version(d))
 	if s == nil || len(s.Resources) == 0 {
 		return nil, s
@@ -103,7 +103,7 @@ func (c *schemaChecker) resource(d *resourceDecl) {
 
 // props checks properties by name and literal type, and that the required
 // ones are set.
-func (c *schemaChecker) props(d *resourceDecl, schema map[string]provider.Property, what string, required bool) {
+func (c *schemaChecker) props(d *resourceDecl, schema map[string]schema.Property, what string, required bool) {
 	set := map[string]bool{}
 	for _, pr := range d.props {
 		set[pr.key] = true
@@ -126,7 +126,7 @@ func (c *schemaChecker) props(d *resourceDecl, schema map[string]provider.Proper
 	}
 }
 
-func propNames(m map[string]provider.Property) []string {
+func propNames(m map[string]schema.Property) []string {
 	names := make([]string, 0, len(m))
 	for k := range m {
 		names = append(names, k)
@@ -137,9 +137,9 @@ func propNames(m map[string]provider.Property) []string {
 
 // value checks what can be known of an expression's type before running:
 // literals, lists, mappings, interpolated strings and asset functions.
-func (c *schemaChecker) value(e *expr, t provider.Type, what string) {
+func (c *schemaChecker) value(e *expr, t schema.Type, what string) {
 	got, ok := staticKind(e)
-	if !ok || t.Kind == provider.TypeAny || t.Kind == "" {
+	if !ok || t.Kind == schema.TypeAny || t.Kind == "" {
 		if e.kind == exprCall && e.fn == "secret" {
 			c.value(e.arg, t, what)
 		}
@@ -154,7 +154,7 @@ func (c *schemaChecker) value(e *expr, t provider.Type, what string) {
 		for _, el := range e.elems {
 			c.value(el, *t.Elem, what)
 		}
-	case e.kind == exprObject && t.Kind == provider.TypeMap && t.Elem != nil:
+	case e.kind == exprObject && t.Kind == schema.TypeMap && t.Elem != nil:
 		for _, v := range e.vals {
 			c.value(v, *t.Elem, what)
 		}
@@ -163,7 +163,7 @@ func (c *schemaChecker) value(e *expr, t provider.Type, what string) {
 	}
 }
 
-func (c *schemaChecker) object(e *expr, props map[string]provider.Property, what string) {
+func (c *schemaChecker) object(e *expr, props map[string]schema.Property, what string) {
 	for i, k := range e.keys {
 		sp, ok := props[k]
 		if !ok {
@@ -202,26 +202,26 @@ func staticKind(e *expr) (string, bool) {
 // fits reports whether a value described by got suits type t. Scalars
 // convert where providers convert them: a number or boolean into a string,
 // a numeric string into a number.
-func fits(e *expr, got string, t provider.Type) bool {
+func fits(e *expr, got string, t schema.Type) bool {
 	if e.kind == exprLiteral && e.lit.IsNull() {
 		return true
 	}
 	switch t.Kind {
-	case provider.TypeString:
+	case schema.TypeString:
 		return got == "a string" || got == "a number" || got == "a bool"
-	case provider.TypeInteger:
+	case schema.TypeInteger:
 		return (e.kind == exprLiteral && isInteger(e.lit)) || numericText(e, true)
-	case provider.TypeNumber:
+	case schema.TypeNumber:
 		return got == "a number" || numericText(e, false)
-	case provider.TypeBool:
+	case schema.TypeBool:
 		return got == "a bool" || (e.kind == exprLiteral && (e.lit.Str() == "true" || e.lit.Str() == "false"))
-	case provider.TypeArray:
+	case schema.TypeArray:
 		return got == "a list"
-	case provider.TypeMap, provider.TypeObject:
+	case schema.TypeMap, schema.TypeObject:
 		return got == "a mapping"
-	case provider.TypeAsset:
+	case schema.TypeAsset:
 		return got == "an asset"
-	case provider.TypeArchive:
+	case schema.TypeArchive:
 		return got == "an archive"
 	}
 	return true
@@ -245,9 +245,9 @@ func numericText(e *expr, integer bool) bool {
 	return err == nil
 }
 
-func typeName(t provider.Type) string {
+func typeName(t schema.Type) string {
 	switch t.Kind {
-	case provider.TypeArray, provider.TypeMap:
+	case schema.TypeArray, schema.TypeMap:
 		if t.Elem != nil {
 			return fmt.Sprintf("%s %s of %s", article(string(t.Kind)), t.Kind, typeName(*t.Elem))
 		}

@@ -5,8 +5,8 @@
 // SignalCancellation, Close), with request and response structs so that a new
 // field never breaks a caller.
 //
-// It also holds Fake, a function-field provider for tests, and the schema
-// model providers describe themselves with.
+// It also holds Fake, a function-field provider for tests. The schema
+// model providers describe themselves with is internal/schema's.
 //
 // Adapters live in sub-packages: inproc (SDK providers in the engine's
 // process), pulumirpc (Pulumi-protocol plugins) and tfplugin (Terraform

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"sync/atomic"
+
+	"github.com/plinth-iac/plinth/internal/schema"
 )
 
 // Fake is a Provider whose behaviour is set per method by function fields,
@@ -46,7 +48,7 @@ func (f *Fake) GetSchema(ctx context.Context, req GetSchemaRequest) (GetSchemaRe
 	if f.GetSchemaF != nil {
 		return f.GetSchemaF(ctx, req)
 	}
-	return GetSchemaResponse{Schema: &Schema{Name: "fake"}}, nil
+	return GetSchemaResponse{Schema: &schema.Schema{Name: "fake"}}, nil
 }
 
 // CheckConfig implements Provider.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -46,7 +47,7 @@ type GetSchemaRequest struct{}
 
 // GetSchemaResponse carries the provider's schema.
 type GetSchemaResponse struct {
-	Schema *Schema
+	Schema *schema.Schema
 }
 
 // CheckRequest asks the provider to validate inputs (or, for CheckConfig,
@@ -248,4 +249,10 @@ func (e *StateTooLargeError) Error() string {
 	return fmt.Sprintf("the state the provider returned for %s is %.1f MiB, over plinth's limit of %d MiB for one resource; "+
 		"keep large data out of resource properties (in a file or an asset, say)",
 		e.URN, float64(e.Size)/(1<<20), MaxStateBytes>>20)
+}
+
+// Diagnostic tells internal/display where the answer was refused (the
+// resource's URN); the summary is the operation's ("Resource failed").
+func (e *StateTooLargeError) Diagnostic() (summary, where, path, detail string) {
+	return "", string(e.URN), "", ""
 }

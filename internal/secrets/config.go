@@ -29,7 +29,7 @@ type ConfigStore interface {
 
 // ErrWrongPassphrase is returned (wrapped) when the passphrase does not
 // open a stack's secrets.
-var ErrWrongPassphrase = errors.New("wrong passphrase")
+var ErrWrongPassphrase error = &sentinel{msg: "wrong passphrase", summary: "Wrong passphrase"}
 
 // KDFParams are argon2id's cost parameters.
 type KDFParams struct {
@@ -76,7 +76,7 @@ type SaltStore interface {
 
 // ErrPassphraseRequired is returned (wrapped) by Open for a passphrase
 // stack when no passphrase was given.
-var ErrPassphraseRequired = errors.New("passphrase required")
+var ErrPassphraseRequired error = &sentinel{msg: "passphrase required", summary: "Passphrase needed"}
 
 // ErrNotConfigured is returned (wrapped) by Open with ReadOnly for a
 // stack that has no secrets configuration yet.
@@ -234,7 +234,7 @@ func randomBytes(n int) []byte {
 
 // ErrKeyMissing is returned (wrapped) by Open when a stack has no secrets
 // configuration but values sealed with its key exist.
-var ErrKeyMissing = errors.New("the stack's secrets key is missing")
+var ErrKeyMissing error = &sentinel{msg: "the stack's secrets key is missing", summary: "Secrets key missing"}
 
 // refuseNewKey returns an error if values sealed with the stack's key
 // exist: a new key could not open them, and config would mix two keys.

@@ -13,7 +13,7 @@ import (
 // ErrCannotDecrypt is reported (wrapped) for a secret that cannot be
 // opened: no key was given, or the key is not the stack's. The stored data
 // is not damaged; the key is the problem.
-var ErrCannotDecrypt = errors.New("cannot decrypt a secret")
+var ErrCannotDecrypt error = &summarised{msg: "cannot decrypt a secret", summary: "Cannot decrypt secrets"}
 
 // maxDepth bounds the nesting of stored values, so hostile input cannot
 // exhaust the stack.

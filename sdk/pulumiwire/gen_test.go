@@ -2,7 +2,6 @@ package pulumiwire
 
 import (
 	"fmt"
-	"sort"
 
 	"pgregory.net/rapid"
 
@@ -180,13 +179,4 @@ func canonRef(r resource.Reference) map[string]any {
 		out["id"] = canon(*r.ID)
 	}
 	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -2,6 +2,7 @@ package inproc
 
 import (
 	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/internal/schema"
 	sdk "github.com/plinth-iac/plinth/sdk/provider"
 )
 
@@ -54,32 +55,32 @@ func fromChanges(c sdk.DiffChanges) provider.DiffChanges {
 // engine uses: property types, descriptions and flags. Defaults, package
 // metadata and type tokens stay in the SDK schema (they matter to schema
 // generation, not to the engine).
-func toSchema(s sdk.Schema) *provider.Schema {
-	out := &provider.Schema{
+func toSchema(s sdk.Schema) *schema.Schema {
+	out := &schema.Schema{
 		Name:      s.Name,
 		Version:   s.Version,
 		Config:    toProperties(s.Config),
-		Resources: make(map[string]provider.ResourceSchema, len(s.Resources)),
-		Functions: make(map[string]provider.FunctionSchema, len(s.Functions)),
+		Resources: make(map[string]schema.ResourceSchema, len(s.Resources)),
+		Functions: make(map[string]schema.FunctionSchema, len(s.Functions)),
 	}
 	for t, r := range s.Resources {
-		out.Resources[t] = provider.ResourceSchema{Description: r.Description,
+		out.Resources[t] = schema.ResourceSchema{Description: r.Description,
 			Inputs: toProperties(r.Inputs), Outputs: toProperties(r.Outputs)}
 	}
 	for t, f := range s.Functions {
-		out.Functions[t] = provider.FunctionSchema{Description: f.Description,
+		out.Functions[t] = schema.FunctionSchema{Description: f.Description,
 			Inputs: toProperties(f.Inputs), Outputs: toProperties(f.Outputs)}
 	}
 	return out
 }
 
-func toProperties(props map[string]sdk.Property) map[string]provider.Property {
+func toProperties(props map[string]sdk.Property) map[string]schema.Property {
 	if props == nil {
 		return nil
 	}
-	out := make(map[string]provider.Property, len(props))
+	out := make(map[string]schema.Property, len(props))
 	for n, p := range props {
-		out[n] = provider.Property{
+		out[n] = schema.Property{
 			Type:             toType(p.Type),
 			Description:      p.Description,
 			Required:         p.Required,
@@ -91,8 +92,8 @@ func toProperties(props map[string]sdk.Property) map[string]provider.Property {
 	return out
 }
 
-func toType(t sdk.Type) provider.Type {
-	out := provider.Type{Kind: provider.TypeKind(t.Kind), Properties: toProperties(t.Properties)}
+func toType(t sdk.Type) schema.Type {
+	out := schema.Type{Kind: schema.TypeKind(t.Kind), Properties: toProperties(t.Properties)}
 	if t.Elem != nil {
 		e := toType(*t.Elem)
 		out.Elem = &e

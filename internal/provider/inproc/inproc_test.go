@@ -10,6 +10,7 @@ import (
 
 	"github.com/plinth-iac/plinth/internal/provider"
 	"github.com/plinth-iac/plinth/internal/provider/inproc"
+	"github.com/plinth-iac/plinth/internal/schema"
 	sdk "github.com/plinth-iac/plinth/sdk/provider"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
@@ -130,24 +131,24 @@ func TestPluginInfoAndSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	str := provider.Type{Kind: provider.TypeString}
-	inputs := map[string]provider.Property{
+	str := schema.Type{Kind: schema.TypeString}
+	inputs := map[string]schema.Property{
 		"key":   {Type: str, Required: true, ReplaceOnChanges: true, Description: "The key."},
 		"value": {Type: str, Required: true},
 		"token": {Type: str, Secret: true},
-		"tags":  {Type: provider.Type{Kind: provider.TypeArray, Elem: &str}},
+		"tags":  {Type: schema.Type{Kind: schema.TypeArray, Elem: &str}},
 	}
-	outputs := map[string]provider.Property{"version": {Type: provider.Type{Kind: provider.TypeInteger}, Required: true, Computed: true}}
+	outputs := map[string]schema.Property{"version": {Type: schema.Type{Kind: schema.TypeInteger}, Required: true, Computed: true}}
 	for k, v := range inputs {
 		outputs[k] = v
 	}
-	want := &provider.Schema{
+	want := &schema.Schema{
 		Name: "kv", Version: "0.3.0",
-		Config:    map[string]provider.Property{"namespace": {Type: str, Description: "Prefix of every key."}},
-		Resources: map[string]provider.ResourceSchema{entryType: {Description: "A stored entry.", Inputs: inputs, Outputs: outputs}},
-		Functions: map[string]provider.FunctionSchema{"kv:index:lookup": {Description: "Looks a key up.",
-			Inputs:  map[string]provider.Property{"key": {Type: str, Required: true}},
-			Outputs: map[string]provider.Property{"found": {Type: provider.Type{Kind: provider.TypeBool}, Required: true}}}},
+		Config:    map[string]schema.Property{"namespace": {Type: str, Description: "Prefix of every key."}},
+		Resources: map[string]schema.ResourceSchema{entryType: {Description: "A stored entry.", Inputs: inputs, Outputs: outputs}},
+		Functions: map[string]schema.FunctionSchema{"kv:index:lookup": {Description: "Looks a key up.",
+			Inputs:  map[string]schema.Property{"key": {Type: str, Required: true}},
+			Outputs: map[string]schema.Property{"found": {Type: schema.Type{Kind: schema.TypeBool}, Required: true}}}},
 	}
 	if d := cmp.Diff(want, resp.Schema); d != "" {
 		t.Errorf("schema (-want +got):\n%s", d)

@@ -12,6 +12,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -137,14 +138,14 @@ func TestGetSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	str := provider.Type{Kind: provider.TypeString}
-	want := &provider.Schema{
+	str := schema.Type{Kind: schema.TypeString}
+	want := &schema.Schema{
 		Name: "fault", Version: "1.2.3",
-		Resources: map[string]provider.ResourceSchema{"fault:index:Thing": {
-			Inputs:  map[string]provider.Property{"value": {Type: str, Required: true}},
-			Outputs: map[string]provider.Property{"value": {Type: str}, "out": {Type: str, Secret: true}},
+		Resources: map[string]schema.ResourceSchema{"fault:index:Thing": {
+			Inputs:  map[string]schema.Property{"value": {Type: str, Required: true}},
+			Outputs: map[string]schema.Property{"value": {Type: str}, "out": {Type: str, Secret: true}},
 		}},
-		Functions: map[string]provider.FunctionSchema{},
+		Functions: map[string]schema.FunctionSchema{},
 	}
 	if diff := cmp.Diff(want, got.Schema); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)

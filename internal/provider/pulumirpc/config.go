@@ -67,6 +67,7 @@ func (p *Provider) Configure(ctx context.Context, req provider.ConfigureRequest)
 		return provider.ConfigureResponse{}, err
 	}
 	resp, err := p.client.Configure(ctx, &pb.ConfigureRequest{
+		//lint:ignore SA1019 providers written before Args read their configuration only from Variables; the guide says to send both
 		Variables: vars, Args: args,
 		AcceptSecrets: true, AcceptResources: true,
 		SendsOldInputs: true, SendsOldInputsToDelete: true,

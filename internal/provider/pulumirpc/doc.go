@@ -12,8 +12,8 @@
 // the call and the resource, with the plugin's last stderr lines when it
 // crashed.
 //
-// It does not find plugins (internal/plugin does, and calls Launch through
-// its launcher interface) and knows nothing of the lifecycle beyond one
+// It does not find plugins (internal/plugin does, and internal/registry
+// calls Launch for the Pulumi-protocol ones it picks) and knows nothing of the lifecycle beyond one
 // call at a time: the engine decides what to call. Component resources
 // (Construct, Call) and parameterized providers are not supported.
 package pulumirpc

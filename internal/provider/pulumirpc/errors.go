@@ -193,3 +193,10 @@ func (p *Provider) codecError(method string, urn resource.URN, what string, err 
 	}
 	return fmt.Errorf("provider %s: %s: %s: %w", p.name, subject, what, err)
 }
+
+// Diagnostic tells internal/display where the call failed (the resource's
+// URN) and leaves the summary to the operation ("Resource failed"): a
+// provider's error has no fixed kind.
+func (e *CallError) Diagnostic() (summary, where, path, detail string) {
+	return "", string(e.URN), "", ""
+}

@@ -3,7 +3,7 @@ package pulumirpc
 import (
 	"strings"
 
-	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/internal/schema"
 )
 
 // packageSpec is the part of a Pulumi package schema plinth reads.
@@ -66,24 +66,24 @@ type propertySpec struct {
 // toSchema converts the package schema into plinth's schema model. Object
 // types are inlined (a type that refers to itself stops at "any"); enums
 // become their underlying type.
-func (s *packageSpec) toSchema() *provider.Schema {
+func (s *packageSpec) toSchema() *schema.Schema {
 	c := converter{types: s.Types, seen: map[string]bool{}}
-	out := &provider.Schema{
+	out := &schema.Schema{
 		Name:      s.Name,
 		Version:   s.Version,
 		Config:    c.properties(s.Config.Variables, s.Config.Required),
-		Resources: map[string]provider.ResourceSchema{},
-		Functions: map[string]provider.FunctionSchema{},
+		Resources: map[string]schema.ResourceSchema{},
+		Functions: map[string]schema.FunctionSchema{},
 	}
 	for tok, r := range s.Resources {
-		out.Resources[tok] = provider.ResourceSchema{
+		out.Resources[tok] = schema.ResourceSchema{
 			Description: r.Description,
 			Inputs:      c.properties(r.InputProperties, r.RequiredInputs),
 			Outputs:     c.properties(r.Properties, r.Required),
 		}
 	}
 	for tok, f := range s.Functions {
-		fs := provider.FunctionSchema{Description: f.Description}
+		fs := schema.FunctionSchema{Description: f.Description}
 		if f.Inputs != nil {
 			fs.Inputs = c.properties(f.Inputs.Properties, f.Inputs.Required)
 		}
@@ -100,7 +100,7 @@ type converter struct {
 	seen  map[string]bool // object types being inlined, against cycles
 }
 
-func (c converter) properties(props map[string]propertySpec, required []string) map[string]provider.Property {
+func (c converter) properties(props map[string]propertySpec, required []string) map[string]schema.Property {
 	if len(props) == 0 {
 		return nil
 	}
@@ -108,9 +108,9 @@ func (c converter) properties(props map[string]propertySpec, required []string) 
 	for _, r := range required {
 		req[r] = true
 	}
-	out := make(map[string]provider.Property, len(props))
+	out := make(map[string]schema.Property, len(props))
 	for name, ps := range props {
-		out[name] = provider.Property{
+		out[name] = schema.Property{
 			Type:             c.typ(ps.typeSpec),
 			Description:      ps.Description,
 			Required:         req[name],
@@ -121,32 +121,32 @@ func (c converter) properties(props map[string]propertySpec, required []string) 
 	return out
 }
 
-func (c converter) typ(t typeSpec) provider.Type {
+func (c converter) typ(t typeSpec) schema.Type {
 	if t.Ref != "" {
 		return c.ref(t.Ref)
 	}
 	switch t.Type {
 	case "boolean":
-		return provider.Type{Kind: provider.TypeBool}
+		return schema.Type{Kind: schema.TypeBool}
 	case "integer":
-		return provider.Type{Kind: provider.TypeInteger}
+		return schema.Type{Kind: schema.TypeInteger}
 	case "number":
-		return provider.Type{Kind: provider.TypeNumber}
+		return schema.Type{Kind: schema.TypeNumber}
 	case "string":
-		return provider.Type{Kind: provider.TypeString}
+		return schema.Type{Kind: schema.TypeString}
 	case "array":
-		return provider.Type{Kind: provider.TypeArray, Elem: c.elem(t.Items)}
+		return schema.Type{Kind: schema.TypeArray, Elem: c.elem(t.Items)}
 	case "object":
-		return provider.Type{Kind: provider.TypeMap, Elem: c.elem(t.AdditionalProperties)}
+		return schema.Type{Kind: schema.TypeMap, Elem: c.elem(t.AdditionalProperties)}
 	}
 	if len(t.OneOf) == 1 {
 		return c.typ(*t.OneOf[0])
 	}
-	return provider.Type{Kind: provider.TypeAny}
+	return schema.Type{Kind: schema.TypeAny}
 }
 
-func (c converter) elem(t *typeSpec) *provider.Type {
-	e := provider.Type{Kind: provider.TypeAny}
+func (c converter) elem(t *typeSpec) *schema.Type {
+	e := schema.Type{Kind: schema.TypeAny}
 	if t != nil {
 		e = c.typ(*t)
 	}
@@ -154,22 +154,22 @@ func (c converter) elem(t *typeSpec) *provider.Type {
 }
 
 // ref resolves "#/types/<token>" and the built-in pulumi.json types.
-func (c converter) ref(ref string) provider.Type {
+func (c converter) ref(ref string) schema.Type {
 	switch {
 	case strings.HasSuffix(ref, "pulumi.json#/Asset"):
-		return provider.Type{Kind: provider.TypeAsset}
+		return schema.Type{Kind: schema.TypeAsset}
 	case strings.HasSuffix(ref, "pulumi.json#/Archive"):
-		return provider.Type{Kind: provider.TypeArchive}
+		return schema.Type{Kind: schema.TypeArchive}
 	}
 	tok, ok := strings.CutPrefix(ref, "#/types/")
 	def, found := c.types[tok]
 	if !ok || !found || c.seen[tok] {
-		return provider.Type{Kind: provider.TypeAny}
+		return schema.Type{Kind: schema.TypeAny}
 	}
 	if len(def.Enum) > 0 || def.Type != "object" {
 		return c.typ(def.typeSpec)
 	}
 	c.seen[tok] = true
 	defer delete(c.seen, tok)
-	return provider.Type{Kind: provider.TypeObject, Properties: c.properties(def.Properties, def.Required)}
+	return schema.Type{Kind: schema.TypeObject, Properties: c.properties(def.Properties, def.Required)}
 }

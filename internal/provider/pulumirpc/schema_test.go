@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/internal/schema"
 )
 
 func TestPackageSchema(t *testing.T) {
@@ -19,40 +19,40 @@ func TestPackageSchema(t *testing.T) {
 	if err := json.Unmarshal(b, &spec); err != nil {
 		t.Fatal(err)
 	}
-	str := provider.Type{Kind: provider.TypeString}
-	integer := provider.Type{Kind: provider.TypeInteger}
-	anyT := provider.Type{Kind: provider.TypeAny}
-	rule := provider.Type{Kind: provider.TypeObject, Properties: map[string]provider.Property{"days": {Type: integer, Required: true}}}
-	node := provider.Type{Kind: provider.TypeObject, Properties: map[string]provider.Property{"next": {Type: anyT}}}
-	want := &provider.Schema{
+	str := schema.Type{Kind: schema.TypeString}
+	integer := schema.Type{Kind: schema.TypeInteger}
+	anyT := schema.Type{Kind: schema.TypeAny}
+	rule := schema.Type{Kind: schema.TypeObject, Properties: map[string]schema.Property{"days": {Type: integer, Required: true}}}
+	node := schema.Type{Kind: schema.TypeObject, Properties: map[string]schema.Property{"next": {Type: anyT}}}
+	want := &schema.Schema{
 		Name: "acme", Version: "2.1.0",
-		Config: map[string]provider.Property{
+		Config: map[string]schema.Property{
 			"region": {Type: str, Description: "Where things live.", Required: true},
 			"token":  {Type: str, Secret: true},
 		},
-		Resources: map[string]provider.ResourceSchema{"acme:index:Bucket": {
+		Resources: map[string]schema.ResourceSchema{"acme:index:Bucket": {
 			Description: "A bucket.",
-			Inputs: map[string]provider.Property{
+			Inputs: map[string]schema.Property{
 				"name":  {Type: str, Required: true, ReplaceOnChanges: true},
-				"tags":  {Type: provider.Type{Kind: provider.TypeMap, Elem: &str}},
-				"rules": {Type: provider.Type{Kind: provider.TypeArray, Elem: &rule}},
+				"tags":  {Type: schema.Type{Kind: schema.TypeMap, Elem: &str}},
+				"rules": {Type: schema.Type{Kind: schema.TypeArray, Elem: &rule}},
 				"tier":  {Type: str},
-				"site":  {Type: provider.Type{Kind: provider.TypeArchive}},
-				"index": {Type: provider.Type{Kind: provider.TypeAsset}},
+				"site":  {Type: schema.Type{Kind: schema.TypeArchive}},
+				"index": {Type: schema.Type{Kind: schema.TypeAsset}},
 				"extra": {Type: anyT},
 				"node":  {Type: node},
 			},
-			Outputs: map[string]provider.Property{
+			Outputs: map[string]schema.Property{
 				"name":   {Type: str, Required: true},
 				"arn":    {Type: str, Required: true},
 				"size":   {Type: integer},
-				"ratio":  {Type: provider.Type{Kind: provider.TypeNumber}},
-				"public": {Type: provider.Type{Kind: provider.TypeBool}},
+				"ratio":  {Type: schema.Type{Kind: schema.TypeNumber}},
+				"public": {Type: schema.Type{Kind: schema.TypeBool}},
 			},
 		}},
-		Functions: map[string]provider.FunctionSchema{"acme:index:getBucket": {
-			Inputs:  map[string]provider.Property{"name": {Type: str, Required: true}},
-			Outputs: map[string]provider.Property{"arn": {Type: str}},
+		Functions: map[string]schema.FunctionSchema{"acme:index:getBucket": {
+			Inputs:  map[string]schema.Property{"name": {Type: str, Required: true}},
+			Outputs: map[string]schema.Property{"arn": {Type: str}},
 		}},
 	}
 	if diff := cmp.Diff(want, spec.toSchema()); diff != "" {

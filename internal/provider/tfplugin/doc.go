@@ -49,6 +49,6 @@
 //
 // Neighbours: internal/provider (the interface implemented here),
 // internal/tfplugin5 and internal/tfplugin6 (generated protocol code, seen
-// only by wire5.go and wire6.go), and the plugin registry, which finds
-// binaries and calls Start. The engine never sees a protocol type.
+// only by wire5.go and wire6.go), internal/plugin, which finds binaries,
+// and internal/registry, which calls Start for the ones it picks. The engine never sees a protocol type.
 package tfplugin

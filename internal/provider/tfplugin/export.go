@@ -5,7 +5,7 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/plinth-iac/plinth/internal/provider"
+	plschema "github.com/plinth-iac/plinth/internal/schema"
 )
 
 // TypeToken names a Terraform resource or data source type by the shared
@@ -26,23 +26,23 @@ func FunctionToken(providerName, name string) string {
 }
 
 // export translates the provider's schemas into plinth's schema model.
-func (p *Provider) export() *provider.Schema {
-	s := &provider.Schema{
+func (p *Provider) export() *plschema.Schema {
+	s := &plschema.Schema{
 		Name:      p.cfg.Name,
 		Version:   p.cfg.Version,
 		Config:    properties(p.schemas.provider.block, true),
-		Resources: map[string]provider.ResourceSchema{},
-		Functions: map[string]provider.FunctionSchema{},
+		Resources: map[string]plschema.ResourceSchema{},
+		Functions: map[string]plschema.FunctionSchema{},
 	}
 	for name, rs := range p.schemas.resources {
-		s.Resources[TypeToken(name)] = provider.ResourceSchema{
+		s.Resources[TypeToken(name)] = plschema.ResourceSchema{
 			Description: rs.block.description,
 			Inputs:      properties(rs.block, true),
 			Outputs:     properties(rs.block, false),
 		}
 	}
 	for name, ds := range p.schemas.dataSources {
-		s.Functions[TypeToken(name)] = provider.FunctionSchema{
+		s.Functions[TypeToken(name)] = plschema.FunctionSchema{
 			Description: ds.block.description,
 			Inputs:      properties(ds.block, true),
 			Outputs:     properties(ds.block, false),
@@ -54,29 +54,29 @@ func (p *Provider) export() *provider.Schema {
 	return s
 }
 
-func exportFunction(fn *function) provider.FunctionSchema {
-	in := map[string]provider.Property{}
+func exportFunction(fn *function) plschema.FunctionSchema {
+	in := map[string]plschema.Property{}
 	for _, prm := range fn.params {
-		in[prm.name] = provider.Property{Type: typeOf(prm.typ), Description: prm.description, Required: !prm.allowNull}
+		in[prm.name] = plschema.Property{Type: typeOf(prm.typ), Description: prm.description, Required: !prm.allowNull}
 	}
 	if v := fn.variadic; v != nil {
-		in[v.name] = provider.Property{Type: provider.Type{Kind: provider.TypeArray, Elem: ptr(typeOf(v.typ))}, Description: v.description}
+		in[v.name] = plschema.Property{Type: plschema.Type{Kind: plschema.TypeArray, Elem: ptr(typeOf(v.typ))}, Description: v.description}
 	}
 	desc := fn.description
 	if desc == "" {
 		desc = fn.summary
 	}
-	return provider.FunctionSchema{
+	return plschema.FunctionSchema{
 		Description: desc,
 		Inputs:      in,
-		Outputs:     map[string]provider.Property{"result": {Type: typeOf(fn.returns)}},
+		Outputs:     map[string]plschema.Property{"result": {Type: typeOf(fn.returns)}},
 	}
 }
 
 // properties lists a block's properties: the settable ones for inputs, all
 // of them for outputs.
-func properties(b *block, inputs bool) map[string]provider.Property {
-	out := map[string]provider.Property{}
+func properties(b *block, inputs bool) map[string]plschema.Property {
+	out := map[string]plschema.Property{}
 	for name, a := range b.attributes {
 		if inputs && a.computedOnly() {
 			continue
@@ -84,8 +84,8 @@ func properties(b *block, inputs bool) map[string]provider.Property {
 		out[name] = attributeProperty(a, inputs)
 	}
 	for name, nb := range b.blocks {
-		elem := provider.Type{Kind: provider.TypeObject, Properties: properties(nb.block, inputs)}
-		out[name] = provider.Property{
+		elem := plschema.Type{Kind: plschema.TypeObject, Properties: properties(nb.block, inputs)}
+		out[name] = plschema.Property{
 			Type:        wrap(nb.nesting, elem),
 			Description: nb.block.description,
 			Required:    inputs && nb.minItems > 0,
@@ -94,13 +94,13 @@ func properties(b *block, inputs bool) map[string]provider.Property {
 	return out
 }
 
-func attributeProperty(a *attribute, inputs bool) provider.Property {
+func attributeProperty(a *attribute, inputs bool) plschema.Property {
 	t := typeOf(a.typ)
 	if a.nested != nil {
-		elem := provider.Type{Kind: provider.TypeObject, Properties: properties(&block{attributes: a.nested.attributes}, inputs)}
+		elem := plschema.Type{Kind: plschema.TypeObject, Properties: properties(&block{attributes: a.nested.attributes}, inputs)}
 		t = wrap(a.nested.nesting, elem)
 	}
-	return provider.Property{
+	return plschema.Property{
 		Type:        t,
 		Description: a.description,
 		Required:    inputs && a.required,
@@ -109,39 +109,39 @@ func attributeProperty(a *attribute, inputs bool) provider.Property {
 	}
 }
 
-func wrap(n nesting, elem provider.Type) provider.Type {
+func wrap(n nesting, elem plschema.Type) plschema.Type {
 	switch n {
 	case nestingList, nestingSet:
-		return provider.Type{Kind: provider.TypeArray, Elem: ptr(elem)}
+		return plschema.Type{Kind: plschema.TypeArray, Elem: ptr(elem)}
 	case nestingMap:
-		return provider.Type{Kind: provider.TypeMap, Elem: ptr(elem)}
+		return plschema.Type{Kind: plschema.TypeMap, Elem: ptr(elem)}
 	}
 	return elem
 }
 
-func ptr(t provider.Type) *provider.Type { return &t }
+func ptr(t plschema.Type) *plschema.Type { return &t }
 
 // typeOf translates a cty type.
-func typeOf(ty cty.Type) provider.Type {
+func typeOf(ty cty.Type) plschema.Type {
 	switch {
 	case ty == cty.Bool:
-		return provider.Type{Kind: provider.TypeBool}
+		return plschema.Type{Kind: plschema.TypeBool}
 	case ty == cty.Number:
-		return provider.Type{Kind: provider.TypeNumber}
+		return plschema.Type{Kind: plschema.TypeNumber}
 	case ty == cty.String:
-		return provider.Type{Kind: provider.TypeString}
+		return plschema.Type{Kind: plschema.TypeString}
 	case ty.IsListType(), ty.IsSetType():
-		return provider.Type{Kind: provider.TypeArray, Elem: ptr(typeOf(ty.ElementType()))}
+		return plschema.Type{Kind: plschema.TypeArray, Elem: ptr(typeOf(ty.ElementType()))}
 	case ty.IsMapType():
-		return provider.Type{Kind: provider.TypeMap, Elem: ptr(typeOf(ty.ElementType()))}
+		return plschema.Type{Kind: plschema.TypeMap, Elem: ptr(typeOf(ty.ElementType()))}
 	case ty.IsTupleType():
-		return provider.Type{Kind: provider.TypeArray, Elem: &provider.Type{Kind: provider.TypeAny}}
+		return plschema.Type{Kind: plschema.TypeArray, Elem: &plschema.Type{Kind: plschema.TypeAny}}
 	case ty.IsObjectType():
-		props := map[string]provider.Property{}
+		props := map[string]plschema.Property{}
 		for name, aty := range ty.AttributeTypes() {
-			props[name] = provider.Property{Type: typeOf(aty)}
+			props[name] = plschema.Property{Type: typeOf(aty)}
 		}
-		return provider.Type{Kind: provider.TypeObject, Properties: props}
+		return plschema.Type{Kind: plschema.TypeObject, Properties: props}
 	}
-	return provider.Type{Kind: provider.TypeAny}
+	return plschema.Type{Kind: plschema.TypeAny}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plinth-iac/plinth/internal/provider"
+	plschema "github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -234,13 +235,13 @@ func TestExportProperties(t *testing.T) {
 	if !out["token"].Secret {
 		t.Errorf("token is not secret")
 	}
-	if got := in["rules"].Type; got.Kind != provider.TypeArray || got.Elem.Properties["port"].Type.Kind != provider.TypeNumber {
+	if got := in["rules"].Type; got.Kind != plschema.TypeArray || got.Elem.Properties["port"].Type.Kind != plschema.TypeNumber {
 		t.Errorf("rules type = %+v", got)
 	}
-	if got := in["meta"].Type; got.Kind != provider.TypeMap || got.Elem.Kind != provider.TypeObject {
+	if got := in["meta"].Type; got.Kind != plschema.TypeMap || got.Elem.Kind != plschema.TypeObject {
 		t.Errorf("meta type = %+v", got)
 	}
-	if got := in["single"].Type; got.Kind != provider.TypeObject {
+	if got := in["single"].Type; got.Kind != plschema.TypeObject {
 		t.Errorf("single type = %+v", got)
 	}
 }

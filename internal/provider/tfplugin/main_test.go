@@ -3,7 +3,6 @@ package tfplugin
 import (
 	"context"
 	"flag"
-	"fmt"
 	"os"
 	"testing"
 	"time"
@@ -103,8 +102,4 @@ func mustOK(t *testing.T, what string, err error) {
 	if err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}
-}
-
-func describeFailures(fs []provider.CheckFailure) string {
-	return fmt.Sprint(fs)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plinth-iac/plinth/internal/provider"
+	plschema "github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -32,7 +33,7 @@ type Provider struct {
 	plans      planCache
 
 	exportOnce sync.Once
-	exported   *provider.Schema
+	exported   *plschema.Schema
 	closeOnce  sync.Once
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/plinth-iac/plinth/internal/provider"
+	plschema "github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -371,7 +372,7 @@ func TestRealSchema(t *testing.T) {
 	}
 	cert := s.Resources["tls:index:tls_self_signed_cert"]
 	subj := cert.Inputs["subject"].Type
-	if subj.Kind != provider.TypeArray || subj.Elem.Kind != provider.TypeObject || subj.Elem.Properties["common_name"].Type.Kind != provider.TypeString {
+	if subj.Kind != plschema.TypeArray || subj.Elem.Kind != plschema.TypeObject || subj.Elem.Properties["common_name"].Type.Kind != plschema.TypeString {
 		t.Errorf("subject block type = %+v, want a list of objects with common_name", subj)
 	}
 	if _, ok := s.Functions["tls:index:tls_public_key"]; !ok {

@@ -254,6 +254,7 @@ func (s *Server) configInputs(ctx context.Context, req *pb.ConfigureRequest) (re
 	}
 	sch, _ := s.getSchema(ctx)
 	o := resource.Object{}
+	//lint:ignore SA1019 an engine that predates Args sends the configuration only in Variables; serving it is the protocol's compatibility rule
 	for k, v := range req.GetVariables() {
 		name := k[strings.LastIndex(k, ":")+1:]
 		o[name] = variableValue(v, sch.Config[name].Type.Kind)

@@ -223,6 +223,7 @@ func TestUnconfiguredCallsFail(t *testing.T) {
 func TestLegacyVariables(t *testing.T) {
 	ctx := context.Background()
 	client := pb.NewResourceProviderClient(serve(t))
+	//lint:ignore SA1019 the test plays an engine that predates Args and sends only the deprecated Variables
 	_, err := client.Configure(ctx, &pb.ConfigureRequest{Variables: map[string]string{"test:config:region": "west"}})
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package plugin
+package registry
 
 import (
 	"context"
@@ -8,21 +8,9 @@ import (
 	version "github.com/hashicorp/go-version"
 
 	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/plugin"
 	"github.com/plinth-iac/plinth/internal/provider"
 )
-
-// Launcher starts a plugin and returns it as an unconfigured provider.
-type Launcher interface {
-	Launch(ctx context.Context, p Plugin) (provider.Provider, error)
-}
-
-// LauncherFunc adapts a function to a Launcher.
-type LauncherFunc func(ctx context.Context, p Plugin) (provider.Provider, error)
-
-// Launch implements Launcher.
-func (f LauncherFunc) Launch(ctx context.Context, p Plugin) (provider.Provider, error) {
-	return f(ctx, p)
-}
 
 // Builtin is a provider compiled into plinth.
 type Builtin struct {
@@ -34,7 +22,7 @@ type Builtin struct {
 // the package is built in and the version fits, else the plugin the Finder
 // picks, started by the launcher for its protocol.
 type Source struct {
-	Finder   *Finder
+	Finder   *plugin.Finder
 	Builtins map[string]Builtin
 	// Pulumi launches Pulumi-protocol plugins; Terraform launches
 	// Terraform providers. A nil launcher means that protocol is not
@@ -47,8 +35,8 @@ var _ engine.ProviderSource = (*Source)(nil)
 
 // NewSource makes a Source over env, asking unversioned Pulumi plugins
 // their version through the Pulumi launcher.
-func NewSource(env Env, builtins map[string]Builtin, pulumi, terraform Launcher) *Source {
-	s := &Source{Finder: &Finder{Env: env}, Builtins: builtins, Pulumi: pulumi, Terraform: terraform}
+func NewSource(env plugin.Env, builtins map[string]Builtin, pulumi, terraform Launcher) *Source {
+	s := &Source{Finder: &plugin.Finder{Env: env}, Builtins: builtins, Pulumi: pulumi, Terraform: terraform}
 	if pulumi != nil {
 		s.Finder.Probe = probeWith(pulumi)
 	}
@@ -56,8 +44,8 @@ func NewSource(env Env, builtins map[string]Builtin, pulumi, terraform Launcher)
 }
 
 // probeWith asks a plugin its version by launching it.
-func probeWith(l Launcher) func(ctx context.Context, p Plugin) (string, error) {
-	return func(ctx context.Context, p Plugin) (string, error) {
+func probeWith(l Launcher) func(ctx context.Context, p plugin.Plugin) (string, error) {
+	return func(ctx context.Context, p plugin.Plugin) (string, error) {
 		prov, err := l.Launch(ctx, p)
 		if err != nil {
 			return "", err
@@ -77,7 +65,7 @@ func (s *Source) NewProvider(ctx context.Context, req engine.ProviderRequest) (p
 	if err != nil {
 		return nil, err
 	}
-	p, err := s.Finder.Find(ctx, Request{Name: req.Package, Version: req.Version, Source: req.Source, Protocol: s.protocols(), ResolveVersions: useBuiltin})
+	p, err := s.Finder.Find(ctx, plugin.Request{Name: req.Package, Version: req.Version, Source: req.Source, Protocol: s.protocols(), ResolveVersions: useBuiltin})
 	if err != nil {
 		if useBuiltin {
 			return builtin.New()
@@ -105,23 +93,23 @@ func (s *Source) builtinFor(req engine.ProviderRequest) (Builtin, bool, error) {
 	if !ok || req.Source != "" {
 		return Builtin{}, false, nil
 	}
-	c, err := parseConstraint(req.Version)
+	fits, err := plugin.Satisfies(b.Version, req.Version)
 	if err != nil {
 		return Builtin{}, false, fmt.Errorf("package %s: %w", req.Package, err)
 	}
-	return b, compatible(b.Version, c), nil
+	return b, fits, nil
 }
 
 // withBuiltin adds the built-in provider of the package, which did not
 // fit the request either, to what a NotFoundError says was found, so the
 // message does not claim there is no such provider at all.
 func (s *Source) withBuiltin(err error, req engine.ProviderRequest) error {
-	var nf *NotFoundError
+	var nf *plugin.NotFoundError
 	b, ok := s.Builtins[req.Package]
 	if !ok || !errors.As(err, &nf) {
 		return err
 	}
-	nf.Found = append([]Plugin{{Name: req.Package, Kind: KindResource, Protocol: ProtocolBuiltin, Version: b.Version, Origin: OriginBuiltin}}, nf.Found...)
+	nf.Found = append([]plugin.Plugin{{Name: req.Package, Kind: plugin.KindResource, Protocol: plugin.ProtocolBuiltin, Version: b.Version, Origin: plugin.OriginBuiltin}}, nf.Found...)
 	return err
 }
 
@@ -136,18 +124,19 @@ func atLeast(a, b string) bool {
 }
 
 // protocols restricts the search when only one launcher is wired.
-func (s *Source) protocols() Protocol {
+func (s *Source) protocols() plugin.Protocol {
 	switch {
 	case s.Pulumi != nil && s.Terraform == nil:
-		return ProtocolPulumi
+		return plugin.ProtocolPulumi
 	case s.Pulumi == nil && s.Terraform != nil:
-		return ProtocolTerraform
+		return plugin.ProtocolTerraform
 	}
 	return ""
 }
 
-func (s *Source) launcher(p Protocol) Launcher {
-	if p == ProtocolTerraform {
+// launcher is the launcher for a protocol.
+func (s *Source) launcher(p plugin.Protocol) Launcher {
+	if p == plugin.ProtocolTerraform {
 		return s.Terraform
 	}
 	return s.Pulumi

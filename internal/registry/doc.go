@@ -1,0 +1,14 @@
+// Package registry is the engine's provider source: given a package and a
+// version constraint (engine.ProviderRequest), it picks a provider and
+// starts it. A built-in provider runs in process when its version fits;
+// otherwise internal/plugin finds the newest compatible plugin binary and
+// the registry starts it with the adapter for its protocol: Pulumi-protocol
+// plugins through internal/provider/pulumirpc, Terraform providers through
+// internal/provider/tfplugin, both wired the same way (Pulumi and
+// Terraform make a Launcher from the adapter's configuration).
+//
+// The CLI builds a Source and hands it to the engine; the engine sees only
+// its ProviderSource interface. internal/plugin, below, only finds binaries
+// and chooses versions: it imports neither the engine nor an adapter. The
+// registry does not download or install plugins.
+package registry
