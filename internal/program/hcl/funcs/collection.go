@@ -142,7 +142,7 @@ var lengthFunc = function.New(&function.Spec{
 		if ty == cty.String || ty.IsCollectionType() || ty.IsTupleType() || ty.IsObjectType() || ty == cty.DynamicPseudoType {
 			return cty.Number, nil
 		}
-		return cty.NilType, function.NewArgErrorf(0, "argument must be a string, a collection type, or a structural type")
+		return cty.NilType, errors.New("argument must be a string, a collection type, or a structural type")
 	},
 	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
 		coll, marks := args[0].Unmark()

@@ -63,6 +63,10 @@ var bcryptFunc = function.New(&function.Spec{
 		if len(args) > 2 {
 			return cty.UnknownVal(cty.String), fmt.Errorf("bcrypt() takes no more than two arguments")
 		}
+		if cost > bcrypt.MaxCost {
+			// The wording of the x/crypto Terraform 1.11 is built with.
+			return cty.UnknownVal(cty.String), fmt.Errorf("error occured generating password crypto/bcrypt: cost %d is outside allowed range (%d,%d)", cost, bcrypt.MinCost, bcrypt.MaxCost)
+		}
 		out, err := bcrypt.GenerateFromPassword([]byte(args[0].AsString()), cost)
 		if err != nil {
 			return cty.UnknownVal(cty.String), fmt.Errorf("error occured generating password %s", err.Error())

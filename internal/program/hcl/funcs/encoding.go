@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/base64"
+	"errors"
+	"fmt"
 	"net/url"
 	"unicode/utf8"
 
+	ctyyaml "github.com/zclconf/go-cty-yaml"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
-	ctyyaml "github.com/zclconf/go-cty-yaml"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/ianaindex"
 )
@@ -59,10 +61,10 @@ var base64DecodeFunc = function.New(&function.Spec{
 		s := str.AsString()
 		dec, err := base64.StdEncoding.DecodeString(s)
 		if err != nil {
-			return cty.UnknownVal(cty.String), function.NewArgErrorf(0, "failed to decode base64 data %s", redact(s, marks))
+			return cty.UnknownVal(cty.String), fmt.Errorf("failed to decode base64 data %s", redact(s, marks))
 		}
 		if !utf8.Valid(dec) {
-			return cty.UnknownVal(cty.String), function.NewArgErrorf(0, "the result of decoding the provided string is not valid UTF-8")
+			return cty.UnknownVal(cty.String), errors.New("the result of decoding the provided string is not valid UTF-8")
 		}
 		return cty.StringVal(string(dec)).WithMarks(marks), nil
 	},

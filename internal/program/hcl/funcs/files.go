@@ -142,9 +142,15 @@ func fileHashFunc(baseDir string, h func() hash.Hash, enc func([]byte) string) f
 		Type:        function.StaticReturnType(cty.String),
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
 			p, marks := args[0].Unmark()
-			src, err := readFile(baseDir, p.AsString(), marks)
+			path, err := resolve(baseDir, p.AsString())
 			if err != nil {
-				return cty.UnknownVal(cty.String), function.NewArgError(0, err)
+				return cty.UnknownVal(cty.String), err
+			}
+			// Unlike file, Terraform's hashing functions report the
+			// operating system's error as it is.
+			src, err := os.ReadFile(path)
+			if err != nil {
+				return cty.UnknownVal(cty.String), err
 			}
 			return cty.StringVal(enc(digest(h, src))).WithMarks(marks), nil
 		},
@@ -172,7 +178,7 @@ func fileExistsFunc(baseDir string) function.Function {
 			if fi.Mode().IsRegular() {
 				return cty.True.WithMarks(marks), nil
 			}
-			return cty.UnknownVal(cty.Bool), function.NewArgErrorf(0, "%s %s", redact(path, marks), irregular(fi.Mode()))
+			return cty.UnknownVal(cty.Bool), fmt.Errorf("%s %s", redact(path, marks), irregular(fi.Mode()))
 		},
 	})
 }

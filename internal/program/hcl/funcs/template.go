@@ -94,7 +94,12 @@ func templateStringFunc(table map[string]function.Function) function.Function {
 // a reference to a string rather than a template of its own.
 func templateSource(c *customdecode.ExpressionClosure) (cty.Value, error) {
 	switch c.Expression.(type) {
-	case *hclsyntax.TemplateExpr, *hclsyntax.TemplateWrapExpr:
+	case *hclsyntax.ScopeTraversalExpr, *hclsyntax.RelativeTraversalExpr, *hclsyntax.IndexExpr:
+	case *hclsyntax.TemplateWrapExpr:
+		return cty.NilVal, function.NewArgErrorf(0, "invalid template expression: templatestring is only for rendering templates retrieved dynamically from elsewhere; to treat the inner expression as template syntax, write the reference expression directly without any template interpolation syntax")
+	case *hclsyntax.TemplateExpr:
+		return cty.NilVal, function.NewArgErrorf(0, "invalid template expression: templatestring is only for rendering templates retrieved dynamically from elsewhere, and so does not support providing a literal template; consider using a template string expression instead")
+	default:
 		return cty.NilVal, function.NewArgErrorf(0, "invalid template expression: must be a direct reference to a single string from elsewhere, containing valid Terraform template syntax")
 	}
 	v, diags := c.Value()
