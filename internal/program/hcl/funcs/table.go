@@ -49,8 +49,12 @@ func Table(baseDir string, opts ...Option) map[string]function.Function {
 	t["plantimestamp"] = planTimestampFunc(cfg.planTimestamp)
 	t["templatefile"] = templateFileFunc(baseDir, t)
 	t["templatestring"] = templateStringFunc(t)
+	aliases := make(map[string]function.Function, len(t))
 	for name, f := range t {
-		t["core::"+name] = f
+		aliases["core::"+name] = f
+	}
+	for name, f := range aliases {
+		t[name] = f
 	}
 	return t
 }
