@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/big"
 	"net"
+	"strconv"
+	"strings"
 
 	"github.com/apparentlymart/go-cidr/cidr"
 	"github.com/zclconf/go-cty/cty"
@@ -21,9 +23,32 @@ func cidrTable() map[string]function.Function {
 func parseCIDR(s string) (*net.IPNet, error) {
 	_, network, err := net.ParseCIDR(s)
 	if err != nil {
+		// Terraform's parser predates Go's rejection of leading zeros in
+		// IPv4 octets and reads them as decimal: "010.0.0.0/8" is 10.0.0.0/8.
+		_, network, err = net.ParseCIDR(trimOctetZeros(s))
+	}
+	if err != nil {
 		return nil, fmt.Errorf("invalid CIDR expression: %s", err)
 	}
 	return network, nil
+}
+
+// trimOctetZeros rewrites "010.001.0.0/8" as "10.1.0.0/8"; other input is
+// returned unchanged.
+func trimOctetZeros(s string) string {
+	addr, bits, ok := strings.Cut(s, "/")
+	octets := strings.Split(addr, ".")
+	if !ok || len(octets) != 4 {
+		return s
+	}
+	for i, o := range octets {
+		n, err := strconv.ParseUint(o, 10, 8)
+		if err != nil || o == "" || o[0] == '+' {
+			return s
+		}
+		octets[i] = strconv.FormatUint(n, 10)
+	}
+	return strings.Join(octets, ".") + "/" + bits
 }
 
 var cidrHostFunc = function.New(&function.Spec{

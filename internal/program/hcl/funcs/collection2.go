@@ -231,7 +231,7 @@ var transposeFunc = function.New(&function.Spec{
 			for it2 := list.ElementIterator(); it2.Next(); {
 				_, v := it2.Element()
 				if v.IsNull() {
-					return cty.MapValEmpty(cty.List(cty.String)), errors.New("input must be map of lists of strings")
+					return cty.MapValEmpty(cty.List(cty.String)), errors.New("input list must not contain null string")
 				}
 				tmp[v.AsString()] = append(tmp[v.AsString()], k.AsString())
 			}
