@@ -253,4 +253,3 @@ func TestProtocolFrom(t *testing.T) {
 		})
 	}
 }
-
