@@ -99,10 +99,12 @@ func needBinaries(t *testing.T) {
 // tf is a terraform working directory whose CLI configuration takes
 // plinth-iac/plinth and plinth-iac/plinthtest from the built binaries.
 type tf struct {
-	t        *testing.T
+	t        testing.TB
 	bin, dir string
 	env      []string
 }
+
+func lookTerraform() (string, error) { return exec.LookPath("terraform") }
 
 // newTF makes a terraform working directory serving protocol (5 or 6),
 // with the test provider of testDir. It skips when terraform is absent.
