@@ -62,11 +62,19 @@
 // Update, Delete, Invoke, Cancel) over request and response structs holding
 // sdk/resource values. That interface is what gets served: in process by
 // plinth's engine (internal/provider/inproc), over pulumirpc
-// (sdk/provider/pulumiserve) and over the Terraform protocol. A provider
-// may also implement Provider directly, without the typed layer.
+// (sdk/provider/pulumiserve) and over the Terraform protocol
+// (sdk/provider/tfserve). A provider may also implement Provider directly,
+// without the typed layer.
+//
+// # Schema versions
+//
+// A resource type whose state changed shape implements StateUpgrader: it
+// declares its current schema version and converts state recorded by an
+// older one. Providers made by New implement StateUpgradeProvider, which
+// the Terraform server calls for UpgradeResourceState.
 //
 // It leaves out component resources (Construct), streaming invokes,
-// Terraform's private state and schema versions, and any serialised form
+// Terraform's private state, and any serialised form
 // of the schema: the servers render Schema in their protocol's terms. It
 // knows no wire format, starts no server and imports nothing under
 // internal/: its only neighbour is sdk/resource.

@@ -24,6 +24,8 @@ import (
 //     under a replaceOnChanges property replace.
 //   - CreatePreviewer, UpdatePreviewer: in a preview, outputs named like
 //     an input take the input's value and the rest are unknown.
+//   - StateUpgrader: the state has schema version 0 and is never
+//     upgraded.
 //
 // Struct fields become properties by their tags:
 //

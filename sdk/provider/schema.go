@@ -45,6 +45,9 @@ type ResourceSchema struct {
 	Description string
 	Inputs      map[string]Property
 	Outputs     map[string]Property
+	// Version is the schema version of the state (0 unless the resource
+	// type implements StateUpgrader).
+	Version int64
 }
 
 // FunctionSchema describes a provider function.

@@ -20,6 +20,7 @@ type resourceHandler interface {
 	read(ctx context.Context, req ReadRequest) (ReadResponse, error)
 	update(ctx context.Context, req UpdateRequest) (UpdateResponse, error)
 	delete(ctx context.Context, req DeleteRequest) error
+	upgrader() (StateUpgrader, bool)
 }
 
 // WithResource adds a resource type with inputs I and outputs O, under a
@@ -59,6 +60,7 @@ type typedResource[I, O any] struct {
 	differ          Differ[I, O]
 	createPreviewer CreatePreviewer[I, O]
 	updatePreviewer UpdatePreviewer[I, O]
+	stateUpgrader   StateUpgrader
 }
 
 func (h *typedResource[I, O]) detect() {
@@ -69,6 +71,7 @@ func (h *typedResource[I, O]) detect() {
 	h.differ, _ = h.impl.(Differ[I, O])
 	h.createPreviewer, _ = h.impl.(CreatePreviewer[I, O])
 	h.updatePreviewer, _ = h.impl.(UpdatePreviewer[I, O])
+	h.stateUpgrader, _ = h.impl.(StateUpgrader)
 	h.replace = h.inputs.paths(nil, func(t fieldTag) bool { return t.replaceOnChanges })
 }
 
@@ -80,7 +83,15 @@ func (h *typedResource[I, O]) schema() ResourceSchema {
 			outs[name] = p
 		}
 	}
-	return ResourceSchema{Description: h.doc, Inputs: h.inputs.properties(), Outputs: outs}
+	sc := ResourceSchema{Description: h.doc, Inputs: h.inputs.properties(), Outputs: outs}
+	if h.stateUpgrader != nil {
+		sc.Version = h.stateUpgrader.SchemaVersion()
+	}
+	return sc
+}
+
+func (h *typedResource[I, O]) upgrader() (StateUpgrader, bool) {
+	return h.stateUpgrader, h.stateUpgrader != nil
 }
 
 func (h *typedResource[I, O]) check(ctx context.Context, req CheckRequest) (CheckResponse, error) {

@@ -1,0 +1,133 @@
+package tfserve
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/plinth-iac/plinth/sdk/provider"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// diag is a diagnostic in neither protocol's terms; server5.go and
+// server6.go convert it.
+type diag struct {
+	warning bool
+	summary string
+	detail  string
+	path    *tftypes.AttributePath
+}
+
+type diags []diag
+
+func (ds diags) hasErrors() bool {
+	for _, d := range ds {
+		if !d.warning {
+			return true
+		}
+	}
+	return false
+}
+
+// errorDiag turns an SDK error from method on a resource type (or
+// function, or the provider when what is empty) into a diagnostic. A
+// recovered panic names the method and type and says it is a bug.
+func errorDiag(method, what string, err error) diag {
+	var pe *provider.PanicError
+	if errors.As(err, &pe) {
+		return diag{summary: "Provider " + pe.Provider + " panicked",
+			detail: fmt.Sprintf("The provider panicked in %s%s: %v. This is a bug in the provider; please report it to its authors with this message.",
+				method, forWhat(what), pe.Value)}
+	}
+	return diag{summary: fmt.Sprintf("%s failed%s", method, forWhat(what)), detail: err.Error()}
+}
+
+func forWhat(what string) string {
+	if what == "" {
+		return ""
+	}
+	return " for " + what
+}
+
+// failureDiags turns check failures into diagnostics on the attribute
+// they name, in Terraform's names.
+func failureDiags(fs []provider.CheckFailure, t *vtype, what string) diags {
+	out := make(diags, 0, len(fs))
+	for _, f := range fs {
+		d := diag{summary: "Invalid configuration for " + what, detail: f.Reason}
+		if f.Property != "" {
+			d.path = attributePath(f.Property, t)
+			d.summary = "Invalid value for " + what
+			d.detail = fmt.Sprintf("%s: %s.", tfPathString(f.Property, t), trimDot(f.Reason))
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+func trimDot(s string) string {
+	if len(s) > 0 && s[len(s)-1] == '.' {
+		return s[:len(s)-1]
+	}
+	return s
+}
+
+// attributePath converts an SDK property path ("rules[0].port") into a
+// Terraform attribute path, renaming object attributes on the way.
+func attributePath(property string, t *vtype) *tftypes.AttributePath {
+	p, err := resource.ParsePath(property)
+	if err != nil {
+		return tftypes.NewAttributePath().WithAttributeName(snake(property))
+	}
+	out := tftypes.NewAttributePath()
+	for _, step := range p {
+		switch s := step.(type) {
+		case string:
+			if t != nil && t.kind == kindObject {
+				a := t.attrNamed(s)
+				if a == nil {
+					return out.WithAttributeName(snake(s))
+				}
+				out, t = out.WithAttributeName(a.tf), a.t
+				continue
+			}
+			out, t = out.WithElementKeyString(s), elemOf(t)
+		case int:
+			out, t = out.WithElementKeyInt(s), elemOf(t)
+		default:
+			return out
+		}
+	}
+	return out
+}
+
+// tfPathString writes a property path as Terraform users write it.
+func tfPathString(property string, t *vtype) string {
+	p := attributePath(property, t)
+	s := ""
+	for _, step := range p.Steps() {
+		switch st := step.(type) {
+		case tftypes.AttributeName:
+			if s != "" {
+				s += "."
+			}
+			s += string(st)
+		case tftypes.ElementKeyString:
+			s += fmt.Sprintf("[%q]", string(st))
+		case tftypes.ElementKeyInt:
+			s += fmt.Sprintf("[%d]", int64(st))
+		}
+	}
+	return s
+}
+
+// attrNamed finds an object's attribute by its SDK property name.
+func (t *vtype) attrNamed(name string) *attr {
+	for _, a := range t.attrs {
+		if a.name == name {
+			return a
+		}
+	}
+	return nil
+}

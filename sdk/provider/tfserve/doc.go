@@ -1,0 +1,54 @@
+// Package tfserve serves an SDK provider (sdk/provider.Provider) as a
+// Terraform provider over plugin protocol 6 or 5, with
+// github.com/hashicorp/terraform-plugin-go's tf6server and tf5server, so
+// that terraform (or plinth's own Terraform adapter) drives it. A
+// provider's main package is one line:
+//
+//	func main() { tfserve.Main("registry.terraform.io/me/pets", pets.New()) }
+//
+// The mapping:
+//
+//   - Names: type tokens become Terraform type names (plinth:random:Pet is
+//     plinth_random_pet; the module is left out when it is "index"),
+//     properties become snake_case attributes (createDuration is
+//     create_duration), functions snake_case names (getEnv is get_env).
+//     Every resource gets a computed id attribute holding its ID.
+//   - Schema: a required input is required; an optional one optional, and
+//     also computed when it has a default or is tagged computed (Check
+//     fills it in, and the plan shows it); an output-only property is
+//     computed; secret is sensitive; docs are descriptions. Nested objects
+//     (and lists and maps of them) are nested attributes in protocol 6 and
+//     nested blocks in protocol 5; values of any type are dynamic.
+//   - ValidateResourceConfig runs Check; PlanResourceChange runs Check,
+//     Diff (replacement becomes requires_replace) and a preview of Create
+//     or Update, so outputs the SDK cannot know yet are unknown;
+//     ApplyResourceChange runs Create, Update or Delete; ReadResource runs
+//     Read (a resource that is gone is null); ImportResourceState runs Read
+//     with the ID alone. Attributes the configuration sets keep the
+//     configured value. Private state records the checked inputs, so Diff
+//     and Update see the inputs as the SDK checked them, apart from
+//     outputs of the same name.
+//   - UpgradeResourceState passes state of an older schema version to the
+//     resource's provider.StateUpgrader.
+//   - Each SDK function is a provider-defined function (its required
+//     arguments, then its optional ones, in name order; it returns the
+//     result object) and a data source (arguments and result as
+//     attributes).
+//   - ValidateProviderConfig and ConfigureProvider run CheckConfig and
+//     Configure; StopProvider runs Cancel. Terraform validates and calls
+//     functions without configuring the provider: tfserve then configures
+//     it once with the empty configuration.
+//   - Errors and check failures become diagnostics, on the attribute they
+//     name; a panic in provider code becomes a diagnostic naming the
+//     method and type.
+//
+// It leaves out ephemeral resources, resource identity, moving state
+// between types, generating configuration, and deferred actions.
+//
+// Only provider main packages import this package: terraform-plugin-go
+// registers the same protobuf names as plinth's generated tfplugin5 and
+// tfplugin6 packages, and a binary linking both panics at start. Its
+// neighbours are sdk/provider (what is served) and terraform-plugin-go
+// (the wire); plinth's client for the same protocol is
+// internal/provider/tfplugin.
+package tfserve

@@ -1,0 +1,369 @@
+package tfserve
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov5"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/plinth-iac/plinth/sdk/provider"
+)
+
+// Server5 serves an SDK provider over protocol 5: nested objects the
+// configuration sets are nested blocks, computed ones object attributes.
+type Server5 struct{ c *core }
+
+var _ tfprotov5.ProviderServer = (*Server5)(nil)
+
+// NewServer5 serves p over protocol 5. It fails if p's schema cannot be
+// written in Terraform's terms (a property named id, two types with the
+// same Terraform name).
+func NewServer5(p provider.Provider) (*Server5, error) {
+	c, err := newCore(p, true)
+	if err != nil {
+		return nil, err
+	}
+	return &Server5{c: c}, nil
+}
+
+func diags5(ds diags) []*tfprotov5.Diagnostic {
+	out := make([]*tfprotov5.Diagnostic, 0, len(ds))
+	for _, d := range ds {
+		sev := tfprotov5.DiagnosticSeverityError
+		if d.warning {
+			sev = tfprotov5.DiagnosticSeverityWarning
+		}
+		out = append(out, &tfprotov5.Diagnostic{Severity: sev, Summary: d.summary, Detail: d.detail, Attribute: d.path})
+	}
+	return out
+}
+
+// value5 decodes a request value of type t; nil is null.
+func value5(dv *tfprotov5.DynamicValue, t tftypes.Type) (tftypes.Value, error) {
+	if dv == nil {
+		return tftypes.NewValue(t, nil), nil
+	}
+	return dv.Unmarshal(t)
+}
+
+// dynamic5 encodes a response value.
+func dynamic5(t tftypes.Type, v tftypes.Value) (*tfprotov5.DynamicValue, diags) {
+	if v.Type() == nil {
+		v = tftypes.NewValue(t, nil)
+	}
+	dv, err := tfprotov5.NewDynamicValue(t, v)
+	if err != nil {
+		return nil, diags{{summary: "Cannot encode a value for Terraform", detail: err.Error() + ". This is a bug in tfserve or the provider."}}
+	}
+	return &dv, nil
+}
+
+// GetMetadata lists the resource types, data sources and functions.
+func (s *Server5) GetMetadata(context.Context, *tfprotov5.GetMetadataRequest) (*tfprotov5.GetMetadataResponse, error) {
+	resp := &tfprotov5.GetMetadataResponse{ServerCapabilities: capabilities5()}
+	for _, name := range sortedNames(s.c.m.resources) {
+		resp.Resources = append(resp.Resources, tfprotov5.ResourceMetadata{TypeName: name})
+	}
+	for _, name := range sortedNames(s.c.m.data) {
+		resp.DataSources = append(resp.DataSources, tfprotov5.DataSourceMetadata{TypeName: name})
+	}
+	for _, name := range sortedNames(s.c.m.functions) {
+		resp.Functions = append(resp.Functions, tfprotov5.FunctionMetadata{Name: name})
+	}
+	return resp, nil
+}
+
+func capabilities5() *tfprotov5.ServerCapabilities {
+	return &tfprotov5.ServerCapabilities{GetProviderSchemaOptional: true}
+}
+
+// GetProviderSchema returns every schema.
+func (s *Server5) GetProviderSchema(context.Context, *tfprotov5.GetProviderSchemaRequest) (*tfprotov5.GetProviderSchemaResponse, error) {
+	resp := &tfprotov5.GetProviderSchemaResponse{ServerCapabilities: capabilities5(),
+		Provider:          &tfprotov5.Schema{Block: block5(s.c.m.config, "")},
+		ResourceSchemas:   map[string]*tfprotov5.Schema{},
+		DataSourceSchemas: map[string]*tfprotov5.Schema{},
+		Functions:         functions5(s.c.m)}
+	for name, r := range s.c.m.resources {
+		resp.ResourceSchemas[name] = &tfprotov5.Schema{Version: r.version, Block: block5(r.obj, r.doc)}
+	}
+	for name, f := range s.c.m.data {
+		resp.DataSourceSchemas[name] = &tfprotov5.Schema{Block: block5(f.dataObj, f.doc)}
+	}
+	return resp, nil
+}
+
+func block5(t *vtype, doc string) *tfprotov5.SchemaBlock {
+	b := &tfprotov5.SchemaBlock{Description: doc}
+	for _, a := range t.attrs {
+		if a.block {
+			b.BlockTypes = append(b.BlockTypes, nestedBlock5(a))
+			continue
+		}
+		b.Attributes = append(b.Attributes, &tfprotov5.SchemaAttribute{Name: a.tf, Type: a.t.tftype(), Description: a.doc,
+			Required: a.required, Optional: a.optional, Computed: a.computed, Sensitive: a.sensitive})
+	}
+	return b
+}
+
+// nestedBlock5 writes a nested object the configuration sets as a block:
+// single, list or map; a required one must appear at least once.
+func nestedBlock5(a *attr) *tfprotov5.SchemaNestedBlock {
+	nb := &tfprotov5.SchemaNestedBlock{TypeName: a.tf, Block: block5(a.t.nestedObject(), a.doc)}
+	switch a.t.kind {
+	case kindList:
+		nb.Nesting = tfprotov5.SchemaNestedBlockNestingModeList
+		if a.required {
+			nb.MinItems = 1
+		}
+	case kindMap:
+		nb.Nesting = tfprotov5.SchemaNestedBlockNestingModeMap
+	default:
+		nb.Nesting = tfprotov5.SchemaNestedBlockNestingModeSingle
+	}
+	return nb
+}
+
+func functions5(m *model) map[string]*tfprotov5.Function {
+	out := map[string]*tfprotov5.Function{}
+	for name, f := range m.functions {
+		fn := &tfprotov5.Function{Summary: summaryOf(f.doc), Description: f.doc,
+			Return: &tfprotov5.FunctionReturn{Type: f.result.tftype()}}
+		for _, a := range f.params() {
+			fn.Parameters = append(fn.Parameters, &tfprotov5.FunctionParameter{Name: a.tf, Type: a.t.tftype(),
+				AllowNullValue: !a.required, Description: a.doc})
+		}
+		out[name] = fn
+	}
+	return out
+}
+
+// GetResourceIdentitySchemas answers that no resource has an identity.
+func (s *Server5) GetResourceIdentitySchemas(context.Context, *tfprotov5.GetResourceIdentitySchemasRequest) (*tfprotov5.GetResourceIdentitySchemasResponse, error) {
+	return &tfprotov5.GetResourceIdentitySchemasResponse{IdentitySchemas: map[string]*tfprotov5.ResourceIdentitySchema{}}, nil
+}
+
+// PrepareProviderConfig checks the provider configuration.
+func (s *Server5) PrepareProviderConfig(ctx context.Context, req *tfprotov5.PrepareProviderConfigRequest) (*tfprotov5.PrepareProviderConfigResponse, error) {
+	cfg, err := value5(req.Config, s.c.m.config.tftype())
+	if err != nil {
+		return &tfprotov5.PrepareProviderConfigResponse{Diagnostics: diags5(decodeError("the provider configuration", err))}, nil
+	}
+	return &tfprotov5.PrepareProviderConfigResponse{PreparedConfig: req.Config, Diagnostics: diags5(s.c.validateConfig(ctx, cfg))}, nil
+}
+
+// ConfigureProvider configures the provider.
+func (s *Server5) ConfigureProvider(ctx context.Context, req *tfprotov5.ConfigureProviderRequest) (*tfprotov5.ConfigureProviderResponse, error) {
+	cfg, err := value5(req.Config, s.c.m.config.tftype())
+	if err != nil {
+		return &tfprotov5.ConfigureProviderResponse{Diagnostics: diags5(decodeError("the provider configuration", err))}, nil
+	}
+	return &tfprotov5.ConfigureProviderResponse{Diagnostics: diags5(s.c.configure(ctx, cfg))}, nil
+}
+
+// StopProvider cancels work in flight.
+func (s *Server5) StopProvider(ctx context.Context, _ *tfprotov5.StopProviderRequest) (*tfprotov5.StopProviderResponse, error) {
+	return &tfprotov5.StopProviderResponse{Error: s.c.stop(ctx)}, nil
+}
+
+// resourceType is the type of a resource's values; nil for an unknown
+// type (the core reports it).
+func (s *Server5) resourceType(name string) tftypes.Type {
+	if r, ok := s.c.m.resources[name]; ok {
+		return r.obj.tftype()
+	}
+	return tftypes.DynamicPseudoType
+}
+
+// ValidateResourceTypeConfig checks a resource's configuration.
+func (s *Server5) ValidateResourceTypeConfig(ctx context.Context, req *tfprotov5.ValidateResourceTypeConfigRequest) (*tfprotov5.ValidateResourceTypeConfigResponse, error) {
+	cfg, err := value5(req.Config, s.resourceType(req.TypeName))
+	if err != nil {
+		return &tfprotov5.ValidateResourceTypeConfigResponse{Diagnostics: diags5(decodeError("the configuration", err))}, nil
+	}
+	return &tfprotov5.ValidateResourceTypeConfigResponse{Diagnostics: diags5(s.c.validateResource(ctx, req.TypeName, cfg))}, nil
+}
+
+// UpgradeResourceState brings recorded state to the current schema.
+func (s *Server5) UpgradeResourceState(ctx context.Context, req *tfprotov5.UpgradeResourceStateRequest) (*tfprotov5.UpgradeResourceStateResponse, error) {
+	if req.RawState == nil || req.RawState.JSON == nil {
+		return &tfprotov5.UpgradeResourceStateResponse{Diagnostics: diags5(diags{{summary: "Cannot upgrade state",
+			detail: "The state of " + req.TypeName + " is not JSON (flatmap state from Terraform 0.11 and older is not supported)."}})}, nil
+	}
+	decode := func(t tftypes.Type) (tftypes.Value, error) {
+		return req.RawState.UnmarshalWithOpts(t, tfprotov5.UnmarshalOpts{ValueFromJSONOpts: tftypes.ValueFromJSONOpts{IgnoreUndefinedAttributes: true}})
+	}
+	v, ds := s.c.upgradeResource(ctx, req.TypeName, req.Version, req.RawState.JSON, decode)
+	if ds.hasErrors() {
+		return &tfprotov5.UpgradeResourceStateResponse{Diagnostics: diags5(ds)}, nil
+	}
+	dv, eds := dynamic5(s.resourceType(req.TypeName), v)
+	return &tfprotov5.UpgradeResourceStateResponse{UpgradedState: dv, Diagnostics: diags5(append(ds, eds...))}, nil
+}
+
+// ReadResource refreshes a resource; one that is gone reads as null.
+func (s *Server5) ReadResource(ctx context.Context, req *tfprotov5.ReadResourceRequest) (*tfprotov5.ReadResourceResponse, error) {
+	t := s.resourceType(req.TypeName)
+	cur, err := value5(req.CurrentState, t)
+	if err != nil {
+		return &tfprotov5.ReadResourceResponse{NewState: req.CurrentState, Private: req.Private, Diagnostics: diags5(decodeError("the state", err))}, nil
+	}
+	v, priv, ds := s.c.readResource(ctx, req.TypeName, cur, req.Private)
+	dv, eds := dynamic5(t, v)
+	return &tfprotov5.ReadResourceResponse{NewState: dv, Private: priv, Diagnostics: diags5(append(ds, eds...))}, nil
+}
+
+// PlanResourceChange plans a create, update, replacement or delete.
+func (s *Server5) PlanResourceChange(ctx context.Context, req *tfprotov5.PlanResourceChangeRequest) (*tfprotov5.PlanResourceChangeResponse, error) {
+	t := s.resourceType(req.TypeName)
+	prior, err1 := value5(req.PriorState, t)
+	proposed, err2 := value5(req.ProposedNewState, t)
+	cfg, err3 := value5(req.Config, t)
+	if err := firstError(err1, err2, err3); err != nil {
+		return &tfprotov5.PlanResourceChangeResponse{Diagnostics: diags5(decodeError("the plan request", err))}, nil
+	}
+	p, ds := s.c.planResource(ctx, req.TypeName, prior, proposed, cfg, req.PriorPrivate)
+	if ds.hasErrors() {
+		return &tfprotov5.PlanResourceChangeResponse{Diagnostics: diags5(ds)}, nil
+	}
+	dv, eds := dynamic5(t, p.state)
+	return &tfprotov5.PlanResourceChangeResponse{PlannedState: dv, RequiresReplace: p.replace,
+		PlannedPrivate: p.private, Diagnostics: diags5(append(ds, eds...))}, nil
+}
+
+// ApplyResourceChange carries out a planned change.
+func (s *Server5) ApplyResourceChange(ctx context.Context, req *tfprotov5.ApplyResourceChangeRequest) (*tfprotov5.ApplyResourceChangeResponse, error) {
+	t := s.resourceType(req.TypeName)
+	prior, err1 := value5(req.PriorState, t)
+	planned, err2 := value5(req.PlannedState, t)
+	cfg, err3 := value5(req.Config, t)
+	if err := firstError(err1, err2, err3); err != nil {
+		return &tfprotov5.ApplyResourceChangeResponse{NewState: req.PriorState, Diagnostics: diags5(decodeError("the apply request", err))}, nil
+	}
+	v, priv, ds := s.c.applyResource(ctx, req.TypeName, prior, planned, cfg, req.PlannedPrivate)
+	dv, eds := dynamic5(t, v)
+	return &tfprotov5.ApplyResourceChangeResponse{NewState: dv, Private: priv, Diagnostics: diags5(append(ds, eds...))}, nil
+}
+
+// ImportResourceState reads an existing object by its ID.
+func (s *Server5) ImportResourceState(ctx context.Context, req *tfprotov5.ImportResourceStateRequest) (*tfprotov5.ImportResourceStateResponse, error) {
+	v, priv, ds := s.c.importResource(ctx, req.TypeName, req.ID)
+	if ds.hasErrors() {
+		return &tfprotov5.ImportResourceStateResponse{Diagnostics: diags5(ds)}, nil
+	}
+	dv, eds := dynamic5(s.resourceType(req.TypeName), v)
+	return &tfprotov5.ImportResourceStateResponse{Diagnostics: diags5(append(ds, eds...)),
+		ImportedResources: []*tfprotov5.ImportedResource{{TypeName: req.TypeName, State: dv, Private: priv}}}, nil
+}
+
+// MoveResourceState is not supported: SDK resources cannot move between
+// types.
+func (s *Server5) MoveResourceState(_ context.Context, req *tfprotov5.MoveResourceStateRequest) (*tfprotov5.MoveResourceStateResponse, error) {
+	return &tfprotov5.MoveResourceStateResponse{Diagnostics: diags5(unsupported("Moving state into " + req.TargetTypeName))}, nil
+}
+
+// UpgradeResourceIdentity is not supported: no resource has an identity.
+func (s *Server5) UpgradeResourceIdentity(context.Context, *tfprotov5.UpgradeResourceIdentityRequest) (*tfprotov5.UpgradeResourceIdentityResponse, error) {
+	return &tfprotov5.UpgradeResourceIdentityResponse{Diagnostics: diags5(unsupported("Resource identity"))}, nil
+}
+
+// GenerateResourceConfig is not supported.
+func (s *Server5) GenerateResourceConfig(context.Context, *tfprotov5.GenerateResourceConfigRequest) (*tfprotov5.GenerateResourceConfigResponse, error) {
+	return &tfprotov5.GenerateResourceConfigResponse{Diagnostics: diags5(unsupported("Generating configuration"))}, nil
+}
+
+func (s *Server5) dataType(name string) tftypes.Type {
+	if f, ok := s.c.m.data[name]; ok {
+		return f.dataObj.tftype()
+	}
+	return tftypes.DynamicPseudoType
+}
+
+// ValidateDataSourceConfig checks a data source's arguments.
+func (s *Server5) ValidateDataSourceConfig(ctx context.Context, req *tfprotov5.ValidateDataSourceConfigRequest) (*tfprotov5.ValidateDataSourceConfigResponse, error) {
+	cfg, err := value5(req.Config, s.dataType(req.TypeName))
+	if err != nil {
+		return &tfprotov5.ValidateDataSourceConfigResponse{Diagnostics: diags5(decodeError("the configuration", err))}, nil
+	}
+	return &tfprotov5.ValidateDataSourceConfigResponse{Diagnostics: diags5(s.c.validateData(ctx, req.TypeName, cfg))}, nil
+}
+
+// ReadDataSource calls the function behind a data source.
+func (s *Server5) ReadDataSource(ctx context.Context, req *tfprotov5.ReadDataSourceRequest) (*tfprotov5.ReadDataSourceResponse, error) {
+	t := s.dataType(req.TypeName)
+	cfg, err := value5(req.Config, t)
+	if err != nil {
+		return &tfprotov5.ReadDataSourceResponse{Diagnostics: diags5(decodeError("the configuration", err))}, nil
+	}
+	v, ds := s.c.readData(ctx, req.TypeName, cfg)
+	if ds.hasErrors() {
+		return &tfprotov5.ReadDataSourceResponse{Diagnostics: diags5(ds)}, nil
+	}
+	dv, eds := dynamic5(t, v)
+	return &tfprotov5.ReadDataSourceResponse{State: dv, Diagnostics: diags5(append(ds, eds...))}, nil
+}
+
+// GetFunctions returns the provider-defined functions.
+func (s *Server5) GetFunctions(context.Context, *tfprotov5.GetFunctionsRequest) (*tfprotov5.GetFunctionsResponse, error) {
+	return &tfprotov5.GetFunctionsResponse{Functions: functions5(s.c.m)}, nil
+}
+
+// CallFunction calls a provider-defined function.
+func (s *Server5) CallFunction(ctx context.Context, req *tfprotov5.CallFunctionRequest) (*tfprotov5.CallFunctionResponse, error) {
+	f, ok := s.c.m.functions[req.Name]
+	if !ok {
+		return &tfprotov5.CallFunctionResponse{Error: &tfprotov5.FunctionError{Text: fmt.Sprintf("provider %s has no function %q", s.c.m.name, req.Name)}}, nil
+	}
+	params := f.params()
+	args := make([]tftypes.Value, len(req.Arguments))
+	for i, dv := range req.Arguments {
+		t := tftypes.Type(tftypes.DynamicPseudoType)
+		if i < len(params) {
+			t = params[i].t.tftype()
+		}
+		v, err := value5(dv, t)
+		if err != nil {
+			return &tfprotov5.CallFunctionResponse{Error: funcError5(&funcError{text: err.Error(), arg: i})}, nil
+		}
+		args[i] = v
+	}
+	v, ferr := s.c.callFunction(ctx, req.Name, args)
+	if ferr != nil {
+		return &tfprotov5.CallFunctionResponse{Error: funcError5(ferr)}, nil
+	}
+	dv, ds := dynamic5(f.result.tftype(), v)
+	if ds != nil {
+		return &tfprotov5.CallFunctionResponse{Error: &tfprotov5.FunctionError{Text: ds[0].detail}}, nil
+	}
+	return &tfprotov5.CallFunctionResponse{Result: dv}, nil
+}
+
+func funcError5(e *funcError) *tfprotov5.FunctionError {
+	out := &tfprotov5.FunctionError{Text: e.text}
+	if e.arg >= 0 {
+		n := int64(e.arg)
+		out.FunctionArgument = &n
+	}
+	return out
+}
+
+// ValidateEphemeralResourceConfig: there are no ephemeral resources.
+func (s *Server5) ValidateEphemeralResourceConfig(_ context.Context, req *tfprotov5.ValidateEphemeralResourceConfigRequest) (*tfprotov5.ValidateEphemeralResourceConfigResponse, error) {
+	return &tfprotov5.ValidateEphemeralResourceConfigResponse{Diagnostics: diags5(unsupported("Ephemeral resource " + req.TypeName))}, nil
+}
+
+// OpenEphemeralResource: there are no ephemeral resources.
+func (s *Server5) OpenEphemeralResource(_ context.Context, req *tfprotov5.OpenEphemeralResourceRequest) (*tfprotov5.OpenEphemeralResourceResponse, error) {
+	return &tfprotov5.OpenEphemeralResourceResponse{Diagnostics: diags5(unsupported("Ephemeral resource " + req.TypeName))}, nil
+}
+
+// RenewEphemeralResource: there are no ephemeral resources.
+func (s *Server5) RenewEphemeralResource(_ context.Context, req *tfprotov5.RenewEphemeralResourceRequest) (*tfprotov5.RenewEphemeralResourceResponse, error) {
+	return &tfprotov5.RenewEphemeralResourceResponse{Diagnostics: diags5(unsupported("Ephemeral resource " + req.TypeName))}, nil
+}
+
+// CloseEphemeralResource: there are no ephemeral resources.
+func (s *Server5) CloseEphemeralResource(_ context.Context, req *tfprotov5.CloseEphemeralResourceRequest) (*tfprotov5.CloseEphemeralResourceResponse, error) {
+	return &tfprotov5.CloseEphemeralResourceResponse{Diagnostics: diags5(unsupported("Ephemeral resource " + req.TypeName))}, nil
+}
