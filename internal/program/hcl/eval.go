@@ -1,6 +1,8 @@
 package hcl
 
 import (
+	"time"
+
 	"context"
 	"errors"
 	"fmt"
@@ -81,7 +83,7 @@ func (i *modInst) get(addr string) (cty.Value, bool) {
 // the root module's outputs as the stack outputs, and returns the errors
 // found, as diagnostics.
 func (ev *Evaluator) Run(ctx context.Context, mon engine.Monitor) error {
-	r := &run{Evaluator: ev, ctx: ctx, mon: mon, funcs: functions(ev.c.dir), instances: map[*Module][]*modInst{}}
+	r := &run{Evaluator: ev, ctx: ctx, mon: mon, funcs: functions(ev.c.dir, time.Now()), instances: map[*Module][]*modInst{}}
 	r.rootInst = &modInst{mod: ev.c.root, providers: map[string]string{}, vals: map[string]cty.Value{}}
 	r.instances[ev.c.root] = []*modInst{r.rootInst}
 	nodes := ev.c.graph.nodes

@@ -13,7 +13,7 @@ import (
 
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/program"
-	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -48,7 +48,7 @@ func (f *fakeMonitor) Invoke(_ context.Context, req engine.InvokeRequest) (resou
 	out["read"] = resource.NewBool(true)
 	return out, nil
 }
-func (f *fakeMonitor) Schema(context.Context, string, string) (*provider.Schema, error) {
+func (f *fakeMonitor) Schema(context.Context, string, string) (*schema.Schema, error) {
 	return nil, nil
 }
 func (f *fakeMonitor) URN(typ, name string, parent resource.URN) resource.URN {

@@ -1,6 +1,8 @@
 package hcl
 
 import (
+	"github.com/plinth-iac/plinth/internal/program/hcl/funcs"
+
 	"math/big"
 	"sort"
 
@@ -10,7 +12,7 @@ import (
 )
 
 // sensitive is the cty mark a secret value carries, as in Terraform.
-const sensitive = "sensitive"
+const sensitive = funcs.Sensitive
 
 // toCty turns an engine value into a cty value of its natural type:
 // arrays are tuples, objects are objects, secrets are marked sensitive and
