@@ -259,11 +259,11 @@ func opName(o state.Op) string {
 }
 
 func resourceOut(r *state.Resource, c state.Crypter) (Resource, error) {
-	in, err := state.EncodeObject(r.Inputs, c)
+	in, err := encodeOmitNil(r.Inputs, c)
 	if err != nil {
 		return Resource{}, fmt.Errorf("%s: inputs: %w", r.URN, err)
 	}
-	out, err := state.EncodeObject(r.Outputs, c)
+	out, err := encodeOmitNil(r.Outputs, c)
 	if err != nil {
 		return Resource{}, fmt.Errorf("%s: outputs: %w", r.URN, err)
 	}
@@ -291,4 +291,12 @@ func resourceOut(r *state.Resource, c state.Crypter) (Resource, error) {
 		rj.Modified = &r.Modified
 	}
 	return rj, nil
+}
+
+// encodeOmitNil encodes an object; a nil one is left out.
+func encodeOmitNil(o resource.Object, c state.Crypter) (json.RawMessage, error) {
+	if o == nil {
+		return nil, nil
+	}
+	return state.EncodeObject(o, c)
 }
