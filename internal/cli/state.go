@@ -27,7 +27,7 @@ func (a *app) stateCommand() *cobra.Command {
 	}
 	c.AddCommand(a.stateLsCommand(), a.stateShowCommand(), a.stateRmCommand(), a.stateExportCommand(),
 		a.stateImportCommand(), a.statePendingCommand(), a.stateUnlockCommand(), a.stateRestoreBackupCommand(),
-		a.stateUnprotectCommand(), a.stateMigrateCommand())
+		a.stateUnprotectCommand(), a.stateMigrateCommand(), a.stateAdoptCommand())
 	return c
 }
 

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,11 +14,13 @@ import (
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/secrets"
 	"github.com/plinth-iac/plinth/internal/state"
+	"github.com/plinth-iac/plinth/internal/state/tfstate"
 )
 
 func (a *app) stateExportCommand() *cobra.Command {
-	var file string
+	var file, format string
 	var force bool
+	var tf tfstate.ExportOptions
 	c := &cobra.Command{
 		Use:   "export",
 		Short: "Write the stack's state as JSON",
@@ -27,16 +30,20 @@ func (a *app) stateExportCommand() *cobra.Command {
 			"so that it can be repaired and imported.\n\n" +
 			"When the snapshot or journal is damaged, --force salvages everything that can still be\n" +
 			"read: the snapshot (else its backup), and the journal up to the first damaged record.\n" +
-			"It says on standard error exactly what it had to drop.",
+			"It says on standard error exactly what it had to drop.\n\n" +
+			"--format terraform writes a Terraform state (format version 4) that terraform can plan\n" +
+			"against; --format pulumi writes a deployment for `pulumi stack import`, its secrets\n" +
+			"encrypted with PULUMI_CONFIG_PASSPHRASE. Both hold secrets as their tools do: a\n" +
+			"Terraform state holds sensitive values in plain text.",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			crypter, snap, err := a.exportState(c.Context(), force)
 			if err != nil {
 				return err
 			}
-			data, err := state.EncodeSnapshot(snap, 0, crypter)
+			data, err := a.encodeExport(snap, crypter, format, tf)
 			if err != nil {
-				return fmt.Errorf("encoding the state: %w", err)
+				return err
 			}
 			if file == "" {
 				_, err = a.env.Stdout.Write(append(data, '\n'))
@@ -47,7 +54,38 @@ func (a *app) stateExportCommand() *cobra.Command {
 	}
 	c.Flags().StringVarP(&file, "file", "f", "", "write to this `file` instead of standard output")
 	c.Flags().BoolVar(&force, "force", false, "salvage what can be read of a damaged state, and say what was dropped")
+	c.Flags().StringVar(&format, "format", "plinth", "the format to write: plinth, terraform or pulumi")
+	c.Flags().StringVar(&tf.Lineage, "lineage", "", "with --format terraform: the state's lineage (default: a new one)")
+	c.Flags().Uint64Var(&tf.Serial, "serial", 1, "with --format terraform: the state's serial number")
+	c.Flags().StringVar(&tf.TerraformVersion, "terraform-version", "1.11.4", "with --format terraform: the terraform_version to write")
 	return c
+}
+
+// encodeExport writes the state in the format asked for.
+func (a *app) encodeExport(snap *state.Snapshot, crypter state.Crypter, format string, tf tfstate.ExportOptions) ([]byte, error) {
+	var data []byte
+	var notes []string
+	var err error
+	switch format {
+	case "plinth", "":
+		data, err = state.EncodeSnapshot(snap, 0, crypter)
+	case formatTerraform:
+		var st *tfstate.State
+		if st, notes, err = tfstate.FromSnapshot(snap, tf); err == nil {
+			data, err = tfstate.Marshal(st)
+		}
+	case formatPulumi:
+		data, notes, err = a.exportPulumi(snap)
+	default:
+		return nil, display.Errorf("Unknown format", "--format %q is not a format plinth writes; give plinth, terraform or pulumi.", format)
+	}
+	if err != nil {
+		return nil, display.Errorf("Cannot export the state", "The state cannot be written as a %s state: %v.", format, err)
+	}
+	for _, n := range notes {
+		fmt.Fprintln(a.env.Stderr, "note: "+n)
+	}
+	return bytes.TrimRight(data, "\n"), nil
 }
 
 // exportState reads the state to export: as it loads, or with force,

@@ -68,6 +68,7 @@ type (
 		CustomTimeouts       *timeoutsJSON             `json:"customTimeouts,omitempty"`
 		Delete               bool                      `json:"delete,omitempty"`
 		Missing              bool                      `json:"missing,omitempty"`
+		Tainted              bool                      `json:"tainted,omitempty"`
 		InitErrors           []string                  `json:"initErrors,omitempty"`
 		Private              []byte                    `json:"private,omitempty"`
 		Created              *time.Time                `json:"created,omitempty"`
@@ -160,7 +161,7 @@ func (enc *valueEncoder) resource(r *Resource) (*resourceJSON, error) {
 		PropertyDependencies: r.PropertyDependencies, Protect: r.Protect,
 		RetainOnDelete: r.RetainOnDelete, DeleteBeforeReplace: r.DeleteBeforeReplace,
 		IgnoreChanges: r.IgnoreChanges, ReplaceOnChanges: r.ReplaceOnChanges,
-		CustomTimeouts: timeoutsOf(r.CustomTimeouts), Delete: r.Delete, Missing: r.Missing,
+		CustomTimeouts: timeoutsOf(r.CustomTimeouts), Delete: r.Delete, Missing: r.Missing, Tainted: r.Tainted,
 		InitErrors: r.InitErrors, Private: r.Private,
 		Created: timePtr(r.Created), Modified: timePtr(r.Modified),
 	}, nil
@@ -378,7 +379,7 @@ func (rj *resourceJSON) decode(c Crypter) (*Resource, error) {
 		PropertyDependencies: rj.PropertyDependencies, Protect: rj.Protect,
 		RetainOnDelete: rj.RetainOnDelete, DeleteBeforeReplace: rj.DeleteBeforeReplace,
 		IgnoreChanges: rj.IgnoreChanges, ReplaceOnChanges: rj.ReplaceOnChanges,
-		Delete: rj.Delete, Missing: rj.Missing, InitErrors: rj.InitErrors, Private: rj.Private,
+		Delete: rj.Delete, Missing: rj.Missing, Tainted: rj.Tainted, InitErrors: rj.InitErrors, Private: rj.Private,
 		Created: timeOf(rj.Created), Modified: timeOf(rj.Modified),
 	}
 	var err error

@@ -181,7 +181,7 @@ func fullResource() *Resource {
 	r := thing("full", "f-1", providerURN("test"))
 	r.Parent = urn("parent")
 	r.PropertyDependencies = map[string][]resource.URN{"name": {urn("dep")}}
-	r.Protect, r.RetainOnDelete, r.DeleteBeforeReplace, r.Delete = true, true, true, true
+	r.Protect, r.RetainOnDelete, r.DeleteBeforeReplace, r.Delete, r.Tainted = true, true, true, true, true
 	r.IgnoreChanges = []string{"tags", `a["b.c"]`}
 	r.ReplaceOnChanges = []string{"name"}
 	r.CustomTimeouts = CustomTimeouts{Create: time.Minute, Delete: 90 * time.Second}

@@ -42,6 +42,11 @@ type Resource struct {
 	// never read or deleted through its provider, and the next update
 	// creates it again or, if the program no longer declares it, drops it.
 	Missing bool
+	// Tainted marks a resource whose creation is known to be incomplete
+	// (Terraform's "tainted" status, Pulumi's taint): the next update
+	// replaces it even when its inputs are unchanged. The state records it;
+	// the engine is what honours it.
+	Tainted bool
 	// InitErrors holds why a resource that was created failed to initialise.
 	InitErrors []string
 	// Private is opaque provider data handed back on every call.

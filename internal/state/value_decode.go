@@ -306,6 +306,11 @@ func referenceOf(o resource.Object) (resource.Value, error) {
 
 func (d *valueDecoder) secret(o resource.Object) (resource.Value, error) {
 	ct := o["ciphertext"]
+	if pt := o["plaintext"]; ct.Kind() != resource.StringKind && pt.Kind() == resource.StringKind {
+		// Pulumi writes secrets this way in `pulumi stack export
+		// --show-secrets`; plinth never does.
+		return d.secretElement([]byte(pt.Str()))
+	}
 	if ct.Kind() != resource.StringKind {
 		return resource.Value{}, &ValueError{Err: errors.New("a secret has no ciphertext")}
 	}
@@ -316,12 +321,18 @@ func (d *valueDecoder) secret(o resource.Object) (resource.Value, error) {
 	if err != nil {
 		return resource.Value{}, &ValueError{Err: fmt.Errorf("%w: %w", ErrCannotDecrypt, err)}
 	}
+	v, err := d.secretElement(plain)
+	clear(plain)
+	return v, err
+}
+
+// secretElement parses a secret's element from its JSON text.
+func (d *valueDecoder) secretElement(plain []byte) (resource.Value, error) {
 	inner := &valueDecoder{data: plain, depth: d.depth, crypter: d.crypter}
 	v, err := inner.value()
 	if inner.skipSpace(); err == nil && inner.pos != len(plain) {
 		err = inner.fail("unexpected data after the secret's value")
 	}
-	clear(plain)
 	if err != nil {
 		return resource.Value{}, err
 	}

@@ -1,0 +1,302 @@
+package pulumistate
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/plinth-iac/plinth/internal/state"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// Target says where adopted resources go and how to open secrets.
+type Target struct {
+	Stack, Project string
+	// Passphrase opens passphrase-encrypted secrets; HasPassphrase says
+	// it was given (PULUMI_CONFIG_PASSPHRASE set).
+	Passphrase    string
+	HasPassphrase bool
+}
+
+// Parse reads an exported deployment, refusing other versions.
+func Parse(data []byte) (*Deployment, error) {
+	var u Untyped
+	if err := json.Unmarshal(data, &u); err != nil {
+		return nil, fmt.Errorf("it is not a Pulumi deployment: %v", err)
+	}
+	switch {
+	case u.Version == 0 && u.Deployment == nil:
+		return nil, errors.New(`it has no "version" and "deployment" fields, so it is not a Pulumi deployment (pulumi stack export)`)
+	case u.Version != Version:
+		return nil, fmt.Errorf("it is a Pulumi deployment of version %d; plinth reads version %d (`pulumi stack export` of Pulumi 3)", u.Version, Version)
+	case len(u.Features) > 0:
+		return nil, fmt.Errorf("it needs the deployment features %s, which plinth does not know", strings.Join(u.Features, ", "))
+	}
+	var d Deployment
+	if err := json.Unmarshal(u.Deployment, &d); err != nil {
+		return nil, fmt.Errorf("its deployment is not valid: %v", err)
+	}
+	return &d, nil
+}
+
+// ToSnapshot maps a deployment to a snapshot for the target stack.
+func ToSnapshot(d *Deployment, t Target) (*state.Snapshot, error) {
+	c, err := crypterFor(d.SecretsProviders, t)
+	if err != nil {
+		return nil, err
+	}
+	rw := rewriter{t: t}
+	snap := &state.Snapshot{}
+	seen := map[string]bool{}
+	var stackURN resource.URN
+	for i, r := range d.Resources {
+		res, err := rw.resource(r, c)
+		if err != nil {
+			return nil, fmt.Errorf("resources[%d]: %w", i, err)
+		}
+		if res.Type == stackType {
+			// plinth has no root stack resource: its outputs are the
+			// stack's outputs, and what it parents has no parent.
+			stackURN, snap.Outputs = res.URN, res.Outputs
+			continue
+		}
+		if res.Parent == stackURN {
+			res.Parent = ""
+		}
+		key := string(res.URN) + fmt.Sprint(res.Delete, res.ID)
+		if seen[key] || (!res.Delete && seen[string(res.URN)]) {
+			return nil, fmt.Errorf("resource %s appears twice", r.URN)
+		}
+		seen[key], seen[string(res.URN)] = true, seen[string(res.URN)] || !res.Delete
+		snap.Resources = append(snap.Resources, res)
+	}
+	for i, op := range d.PendingOperations {
+		res, err := rw.resource(op.Resource, c)
+		if err != nil {
+			return nil, fmt.Errorf("pending_operations[%d]: %w", i, err)
+		}
+		o, ok := opOf[op.Type]
+		if !ok {
+			return nil, fmt.Errorf("pending_operations[%d] is of type %q; Pulumi writes creating, updating, deleting or reading", i, op.Type)
+		}
+		snap.Pending = append(snap.Pending, state.PendingOperation{Op: o, Resource: res})
+	}
+	if err := snap.Verify(); err != nil {
+		return nil, fmt.Errorf("it fails plinth's integrity check (dangling or misordered references, duplicate URNs): %w", err)
+	}
+	return snap, nil
+}
+
+// stackType is the type of Pulumi's root stack resource.
+const stackType = "pulumi:pulumi:Stack"
+
+var opOf = map[string]state.Op{"creating": state.OpCreate, "updating": state.OpUpdate, "deleting": state.OpDelete, "reading": state.OpRead}
+
+// crypterFor opens the deployment's secrets provider, if it can.
+func crypterFor(sp *SecretsProviders, t Target) (state.Crypter, error) {
+	switch {
+	case sp == nil:
+		return nil, nil
+	case sp.Type == "passphrase" && t.HasPassphrase:
+		return OpenPassphrase(sp.State, t.Passphrase)
+	case sp.Type == "passphrase":
+		return missingKey{"its secrets are encrypted with a passphrase: set PULUMI_CONFIG_PASSPHRASE to it"}, nil
+	}
+	return missingKey{fmt.Sprintf("its secrets are encrypted by the %q secrets provider, which plinth cannot open; "+
+		"re-export it with `pulumi stack export --show-secrets`, or change its secrets provider to passphrase first", sp.Type)}, nil
+}
+
+// missingKey fails to open any secret, saying why.
+type missingKey struct{ why string }
+
+func (m missingKey) Seal([]byte) (string, error) { return "", errors.New(m.why) }
+func (m missingKey) Open(string) ([]byte, error) { return nil, errors.New(m.why) }
+
+// rewriter moves URNs into the target's stack and project.
+type rewriter struct{ t Target }
+
+func (rw rewriter) urn(u string) (resource.URN, error) {
+	if u == "" {
+		return "", nil
+	}
+	p, err := resource.ParseURN(u)
+	if err != nil {
+		return "", err
+	}
+	rest := strings.TrimPrefix(string(p), "urn:pulumi:"+p.Stack()+"::"+p.Project()+"::")
+	return resource.URN("urn:pulumi:" + rw.t.Stack + "::" + rw.t.Project + "::" + rest), nil
+}
+
+func (rw rewriter) urns(us []string) ([]resource.URN, error) {
+	var out []resource.URN
+	for _, u := range us {
+		n, err := rw.urn(u)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+func (rw rewriter) resource(r Resource, c state.Crypter) (*state.Resource, error) {
+	urn, err := rw.urn(r.URN)
+	if err != nil || urn == "" {
+		return nil, fmt.Errorf("resource URN %q: %v", r.URN, err)
+	}
+	res := &state.Resource{URN: urn, Type: r.Type, Custom: r.Custom, ID: r.ID, Protect: r.Protect, Tainted: r.Taint,
+		Delete: r.Delete, InitErrors: r.InitErrors, RetainOnDelete: r.RetainOnDelete,
+		IgnoreChanges: r.IgnoreChanges, ReplaceOnChanges: r.ReplaceOnChanges}
+	if res.Parent, err = rw.urn(r.Parent); err != nil {
+		return nil, fmt.Errorf("%s: parent: %v", r.URN, err)
+	}
+	if res.Dependencies, err = rw.urns(r.Dependencies); err != nil {
+		return nil, fmt.Errorf("%s: dependencies: %v", r.URN, err)
+	}
+	if err := rw.more(r, res); err != nil {
+		return nil, err
+	}
+	if res.Inputs, err = state.DecodeObject(r.Inputs, c); err != nil {
+		return nil, fmt.Errorf("%s: inputs: %w", r.URN, err)
+	}
+	if res.Outputs, err = state.DecodeObject(r.Outputs, c); err != nil {
+		return nil, fmt.Errorf("%s: outputs: %w", r.URN, err)
+	}
+	return res, nil
+}
+
+// more maps the provider reference, property dependencies, timeouts and
+// times.
+func (rw rewriter) more(r Resource, res *state.Resource) error {
+	if r.Provider != "" {
+		pu, id, err := state.ParseProviderRef(r.Provider)
+		if err != nil {
+			return fmt.Errorf("%s: %v", r.URN, err)
+		}
+		nu, _ := rw.urn(string(pu))
+		res.Provider = state.ProviderRef(nu, id)
+	}
+	for k, deps := range r.PropertyDependencies {
+		us, err := rw.urns(deps)
+		if err != nil {
+			return fmt.Errorf("%s: property dependencies of %s: %v", r.URN, k, err)
+		}
+		if res.PropertyDependencies == nil {
+			res.PropertyDependencies = map[string][]resource.URN{}
+		}
+		res.PropertyDependencies[k] = us
+	}
+	if ct := r.CustomTimeouts; ct != nil {
+		sec := func(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
+		res.CustomTimeouts = state.CustomTimeouts{Create: sec(ct.Create), Update: sec(ct.Update), Delete: sec(ct.Delete)}
+	}
+	if r.Created != nil {
+		res.Created = *r.Created
+	}
+	if r.Modified != nil {
+		res.Modified = *r.Modified
+	}
+	return nil
+}
+
+// FromSnapshot writes a snapshot as an exported deployment; secrets are
+// sealed with p (nil: the snapshot must hold none).
+func FromSnapshot(snap *state.Snapshot, p *Passphrase, now time.Time) ([]byte, error) {
+	d := Deployment{Manifest: Manifest{Time: now, Magic: "", Version: "plinth"}}
+	var c state.Crypter = missingKey{"the state holds secrets: set PULUMI_CONFIG_PASSPHRASE to encrypt them for Pulumi's passphrase secrets provider"}
+	if p != nil {
+		c = p
+		d.SecretsProviders = &SecretsProviders{Type: "passphrase", State: p.State}
+	}
+	var stackURN string
+	if len(snap.Resources) > 0 {
+		u := snap.Resources[0].URN
+		stackURN = string(resource.NewURN(u.Stack(), u.Project(), "", stackType, u.Project()+"-"+u.Stack()))
+		outs, err := state.EncodeObject(snap.Outputs, c)
+		if err != nil {
+			return nil, fmt.Errorf("stack outputs: %w", err)
+		}
+		d.Resources = append(d.Resources, Resource{URN: stackURN, Type: stackType, Outputs: outs})
+	}
+	for _, r := range snap.Resources {
+		rj, err := resourceOut(r, c)
+		if err != nil {
+			return nil, err
+		}
+		if rj.Parent == "" && !state.IsProviderType(r.Type) {
+			rj.Parent = stackURN
+		}
+		d.Resources = append(d.Resources, rj)
+	}
+	for _, op := range snap.Pending {
+		rj, err := resourceOut(op.Resource, c)
+		if err != nil {
+			return nil, err
+		}
+		d.PendingOperations = append(d.PendingOperations, Operation{Resource: rj, Type: opName(op.Op)})
+	}
+	raw, err := json.Marshal(d)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "    ")
+	err = enc.Encode(Untyped{Version: Version, Deployment: raw})
+	return b.Bytes(), err
+}
+
+func opName(o state.Op) string {
+	for k, v := range opOf {
+		if v == o {
+			return k
+		}
+	}
+	return "updating"
+}
+
+func resourceOut(r *state.Resource, c state.Crypter) (Resource, error) {
+	in, err := encodeOmitNil(r.Inputs, c)
+	if err != nil {
+		return Resource{}, fmt.Errorf("%s: inputs: %w", r.URN, err)
+	}
+	out, err := encodeOmitNil(r.Outputs, c)
+	if err != nil {
+		return Resource{}, fmt.Errorf("%s: outputs: %w", r.URN, err)
+	}
+	rj := Resource{URN: string(r.URN), Custom: r.Custom, Delete: r.Delete, ID: r.ID, Type: r.Type, Inputs: in, Outputs: out,
+		Parent: string(r.Parent), Protect: r.Protect, Taint: r.Tainted, InitErrors: r.InitErrors, Provider: r.Provider,
+		RetainOnDelete: r.RetainOnDelete, IgnoreChanges: r.IgnoreChanges, ReplaceOnChanges: r.ReplaceOnChanges}
+	for _, dep := range r.Dependencies {
+		rj.Dependencies = append(rj.Dependencies, string(dep))
+	}
+	for k, deps := range r.PropertyDependencies {
+		if rj.PropertyDependencies == nil {
+			rj.PropertyDependencies = map[string][]string{}
+		}
+		for _, dep := range deps {
+			rj.PropertyDependencies[k] = append(rj.PropertyDependencies[k], string(dep))
+		}
+	}
+	if ct := r.CustomTimeouts; ct != (state.CustomTimeouts{}) {
+		rj.CustomTimeouts = &CustomTimeouts{Create: ct.Create.Seconds(), Update: ct.Update.Seconds(), Delete: ct.Delete.Seconds()}
+	}
+	if !r.Created.IsZero() {
+		rj.Created = &r.Created
+	}
+	if !r.Modified.IsZero() {
+		rj.Modified = &r.Modified
+	}
+	return rj, nil
+}
+
+// encodeOmitNil encodes an object; a nil one is left out.
+func encodeOmitNil(o resource.Object, c state.Crypter) (json.RawMessage, error) {
+	if o == nil {
+		return nil, nil
+	}
+	return state.EncodeObject(o, c)
+}

@@ -1,0 +1,86 @@
+// Package pulumistate reads and writes Pulumi deployments (`pulumi stack
+// export`, version 3) and maps them to and from plinth's state.Snapshot.
+// URNs keep their types and names; their stack and project become the
+// target's. Values use the same JSON conventions as plinth's own state, so
+// state.DecodeObject and state.EncodeObject do the work, with a Crypter
+// for Pulumi's passphrase secrets provider (passphrase.go).
+//
+// The format's definition is github.com/pulumi/pulumi/sdk/v3/go/common/
+// apitype (DeploymentV3); the structs here mirror the fields plinth maps,
+// and the tests check them against apitype. Left out: fields plinth has no
+// place for (aliases, import IDs, deletedWith, source positions, hooks,
+// snippets, extensions), which are dropped on adoption.
+package pulumistate
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Version is the deployment version read and written.
+const Version = 3
+
+// Untyped is what `pulumi stack export` writes.
+type Untyped struct {
+	Version    int             `json:"version"`
+	Features   []string        `json:"features,omitempty"`
+	Deployment json.RawMessage `json:"deployment"`
+}
+
+// Deployment is apitype.DeploymentV3, the fields plinth maps.
+type Deployment struct {
+	Manifest          Manifest          `json:"manifest"`
+	SecretsProviders  *SecretsProviders `json:"secrets_providers,omitempty"`
+	Resources         []Resource        `json:"resources,omitempty"`
+	PendingOperations []Operation       `json:"pending_operations,omitempty"`
+}
+
+// Manifest is apitype.ManifestV1.
+type Manifest struct {
+	Time    time.Time `json:"time"`
+	Magic   string    `json:"magic"`
+	Version string    `json:"version"`
+}
+
+// SecretsProviders is apitype.SecretsProvidersV1.
+type SecretsProviders struct {
+	Type  string          `json:"type"`
+	State json.RawMessage `json:"state,omitempty"`
+}
+
+// Operation is apitype.OperationV2.
+type Operation struct {
+	Resource Resource `json:"resource"`
+	Type     string   `json:"type"`
+}
+
+// Resource is apitype.ResourceV3, the fields plinth maps.
+type Resource struct {
+	URN                  string              `json:"urn"`
+	Custom               bool                `json:"custom"`
+	Delete               bool                `json:"delete,omitempty"`
+	ID                   string              `json:"id,omitempty"`
+	Type                 string              `json:"type"`
+	Inputs               json.RawMessage     `json:"inputs,omitempty"`
+	Outputs              json.RawMessage     `json:"outputs,omitempty"`
+	Parent               string              `json:"parent,omitempty"`
+	Protect              bool                `json:"protect,omitempty"`
+	Taint                bool                `json:"taint,omitempty"`
+	Dependencies         []string            `json:"dependencies,omitempty"`
+	InitErrors           []string            `json:"initErrors,omitempty"`
+	Provider             string              `json:"provider,omitempty"`
+	PropertyDependencies map[string][]string `json:"propertyDependencies,omitempty"`
+	CustomTimeouts       *CustomTimeouts     `json:"customTimeouts,omitempty"`
+	RetainOnDelete       bool                `json:"retainOnDelete,omitempty"`
+	Created              *time.Time          `json:"created,omitempty"`
+	Modified             *time.Time          `json:"modified,omitempty"`
+	IgnoreChanges        []string            `json:"ignoreChanges,omitempty"`
+	ReplaceOnChanges     []string            `json:"replaceOnChanges,omitempty"`
+}
+
+// CustomTimeouts is Pulumi's, in seconds.
+type CustomTimeouts struct {
+	Create float64 `json:"create,omitempty"`
+	Update float64 `json:"update,omitempty"`
+	Delete float64 `json:"delete,omitempty"`
+}

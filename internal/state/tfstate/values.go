@@ -1,0 +1,275 @@
+package tfstate
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// decodeJSON parses JSON into a value, numbers exact.
+func decodeJSON(raw []byte) (resource.Value, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var g any
+	if err := dec.Decode(&g); err != nil {
+		return resource.Value{}, err
+	}
+	return fromGo(g)
+}
+
+func fromGo(g any) (resource.Value, error) {
+	switch x := g.(type) {
+	case nil:
+		return resource.Null(), nil
+	case bool:
+		return resource.NewBool(x), nil
+	case json.Number:
+		return resource.ParseNumber(string(x))
+	case string:
+		return resource.NewString(x), nil
+	case []any:
+		out := make([]resource.Value, len(x))
+		for i, e := range x {
+			v, err := fromGo(e)
+			if err != nil {
+				return resource.Value{}, err
+			}
+			out[i] = v
+		}
+		return resource.NewArray(out...), nil
+	case map[string]any:
+		o := make(resource.Object, len(x))
+		for k, e := range x {
+			v, err := fromGo(e)
+			if err != nil {
+				return resource.Value{}, err
+			}
+			o[k] = v
+		}
+		return resource.NewObject(o), nil
+	}
+	return resource.Value{}, fmt.Errorf("unexpected JSON value %T", g)
+}
+
+// toGo turns a value into what encoding/json writes, secrets unwrapped.
+// Only plain data can be written to a Terraform state.
+func toGo(v resource.Value, path resource.PropertyPath) (any, error) {
+	v = v.SecretElement()
+	switch v.Kind() {
+	case resource.NullKind:
+		return nil, nil
+	case resource.BoolKind:
+		return v.Bool(), nil
+	case resource.NumberKind:
+		if bf := v.BigNumber(); bf != nil && bf.IsInt() {
+			return json.Number(bf.Text('f', -1)), nil
+		}
+		return json.Number(v.NumberLiteral()), nil
+	case resource.StringKind:
+		return v.Str(), nil
+	case resource.ArrayKind:
+		out := make([]any, len(v.Array()))
+		for i, e := range v.Array() {
+			g, err := toGo(e, append(path, i))
+			if err != nil {
+				return nil, err
+			}
+			out[i] = g
+		}
+		return out, nil
+	case resource.ObjectKind:
+		out := make(map[string]any, len(v.Object()))
+		for k, e := range v.Object() {
+			g, err := toGo(e, append(path, k))
+			if err != nil {
+				return nil, err
+			}
+			out[k] = g
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("property %s: a %s cannot be written to a Terraform state", path, v.Kind())
+}
+
+// parsePaths reads sensitive_attributes: a list of paths, each a list of
+// steps.
+func parsePaths(raw json.RawMessage) ([]resource.PropertyPath, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	var paths [][]pathStep
+	if err := json.Unmarshal(raw, &paths); err != nil {
+		return nil, fmt.Errorf("sensitive_attributes is not a list of attribute paths: %v", err)
+	}
+	out := make([]resource.PropertyPath, 0, len(paths))
+	for _, steps := range paths {
+		p, err := parsePath(steps)
+		if err != nil {
+			return nil, fmt.Errorf("sensitive_attributes: %w", err)
+		}
+		if len(p) > 0 {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+func parsePath(steps []pathStep) (resource.PropertyPath, error) {
+	var p resource.PropertyPath
+	for _, s := range steps {
+		switch s.Type {
+		case "get_attr":
+			var name string
+			if err := json.Unmarshal(s.Value, &name); err != nil {
+				return nil, fmt.Errorf("a get_attr step's value %s is not a string", s.Value)
+			}
+			p = append(p, name)
+		case "index":
+			k, err := indexKey(s.Value)
+			if err != nil {
+				return nil, err
+			}
+			p = append(p, k)
+		default:
+			return nil, fmt.Errorf("a path step has type %q; Terraform writes \"get_attr\" or \"index\"", s.Type)
+		}
+	}
+	return p, nil
+}
+
+func indexKey(raw json.RawMessage) (any, error) {
+	var tv typedValue
+	if err := json.Unmarshal(raw, &tv); err != nil {
+		return nil, fmt.Errorf("an index step's value %s is not {\"value\":…,\"type\":…}", raw)
+	}
+	switch tv.Type {
+	case "number":
+		n, err := strconv.Atoi(string(tv.Value))
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("an index step's number %s is not a list index", tv.Value)
+		}
+		return n, nil
+	case "string":
+		var s string
+		if err := json.Unmarshal(tv.Value, &s); err != nil {
+			return nil, fmt.Errorf("an index step's string %s is not a string", tv.Value)
+		}
+		return s, nil
+	}
+	return nil, fmt.Errorf("an index step's key has type %s; only number and string keys can be stored", tv.Type)
+}
+
+// markSecret makes the value at path secret. A path that leads nowhere
+// (an element of a null list) marks nothing: there is nothing to hide.
+func markSecret(v resource.Value, path resource.PropertyPath) resource.Value {
+	if len(path) == 0 {
+		return resource.MakeSecret(v)
+	}
+	inner, wasSecret := v.SecretElement(), v.IsSecret()
+	var out resource.Value
+	switch k := path[0].(type) {
+	case string:
+		if inner.Kind() != resource.ObjectKind {
+			return v
+		}
+		e, ok := inner.Object()[k]
+		if !ok {
+			return v
+		}
+		o := inner.Object().Copy()
+		o[k] = markSecret(e, path[1:])
+		out = resource.NewObject(o)
+	case int:
+		if inner.Kind() != resource.ArrayKind || k >= len(inner.Array()) {
+			return v
+		}
+		a := append([]resource.Value(nil), inner.Array()...)
+		a[k] = markSecret(a[k], path[1:])
+		out = resource.NewArray(a...)
+	default:
+		return v
+	}
+	if wasSecret {
+		return resource.MakeSecret(out)
+	}
+	return out
+}
+
+// secretPaths lists the paths of the secrets in an object, in order.
+func secretPaths(o resource.Object) []resource.PropertyPath {
+	var out []resource.PropertyPath
+	var walk func(v resource.Value, p resource.PropertyPath)
+	walk = func(v resource.Value, p resource.PropertyPath) {
+		if v.IsSecret() {
+			out = append(out, append(resource.PropertyPath(nil), p...))
+			return
+		}
+		switch v.Kind() {
+		case resource.ArrayKind:
+			for i, e := range v.Array() {
+				walk(e, append(p, i))
+			}
+		case resource.ObjectKind:
+			for _, k := range sortedKeys(v.Object()) {
+				walk(v.Object()[k], append(p, k))
+			}
+		}
+	}
+	for _, k := range sortedKeys(o) {
+		walk(o[k], resource.PropertyPath{k})
+	}
+	return out
+}
+
+func sortedKeys(o resource.Object) []string {
+	keys := o.Keys()
+	sort.Strings(keys)
+	return keys
+}
+
+// pathSteps writes a path as Terraform's sensitive_attributes entry.
+func pathSteps(p resource.PropertyPath) []any {
+	steps := make([]any, len(p))
+	for i, k := range p {
+		switch k := k.(type) {
+		case int:
+			steps[i] = map[string]any{"type": "index", "value": map[string]any{"value": k, "type": "number"}}
+		default:
+			steps[i] = map[string]any{"type": "get_attr", "value": fmt.Sprint(k)}
+		}
+	}
+	return steps
+}
+
+// typeOf infers a Terraform type for an output value.
+func typeOf(v resource.Value) any {
+	v = v.SecretElement()
+	switch v.Kind() {
+	case resource.BoolKind:
+		return "bool"
+	case resource.NumberKind:
+		return "number"
+	case resource.StringKind:
+		return "string"
+	case resource.ArrayKind:
+		elems := make([]any, len(v.Array()))
+		for i, e := range v.Array() {
+			elems[i] = typeOf(e)
+		}
+		return []any{"tuple", elems}
+	case resource.ObjectKind:
+		attrs := map[string]any{}
+		for k, e := range v.Object() {
+			attrs[k] = typeOf(e)
+		}
+		return []any{"object", attrs}
+	}
+	return "dynamic"
+}
+
+var errNotObject = errors.New("not a JSON object")
