@@ -232,7 +232,7 @@ func (a *app) newView(jsonOut, diff bool) display.View {
 		mode = display.Live
 	}
 	return display.New(display.Options{
-		Out: a.env.Stdout, ErrOut: a.env.Stderr, Mode: mode,
+		Out: a.env.Stdout, ErrOut: a.env.Stderr, Mode: mode, Style: displayStyle(a.g.dir),
 		Colour: a.colourFor(a.env.StdoutTerminal), Verbose: a.g.verbose, Diff: diff,
 		Now: a.env.now, Width: a.env.Width, Scrubber: a.scrub,
 	})
