@@ -189,6 +189,8 @@ func (v *terraformView) progressLine(e engine.Event) string {
 	}
 	addr := v.p.paint(colourBold, e.URN.Name())
 	switch {
+	case e.Kind == engine.EventStepStart && (e.Op == engine.OpCreate || e.Op == engine.OpCreateReplacement):
+		return addr + ": " + w.doing + "..."
 	case e.Kind == engine.EventStepStart:
 		return addr + ": " + w.doing + "..." + idSuffix(e.Old)
 	case e.Err != nil:

@@ -194,6 +194,7 @@ func tfChangedAttrs(p painter, e engine.Event) []string {
 			cs[i].kind, cs[i].old = resource.DiffUpdate, v
 		}
 	}
+	cs = append(cs, recomputed(e, old, cs)...)
 	replacing := e.Op == engine.OpReplace || e.Op == engine.OpCreateReplacement
 	shown := map[string]bool{}
 	width := 0
@@ -216,6 +217,26 @@ func tfChangedAttrs(p painter, e engine.Event) []string {
 	}
 	if n := len(nonNullKeys(old)) - countShown(old, shown); n > 0 {
 		out = append(out, "", tfAttrIndent+"  "+p.paint(colourDim, "# ("+itoa(n)+" unchanged attribute"+plural(n)+" hidden)"))
+	}
+	return out
+}
+
+// recomputed are the attributes a preview's planned outputs leave
+// unknown that the diff does not name (terraform_data's output when its
+// input changes): terraform shows them as "(known after apply)".
+func recomputed(e engine.Event, old resource.Object, cs []change) []change {
+	if e.New == nil || !e.Preview {
+		return nil
+	}
+	named := map[string]bool{"id": true}
+	for _, c := range cs {
+		named[rootOf(c.path)] = true
+	}
+	var out []change
+	for _, k := range nonNullKeys(e.New.Outputs) {
+		if v, was := old[k]; !named[k] && e.New.Outputs[k].IsUnknown() && was && !v.IsUnknown() {
+			out = append(out, change{path: k, kind: resource.DiffUpdate, old: v, new: resource.Unknown()})
+		}
 	}
 	return out
 }
