@@ -76,11 +76,11 @@ func statePath(dir string, a RemoteStateArgs) string {
 }
 
 // readOutputs reads the root module outputs of a state file (format
-// version 4). A missing file is an empty state, as terraform reads it.
+// version 4). A missing file is an error, as terraform says.
 func readOutputs(path string) (resource.Object, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return resource.Object{}, nil
+		return nil, fmt.Errorf("unable to find remote state: no stored state was found at %s; apply the configuration that writes it first, or fix config.path", path)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("terraform_remote_state: reading %s: %w", path, err)

@@ -73,13 +73,14 @@ func TestRemoteState(t *testing.T) {
 		name    string
 		wantErr string
 	}{
-		"default path":          {args: RemoteStateArgs{Backend: "local"}, name: "alpha"},
-		"config path":           {args: RemoteStateArgs{Backend: "local", Config: cfg("path", "other/net.tfstate")}, name: "beta"},
-		"workspace":             {args: RemoteStateArgs{Backend: "local", Workspace: "prod"}, name: "prod"},
-		"missing file is empty": {args: RemoteStateArgs{Backend: "local", Config: cfg("path", "nope.tfstate"), Defaults: cfg("name", "dflt")}, name: "dflt"},
-		"defaults lose":         {args: RemoteStateArgs{Backend: "local", Defaults: cfg("name", "dflt")}, name: "alpha"},
-		"remote backend":        {args: RemoteStateArgs{Backend: "s3"}, wantErr: `backend "s3" is not supported`},
-		"old format":            {args: RemoteStateArgs{Backend: "local", Config: cfg("path", "old.tfstate")}, wantErr: "state format version 3"},
+		"default path":     {args: RemoteStateArgs{Backend: "local"}, name: "alpha"},
+		"config path":      {args: RemoteStateArgs{Backend: "local", Config: cfg("path", "other/net.tfstate")}, name: "beta"},
+		"workspace":        {args: RemoteStateArgs{Backend: "local", Workspace: "prod"}, name: "prod"},
+		"missing file":     {args: RemoteStateArgs{Backend: "local", Config: cfg("path", "nope.tfstate"), Defaults: cfg("name", "dflt")}, wantErr: "unable to find remote state"},
+		"defaults lose":    {args: RemoteStateArgs{Backend: "local", Defaults: cfg("name", "dflt"), Config: cfg("path", "terraform.tfstate")}, name: "alpha"},
+		"defaults fill in": {args: RemoteStateArgs{Backend: "local", Defaults: cfg("name", "dflt", "zone", "z")}, name: "alpha"},
+		"remote backend":   {args: RemoteStateArgs{Backend: "s3"}, wantErr: `backend "s3" is not supported`},
+		"old format":       {args: RemoteStateArgs{Backend: "local", Config: cfg("path", "old.tfstate")}, wantErr: "state format version 3"},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
