@@ -90,8 +90,8 @@ func (f *opFlags) addVars(c *cobra.Command) {
 }
 
 func (f *opFlags) addTargets(c *cobra.Command) {
-	c.Flags().StringArrayVarP(&f.targets, "target", "t", nil, "limit the operation to this resource `URN` (repeatable)")
-	c.Flags().StringArrayVar(&f.excludes, "exclude", nil, "leave this resource `URN` alone (repeatable)")
+	c.Flags().StringArrayVarP(&f.targets, "target", "t", nil, "limit the operation to this resource `URN` (or, in a Terraform configuration, address) (repeatable)")
+	c.Flags().StringArrayVar(&f.excludes, "exclude", nil, "leave this resource `URN` (or, in a Terraform configuration, address) alone (repeatable)")
 }
 
 func (f *opFlags) addCommon(c *cobra.Command, verb string) {
