@@ -11,20 +11,25 @@ import (
 )
 
 // TestBadInput applies testdata/badbase, then replaces main.tf with each
-// broken configuration under testdata/bad: up must exit 1 with a
-// diagnostic at the file:line:col and with the summary the file's first
+// broken configuration under testdata/bad (a FILE.tf, or a directory
+// whose files, main.tf and others, are copied in): up must exit 1 with a
+// diagnostic at the file:line:col and with the summary main.tf's first
 // line ("# want: main.tf:L:C Summary") names, and leave the recorded
 // state byte for byte as it was.
 func TestBadInput(t *testing.T) {
 	needReal(t)
-	cases, err := filepath.Glob("testdata/bad/*.tf")
-	if err != nil || len(cases) == 0 {
-		t.Fatalf("no broken configurations: %v", err)
+	cases, err := filepath.Glob("testdata/bad/*")
+	if err != nil || len(cases) < 25 {
+		t.Fatalf("want at least 25 broken configurations, have %d: %v", len(cases), err)
 	}
 	for _, c := range cases {
 		t.Run(strings.TrimSuffix(filepath.Base(c), ".tf"), func(t *testing.T) {
 			t.Parallel()
-			src, err := os.ReadFile(c)
+			main, extra := c, ""
+			if !strings.HasSuffix(c, ".tf") {
+				main, extra = filepath.Join(c, "main.tf"), c
+			}
+			src, err := os.ReadFile(main)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -37,6 +42,14 @@ func TestBadInput(t *testing.T) {
 			p := newProject(t, "testdata/badbase")
 			p.must("up", "--yes")
 			before := tree(t, filepath.Join(p.dir, ".plinth", "stacks"))
+			if extra != "" {
+				if err := os.Remove(filepath.Join(p.dir, "main.tf")); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.CopyFS(p.dir, os.DirFS(extra)); err != nil {
+					t.Fatal(err)
+				}
+			}
 			if err := os.WriteFile(filepath.Join(p.dir, "main.tf"), src, 0o644); err != nil {
 				t.Fatal(err)
 			}

@@ -43,6 +43,9 @@ func (a *app) runDestroy(ctx context.Context, f opFlags) error {
 		return err
 	}
 	defer closeSession(sess)
+	if err := r.resolveAddresses(&f, sess.Base(), nil); err != nil {
+		return err
+	}
 	if err := refuseProtected(sess.Base(), f.targets, f.excludes); err != nil {
 		return err
 	}

@@ -30,7 +30,7 @@ type project interface {
 // is the YAML format; *.tf or *.tf.json files and no plinth.yaml are a
 // Terraform configuration.
 func loadProject(dir string) (project, error) {
-	if _, err := os.Stat(filepath.Join(dir, program.FileName)); errors.Is(err, os.ErrNotExist) && hcl.IsConfig(dir) {
+	if isTerraform(dir) {
 		c, err := hcl.Load(dir)
 		if err != nil {
 			return nil, err
@@ -42,6 +42,26 @@ func loadProject(dir string) (project, error) {
 		return nil, err
 	}
 	return yamlProject{p}, nil
+}
+
+// isTerraform reports whether dir holds a Terraform configuration: .tf
+// or .tf.json files and no plinth.yaml.
+func isTerraform(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, program.FileName))
+	return errors.Is(err, os.ErrNotExist) && hcl.IsConfig(dir)
+}
+
+// displayStyle is how the views word an operation on the project in
+// dir: terraform's plan and progress lines for a Terraform
+// configuration, plinth's own otherwise.
+func displayStyle(dir string) display.Style {
+	if dir == "" {
+		dir = "."
+	}
+	if isTerraform(dir) {
+		return display.StyleTerraform
+	}
+	return display.StylePlinth
 }
 
 // yamlProject is a plinth.yaml program.

@@ -4,6 +4,8 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -52,6 +54,57 @@ func TestGolden(t *testing.T) {
 		r := clitest.MustRun(t, dir, goldenOptions, s.args...)
 		compareGolden(t, filepath.Join("testdata", "golden", s.golden), r.Stdout)
 	}
+}
+
+// TestGoldenTerraform shows a Terraform configuration's preview, update,
+// edited preview and destroy in terraform's words (+ ~ - -/+ markers,
+// "(known after apply)", "# forces replacement", "(sensitive value)",
+// "Plan: N to add, N to change, N to destroy.") and compares them with
+// testdata/terraform/*.txt. terraform_data's ids are random UUIDs: they
+// are written as <uuid>.
+func TestGoldenTerraform(t *testing.T) {
+	dir := clitest.CopyDir(t, filepath.Join("testdata", "terraform", "config"))
+	steps := []struct {
+		golden string
+		edit   func()
+		args   []string
+	}{
+		{golden: "preview.txt", args: []string{"preview"}},
+		{golden: "up.txt", args: []string{"up", "--yes", "--skip-preview"}},
+		{golden: "preview-edit.txt", args: []string{"preview"}, edit: func() {
+			clitest.Edit(t, dir, "main.tf", `default = "hello"`, `default = "hi"`)
+			clitest.Edit(t, dir, "main.tf", `"v1"`, `"v2"`)
+			clitest.Edit(t, dir, "main.tf", "resource \"terraform_data\" \"gone\"", "resource \"terraform_data\" \"new\"")
+		}},
+		{golden: "preview-clean.txt", args: []string{"preview"}, edit: func() {
+			clitest.MustRun(t, dir, goldenOptions, "up", "--yes", "--skip-preview")
+		}},
+		{golden: "destroy.txt", args: []string{"destroy", "--yes"}},
+	}
+	uuid := regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+	for _, s := range steps {
+		if s.edit != nil {
+			s.edit()
+		}
+		r := clitest.MustRun(t, dir, goldenOptions, s.args...)
+		compareGolden(t, filepath.Join("testdata", "terraform", s.golden), sortProgress(uuid.ReplaceAllString(r.Stdout, "<uuid>")))
+	}
+}
+
+// sortProgress sorts each run of progress lines ("ADDRESS: Creating..."),
+// whose order between resources created at once is the scheduler's.
+func sortProgress(out string) string {
+	lines := strings.Split(out, "\n")
+	progress := func(l string) bool { return strings.HasPrefix(l, "terraform_data.") }
+	for i := 0; i < len(lines); {
+		j := i
+		for j < len(lines) && progress(lines[j]) {
+			j++
+		}
+		sort.Strings(lines[i:j])
+		i = j + 1
+	}
+	return strings.Join(lines, "\n")
 }
 
 func compareGolden(t *testing.T, path, got string) {

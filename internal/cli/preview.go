@@ -60,6 +60,9 @@ func (a *app) runPreview(ctx context.Context, f previewFlags) error {
 	a.scrub.LearnSnapshot(base)
 	ctx, hard, stop := a.interruptible(ctx, view)
 	defer stop()
+	if err := r.resolveAddresses(&f.opFlags, base, r.learnURNs(ctx, hard, f.opFlags, ev, base)); err != nil {
+		return err
+	}
 	opts, err := r.options(nil, hard, f.opFlags)
 	if err != nil {
 		return err

@@ -13,6 +13,7 @@ import (
 	"github.com/plinth-iac/plinth/internal/provider/tfplugin"
 	"github.com/plinth-iac/plinth/internal/registry"
 	"github.com/plinth-iac/plinth/providers/plinth"
+	"github.com/plinth-iac/plinth/providers/terraform"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -26,6 +27,11 @@ func builtins(projectDir string) map[string]registry.Builtin {
 	return map[string]registry.Builtin{
 		plinth.Name: {Version: plinth.Version, New: func() (provider.Provider, error) {
 			return projectRooted{Provider: inproc.New(plinth.New()), dir: projectDir}, nil
+		}},
+		// Terraform configurations' built-in provider: terraform_data and
+		// terraform_remote_state.
+		terraform.Name: {Version: terraform.Version, New: func() (provider.Provider, error) {
+			return inproc.New(terraform.New(projectDir)), nil
 		}},
 	}
 }

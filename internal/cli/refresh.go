@@ -41,6 +41,9 @@ func (a *app) runRefresh(ctx context.Context, f opFlags) error {
 		return err
 	}
 	defer closeSession(sess)
+	if err := r.resolveAddresses(&f, sess.Base(), nil); err != nil {
+		return err
+	}
 	ctx, hard, stop := a.interruptible(ctx, view)
 	defer stop()
 	expected, err := r.previewAndConfirm(ctx, hard, "refresh", "Do you want to record these changes in the state?", f, nil, func(opts engine.Options) (*engine.Result, error) {

@@ -90,8 +90,8 @@ func (f *opFlags) addVars(c *cobra.Command) {
 }
 
 func (f *opFlags) addTargets(c *cobra.Command) {
-	c.Flags().StringArrayVarP(&f.targets, "target", "t", nil, "limit the operation to this resource `URN` (repeatable)")
-	c.Flags().StringArrayVar(&f.excludes, "exclude", nil, "leave this resource `URN` alone (repeatable)")
+	c.Flags().StringArrayVarP(&f.targets, "target", "t", nil, "limit the operation to this resource `URN` (or, in a Terraform configuration, address) (repeatable)")
+	c.Flags().StringArrayVar(&f.excludes, "exclude", nil, "leave this resource `URN` (or, in a Terraform configuration, address) alone (repeatable)")
 }
 
 func (f *opFlags) addCommon(c *cobra.Command, verb string) {
@@ -258,7 +258,7 @@ func (a *app) newView(jsonOut, diff bool) display.View {
 		mode = display.Live
 	}
 	return display.New(display.Options{
-		Out: a.env.Stdout, ErrOut: a.env.Stderr, Mode: mode,
+		Out: a.env.Stdout, ErrOut: a.env.Stderr, Mode: mode, Style: displayStyle(a.g.dir),
 		Colour: a.colourFor(a.env.StdoutTerminal), Verbose: a.g.verbose, Diff: diff,
 		Now: a.env.now, Width: a.env.Width, Scrubber: a.scrub,
 	})

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -63,12 +64,29 @@ func (a *app) stateLsCommand() *cobra.Command {
 				return nil
 			}
 			tw := tabwriter.NewWriter(a.env.Stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "URN\tID\tNOTES")
-			for _, r := range snap.Resources {
-				fmt.Fprintf(tw, "%s\t%s\t%s\n", r.URN, idText(r), notes(r))
+			if isTerraform(ws.dir) {
+				listAddresses(tw, snap)
+			} else {
+				fmt.Fprintln(tw, "URN\tID\tNOTES")
+				for _, r := range snap.Resources {
+					fmt.Fprintf(tw, "%s\t%s\t%s\n", r.URN, idText(r), notes(r))
+				}
 			}
 			return tw.Flush()
 		},
+	}
+}
+
+// listAddresses lists a Terraform configuration's resources by address,
+// as terraform state list does, leaving out the default providers the
+// engine made (terraform lists no providers; provider blocks show as
+// provider.NAME).
+func listAddresses(w io.Writer, snap *state.Snapshot) {
+	fmt.Fprintln(w, "ADDRESS\tID\tNOTES")
+	for _, r := range snap.Resources {
+		if !isDefaultProvider(r) {
+			fmt.Fprintf(w, "%s\t%s\t%s\n", r.URN.Name(), idText(r), notes(r))
+		}
 	}
 }
 

@@ -56,6 +56,9 @@ func (a *app) runUp(ctx context.Context, f upFlags) error {
 	ctx, hard, stop := a.interruptible(ctx, view)
 	defer stop()
 	base := sess.Base()
+	if err := r.resolveAddresses(&f.opFlags, base, r.learnURNs(ctx, hard, f.opFlags, ev, base)); err != nil {
+		return err
+	}
 	if f.refresh {
 		if base, err = r.refreshFirst(ctx, sess, hard, f.opFlags); err != nil {
 			return err

@@ -30,6 +30,9 @@ type Options struct {
 	// nil.
 	ErrOut io.Writer
 	Mode   Mode
+	// Style is how the plain and live views word what they show:
+	// plinth's lines or terraform's plan (the program format picks it).
+	Style Style
 	// Colour turns on ANSI colours (plain and live views).
 	Colour bool
 	// Verbose shows unchanged resources, default providers and stack
@@ -126,6 +129,11 @@ func newView(opts Options) View {
 		return newJSONView(opts)
 	}
 	opts.Out, opts.ErrOut = opts.Scrubber.Writer(opts.Out), opts.Scrubber.Writer(opts.errOut())
+	if opts.Style == StyleTerraform {
+		// terraform writes its plan and its progress line by line, on a
+		// terminal too.
+		return newTerraformView(opts)
+	}
 	if opts.Mode == Live {
 		return newLiveView(opts)
 	}

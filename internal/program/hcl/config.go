@@ -22,6 +22,9 @@ type Module struct {
 	resources       []*resourceConfig
 	calls           []*moduleCall
 	checks          []*check
+	// providerFuncs are the provider-defined functions its files call
+	// (provider::time::rfc3339_parse).
+	providerFuncs map[string]bool
 }
 
 // requiredProvider is an entry of required_providers.

@@ -225,7 +225,7 @@ func (r *run) evalCtx(inst *modInst) *hcl.EvalContext {
 		top[parts[0]][parts[1]] = v
 	}
 	inst.mu.Unlock()
-	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{}, Functions: r.funcs}
+	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{}, Functions: r.withProviderFuncs(inst, r.funcs)}
 	for k, m := range top {
 		ctx.Variables[k] = cty.ObjectVal(m)
 	}

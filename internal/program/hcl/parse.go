@@ -108,6 +108,7 @@ func (l *loader) loadFile(m *Module, abs string) {
 	if f == nil || ds.HasErrors() {
 		return
 	}
+	providerFuncCalls(m, f.Body)
 	content, ds := f.Body.Content(topSchema)
 	l.diags = append(l.diags, ds...)
 	for _, b := range content.Blocks {

@@ -117,6 +117,9 @@ func functionArgs(fn *function, args resource.Object) ([]dynamicValue, []provide
 		}
 		failures = append(failures, provider.CheckFailure{Property: path.String(), Reason: err.Error()})
 	}
+	if pos, ok := args[provider.PositionalArgs]; ok && len(args) == 1 {
+		args = namedArgs(fn, pos.SecretElement().Array())
+	}
 	known := map[string]bool{}
 	for _, prm := range fn.params {
 		known[prm.name] = true
@@ -134,4 +137,21 @@ func functionArgs(fn *function, args resource.Object) ([]dynamicValue, []provide
 		}
 	}
 	return out, failures
+}
+
+// namedArgs names positional arguments by the function's parameters, the
+// ones past them going to its variadic parameter.
+func namedArgs(fn *function, pos []resource.Value) resource.Object {
+	args := resource.Object{}
+	for i, v := range pos {
+		switch {
+		case i < len(fn.params):
+			args[fn.params[i].name] = v
+		case fn.variadic != nil:
+			args[fn.variadic.name] = resource.NewArray(append(args[fn.variadic.name].Array(), v)...)
+		default:
+			args[fmt.Sprintf("argument %d", i+1)] = v
+		}
+	}
+	return args
 }

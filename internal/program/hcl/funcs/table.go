@@ -35,7 +35,7 @@ func WithPlanTimestamp(ts string) Option {
 }
 
 // Table returns every built-in function keyed by its Terraform name, each
-// also under "core::<name>". baseDir is path.module: the directory relative
+// also under "core::<name>". baseDir is path.cwd (the root module's directory): the directory relative
 // file paths (file, fileset, templatefile, ...) are resolved against.
 func Table(baseDir string, opts ...Option) map[string]function.Function {
 	cfg := config{planTimestamp: cty.UnknownVal(cty.String)}

@@ -1,0 +1,4 @@
+# want: main.tf:2:1 X
+resource "random_pett" "x" {
+  length = 2
+}

@@ -1,0 +1,4 @@
+resource "local_file" "base" {
+  filename = "other.txt"
+  content  = "other"
+}

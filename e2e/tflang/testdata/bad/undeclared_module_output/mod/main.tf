@@ -1,0 +1,1 @@
+output "name" { value = "m" }

@@ -1,0 +1,252 @@
+package display
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/state"
+)
+
+// Style is how a text view words what it shows: plinth's own lines, or
+// the plan and apply output a Terraform user knows. The program format
+// picks it (internal/cli); the JSON view has one style.
+type Style uint8
+
+// The styles.
+const (
+	// StylePlinth is plinth's own: "+ create pet (plinth:random:Pet)".
+	StylePlinth Style = iota
+	// StyleTerraform is terraform's: a preview lists a block per
+	// resource address with + ~ - -/+ +/- markers and ends with "Plan: N
+	// to add, N to change, N to destroy."; an update says "Creating..."
+	// and "Apply complete!".
+	StyleTerraform
+)
+
+// terraformView shows an operation as terraform does. A preview's blocks
+// are gathered and written in address order when it ends, as terraform
+// writes its plan; an update's lines are written as its steps run.
+type terraformView struct {
+	opts Options
+	p    painter
+
+	mu      sync.Mutex
+	op      Operation
+	start   time.Time
+	began   bool
+	planned []engine.Event  // the preview's changes, in arrival order
+	legends map[string]bool // the legend lines the plan needs
+}
+
+func newTerraformView(opts Options) *terraformView {
+	return &terraformView{opts: opts, p: painter{on: opts.Colour}}
+}
+
+func (v *terraformView) Begin(op Operation) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.began {
+		fmt.Fprintln(v.opts.Out)
+	}
+	v.began = true
+	v.op, v.start, v.planned, v.legends = op, v.opts.now(), nil, map[string]bool{}
+}
+
+func (v *terraformView) Event(e engine.Event) {
+	if v.hidden(e) {
+		return
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	switch {
+	case e.Kind == engine.EventDiagnostic:
+		d := Diagnostic{Severity: e.Severity, Summary: e.Message}
+		if e.URN != "" {
+			d.Where = e.URN.Name()
+		}
+		fmt.Fprintln(v.opts.Out, d.text(v.p))
+	case e.Preview && e.Kind == engine.EventStepDone:
+		if _, ok := tfActions[e.Op]; ok || e.Err != nil {
+			v.planned = append(v.planned, e)
+		}
+	case !e.Preview:
+		if l := v.progressLine(e); l != "" {
+			fmt.Fprintln(v.opts.Out, l)
+		}
+	}
+}
+
+// hidden reports whether terraform would not mention an event: provider
+// configurations (terraform never lists them) unless they failed, and
+// the deletes that finish a replacement, which the replacement's own
+// block already shows.
+func (v *terraformView) hidden(e engine.Event) bool {
+	if e.Err != nil || v.opts.Verbose {
+		return false
+	}
+	return state.IsProviderType(e.Type) || e.Preview && e.Op == engine.OpDeleteReplaced
+}
+
+func (v *terraformView) Diagnostic(d Diagnostic) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	fmt.Fprintln(v.opts.Out, d.text(v.p))
+}
+
+func (v *terraformView) Notice(s string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	fmt.Fprintln(v.opts.Out, v.p.paint(colourYellow, s))
+}
+
+func (v *terraformView) End(o Outcome) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.op.Preview {
+		writeLines(v.opts.Out, v.planLines(o))
+	} else {
+		writeLines(v.opts.Out, v.applyEndLines(o))
+	}
+	for _, d := range Diagnose(o.Err, v.opts.Verbose) {
+		fmt.Fprintln(v.opts.errOut(), d.text(v.p))
+	}
+}
+
+// planLines are a preview's output: the legend of the markers it uses,
+// one block per resource in address order, the output changes and the
+// "Plan:" line; "No changes." when there are none.
+func (v *terraformView) planLines(o Outcome) []string {
+	events := append([]engine.Event(nil), v.planned...)
+	sort.SliceStable(events, func(i, j int) bool { return events[i].URN.Name() < events[j].URN.Name() })
+	var blocks []string
+	for _, e := range events {
+		if e.Err != nil {
+			continue
+		}
+		a, lines := tfBlock(v.p, e)
+		blocks = append(blocks, "")
+		blocks = append(blocks, lines...)
+		v.legends[a.legend] = true
+	}
+	outs := tfOutputChangeLines(v.p, o)
+	if o.Err != nil {
+		return nil
+	}
+	if len(blocks) == 0 && len(outs) == 0 {
+		return []string{"", v.p.paint(colourBold, "No changes.") + " Your infrastructure matches the configuration."}
+	}
+	var lines []string
+	if len(blocks) > 0 {
+		lines = append(lines, "", "Resource actions are indicated with the following symbols:")
+		lines = append(lines, v.legend()...)
+		lines = append(lines, "", "Plinth will perform the following actions:")
+		lines = append(lines, blocks...)
+		lines = append(lines, "", v.p.paint(colourBold, "Plan:")+" "+planCounts(o.Result))
+	}
+	if len(outs) > 0 {
+		lines = append(lines, "", "Changes to Outputs:")
+		lines = append(lines, outs...)
+	}
+	return lines
+}
+
+// legend lists the markers a plan uses, in terraform's order.
+func (v *terraformView) legend() []string {
+	var out []string
+	for _, a := range tfLegend {
+		if v.legends[a.legend] {
+			out = append(out, fmt.Sprintf("%3s %s", v.p.paint(a.colour, a.symbol), a.legend))
+		}
+	}
+	return out
+}
+
+// planCounts is terraform's plan summary: "1 to add, 0 to change, 0 to
+// destroy." A replacement adds one and destroys one.
+func planCounts(res *engine.Result) string {
+	add, change, destroy := tfCounts(res)
+	return fmt.Sprintf("%d to add, %d to change, %d to destroy.", add, change, destroy)
+}
+
+func tfCounts(res *engine.Result) (add, change, destroy int) {
+	if res == nil {
+		return 0, 0, 0
+	}
+	c := res.Counts
+	return c[engine.OpCreate] + c[engine.OpReplace], c[engine.OpUpdate], c[engine.OpDelete] + c[engine.OpReplace]
+}
+
+// progressLine is the line for a step of an update as it runs:
+// "random_pet.a: Creating...", "random_pet.a: Creation complete after
+// 1s [id=witty-otter]".
+func (v *terraformView) progressLine(e engine.Event) string {
+	w, ok := tfProgress[e.Op]
+	if !ok || e.Op == engine.OpSame {
+		return ""
+	}
+	addr := v.p.paint(colourBold, e.URN.Name())
+	switch {
+	case e.Kind == engine.EventStepStart && (e.Op == engine.OpCreate || e.Op == engine.OpCreateReplacement):
+		return addr + ": " + w.doing + "..."
+	case e.Kind == engine.EventStepStart:
+		return addr + ": " + w.doing + "..." + idSuffix(e.Old)
+	case e.Err != nil:
+		return addr + ": " + v.p.paint(colourRed, w.failed) + ": " + firstLine(e.Err.Error())
+	}
+	line := addr + ": " + w.done
+	if e.Op != engine.OpRefresh {
+		line += " after " + tfDuration(e.Duration)
+	}
+	if e.New != nil && e.Op != engine.OpDelete && e.Op != engine.OpDeleteReplaced {
+		line += idSuffix(e.New)
+	}
+	return line
+}
+
+// idSuffix is " [id=ID]" for a resource with a known ID.
+func idSuffix(r *state.Resource) string {
+	if r == nil || r.ID == "" || r.ID == engine.UnknownID {
+		return ""
+	}
+	if r.SecretID {
+		return " [id=" + tfSensitive + "]"
+	}
+	return " [id=" + r.ID + "]"
+}
+
+// tfDuration is terraform's "0s", "12s", "1m5s".
+func tfDuration(d time.Duration) string {
+	return d.Round(time.Second).String()
+}
+
+// applyEndLines close an update, refresh or destroy: the outputs and
+// "Apply complete! Resources: 1 added, 0 changed, 0 destroyed."
+func (v *terraformView) applyEndLines(o Outcome) []string {
+	if o.Err != nil {
+		return nil
+	}
+	add, change, destroy := tfCounts(o.Result)
+	var s string
+	switch v.op.Verb {
+	case "destroy":
+		s = fmt.Sprintf("Destroy complete! Resources: %d destroyed.", destroy)
+	case "refresh":
+		s = "Refresh complete!"
+	default:
+		s = fmt.Sprintf("Apply complete! Resources: %d added, %d changed, %d destroyed.", add, change, destroy)
+	}
+	lines := []string{"", v.p.paint(colourGreen, s)}
+	if o.ShowOutputs && o.Result != nil && len(o.Result.Outputs) > 0 {
+		lines = append(lines, "", v.p.paint(colourGreen, "Outputs:"), "")
+		keys := o.Result.Outputs.Keys()
+		sort.Strings(keys)
+		width := maxLen(keys)
+		for _, k := range keys {
+			lines = append(lines, tfOutputLines(k, width, o.Result.Outputs[k])...)
+		}
+	}
+	return lines
+}

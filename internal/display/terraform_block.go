@@ -1,0 +1,410 @@
+package display
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/state"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// tfAction is how terraform marks a planned step: the marker before its
+// block, the end of its "# ADDRESS ..." heading, and what the legend
+// says the marker means.
+type tfAction struct {
+	symbol  string
+	heading string
+	colour  colour
+	legend  string
+}
+
+var (
+	tfCreate    = tfAction{"+", "will be created", colourGreen, "create"}
+	tfUpdate    = tfAction{"~", "will be updated in-place", colourYellow, "update in-place"}
+	tfDestroy   = tfAction{"-", "will be destroyed", colourRed, "destroy"}
+	tfReplace   = tfAction{"-/+", "must be replaced", colourMagenta, "destroy and then create replacement"}
+	tfCBD       = tfAction{"+/-", "must be replaced", colourMagenta, "create replacement and then destroy"}
+	tfRead      = tfAction{"<=", "will be read during apply", colourCyan, "read (data resources)"}
+	tfImport    = tfAction{"=", "will be imported", colourCyan, "import"}
+	tfRefreshed = tfAction{"~", "has changed outside of Plinth", colourYellow, "changed outside of Plinth"}
+	tfForget    = tfAction{".", "will no longer be managed by Plinth", colourRed, "forget (the object is left as it is)"}
+)
+
+// tfActions maps the engine's planned steps to terraform's markers.
+var tfActions = map[engine.StepOp]tfAction{
+	engine.OpCreate: tfCreate, engine.OpUpdate: tfUpdate, engine.OpDelete: tfDestroy,
+	engine.OpReplace: tfReplace, engine.OpCreateReplacement: tfCBD,
+	engine.OpImport: tfImport, engine.OpRefresh: tfRefreshed, engine.OpDiscard: tfForget,
+}
+
+// tfLegend is the order terraform's legend lists markers in.
+var tfLegend = []tfAction{tfCreate, tfUpdate, tfDestroy, tfReplace, tfCBD, tfRead, tfImport, tfRefreshed, tfForget}
+
+// tfWords are the words of terraform's progress lines for one step.
+type tfWords struct{ doing, done, failed string }
+
+var tfProgress = map[engine.StepOp]tfWords{
+	engine.OpCreate:            {"Creating", "Creation complete", "Creation failed"},
+	engine.OpCreateReplacement: {"Creating", "Creation complete", "Creation failed"},
+	engine.OpUpdate:            {"Modifying", "Modifications complete", "Modification failed"},
+	engine.OpReplace:           {"Replacing", "Replacement complete", "Replacement failed"},
+	engine.OpDelete:            {"Destroying", "Destruction complete", "Destruction failed"},
+	engine.OpDeleteReplaced:    {"Destroying", "Destruction complete", "Destruction failed"},
+	engine.OpRefresh:           {"Refreshing state", "Refresh complete", "Refresh failed"},
+	engine.OpImport:            {"Importing", "Import complete", "Import failed"},
+	engine.OpDiscard:           {"Forgetting", "Forgotten", "Forgetting failed"},
+}
+
+const (
+	tfKnownAfterApply = "(known after apply)"
+	tfSensitive       = "(sensitive value)"
+	tfAttrIndent      = "      "
+)
+
+// tfBlock renders one planned step as terraform does, and returns the
+// action it marks it with:
+//
+//	# random_pet.a will be created
+//	+ resource "random_pet" "a" {
+//	    + id     = (known after apply)
+//	    + length = 2
+//	  }
+func tfBlock(p painter, e engine.Event) (tfAction, []string) {
+	a := tfActions[e.Op]
+	switch {
+	case e.Op == engine.OpRefresh && e.New == nil:
+		a.heading, a.symbol = "has been deleted outside of Plinth", "-"
+	case e.Op == engine.OpCreateReplacement && deleteFirst(e):
+		a = tfReplace
+	}
+	typ, name := tfTypeName(e)
+	lines := []string{
+		"  " + p.paint(colourBold, "# "+e.URN.Name()) + " " + a.heading,
+		p.paint(a.colour, padSymbol(a.symbol)) + " resource " + strconv.Quote(typ) + " " + strconv.Quote(name) + " {",
+	}
+	lines = append(lines, tfBlockAttrs(p, e)...)
+	return a, append(lines, "    }")
+}
+
+// deleteFirst reports whether a replacement deletes the old resource
+// before it creates the new one.
+func deleteFirst(e engine.Event) bool {
+	return e.New != nil && e.New.DeleteBeforeReplace || e.Old != nil && e.Old.DeleteBeforeReplace
+}
+
+// padSymbol right-aligns a marker in terraform's three columns.
+func padSymbol(s string) string {
+	if len(s) >= 3 {
+		return s
+	}
+	return strings.Repeat(" ", 3-len(s)) + s
+}
+
+// tfTypeName is the type and name of a resource's block: random_pet and
+// a for module.x.random_pet.a[0].
+func tfTypeName(e engine.Event) (typ, name string) {
+	typ = e.Type
+	if typ == "" {
+		typ = e.URN.Type()
+	}
+	typ = typ[strings.LastIndex(typ, ":")+1:]
+	addr := e.URN.Name()
+	if strings.HasSuffix(addr, "]") {
+		if i := strings.LastIndex(addr, "["); i > 0 {
+			addr = addr[:i]
+		}
+	}
+	return typ, addr[strings.LastIndex(addr, ".")+1:]
+}
+
+// tfBlockAttrs are a block's attribute lines: every attribute of what is
+// created or destroyed, the changed ones of an update or replacement.
+func tfBlockAttrs(p painter, e engine.Event) []string {
+	switch e.Op {
+	case engine.OpCreate, engine.OpImport:
+		return tfAllAttrs(p, planned(e.New), "+", false)
+	case engine.OpDelete, engine.OpDiscard:
+		return tfAllAttrs(p, recorded(e.Old), "-", true)
+	}
+	if e.Old == nil {
+		return tfAllAttrs(p, planned(e.New), "+", false)
+	}
+	return tfChangedAttrs(p, e)
+}
+
+// planned is what a preview knows of a resource to be: its planned
+// outputs over its inputs.
+func planned(r *state.Resource) resource.Object {
+	if r == nil {
+		return nil
+	}
+	o := r.Inputs.Copy()
+	if o == nil {
+		o = resource.Object{}
+	}
+	for k, v := range r.Outputs {
+		o[k] = v
+	}
+	if _, ok := o["id"]; !ok && (r.ID == "" || r.ID == engine.UnknownID) {
+		o["id"] = resource.Unknown()
+	}
+	return o
+}
+
+// recorded is what is known of an existing resource: its outputs, else
+// its inputs.
+func recorded(r *state.Resource) resource.Object {
+	if r == nil {
+		return nil
+	}
+	if len(r.Outputs) > 0 {
+		return r.Outputs
+	}
+	return r.Inputs
+}
+
+// tfAllAttrs lists every attribute of o that is set, each with symbol;
+// toNull adds terraform's "-> null" for what is destroyed.
+func tfAllAttrs(p painter, o resource.Object, symbol string, toNull bool) []string {
+	keys := nonNullKeys(o)
+	width := maxLen(keys)
+	var out []string
+	for _, k := range keys {
+		suffix := ""
+		if toNull {
+			suffix = " -> null"
+		}
+		out = append(out, tfAttrLines(k, width, o[k], p.paint(tfSymbolColour(symbol), symbol), suffix)...)
+	}
+	return out
+}
+
+// tfChangedAttrs lists what an update or replacement changes, marking
+// what forces the replacement, then the id and how many attributes are
+// unchanged.
+func tfChangedAttrs(p painter, e engine.Event) []string {
+	cs := changes(e)
+	old := recorded(e.Old)
+	for i, c := range cs {
+		// A provider's diff may call a recorded value about to be
+		// recomputed an addition; terraform shows the value it replaces.
+		if v, ok := lookup(old, c.path); ok && !v.IsNull() && c.kind == resource.DiffAdd {
+			cs[i].kind, cs[i].old = resource.DiffUpdate, v
+		}
+	}
+	cs = append(cs, recomputed(e, old, cs)...)
+	replacing := e.Op == engine.OpReplace || e.Op == engine.OpCreateReplacement
+	shown := map[string]bool{}
+	width := 0
+	for _, c := range cs {
+		width = max(width, len(c.path))
+		shown[rootOf(c.path)] = true
+	}
+	var out []string
+	if id, ok := old["id"]; ok && !shown["id"] {
+		width = max(width, 2)
+		if replacing {
+			out = append(out, tfAttrIndent+p.paint(colourYellow, "~")+" "+pad("id", width)+" = "+tfInline(id)+" -> "+tfKnownAfterApply)
+		} else {
+			out = append(out, tfAttrIndent+"  "+pad("id", width)+" = "+tfInline(id))
+		}
+		shown["id"] = true
+	}
+	for _, c := range cs {
+		out = append(out, tfChangeLine(p, c, width))
+	}
+	if n := len(nonNullKeys(old)) - countShown(old, shown); n > 0 {
+		out = append(out, "", tfAttrIndent+"  "+p.paint(colourDim, "# ("+itoa(n)+" unchanged attribute"+plural(n)+" hidden)"))
+	}
+	return out
+}
+
+// recomputed are the attributes a preview's planned outputs leave
+// unknown that the diff does not name (terraform_data's output when its
+// input changes): terraform shows them as "(known after apply)".
+func recomputed(e engine.Event, old resource.Object, cs []change) []change {
+	if e.New == nil || !e.Preview {
+		return nil
+	}
+	named := map[string]bool{"id": true}
+	for _, c := range cs {
+		named[rootOf(c.path)] = true
+	}
+	var out []change
+	for _, k := range nonNullKeys(e.New.Outputs) {
+		if v, was := old[k]; !named[k] && e.New.Outputs[k].IsUnknown() && was && !v.IsUnknown() {
+			out = append(out, change{path: k, kind: resource.DiffUpdate, old: v, new: resource.Unknown()})
+		}
+	}
+	return out
+}
+
+func countShown(o resource.Object, shown map[string]bool) int {
+	n := 0
+	for _, k := range nonNullKeys(o) {
+		if shown[k] {
+			n++
+		}
+	}
+	return n
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// tfChangeLine is one changed attribute: "~ name = old -> new", "+ name
+// = new" or "- name = old -> null", with "# forces replacement".
+func tfChangeLine(p painter, c change, width int) string {
+	symbol := diffSymbols[c.kind]
+	line := tfAttrIndent + p.paint(diffColours[c.kind], symbol) + " " + pad(c.path, width) + " = "
+	switch c.kind {
+	case resource.DiffAdd:
+		line += tfInline(c.new)
+	case resource.DiffDelete:
+		line += tfInline(c.old) + " -> null"
+	default:
+		line += tfInline(c.old) + " -> " + tfInline(c.new)
+	}
+	if c.replaces {
+		line += " " + p.paint(colourRed, "# forces replacement")
+	}
+	return line
+}
+
+func tfSymbolColour(symbol string) colour {
+	switch symbol {
+	case "+":
+		return colourGreen
+	case "-":
+		return colourRed
+	}
+	return colourYellow
+}
+
+// tfAttrLines render "symbol name = value" for an attribute, a list or
+// object value over several lines as terraform writes them.
+func tfAttrLines(name string, width int, v resource.Value, symbol, suffix string) []string {
+	return tfValueLines(tfAttrIndent+symbol+" ", tfAttrIndent+"    "+symbol+" ", tfAttrIndent+"  ", pad(name, width), v, suffix)
+}
+
+// tfOutputLines render a stack output after an update: "name = value",
+// "name = <sensitive>".
+func tfOutputLines(name string, width int, v resource.Value) []string {
+	if v.IsSecret() {
+		return []string{pad(name, width) + " = <sensitive>"}
+	}
+	return tfValueLines("", "  ", "", pad(name, width), v, "")
+}
+
+// tfValueLines render "name = value" after lead, a list's or object's
+// elements on lines of their own after inner, closed after closing.
+func tfValueLines(lead, inner, closing, name string, v resource.Value, suffix string) []string {
+	first := lead + name + " = "
+	if v.Kind() != resource.ArrayKind && v.Kind() != resource.ObjectKind || v.ContainsSecrets() {
+		return []string{first + tfInline(v) + suffix}
+	}
+	var lines []string
+	if v.Kind() == resource.ArrayKind {
+		lines = append(lines, first+"[")
+		for _, el := range v.Array() {
+			lines = append(lines, inner+tfInline(el)+",")
+		}
+		return append(lines, closing+"]"+suffix)
+	}
+	o := v.Object()
+	keys := o.Keys()
+	sort.Strings(keys)
+	w := 0
+	for _, k := range keys {
+		w = max(w, len(strconv.Quote(k)))
+	}
+	lines = append(lines, first+"{")
+	for _, k := range keys {
+		lines = append(lines, inner+pad(strconv.Quote(k), w)+" = "+tfInline(o[k]))
+	}
+	return append(lines, closing+"}"+suffix)
+}
+
+// tfInline renders a value on one line as terraform would write it:
+// strings quoted, "(known after apply)", "(sensitive value)", lists and
+// objects in HCL syntax.
+func tfInline(v resource.Value) string {
+	switch v.Kind() {
+	case resource.SecretKind:
+		return tfSensitive
+	case resource.UnknownKind:
+		return tfKnownAfterApply
+	case resource.NullKind:
+		return "null"
+	case resource.StringKind:
+		return strconv.Quote(v.Str())
+	case resource.ArrayKind:
+		parts := make([]string, 0, len(v.Array()))
+		for _, el := range v.Array() {
+			parts = append(parts, tfInline(el))
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	case resource.ObjectKind:
+		o := v.Object()
+		keys := o.Keys()
+		sort.Strings(keys)
+		parts := make([]string, 0, len(keys))
+		for _, k := range keys {
+			parts = append(parts, strconv.Quote(k)+" = "+tfInline(o[k]))
+		}
+		return "{ " + strings.Join(parts, ", ") + " }"
+	}
+	return Value(v)
+}
+
+func nonNullKeys(o resource.Object) []string {
+	var keys []string
+	for k, v := range o {
+		if !v.IsNull() {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func maxLen(keys []string) int {
+	w := 0
+	for _, k := range keys {
+		w = max(w, len(k))
+	}
+	return w
+}
+
+func pad(s string, width int) string {
+	if len(s) >= width {
+		return s
+	}
+	return s + strings.Repeat(" ", width-len(s))
+}
+
+// tfOutputChangeLines are a preview's "Changes to Outputs:" lines.
+func tfOutputChangeLines(p painter, o Outcome) []string {
+	changes := o.outputChanges()
+	if len(changes) == 0 {
+		return nil
+	}
+	names := make([]string, 0, len(changes))
+	for n := range changes {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	width := maxLen(names)
+	var lines []string
+	for _, n := range names {
+		c := change{path: n, kind: changes[n], old: o.PriorOutputs[n], new: o.Result.Outputs[n]}
+		lines = append(lines, "  "+strings.TrimPrefix(tfChangeLine(p, c, width), tfAttrIndent))
+	}
+	return lines
+}

@@ -1,0 +1,140 @@
+package display
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/state"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// tfRes is a recorded Terraform-provider resource at address addr.
+func tfRes(typ, addr, id string, outputs resource.Object) *state.Resource {
+	token := strings.Split(typ, "_")[0] + ":index:" + typ
+	return &state.Resource{URN: urn(token, addr), Type: token, ID: id, Inputs: outputs, Outputs: outputs}
+}
+
+func tfEvent(op engine.StepOp, old, new *state.Resource, preview bool) engine.Event {
+	r := new
+	if r == nil {
+		r = old
+	}
+	return engine.Event{Kind: engine.EventStepDone, Op: op, URN: r.URN, Type: r.Type, Old: old, New: new, Preview: preview, Duration: 1500 * time.Millisecond}
+}
+
+// tfPlanEvents are one preview's planned steps, out of address order as
+// the engine sends them: every kind of change terraform marks.
+func tfPlanEvents() []engine.Event {
+	pet := tfRes("random_pet", "random_pet.name[0]", "", obj("length", 2, "separator", "-", "keepers", map[string]any{"a": "b"}))
+	pet.Outputs = pet.Inputs.Copy()
+	pet.Outputs["id"] = resource.Unknown()
+	file := tfRes("local_file", `module.site["alpha"].local_file.page`, "", obj("filename", "a.txt", "content", resource.Unknown()))
+	secret := tfRes("local_sensitive_file", "local_sensitive_file.key", "", obj("filename", "k.txt"))
+	secret.Inputs["content"] = resource.MakeSecret(resource.NewString("hunter2"))
+	secret.Outputs = secret.Inputs
+	oldNote := tfRes("local_file", "local_file.note", "abc", obj("id", "abc", "filename", "n.txt", "content", "one", "file_permission", "0777"))
+	newNote := tfRes("local_file", "local_file.note", engine.UnknownID, obj("filename", "n.txt", "content", "two", "file_permission", "0777"))
+	replaceNote := tfEvent(engine.OpCreateReplacement, oldNote, newNote, true)
+	replaceNote.Diff = resource.DetailedDiff{"content": {Kind: resource.DiffUpdate, Replace: true, InputDiff: true}}
+	replaceNote.New.DeleteBeforeReplace = true
+	oldData := tfRes("terraform_data", "terraform_data.cfg", "9b1f", obj("id", "9b1f", "input", "x", "output", "x"))
+	newData := tfRes("terraform_data", "terraform_data.cfg", "9b1f", obj("input", "y"))
+	newData.Outputs = obj("id", "9b1f", "input", "y", "output", resource.Unknown())
+	updateData := tfEvent(engine.OpUpdate, oldData, newData, true)
+	updateData.Diff = resource.DetailedDiff{"input": {Kind: resource.DiffUpdate, InputDiff: true}, "output": {Kind: resource.DiffUpdate}}
+	gone := tfRes("random_pet", "random_pet.old", "witty-otter", obj("id", "witty-otter", "length", 2, "separator", "-"))
+	return []engine.Event{
+		tfEvent(engine.OpCreate, nil, pet, true),
+		tfEvent(engine.OpDelete, gone, nil, true),
+		replaceNote,
+		tfEvent(engine.OpCreate, nil, file, true),
+		tfEvent(engine.OpSame, oldNote, oldNote, true),
+		updateData,
+		tfEvent(engine.OpCreate, nil, secret, true),
+		{Kind: engine.EventStepDone, Op: engine.OpCreate, URN: urn("pulumi:providers:random", "default"), Type: "pulumi:providers:random", Preview: true},
+	}
+}
+
+// TestTerraformStyle renders a preview, an update and a destroy of a
+// Terraform configuration in terraform's words and compares them with
+// testdata/terraform/*.txt (rewrite them with -update).
+func TestTerraformStyle(t *testing.T) {
+	pet := tfRes("random_pet", "random_pet.name[0]", "simple-mudfish", obj("id", "simple-mudfish", "length", 2))
+	start := tfEvent(engine.OpCreate, nil, pet, false)
+	start.Kind = engine.EventStepStart
+	counts := map[engine.StepOp]int{engine.OpCreate: 3, engine.OpUpdate: 1, engine.OpReplace: 1, engine.OpDelete: 1, engine.OpSame: 1}
+	cases := map[string]struct {
+		op      Operation
+		events  []engine.Event
+		outcome Outcome
+	}{
+		"plan.txt": {Operation{Verb: "update", Preview: true}, tfPlanEvents(), Outcome{
+			Result:      &engine.Result{Counts: counts, Outputs: obj("pets", []any{resource.Unknown()}, "name", "x", "token", resource.MakeSecret(resource.NewString("s")))},
+			DiffOutputs: true, PriorOutputs: obj("name", "x", "gone", 1)}},
+		"no-changes.txt": {Operation{Verb: "update", Preview: true}, nil, Outcome{Result: &engine.Result{Counts: map[engine.StepOp]int{engine.OpSame: 2}}, DiffOutputs: true}},
+		"apply.txt": {Operation{Verb: "update"}, []engine.Event{start, tfEvent(engine.OpCreate, nil, pet, false)}, Outcome{
+			Result:      &engine.Result{Counts: map[engine.StepOp]int{engine.OpCreate: 1}, Outputs: obj("pets", []any{"simple-mudfish"}, "token", resource.MakeSecret(resource.NewString("s")))},
+			ShowOutputs: true}},
+		"destroy.txt": {Operation{Verb: "destroy"}, []engine.Event{tfEvent(engine.OpDelete, pet, nil, false)}, Outcome{Result: &engine.Result{Counts: map[engine.StepOp]int{engine.OpDelete: 1}}}},
+		"failed.txt": {Operation{Verb: "update"}, []engine.Event{{Kind: engine.EventStepDone, Op: engine.OpCreate, URN: pet.URN, Type: pet.Type, Err: errors.New("provider said no")}},
+			Outcome{Err: errors.New("1 resource failed")}},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			var out bytes.Buffer
+			v := New(Options{Out: &out, Style: StyleTerraform, Now: func() time.Time { return time.Time{} }})
+			v.Begin(c.op)
+			for _, e := range c.events {
+				v.Event(e)
+			}
+			v.End(c.outcome)
+			compareGolden(t, filepath.Join("testdata", "terraform", name), out.String())
+		})
+	}
+}
+
+// TestTerraformStyleLeavesPlinthAlone: the default style is plinth's own,
+// whatever the events are.
+func TestTerraformStyleLeavesPlinthAlone(t *testing.T) {
+	var out bytes.Buffer
+	v := New(Options{Out: &out})
+	v.Begin(Operation{Verb: "update", Preview: true, Stack: "dev"})
+	for _, e := range tfPlanEvents() {
+		v.Event(e)
+	}
+	v.End(Outcome{Result: &engine.Result{Counts: map[engine.StepOp]int{engine.OpCreate: 3}}})
+	if s := out.String(); strings.Contains(s, "Plan:") || !strings.Contains(s, "Preview: 3 to create") {
+		t.Errorf("the plinth style changed:\n%s", s)
+	}
+}
+
+func compareGolden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run the test with -update to create it)", err)
+	}
+	if diff := cmp.Diff(strings.Split(string(want), "\n"), strings.Split(got, "\n")); diff != "" {
+		t.Errorf("%s differs (-want +got); if the change is deliberate, run with -update:\n%s", path, diff)
+	}
+}
