@@ -35,8 +35,9 @@ func WithPlanTimestamp(ts string) Option {
 }
 
 // Table returns every built-in function keyed by its Terraform name, each
-// also under "core::<name>". baseDir is path.cwd (the root module's directory): the directory relative
-// file paths (file, fileset, templatefile, ...) are resolved against.
+// also under "core::<name>". baseDir is path.cwd, the root module's
+// directory: relative file paths (file, fileset, templatefile, ...) are
+// resolved against it, as Terraform resolves them.
 func Table(baseDir string, opts ...Option) map[string]function.Function {
 	cfg := config{planTimestamp: cty.UnknownVal(cty.String)}
 	for _, o := range opts {
