@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/plinth-iac/plinth/internal/provider"
 	"github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
@@ -111,6 +112,11 @@ type Registered struct {
 	// that other registrations pass as Provider.
 	ProviderRef string
 }
+
+// PositionalArgs is the one key of an InvokeRequest's Args that calls a
+// function with positional arguments (an array), as Terraform's
+// provider-defined functions take them.
+const PositionalArgs = provider.PositionalArgs
 
 // InvokeRequest calls a provider function.
 type InvokeRequest struct {

@@ -10,7 +10,6 @@ import (
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/plinth-iac/plinth/internal/engine"
-	"github.com/plinth-iac/plinth/internal/provider"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -90,7 +89,7 @@ func (r *run) providerFunc(inst *modInst, local, fn string) function.Function {
 // the provider configuration the module has for the local name, else
 // the default provider at the required version.
 func (r *run) funcRequest(inst *modInst, local, fn string, pos []resource.Value) engine.InvokeRequest {
-	req := engine.InvokeRequest{Token: local + ":index:" + fn, Args: resource.Object{provider.PositionalArgs: resource.NewArray(pos...)}}
+	req := engine.InvokeRequest{Token: local + ":index:" + fn, Args: resource.Object{engine.PositionalArgs: resource.NewArray(pos...)}}
 	inst.mu.Lock()
 	ref, ok := inst.providers[local]
 	inst.mu.Unlock()
