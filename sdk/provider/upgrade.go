@@ -80,9 +80,9 @@ func (s *server) UpgradeState(ctx context.Context, req UpgradeStateRequest) (res
 	ctx, release := s.callContext(ctx)
 	defer release()
 	defer s.recoverPanic("UpgradeState", req.URN, &err)
-	res, err := u.UpgradeState(ctx, UpgradeStateOp{URN: req.URN, ID: req.ID, Version: req.Version, State: req.State})
+	res, err := u.UpgradeState(ctx, UpgradeStateOp(req))
 	if err != nil {
 		return resp, fmt.Errorf("upgrading the state of %s from schema version %d to %d: %w", req.URN, req.Version, current, err)
 	}
-	return UpgradeStateResponse{State: res.State}, nil
+	return UpgradeStateResponse(res), nil
 }

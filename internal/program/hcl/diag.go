@@ -59,16 +59,6 @@ func (s sources) snippet(rng hcl.Range) string {
 	return fmt.Sprintf("%s | %s\n%s | %s%s", num, line, pad, indent, strings.Repeat("^", width))
 }
 
-// diagnostics converts HCL diagnostics; the result is an error when any
-// is an error.
-func (s sources) diagnostics(ds hcl.Diagnostics) program.Diagnostics {
-	out := make(program.Diagnostics, 0, len(ds))
-	for _, d := range ds {
-		out = append(out, s.diagnostic(d))
-	}
-	return out
-}
-
 // errorOf returns the error diagnostics as an error, nil if there are
 // none.
 func (s sources) errorOf(ds hcl.Diagnostics) error {

@@ -128,9 +128,7 @@ func (l *loader) block(m *Module, b *hcl.Block) {
 	case "locals":
 		attrs, ds := b.Body.JustAttributes()
 		l.diags = append(l.diags, ds...)
-		for _, a := range sortedAttrs(attrs) {
-			m.locals = append(m.locals, a)
-		}
+		m.locals = append(m.locals, sortedAttrs(attrs)...)
 	case "output":
 		l.outputBlock(m, b)
 	case "resource", "data", "ephemeral":

@@ -4,7 +4,6 @@ import (
 	"github.com/plinth-iac/plinth/internal/program/hcl/funcs"
 
 	"math/big"
-	"sort"
 
 	"github.com/zclconf/go-cty/cty"
 
@@ -100,14 +99,4 @@ func numberFromCty(f *big.Float) resource.Value {
 	}
 	x, _ := f.Float64()
 	return resource.NewNumber(x)
-}
-
-// sortedKeys returns a map's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -21,9 +21,6 @@ func encodePrivate(schemaVersion int64, tf []byte) []byte {
 	return tfprivate.Encode(schemaVersion, tf)
 }
 
-// errPrivate is returned for stored private data this adapter did not write.
-var errPrivate = tfprivate.ErrForeign
-
 func decodePrivate(b []byte) (private, error) {
 	d, err := tfprivate.Decode(b)
 	if err != nil {

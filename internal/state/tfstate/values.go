@@ -3,7 +3,6 @@ package tfstate
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -271,5 +270,3 @@ func typeOf(v resource.Value) any {
 	}
 	return "dynamic"
 }
-
-var errNotObject = errors.New("not a JSON object")

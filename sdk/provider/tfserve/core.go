@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -138,18 +139,18 @@ func (r *resourceModel) privateOf(inputs resource.Object) []byte {
 	if err != nil || !v.IsFullyKnown() {
 		return nil
 	}
-	b, err := v.MarshalMsgPack(r.obj.tftype()) //nolint:staticcheck // the documented way to write msgpack
+	dv, err := tfprotov6.NewDynamicValue(r.obj.tftype(), v)
 	if err != nil {
 		return nil
 	}
-	return append(append([]byte{}, privateMagic...), b...)
+	return append(append([]byte{}, privateMagic...), dv.MsgPack...)
 }
 
 func (r *resourceModel) privateInputs(private []byte) (resource.Object, bool) {
 	if !bytes.HasPrefix(private, privateMagic) {
 		return nil, false
 	}
-	v, err := tftypes.ValueFromMsgPack(private[len(privateMagic):], r.obj.tftype())
+	v, err := (&tfprotov6.DynamicValue{MsgPack: private[len(privateMagic):]}).Unmarshal(r.obj.tftype())
 	if err != nil {
 		return nil, false
 	}

@@ -96,6 +96,7 @@ var rsaDecryptFunc = function.New(&function.Spec{
 		if !ok {
 			return cty.UnknownVal(cty.String), function.NewArgErrorf(1, "invalid private key type %T", raw)
 		}
+		//lint:ignore SA1019 rsadecrypt is defined as PKCS #1 v1.5 decryption, as in Terraform.
 		out, err := rsa.DecryptPKCS1v15(nil, priv, b)
 		if err != nil {
 			return cty.UnknownVal(cty.String), fmt.Errorf("failed to decrypt: %s", err)
