@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"os/exec"
 	"path/filepath"
 
 	"github.com/plinth-iac/plinth/internal/plugin"
@@ -11,6 +13,7 @@ import (
 	"github.com/plinth-iac/plinth/internal/provider/inproc"
 	"github.com/plinth-iac/plinth/internal/provider/pulumirpc"
 	"github.com/plinth-iac/plinth/internal/provider/tfplugin"
+	"github.com/plinth-iac/plinth/internal/provisioner"
 	"github.com/plinth-iac/plinth/internal/registry"
 	"github.com/plinth-iac/plinth/providers/plinth"
 	"github.com/plinth-iac/plinth/providers/terraform"
@@ -95,4 +98,21 @@ func providerConfig(projectDir string, base func(pkg string) resource.Object) fu
 		}
 		return out
 	}
+}
+
+// provisionerSource has the built-in provisioners (local-exec, file) and
+// starts any other as a plugin, terraform-provisioner-NAME, found in the
+// project's .plinth/plugins directory or on PATH, run in the project
+// directory.
+func provisionerSource(projectDir string) provisioner.Source {
+	return provisioner.Source{Plugins: func(ctx context.Context, name string) (provider.Provisioner, error) {
+		file := "terraform-provisioner-" + name
+		path := filepath.Join(projectDir, ".plinth", "plugins", file)
+		if _, err := os.Stat(path); err != nil {
+			if path, err = exec.LookPath(file); err != nil {
+				return nil, fmt.Errorf("unknown provisioner %q: plinth has local-exec and file built in; for any other put its plugin %s in %s or on PATH", name, file, filepath.Join(projectDir, ".plinth", "plugins"))
+			}
+		}
+		return tfplugin.StartProvisioner(ctx, tfplugin.Config{Path: path, Dir: projectDir, Name: name})
+	}}
 }

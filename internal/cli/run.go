@@ -135,6 +135,7 @@ func (r *stackRun) options(journal engine.Journal, hard context.Context, f opFla
 		Parallel: f.parallel, Targets: targets, Excludes: excludes,
 		Events: r.a.events(r.view), Now: r.a.env.now, HardCancel: hard,
 		DefaultProviderConfig: providerConfig(r.ws.dir, r.project.DefaultProviderConfig(r.config)),
+		Provisioners:          provisionerSource(r.ws.dir),
 	}, nil
 }
 

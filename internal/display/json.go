@@ -119,6 +119,8 @@ func (v *jsonView) Event(e engine.Event) {
 		v.write(JSONEvent{Event: "step-start", URN: string(e.URN), Type: e.Type, Op: string(e.Op), Preview: e.Preview})
 	case engine.EventStepDone:
 		v.write(stepDone(e))
+	case engine.EventProvisionerOutput:
+		v.write(JSONEvent{Event: "provisioner-output", URN: string(e.URN), Type: e.Type, Message: e.Message})
 	case engine.EventDiagnostic:
 		v.write(JSONEvent{Event: "diagnostic", Severity: e.Severity.String(), Summary: e.Message, URN: string(e.URN)})
 	}

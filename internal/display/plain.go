@@ -64,6 +64,8 @@ func eventLines(f formatter, e engine.Event) []string {
 			d.Where = string(e.URN)
 		}
 		return []string{d.text(f.painter)}
+	case engine.EventProvisionerOutput:
+		return []string{fmt.Sprintf("    %s: %s", e.URN.Name(), e.Message)}
 	}
 	return nil
 }

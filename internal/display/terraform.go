@@ -68,6 +68,8 @@ func (v *terraformView) Event(e engine.Event) {
 			d.Where = e.URN.Name()
 		}
 		fmt.Fprintln(v.opts.Out, d.text(v.p))
+	case e.Kind == engine.EventProvisionerOutput:
+		fmt.Fprintf(v.opts.Out, "%s: %s\n", e.URN.Name(), e.Message)
 	case e.Preview && e.Kind == engine.EventStepDone:
 		if _, ok := tfActions[e.Op]; ok || e.Err != nil {
 			v.planned = append(v.planned, e)

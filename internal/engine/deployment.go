@@ -63,6 +63,7 @@ func newDeployment(ctx context.Context, base *state.Snapshot, opts *Options, pre
 		d.callCtx = mergeCancel(d.callCtx, opts.HardCancel)
 	}
 	d.x = newExecutor(d.callCtx, opts, d.recs, preview)
+	d.x.opCtx = ctx
 	d.prov = newProviderRegistry(opts.Providers, d.callCtx)
 	d.prov.recorded, d.prov.configure, d.prov.registerDefault = d.recs.find, d.x.fx.configure, d.registerDefaultProvider
 	d.x.prov = d.prov

@@ -36,6 +36,9 @@ const (
 	EventStepDone
 	// EventDiagnostic: a message for the user, not tied to a step's end.
 	EventDiagnostic
+	// EventProvisionerOutput: one line of a provisioner's output (Message)
+	// for the resource URN.
+	EventProvisionerOutput
 )
 
 // Severity ranks a diagnostic.

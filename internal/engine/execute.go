@@ -23,7 +23,10 @@ type executor struct {
 	opts *Options
 	// ctx is what provider calls run under: not cancelled with the
 	// operation, so that a step in flight finishes and is recorded.
-	ctx     context.Context
+	ctx context.Context
+	// opCtx is the operation's context, cancelled by the first Ctrl-C:
+	// provisioners stop on it (provision.go).
+	opCtx   context.Context
 	fx      effects
 	recs    *records
 	prov    *providerRegistry
@@ -116,7 +119,8 @@ func (x *executor) newResource(urn resource.URN, reg *Registration, inputs resou
 		Provider: ref, Dependencies: reg.Dependencies, PropertyDependencies: reg.PropertyDependencies,
 		Protect: reg.Protect, RetainOnDelete: reg.RetainOnDelete, DeleteBeforeReplace: reg.DeleteBeforeReplace,
 		IgnoreChanges: reg.IgnoreChanges, ReplaceOnChanges: reg.ReplaceOnChanges,
-		CustomTimeouts: state.CustomTimeouts(reg.CustomTimeouts),
-		Created:        now, Modified: now,
+		CustomTimeouts:      state.CustomTimeouts(reg.CustomTimeouts),
+		DestroyProvisioners: destroyProvisioners(reg),
+		Created:             now, Modified: now,
 	}
 }

@@ -44,6 +44,9 @@ type Options struct {
 	// DefaultProviderConfig returns the configuration of the default
 	// provider for a package (from stack config); nil means empty.
 	DefaultProviderConfig func(pkg string) resource.Object
+	// Provisioners makes the provisioners registrations name; nil means a
+	// registration with provisioners fails when they would run.
+	Provisioners ProvisionerSource
 }
 
 // DefaultParallel is the default bound on concurrent steps: provider calls

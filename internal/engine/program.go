@@ -93,6 +93,9 @@ type Registration struct {
 	// or parent); a resource recorded under one is taken over, not
 	// replaced.
 	Aliases []Alias
+	// Provisioners run after the resource is created, or before it is
+	// deleted (see provision.go).
+	Provisioners []Provisioner
 }
 
 // CustomTimeouts bounds a resource's provider calls; zero means the

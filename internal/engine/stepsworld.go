@@ -74,6 +74,12 @@ func (s createStep) apply(x *executor) (Registered, error) {
 		return Registered{}, err
 	}
 	x.count(h.counted)
+	if !x.preview {
+		if err := x.provisionCreated(c.reg, nr); err != nil {
+			x.done(h.shown, c.old, nr, c, start, err)
+			return Registered{}, err
+		}
+	}
 	x.done(h.shown, c.old, nr, c, start, nil)
 	return registered(nr), nil
 }
@@ -174,6 +180,10 @@ func (x *executor) deleteCustom(r *state.Resource, shown StepOp, start time.Time
 	inst, err := x.prov.forRef(r.Provider)
 	if err != nil {
 		err = fmt.Errorf("deleting %s: %w", r.URN, err)
+		x.done(shown, r, nil, nil, start, err)
+		return err
+	}
+	if err := x.provisionDestroyed(r); err != nil {
 		x.done(shown, r, nil, nil, start, err)
 		return err
 	}

@@ -152,7 +152,7 @@ func (n *node) exprs(f func(*expr)) {
 		for _, pr := range d.props {
 			f(pr.val)
 		}
-		for _, e := range []*expr{d.opts.protect, d.opts.retainOnDelete, d.opts.deleteBeforeReplace, d.opts.importID} {
+		for _, e := range d.opts.exprs() {
 			if e != nil {
 				f(e)
 			}
@@ -500,7 +500,7 @@ func (p *Project) resourceDeps(d *resourceDecl) {
 			all[j] = true
 		}
 	}
-	for _, e := range []*expr{d.opts.protect, d.opts.retainOnDelete, d.opts.deleteBeforeReplace, d.opts.importID} {
+	for _, e := range d.opts.exprs() {
 		if e != nil {
 			for _, j := range p.exprResDeps(e) {
 				all[j] = true

@@ -94,7 +94,9 @@ func (r *run) options(d *resourceDecl, reg *engine.Registration) error {
 	}
 	v, err := r.option(d.opts.importID, resource.StringKind)
 	reg.ImportID = v.Str()
-	return errors.Join(append(errs, err)...)
+	provs, perr := r.provisioners(d)
+	reg.Provisioners = provs
+	return errors.Join(append(errs, err, perr)...)
 }
 
 // option evaluates an option; it must be known and of the given kind.

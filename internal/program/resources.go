@@ -56,12 +56,13 @@ type resourceOptions struct {
 	aliases             []engine.Alias
 	version             string
 	pluginSource        string
+	provisioners        []provisionerDecl
 }
 
 var resourceKeys = []string{"type", "name", "properties", "options", "component"}
 
 var optionKeys = []string{"dependsOn", "protect", "ignoreChanges", "deleteBeforeReplace", "replaceOnChanges",
-	"retainOnDelete", "customTimeouts", "provider", "version", "pluginSource", "parent", "import", "aliases"}
+	"retainOnDelete", "customTimeouts", "provider", "version", "pluginSource", "parent", "import", "aliases", "provisioners"}
 
 func (p *Project) parseResources(r *reader, n *yaml.Node) {
 	entries, _ := r.mapping(n, "resources", "resources")
@@ -199,6 +200,8 @@ func (o *resourceOptions) parseOption(r *reader, en entry, where string) bool {
 		o.version, ok = r.str(en.value, where, "version")
 	case "pluginSource":
 		o.pluginSource, ok = r.str(en.value, where, "pluginSource")
+	case "provisioners":
+		o.provisioners, ok = r.provisioners(en.value, joinPath(where, "provisioners"))
 	default:
 		r.errorf(en.at, where, "Unknown option",
 			"There is no resource option %q.%s The options are %s.", en.key, suggest(en.key, optionKeys), quoteList(optionKeys, 20))

@@ -71,8 +71,16 @@ type (
 		Tainted              bool                      `json:"tainted,omitempty"`
 		InitErrors           []string                  `json:"initErrors,omitempty"`
 		Private              []byte                    `json:"private,omitempty"`
+		DestroyProvisioners  []provisionerJSON         `json:"destroyProvisioners,omitempty"`
 		Created              *time.Time                `json:"created,omitempty"`
 		Modified             *time.Time                `json:"modified,omitempty"`
+	}
+	provisionerJSON struct {
+		Type       string          `json:"type"`
+		Config     json.RawMessage `json:"config,omitempty"`
+		Connection json.RawMessage `json:"connection,omitempty"`
+		Continue   bool            `json:"continue,omitempty"`
+		Timeout    string          `json:"timeout,omitempty"`
 	}
 	timeoutsJSON struct {
 		Create string `json:"create,omitempty"`
@@ -155,8 +163,13 @@ func (enc *valueEncoder) resource(r *Resource) (*resourceJSON, error) {
 	if err != nil {
 		return nil, fmt.Errorf("resource %s: id: %w", r.URN, err)
 	}
+	provs, err := enc.provisioners(r.DestroyProvisioners)
+	if err != nil {
+		return nil, fmt.Errorf("resource %s: destroy provisioners: %w", r.URN, err)
+	}
 	return &resourceJSON{
-		URN: r.URN, Type: r.Type, Custom: r.Custom, ID: id, SealedID: sealed, Inputs: in, Outputs: out,
+		DestroyProvisioners: provs,
+		URN:                 r.URN, Type: r.Type, Custom: r.Custom, ID: id, SealedID: sealed, Inputs: in, Outputs: out,
 		Parent: r.Parent, Provider: r.Provider, Dependencies: r.Dependencies,
 		PropertyDependencies: r.PropertyDependencies, Protect: r.Protect,
 		RetainOnDelete: r.RetainOnDelete, DeleteBeforeReplace: r.DeleteBeforeReplace,
@@ -394,6 +407,9 @@ func (rj *resourceJSON) decode(c Crypter) (*Resource, error) {
 	}
 	if r.Outputs, err = decodeObject(rj.Outputs, c); err != nil {
 		return nil, fmt.Errorf("%s: outputs: %w", rj.URN, err)
+	}
+	if r.DestroyProvisioners, err = decodeProvisioners(rj.DestroyProvisioners, c); err != nil {
+		return nil, fmt.Errorf("%s: destroy provisioners: %w", rj.URN, err)
 	}
 	if r.CustomTimeouts, err = rj.CustomTimeouts.decode(); err != nil {
 		return nil, fmt.Errorf("%s: custom timeouts: %w", rj.URN, err)

@@ -51,9 +51,25 @@ type Resource struct {
 	InitErrors []string
 	// Private is opaque provider data handed back on every call.
 	Private []byte
+	// DestroyProvisioners are the resource's `when = destroy` provisioners
+	// as last registered, kept so that they run before it is deleted even
+	// when the program no longer declares it.
+	DestroyProvisioners []Provisioner
 
 	Created  time.Time
 	Modified time.Time
+}
+
+// Provisioner is a destroy-time provisioner as recorded: its type (a
+// built-in such as local-exec, or a plugin's name), its evaluated
+// configuration and connection, whether a failure is ignored, and its
+// timeout (zero: the resource's delete timeout).
+type Provisioner struct {
+	Type       string
+	Config     resource.Object
+	Connection resource.Object
+	Continue   bool
+	Timeout    time.Duration
 }
 
 // CustomTimeouts bounds the provider calls for one resource; zero means the
@@ -78,6 +94,7 @@ func (r *Resource) Clone() *Resource {
 		}
 	}
 	c.IgnoreChanges = append([]string(nil), r.IgnoreChanges...)
+	c.DestroyProvisioners = slices.Clone(r.DestroyProvisioners)
 	c.ReplaceOnChanges = append([]string(nil), r.ReplaceOnChanges...)
 	c.InitErrors = append([]string(nil), r.InitErrors...)
 	c.Private = append([]byte(nil), r.Private...)

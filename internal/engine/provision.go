@@ -1,0 +1,177 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/internal/state"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// Provisioners run after a resource is created and, for `when: destroy`,
+// before it is deleted, with Terraform's semantics: a failure of a
+// provisioner with OnFailure "fail" (the default) taints a new resource
+// (recorded, so the next update replaces it) and fails its step, or fails
+// the delete (nothing is deleted); with "continue" it is a warning. Their
+// output reaches the display as EventProvisionerOutput, line by line. A
+// preview runs none.
+
+// Provisioner is one provisioner of a registration.
+type Provisioner struct {
+	// Type is "local-exec", "file" or a plugin's name.
+	Type       string
+	Config     resource.Object
+	Connection resource.Object
+	// When is "" or "create" (after the resource is created) or
+	// "destroy" (before it is deleted).
+	When string
+	// OnFailure is "" or "fail" (taint and fail) or "continue" (warn).
+	OnFailure string
+	// Timeout bounds the provisioner; zero means the resource's create
+	// (or delete) timeout, else the operation's default.
+	Timeout time.Duration
+}
+
+// ProvisionerSource makes provisioners by type; the engine closes each
+// when it has run.
+type ProvisionerSource interface {
+	Provisioner(ctx context.Context, typ string) (provider.Provisioner, error)
+}
+
+// destroyProvisioners are a registration's destroy-time provisioners, as
+// the state records them.
+func destroyProvisioners(reg *Registration) []state.Provisioner {
+	var out []state.Provisioner
+	for _, p := range reg.Provisioners {
+		if p.When == "destroy" {
+			out = append(out, state.Provisioner{Type: p.Type, Config: p.Config, Connection: p.Connection, Continue: p.OnFailure == "continue", Timeout: p.Timeout})
+		}
+	}
+	return out
+}
+
+// provisionCreated runs a new resource's create-time provisioners. If one
+// fails with OnFailure "fail", the resource is recorded as tainted and the
+// error returned.
+func (x *executor) provisionCreated(reg *Registration, nr *state.Resource) error {
+	for _, p := range reg.Provisioners {
+		if p.When == "destroy" {
+			continue
+		}
+		t := firstNonZero(p.Timeout, reg.CustomTimeouts.Create)
+		err := x.provision(nr, state.Provisioner{Type: p.Type, Config: p.Config, Connection: p.Connection, Continue: p.OnFailure == "continue"}, t)
+		if err == nil {
+			continue
+		}
+		if p.OnFailure == "continue" {
+			x.warn("%s; continuing, as the provisioner sets on_failure = continue", err)
+			continue
+		}
+		tainted := nr.Clone()
+		tainted.Tainted = true
+		if werr := x.write(state.OpSame, nr, tainted); werr != nil {
+			return errors.Join(err, werr)
+		}
+		*nr = *tainted
+		return fmt.Errorf("%w; %s was created and is now tainted: the next update replaces it (set on_failure = continue to ignore provisioner failures)", err, nr.URN)
+	}
+	return nil
+}
+
+// provisionDestroyed runs a resource's destroy-time provisioners before it
+// is deleted. Terraform skips them for a tainted resource, and so does
+// plinth.
+func (x *executor) provisionDestroyed(r *state.Resource) error {
+	if r.Tainted {
+		return nil
+	}
+	for _, p := range r.DestroyProvisioners {
+		err := x.provision(r, p, firstNonZero(p.Timeout, r.CustomTimeouts.Delete))
+		switch {
+		case err != nil && p.Continue:
+			x.warn("%s; continuing, as the provisioner sets on_failure = continue", err)
+		case err != nil:
+			return fmt.Errorf("%w; %s was not deleted (the provisioner runs again on the next attempt)", err, r.URN)
+		}
+	}
+	return nil
+}
+
+// provision runs one provisioner against r under the operation's context
+// (so Ctrl-C stops it) and the timeout.
+func (x *executor) provision(r *state.Resource, p state.Provisioner, timeout time.Duration) error {
+	what := fmt.Sprintf("provisioner %q of %s", p.Type, r.URN)
+	if x.opts.Provisioners == nil {
+		return fmt.Errorf("%s: this operation has no provisioners available", what)
+	}
+	ctx, cancel := x.provisionContext(timeout)
+	defer cancel()
+	prov, err := x.opts.Provisioners.Provisioner(ctx, p.Type)
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	defer prov.Close()
+	if err := validateProvisioner(ctx, prov, p.Config); err != nil {
+		return fmt.Errorf("%s: invalid configuration: %w", what, err)
+	}
+	stop := context.AfterFunc(ctx, func() { prov.Stop(context.WithoutCancel(ctx)) })
+	defer stop()
+	out := func(line string) {
+		x.emit(Event{Kind: EventProvisionerOutput, URN: r.URN, Type: r.Type, Message: line})
+	}
+	err = guard(func() error {
+		return prov.Provision(ctx, provider.ProvisionRequest{Config: p.Config, Connection: p.Connection, Output: out})
+	})
+	return provisionError(what, ctx, timeout, err)
+}
+
+// provisionContext is the operation's context (cancelled by Ctrl-C) and
+// the step's (cancelled by a hard cancel), bounded by the timeout.
+func (x *executor) provisionContext(timeout time.Duration) (context.Context, context.CancelFunc) {
+	ctx := x.ctx
+	if x.opCtx != nil {
+		ctx = mergeCancel(ctx, x.opCtx)
+	}
+	if t := x.timeoutFor(timeout); t > 0 {
+		return context.WithTimeoutCause(ctx, t, fmt.Errorf("timed out after %s", t))
+	}
+	return context.WithCancel(ctx)
+}
+
+// provisionError explains why a provisioner ended: a timeout, an
+// interruption, or its own error.
+func provisionError(what string, ctx context.Context, timeout time.Duration, err error) error {
+	switch {
+	case ctx.Err() == nil && err == nil:
+		return nil
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return fmt.Errorf("%s %s and was stopped (raise the provisioner's timeout, or the resource's customTimeouts): %w", what, context.Cause(ctx), err)
+	case ctx.Err() != nil:
+		return fmt.Errorf("%s was interrupted (the operation was cancelled) and was stopped: %w", what, err)
+	}
+	return fmt.Errorf("%s failed: %w", what, err)
+}
+
+func validateProvisioner(ctx context.Context, p provider.Provisioner, cfg resource.Object) error {
+	resp, err := p.ValidateConfig(ctx, provider.ValidateProvisionerRequest{Config: cfg})
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, f := range resp.Failures {
+		errs = append(errs, errors.New(f.String()))
+	}
+	return errors.Join(errs...)
+}
+
+func firstNonZero(ds ...time.Duration) time.Duration {
+	for _, d := range ds {
+		if d > 0 {
+			return d
+		}
+	}
+	return 0
+}
