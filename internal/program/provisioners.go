@@ -38,8 +38,11 @@ func (r *reader) provisioners(n *yaml.Node, where string) ([]provisionerDecl, bo
 }
 
 func (r *reader) provisioner(n *yaml.Node, where string) (provisionerDecl, bool) {
-	entries, ok := r.mapping(n, where, "a provisioner")
 	d := provisionerDecl{config: &expr{kind: exprObject, at: at(n), where: where}}
+	entries, ok := r.mapping(n, where, "a provisioner")
+	if !ok {
+		return d, false
+	}
 	for _, en := range entries {
 		w := joinPath(where, en.key)
 		switch en.key {
