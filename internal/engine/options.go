@@ -44,6 +44,12 @@ type Options struct {
 	// DefaultProviderConfig returns the configuration of the default
 	// provider for a package (from stack config); nil means empty.
 	DefaultProviderConfig func(pkg string) resource.Object
+	// CheckStep, if set, is called from many goroutines before each step
+	// that changes a custom resource starts (see PlannedStep), in a
+	// preview and an operation alike: a preview's steps can be saved as a
+	// plan, an update's checked against one. An error refuses the step,
+	// which fails before anything is recorded, as a failed step does.
+	CheckStep func(PlannedStep) error
 }
 
 // DefaultParallel is the default bound on concurrent steps: provider calls
