@@ -179,7 +179,7 @@ func (a *app) runUpPlan(ctx context.Context, f upFlags) error {
 	}
 	check := p.Verifier(f.plan)
 	opts.CheckStep = check.Check
-	_, err = r.phase(display.Operation{Verb: "update", Expected: len(p.Steps)}, true, func() (*engine.Result, error) {
+	_, err = r.phase(display.Operation{Verb: "update", Expected: p.Total()}, true, func() (*engine.Result, error) {
 		res, err := engine.Update(ctx, ev, sess.Base(), opts)
 		if err == nil {
 			err = check.Unapplied()

@@ -164,3 +164,12 @@ func (p *Plan) digest(data []byte) string {
 }
 
 func (s Step) key() string { return s.URN + "\x00" + s.Op + "\x00" + s.ID }
+
+// Total is how many steps the preview counted, for progress.
+func (p *Plan) Total() int {
+	n := 0
+	for _, c := range p.Summary {
+		n += c
+	}
+	return n
+}
