@@ -7,6 +7,7 @@ import (
 
 	"github.com/plinth-iac/plinth/internal/display"
 	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/plan"
 	"github.com/plinth-iac/plinth/internal/state"
 )
 
@@ -14,6 +15,7 @@ type previewFlags struct {
 	opFlags
 	detailed bool
 	refresh  bool
+	savePlan string
 }
 
 func (a *app) previewCommand() *cobra.Command {
@@ -28,12 +30,16 @@ func (a *app) previewCommand() *cobra.Command {
 			"outside plinth (recording nothing), then previews against what it read, as terraform\n" +
 			"plan does.\n\n" +
 			"With --detailed-exitcode the exit code says what it found: 0 no changes, 2 changes\n" +
-			"(to resources or to stack outputs), 1 an error (as terraform plan -detailed-exitcode).",
+			"(to resources or to stack outputs), 1 an error (as terraform plan -detailed-exitcode).\n\n" +
+			"With --save-plan FILE it saves the plan: `plinth up --plan FILE` then applies exactly\n" +
+			"these steps, and refuses if the stack's state or the program changed in between\n" +
+			"(as terraform plan -out and terraform apply PLANFILE).",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return a.runPreview(c.Context(), f) },
 	}
 	c.Flags().BoolVar(&f.detailed, "detailed-exitcode", false, "exit 2 when there are changes, 0 when none, 1 on error")
 	c.Flags().BoolVarP(&f.refresh, "refresh", "r", false, "read the resources from their providers first and preview against what they are now (records nothing)")
+	c.Flags().StringVar(&f.savePlan, "save-plan", "", "save the plan to `FILE`, for `plinth up --plan FILE`")
 	c.Flags().BoolVar(&f.json, "json", false, "write newline-delimited JSON events")
 	c.Flags().BoolVar(&f.diff, "diff", false, "show every changed property")
 	c.Flags().IntVarP(&f.parallel, "parallel", "p", 0, "run at most `N` provider steps at once, 1 or more (default 16 per CPU)")
@@ -53,7 +59,10 @@ func (a *app) runPreview(ctx context.Context, f previewFlags) error {
 	if err != nil {
 		return err
 	}
-	base, err := r.ws.load(ctx, r.crypter)
+	if f.savePlan != "" && f.refresh {
+		return display.Errorf("Invalid command line", "--refresh cannot be given with --save-plan: `plinth up --plan` applies the plan to the recorded state. Run `plinth refresh` first, then save the plan.")
+	}
+	base, version, err := r.ws.loadVersioned(ctx, r.crypter)
 	if err != nil {
 		return err
 	}
@@ -72,11 +81,23 @@ func (a *app) runPreview(ctx context.Context, f previewFlags) error {
 			return err
 		}
 	}
+	var saved *plan.Plan
+	if f.savePlan != "" {
+		if saved, err = r.newPlan(f.opFlags, version); err != nil {
+			return err
+		}
+		opts.CheckStep = saved.Record
+	}
 	res, err := r.phaseShowing(display.Operation{Verb: "update", Preview: true}, previewOutcome(base), func() (*engine.Result, error) {
 		return engine.Preview(ctx, ev, base, opts)
 	})
 	if err != nil {
 		return err
+	}
+	if saved != nil {
+		if err := r.savePlan(saved, f.savePlan, res); err != nil {
+			return err
+		}
 	}
 	if f.detailed && changes(res, base) {
 		return exitStatus(ExitChanges)

@@ -14,6 +14,7 @@ import (
 type upFlags struct {
 	opFlags
 	refresh bool
+	plan    string
 }
 
 func (a *app) upCommand() *cobra.Command {
@@ -24,7 +25,10 @@ func (a *app) upCommand() *cobra.Command {
 		Short:   "Create, update and delete resources until they match the program",
 		Long: "Up previews the changes the program asks for, asks for confirmation (on a terminal;\n" +
 			"elsewhere pass --yes), then makes them, recording every step in the stack's state.\n" +
-			"Ctrl-C once stops starting new steps and saves; twice cancels the steps in flight.",
+			"Ctrl-C once stops starting new steps and saves; twice cancels the steps in flight.\n\n" +
+			"With --plan FILE (saved by `plinth preview --save-plan FILE`) it applies exactly the\n" +
+			"plan's steps without asking, and refuses if the stack's state, the stack or the program\n" +
+			"changed since the plan was made (as terraform apply PLANFILE).",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return a.runUp(c.Context(), f) },
 	}
@@ -32,10 +36,14 @@ func (a *app) upCommand() *cobra.Command {
 	f.addTargets(c)
 	f.addVars(c)
 	c.Flags().BoolVarP(&f.refresh, "refresh", "r", false, "refresh the state from the providers first")
+	c.Flags().StringVar(&f.plan, "plan", "", "apply exactly the plan saved in `FILE` by `plinth preview --save-plan`, without asking")
 	return c
 }
 
 func (a *app) runUp(ctx context.Context, f upFlags) error {
+	if f.plan != "" {
+		return a.runUpPlan(ctx, f)
+	}
 	if err := a.needConfirmation("up", f.opFlags); err != nil {
 		return err
 	}
@@ -135,4 +143,48 @@ func total(res *engine.Result) int {
 		n += c
 	}
 	return n
+}
+
+// runUpPlan is `up --plan FILE`: the update, checked against the saved
+// plan before it starts and before each step, with no preview or
+// confirmation (the plan was confirmed by saving it).
+func (a *app) runUpPlan(ctx context.Context, f upFlags) error {
+	if err := planFlagsConflict(f); err != nil {
+		return err
+	}
+	view := a.newView(f.json, f.diff)
+	r, err := a.prepare(ctx, view)
+	if err != nil {
+		return err
+	}
+	ev, err := r.evaluator(f.opFlags)
+	if err != nil {
+		return err
+	}
+	sess, err := r.openSession(ctx, "plinth up")
+	if err != nil {
+		return err
+	}
+	defer closeSession(sess)
+	p, err := r.readPlan(f.plan, f.opFlags, sess)
+	if err != nil {
+		return err
+	}
+	f.targets, f.excludes = p.Targets, p.Excludes
+	ctx, hard, stop := a.interruptible(ctx, view)
+	defer stop()
+	opts, err := r.options(sess, hard, f.opFlags)
+	if err != nil {
+		return err
+	}
+	check := p.Verifier(f.plan)
+	opts.CheckStep = check.Check
+	_, err = r.phase(display.Operation{Verb: "update", Expected: p.Total()}, true, func() (*engine.Result, error) {
+		res, err := engine.Update(ctx, ev, sess.Base(), opts)
+		if err == nil {
+			err = check.Unapplied()
+		}
+		return res, errors.Join(err, r.finishSession(sess, res, err))
+	})
+	return err
 }

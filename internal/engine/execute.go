@@ -47,8 +47,13 @@ func newExecutor(ctx context.Context, opts *Options, recs *records, preview bool
 	return x
 }
 
-// run carries out one step.
-func (x *executor) run(s step) (Registered, error) { return s.apply(x) }
+// run carries out one step, once Options.CheckStep allows it.
+func (x *executor) run(s step) (Registered, error) {
+	if err := x.check(s); err != nil {
+		return Registered{}, err
+	}
+	return s.apply(x)
+}
 
 func (x *executor) now() time.Time { return x.opts.now() }
 

@@ -47,6 +47,12 @@ type Options struct {
 	// Provisioners makes the provisioners registrations name; nil means a
 	// registration with provisioners fails when they would run.
 	Provisioners ProvisionerSource
+	// CheckStep, if set, is called from many goroutines before each step
+	// that changes a custom resource starts (see PlannedStep), in a
+	// preview and an operation alike: a preview's steps can be saved as a
+	// plan, an update's checked against one. An error refuses the step,
+	// which fails before anything is recorded, as a failed step does.
+	CheckStep func(PlannedStep) error
 }
 
 // DefaultParallel is the default bound on concurrent steps: provider calls

@@ -27,6 +27,8 @@ type loaded struct {
 	snapshot *Snapshot
 	seq      uint64
 	replayed int
+	// checksum is the stored snapshot's (see Version).
+	checksum string
 	// legacy is set when the snapshot has the old form without a
 	// checksum, so that a session rewrites it at once.
 	legacy bool
@@ -62,7 +64,7 @@ func readSnapshot(ctx context.Context, b Backend, stack string, c Crypter) (load
 	if err != nil {
 		return loaded{}, readError(b, stack, b.Describe(stack, PartSnapshot), err)
 	}
-	return loaded{snapshot: d.snap, seq: d.seq, legacy: d.legacy}, nil
+	return loaded{snapshot: d.snap, seq: d.seq, legacy: d.legacy, checksum: storedChecksum(data)}, nil
 }
 
 // replayJournal applies the journal's entries newer than st.seq to the

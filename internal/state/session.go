@@ -24,6 +24,10 @@ type Session struct {
 	lock    Unlocker
 	base    *Snapshot
 	baseSeq uint64
+	// version is the state's version when the session opened; checksum
+	// the checksum of the snapshot written last.
+	version  Version
+	checksum string
 	// recovered counts the journal entries of a crashed run replayed at Open.
 	recovered int
 	// op is the history entry of the operation, nil if none is kept. It
@@ -141,6 +145,7 @@ func open(ctx context.Context, b Backend, stack string, lock Unlocker, opts Open
 		base: st.snapshot, baseSeq: st.seq, recovered: st.replayed,
 		live: NewLive(st.snapshot), seq: st.seq, queue: newBatch(),
 		wake: make(chan struct{}, 1), writerDone: make(chan struct{}),
+		version: Version{Seq: st.seq, Checksum: st.checksum},
 	}
 	if st.replayed > 0 || st.legacy {
 		// Save what was recovered, or the snapshot in its current form
@@ -148,6 +153,7 @@ func open(ctx context.Context, b Backend, stack string, lock Unlocker, opts Open
 		if err := s.compact(ctx, st.snapshot); err != nil {
 			return nil, fmt.Errorf("saving the state recovered from the journal of stack %s: %w", stack, err)
 		}
+		s.version.Checksum = s.checksum
 		return s, nil
 	}
 	// The journal may still hold a torn record, or entries the snapshot
@@ -378,7 +384,7 @@ func (s *Session) compact(ctx context.Context, snap *Snapshot) error {
 		if err := c.Compact(ctx, s.stack, data); err != nil {
 			return fmt.Errorf("writing the state of stack %s (%s): %w", s.stack, s.backend.Describe(s.stack, PartSnapshot), err)
 		}
-		s.baseSeq = s.seq
+		s.baseSeq, s.checksum = s.seq, storedChecksum(data)
 		return nil
 	}
 	if err := s.backend.WriteSnapshot(ctx, s.stack, data); err != nil {
@@ -387,6 +393,6 @@ func (s *Session) compact(ctx context.Context, snap *Snapshot) error {
 	if err := s.backend.TruncateJournal(ctx, s.stack); err != nil {
 		return fmt.Errorf("emptying the journal of stack %s (%s): %w", s.stack, s.backend.Describe(s.stack, PartJournal), err)
 	}
-	s.baseSeq = s.seq
+	s.baseSeq, s.checksum = s.seq, storedChecksum(data)
 	return nil
 }

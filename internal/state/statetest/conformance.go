@@ -82,6 +82,7 @@ func Run(t *testing.T, newBackend func(t *testing.T) state.Backend, opts ...Opti
 		"holder death":       c.testHolderDeath,
 		"interrupted append": c.testInterruptedAppend,
 		"history":            testHistory,
+		"version":            testVersion,
 	}
 	for name, f := range tests {
 		t.Run(name, func(t *testing.T) { f(t, newBackend(t)) })
