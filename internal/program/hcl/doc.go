@@ -18,8 +18,9 @@
 // Forget (engine.Forgetter) for removed blocks with destroy = false.
 //
 // What it leaves out: planning, diffing and calling providers (the
-// engine), rendering (internal/display), provisioners, the backend block (plinth keeps its own state), and
-// remote module sources that were not installed. docs/terraform.md lists
+// engine), rendering (internal/display), provisioners, the backend block
+// (plinth keeps its own state), and remote module sources that were not
+// installed. docs/terraform.md lists
 // what is supported.
 //
 // Its neighbours: internal/cli picks this package when a directory holds
