@@ -25,6 +25,11 @@ func (d *deployment) deleteStep(r *state.Resource, shown StepOp) step {
 	if r.RetainOnDelete || !r.Custom || isProvider(r.Type) {
 		return dropStep{r, shown}
 	}
+	if d.forget != nil && shown == OpDelete && d.forget(r.URN) {
+		kept := *r // forgotten: removed from the state as retainOnDelete is
+		kept.RetainOnDelete = true
+		return dropStep{&kept, OpDiscard}
+	}
 	return deleteStep{r, shown}
 }
 

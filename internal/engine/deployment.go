@@ -43,6 +43,9 @@ type deployment struct {
 	outputsSet bool
 	// recorded are the stack outputs as the base snapshot has them.
 	recorded resource.Object
+	// forget, if set, says which resources the program no longer
+	// registers to forget rather than delete (see Forgetter).
+	forget func(resource.URN) bool
 }
 
 // newDeployment prepares an operation over base. preview is decided here,

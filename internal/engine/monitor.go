@@ -44,6 +44,11 @@ func (m monitor) URN(typ, name string, parent resource.URN) resource.URN {
 	return m.d.urn(typ, name, parent)
 }
 
+// Recorded implements Monitor.
+func (m monitor) Recorded(urn resource.URN) bool {
+	return m.d.recs.current(urn) != nil
+}
+
 // RegisterOutputs implements Monitor.
 func (m monitor) RegisterOutputs(urn resource.URN, outputs resource.Object) error {
 	return m.d.componentOutputs(urn, outputs)

@@ -39,6 +39,18 @@ type Monitor interface {
 	Schema(ctx context.Context, pkg, version string) (*schema.Schema, error)
 	// URN returns the URN a registration would get.
 	URN(typ, name string, parent resource.URN) resource.URN
+	// Recorded reports whether the state records a live resource under
+	// urn (as the operation has it so far). Terraform's refactoring blocks
+	// (moved, import) depend on what the state holds.
+	Recorded(urn resource.URN) bool
+}
+
+// Forgetter is a Program that says which recorded resources it no longer
+// registers are to be forgotten (removed from the state, left in the
+// world) rather than deleted: Terraform's removed blocks with
+// lifecycle { destroy = false }.
+type Forgetter interface {
+	Forget(urn resource.URN) bool
 }
 
 // RegisterAndWait registers a resource and blocks until it is done.

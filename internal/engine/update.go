@@ -51,6 +51,9 @@ func run(ctx context.Context, prog Program, base *state.Snapshot, opts *Options,
 	start := time.Now()
 	d := newDeployment(ctx, base, opts, preview)
 	defer d.prov.closeAll()
+	if f, ok := prog.(Forgetter); ok {
+		d.forget = f.Forget
+	}
 	if !preview {
 		if err := d.acknowledgePending(base); err != nil {
 			return d.result(start), err

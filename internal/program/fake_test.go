@@ -125,6 +125,9 @@ func (m *fakeMonitor) RegisterOutputs(urn resource.URN, outputs resource.Object)
 	return nil
 }
 
+// Recorded implements engine.Monitor: the fake state is empty.
+func (m *fakeMonitor) Recorded(resource.URN) bool { return false }
+
 func (m *fakeMonitor) SetStackOutputs(outputs resource.Object) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

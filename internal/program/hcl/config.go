@@ -22,6 +22,9 @@ type Module struct {
 	resources       []*resourceConfig
 	calls           []*moduleCall
 	checks          []*check
+	moves           []*moveStmt    // moved blocks
+	imports         []*importStmt  // import blocks (root module only)
+	removeds        []*removedStmt // removed blocks
 	// providerFuncs are the provider-defined functions its files call
 	// (provider::time::rfc3339_parse).
 	providerFuncs map[string]bool
@@ -91,7 +94,8 @@ type resourceConfig struct {
 	providerRange   hcl.Range
 	dependsOn       []hcl.Traversal
 	lc              lifecycle
-	body            hcl.Body // the configuration, without meta-arguments
+	imports         []*importStmt // the import blocks that target it
+	body            hcl.Body      // the configuration, without meta-arguments
 	rng             hcl.Range
 }
 

@@ -12,10 +12,15 @@
 // (.terraform/modules/modules.json); their resources are registered flat,
 // with the module path in their addresses.
 //
+// moved, import and removed blocks (moved.go, import.go, removed.go)
+// become engine options on the registrations: aliases naming the old
+// URNs, an ImportID unless the state holds the address already, and
+// Forget (engine.Forgetter) for removed blocks with destroy = false.
+//
 // What it leaves out: planning, diffing and calling providers (the
-// engine), rendering (internal/display), provisioners, moved/import/
-// removed blocks, the backend block (plinth keeps its own state), and
-// remote module sources that were not installed. docs/terraform.md lists
+// engine), rendering (internal/display), provisioners, the backend block
+// (plinth keeps its own state), and remote module sources that were not
+// installed. docs/terraform.md lists
 // what is supported.
 //
 // Its neighbours: internal/cli picks this package when a directory holds

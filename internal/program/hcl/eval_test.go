@@ -25,6 +25,8 @@ type fakeMonitor struct {
 	regs    map[string]engine.Registration
 	outputs resource.Object
 	invokes []string
+	// recorded are the names the fake state holds (see Recorded).
+	recorded map[string]bool
 }
 
 func (f *fakeMonitor) Register(reg engine.Registration, done func(engine.Registered, error)) {
@@ -38,6 +40,7 @@ func (f *fakeMonitor) Register(reg engine.Registration, done func(engine.Registe
 	go done(engine.Registered{URN: resource.NewURN("dev", "p", "", reg.Type, reg.Name), ID: id, Outputs: reg.Inputs, Custom: true,
 		ProviderRef: "urn::" + reg.Name}, nil)
 }
+func (f *fakeMonitor) Recorded(urn resource.URN) bool                      { return f.recorded[urn.Name()] }
 func (f *fakeMonitor) RegisterOutputs(resource.URN, resource.Object) error { return nil }
 func (f *fakeMonitor) SetStackOutputs(o resource.Object)                   { f.outputs = o }
 func (f *fakeMonitor) Invoke(_ context.Context, req engine.InvokeRequest) (resource.Object, error) {

@@ -191,6 +191,7 @@ func (n *node) exprs() []hcl.Expression {
 		out = append(out, bodyExprs(r.body, true)...)
 		out = appendNonNil(out, r.count, r.forEach)
 		out = append(out, r.lc.replaceTriggeredBy...)
+		out = append(out, r.importExprs()...)
 		conds(r.lc.preconditions)
 		conds(r.lc.postconditions)
 	case kindCall:

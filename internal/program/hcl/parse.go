@@ -86,6 +86,7 @@ func (l *loader) loadModule(dir string, path []string, parent *Module, call *mod
 	for _, c := range m.calls {
 		l.loadCall(m, c)
 	}
+	l.checkRefactoring(m)
 	return m
 }
 
@@ -137,6 +138,12 @@ func (l *loader) block(m *Module, b *hcl.Block) {
 		l.moduleBlock(m, b)
 	case "check":
 		l.checkBlock(m, b)
+	case "moved":
+		l.movedBlock(m, b)
+	case "import":
+		l.importBlock(m, b)
+	case "removed":
+		l.removedBlock(m, b)
 	default:
 		l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Block ignored",
 			Detail: fmt.Sprintf("plinth does not support %s blocks yet and ignores this one; see docs/terraform.md.", b.Type), Subject: b.DefRange.Ptr()})

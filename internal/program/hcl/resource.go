@@ -146,7 +146,7 @@ func (r *run) registration(n *node, inst *modInst, k instanceKey, inputs resourc
 	}
 	reg := engine.Registration{Type: token, Name: inst.prefix + rc.addr() + k.suffix(), Custom: true,
 		Inputs: inputs, Dependencies: deps, Protect: rc.lc.preventDestroy}
-	if !r.providerFor(n, inst, pkg, &reg) {
+	if !r.providerFor(n, inst, pkg, &reg) || !r.moveAliases(n, inst, k, &reg) || !r.importID(n, inst, &reg) {
 		return reg, false
 	}
 	if rc.lc.ignoreAll {
