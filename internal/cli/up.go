@@ -30,6 +30,7 @@ func (a *app) upCommand() *cobra.Command {
 	}
 	f.addCommon(c, "update")
 	f.addTargets(c)
+	f.addReplace(c)
 	f.addVars(c)
 	c.Flags().BoolVarP(&f.refresh, "refresh", "r", false, "refresh the state from the providers first")
 	return c
