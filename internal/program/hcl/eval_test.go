@@ -25,6 +25,8 @@ type fakeMonitor struct {
 	regs    map[string]engine.Registration
 	outputs resource.Object
 	invokes []string
+	// outcome, if set, is what the engine says it did to a resource.
+	outcome func(name string) (engine.StepOp, []string)
 }
 
 func (f *fakeMonitor) Register(reg engine.Registration, done func(engine.Registered, error)) {
@@ -35,8 +37,12 @@ func (f *fakeMonitor) Register(reg engine.Registration, done func(engine.Registe
 	if f.preview {
 		id = resource.Unknown()
 	}
-	go done(engine.Registered{URN: resource.NewURN("dev", "p", "", reg.Type, reg.Name), ID: id, Outputs: reg.Inputs, Custom: true,
-		ProviderRef: "urn::" + reg.Name}, nil)
+	res := engine.Registered{URN: resource.NewURN("dev", "p", "", reg.Type, reg.Name), ID: id, Outputs: reg.Inputs, Custom: true,
+		ProviderRef: "urn::" + reg.Name}
+	if f.outcome != nil {
+		res.Op, res.Changed = f.outcome(reg.Name)
+	}
+	go done(res, nil)
 }
 func (f *fakeMonitor) RegisterOutputs(resource.URN, resource.Object) error { return nil }
 func (f *fakeMonitor) SetStackOutputs(o resource.Object)                   { f.outputs = o }
