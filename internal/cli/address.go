@@ -37,6 +37,9 @@ func isURN(v string) bool { return strings.HasPrefix(v, "urn:") }
 // program registers. URNs are left as they are; a YAML program's values
 // are all left for urns() to check.
 func (r *stackRun) resolveAddresses(f *opFlags, base *state.Snapshot, learn func() ([]resource.URN, error)) error {
+	if err := resolveReplaces(r.ws.stack, f, base); err != nil {
+		return err
+	}
 	if !r.project.Terraform() || !hasAddress(f.targets) && !hasAddress(f.excludes) {
 		return nil
 	}
@@ -116,4 +119,28 @@ func (r *stackRun) learnURNs(ctx context.Context, hard context.Context, f opFlag
 		}
 		return urns, nil
 	}
+}
+
+// resolveReplaces rewrites the --replace values (URNs, names, addresses)
+// into the URNs of the recorded resources they name: only a resource
+// that exists can be replaced.
+func resolveReplaces(stack string, f *opFlags, base *state.Snapshot) error {
+	if len(f.replaces) == 0 {
+		return nil
+	}
+	if base == nil {
+		base = &state.Snapshot{}
+	}
+	var out []string
+	for _, v := range f.replaces {
+		rs, err := resolveRecorded(stack, base, v)
+		if err != nil {
+			return display.Errorf("Invalid replace", "--replace %s names no resource stack %s records: only an existing resource can be replaced. Give a URN, a resource name or an address such as random_pet.a (`plinth state ls` lists them).", v, stack)
+		}
+		for _, r := range rs {
+			out = append(out, string(r.URN))
+		}
+	}
+	f.replaces = out
+	return nil
 }

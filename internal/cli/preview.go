@@ -45,6 +45,7 @@ func (a *app) previewCommand() *cobra.Command {
 	c.Flags().IntVarP(&f.parallel, "parallel", "p", 0, "run at most `N` provider steps at once, 1 or more (default 16 per CPU)")
 	f.parallelSet = func() bool { return c.Flags().Changed("parallel") }
 	f.addTargets(c)
+	f.addReplace(c)
 	f.addVars(c)
 	return c
 }

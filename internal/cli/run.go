@@ -78,6 +78,7 @@ type opFlags struct {
 	parallelSet func() bool // whether -p was given; nil if the command has no -p
 	targets     []string
 	excludes    []string
+	replaces    []string // --replace, resolved to URNs by resolveReplaces
 	vars        []string // -var NAME=VALUE
 	varFiles    []string // -var-file FILE
 }
@@ -92,6 +93,11 @@ func (f *opFlags) addVars(c *cobra.Command) {
 func (f *opFlags) addTargets(c *cobra.Command) {
 	c.Flags().StringArrayVarP(&f.targets, "target", "t", nil, "limit the operation to this resource `URN` (or, in a Terraform configuration, address) (repeatable)")
 	c.Flags().StringArrayVar(&f.excludes, "exclude", nil, "leave this resource `URN` (or, in a Terraform configuration, address) alone (repeatable)")
+}
+
+// addReplace adds --replace, which forces the replacement of resources.
+func (f *opFlags) addReplace(c *cobra.Command) {
+	c.Flags().StringArrayVar(&f.replaces, "replace", nil, "replace this resource (`ADDRESS` or URN) even if nothing changed (repeatable)")
 }
 
 func (f *opFlags) addCommon(c *cobra.Command, verb string) {
@@ -127,12 +133,16 @@ func (r *stackRun) options(journal engine.Journal, hard context.Context, f opFla
 	if err != nil {
 		return engine.Options{}, err
 	}
+	replaces, err := urns("replace", f.replaces)
+	if err != nil {
+		return engine.Options{}, err
+	}
 	if f.parallel < 0 || f.parallel == 0 && f.parallelSet != nil && f.parallelSet() {
 		return engine.Options{}, display.Errorf("Invalid parallelism", "--parallel %d is not allowed: give the number of provider steps to run at once, 1 or more (1 runs them one at a time).", f.parallel)
 	}
 	return engine.Options{
 		Stack: r.ws.stack, Project: r.project.Name(), Providers: r.source, Journal: journal,
-		Parallel: f.parallel, Targets: targets, Excludes: excludes,
+		Parallel: f.parallel, Targets: targets, Excludes: excludes, Replace: replaces,
 		Events: r.a.events(r.view), Now: r.a.env.now, HardCancel: hard,
 		DefaultProviderConfig: providerConfig(r.ws.dir, r.project.DefaultProviderConfig(r.config)),
 		Provisioners:          provisionerSource(r.ws.dir),

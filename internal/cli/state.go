@@ -28,7 +28,8 @@ func (a *app) stateCommand() *cobra.Command {
 	}
 	c.AddCommand(a.stateLsCommand(), a.stateShowCommand(), a.stateRmCommand(), a.stateExportCommand(),
 		a.stateImportCommand(), a.statePendingCommand(), a.stateUnlockCommand(), a.stateRestoreBackupCommand(),
-		a.stateUnprotectCommand(), a.stateMigrateCommand(), a.stateAdoptCommand())
+		a.stateUnprotectCommand(), a.stateMigrateCommand(), a.stateAdoptCommand(),
+		a.stateTaintCommand(true), a.stateTaintCommand(false), a.stateMvCommand())
 	return c
 }
 
@@ -97,6 +98,9 @@ func notes(r *state.Resource) string {
 	}
 	if r.Delete {
 		n = append(n, "awaiting deletion")
+	}
+	if r.Tainted {
+		n = append(n, "tainted (the next up replaces it)")
 	}
 	if isDefaultProvider(r) {
 		n = append(n, "default provider")
@@ -234,35 +238,6 @@ func resourceJSON(r *state.Resource) map[string]any {
 	out["inputs"] = display.JSONObject(r.Inputs)
 	out["outputs"] = display.JSONObject(r.Outputs)
 	return out
-}
-
-func (a *app) stateRmCommand() *cobra.Command {
-	var yes bool
-	c := &cobra.Command{
-		Use:   "rm URN",
-		Short: "Forget a resource without deleting it",
-		Long: "Rm removes a resource from the state; the real resource is left alone, and plinth no\n" +
-			"longer manages it. It refuses while other resources depend on it.",
-		Args: cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			return a.runStateEdit(c.Context(), "state rm", yes, func(ctx context.Context, ws *workspace, s *state.Session) error {
-				r, err := findResource(ws.stack, s.Base(), args[0])
-				if err != nil {
-					return err
-				}
-				if err := a.confirmEdit(ctx, yes, fmt.Sprintf("Forget %s (its %s stays as it is)?", r.URN, r.Type)); err != nil {
-					return err
-				}
-				if err := s.RemoveResource(ctx, r.URN); err != nil {
-					return display.Errorf("Cannot remove resource", "%v.", err)
-				}
-				fmt.Fprintf(a.env.Stdout, "Removed %s from the state of stack %s.\n", r.URN, ws.stack)
-				return nil
-			})
-		},
-	}
-	c.Flags().BoolVarP(&yes, "yes", "y", false, "do not ask for confirmation")
-	return c
 }
 
 // runStateEdit locks the stack, runs an edit of its state and saves it.

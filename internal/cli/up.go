@@ -34,6 +34,7 @@ func (a *app) upCommand() *cobra.Command {
 	}
 	f.addCommon(c, "update")
 	f.addTargets(c)
+	f.addReplace(c)
 	f.addVars(c)
 	c.Flags().BoolVarP(&f.refresh, "refresh", "r", false, "refresh the state from the providers first")
 	c.Flags().StringVar(&f.plan, "plan", "", "apply exactly the plan saved in `FILE` by `plinth preview --save-plan`, without asking")

@@ -35,6 +35,14 @@ func (f formatter) startLine(e engine.Event) string {
 // doneLines are the lines for a finished step (or, in a preview, a
 // planned one), with its property changes; none when it is not worth
 // showing.
+// replaceWhy says, in the plain and live views, why a replacement was
+// forced.
+var replaceWhy = map[engine.ReplaceReason]string{
+	engine.ReplaceTainted:   "tainted",
+	engine.ReplaceRequested: "replace requested",
+	engine.ReplaceTriggered: "replace triggered",
+}
+
 func (f formatter) doneLines(e engine.Event) []string {
 	if !f.shows(e) {
 		return nil
@@ -58,6 +66,9 @@ func (f formatter) doneLines(e engine.Event) []string {
 	}
 	if e.Message != "" {
 		b.WriteString(": " + e.Message)
+	}
+	if why := replaceWhy[e.ReplaceReason]; why != "" {
+		b.WriteString(" (" + why + ")")
 	}
 	cs := f.changesOf(e)
 	if !f.diff && len(cs) > 0 {

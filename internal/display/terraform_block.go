@@ -39,6 +39,13 @@ var tfActions = map[engine.StepOp]tfAction{
 	engine.OpImport: tfImport, engine.OpRefresh: tfRefreshed, engine.OpDiscard: tfForget,
 }
 
+// tfReplaceHeadings are terraform's headings of a forced replacement.
+var tfReplaceHeadings = map[engine.ReplaceReason]string{
+	engine.ReplaceTainted:   "is tainted, so must be replaced",
+	engine.ReplaceRequested: "will be replaced, as requested",
+	engine.ReplaceTriggered: "will be replaced due to changes in replace_triggered_by",
+}
+
 // tfLegend is the order terraform's legend lists markers in.
 var tfLegend = []tfAction{tfCreate, tfUpdate, tfDestroy, tfReplace, tfCBD, tfRead, tfImport, tfRefreshed, tfForget}
 
@@ -78,6 +85,9 @@ func tfBlock(p painter, e engine.Event) (tfAction, []string) {
 		a.heading, a.symbol = "has been deleted outside of Plinth", "-"
 	case e.Op == engine.OpCreateReplacement && deleteFirst(e):
 		a = tfReplace
+	}
+	if h := tfReplaceHeadings[e.ReplaceReason]; h != "" {
+		a.heading = h
 	}
 	typ, name := tfTypeName(e)
 	lines := []string{

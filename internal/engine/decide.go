@@ -48,13 +48,14 @@ func (d *deployment) settle(c *change, resp provider.DiffResponse, provReplace b
 	dd = dd.Clone()
 	markReplaceKeys(dd, resp.ReplaceKeys)
 	forced := markReplaceOnChanges(dd, roc)
-	c.diff, c.dbr = dd, resp.DeleteBeforeReplace || c.reg.DeleteBeforeReplace
+	c.diff, c.dbr = dd, resp.DeleteBeforeReplace && !c.reg.CreateBeforeDestroy || c.reg.DeleteBeforeReplace
 	c.replace = dd.ReplacePaths()
 	if provReplace {
 		c.replace = append(c.replace, "provider")
 	}
+	c.reason = d.forcedReplace(c)
 	switch {
-	case provReplace || resp.Replaces() || forced:
+	case provReplace || resp.Replaces() || forced || c.reason != "":
 		c.op = OpReplace
 	case changed || len(c.old.InitErrors) > 0:
 		c.op = OpUpdate
@@ -62,6 +63,21 @@ func (d *deployment) settle(c *change, resp provider.DiffResponse, provReplace b
 		c.op = OpSame
 	}
 	return nil
+}
+
+// forcedReplace says why a resource must be replaced whatever its diff:
+// it is tainted, the operation's Replace option names it, or the program
+// forced it.
+func (d *deployment) forcedReplace(c *change) ReplaceReason {
+	switch {
+	case c.old.Tainted:
+		return ReplaceTainted
+	case d.replaceSet[c.urn]:
+		return ReplaceRequested
+	case c.reg.ForceReplace:
+		return ReplaceTriggered
+	}
+	return ""
 }
 
 // providerChanged reports whether a resource must be replaced because its

@@ -37,7 +37,9 @@ type deployment struct {
 	dbrDeleted map[resource.URN]*state.Resource
 	// aliased maps a URN taken over through an alias to the URN that took
 	// it over.
-	aliased    map[resource.URN]resource.URN
+	aliased map[resource.URN]resource.URN
+	// replaceSet holds the URNs the operation's Replace option names.
+	replaceSet map[resource.URN]bool
 	errs       []error
 	outputs    resource.Object
 	outputsSet bool
@@ -61,6 +63,10 @@ func newDeployment(ctx context.Context, base *state.Snapshot, opts *Options, pre
 		registered: map[resource.URN]*regState{},
 		dbrDeleted: map[resource.URN]*state.Resource{},
 		aliased:    map[resource.URN]resource.URN{},
+		replaceSet: map[resource.URN]bool{},
+	}
+	for _, u := range opts.Replace {
+		d.replaceSet[u] = true
 	}
 	if opts.HardCancel != nil {
 		d.callCtx = mergeCancel(d.callCtx, opts.HardCancel)

@@ -25,6 +25,19 @@ const (
 	OpDiscard           StepOp = "discard"
 )
 
+// ReplaceReason says why a replacement was forced.
+type ReplaceReason string
+
+// The reasons a replacement is forced.
+const (
+	// ReplaceTainted: the state marks the resource tainted.
+	ReplaceTainted ReplaceReason = "tainted"
+	// ReplaceRequested: the operation's Replace option names it.
+	ReplaceRequested ReplaceReason = "requested"
+	// ReplaceTriggered: the program set ForceReplace on its registration.
+	ReplaceTriggered ReplaceReason = "triggered"
+)
+
 // EventKind says what an event reports.
 type EventKind uint8
 
@@ -70,10 +83,14 @@ type Event struct {
 	// a refresh, the drift found.
 	Diff        resource.DetailedDiff
 	ReplaceKeys []string
-	Duration    time.Duration
-	Err         error
-	Severity    Severity
-	Message     string
+	// ReplaceReason says why a replacement was forced when its inputs did
+	// not ask for it (or as well as): ReplaceTainted, ReplaceRequested or
+	// ReplaceTriggered; empty otherwise.
+	ReplaceReason ReplaceReason
+	Duration      time.Duration
+	Err           error
+	Severity      Severity
+	Message       string
 }
 
 // Result summarises an operation.

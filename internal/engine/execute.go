@@ -102,7 +102,7 @@ func stepEvent(kind EventKind, op StepOp, old, nu *state.Resource, c *change) Ev
 	}
 	e := Event{Kind: kind, Op: op, URN: r.URN, Type: r.Type, Old: old, New: nu}
 	if c != nil {
-		e.Diff, e.ReplaceKeys = c.diff, c.replace
+		e.Diff, e.ReplaceKeys, e.ReplaceReason = c.diff, c.replace, c.reason
 	}
 	return e
 }

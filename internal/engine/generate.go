@@ -34,7 +34,9 @@ func (d *deployment) runStep(urn resource.URN, reg *Registration) (Registered, e
 	if err != nil {
 		return Registered{}, err
 	}
-	return d.x.run(s)
+	res, err := d.x.run(s)
+	res.Op, res.Changed = stepOutcome(s)
+	return res, err
 }
 
 // generate chooses the step of a registration.

@@ -28,6 +28,10 @@ type Options struct {
 	// what they depend on); Excludes to everything but these.
 	Targets  []resource.URN
 	Excludes []resource.URN
+	// Replace forces the replacement of these resources in this run even
+	// when nothing changed (`plinth up --replace`); a URN the state does
+	// not record is ignored.
+	Replace []resource.URN
 	// Events, if set, is called for each event, from many goroutines.
 	Events func(Event)
 	// Now returns the time recorded on resources; time.Now if nil.

@@ -95,9 +95,20 @@ type Registration struct {
 	Protect             bool
 	RetainOnDelete      bool
 	DeleteBeforeReplace bool
-	IgnoreChanges       []string
-	ReplaceOnChanges    []string
-	CustomTimeouts      CustomTimeouts
+	// CreateBeforeDestroy makes a replacement create the new resource
+	// before deleting the old one even when the provider asks to delete
+	// first (Terraform's lifecycle create_before_destroy; Terraform
+	// providers always ask to delete first). DeleteBeforeReplace wins if
+	// both are set.
+	CreateBeforeDestroy bool
+	// ForceReplace replaces the resource in this run even when nothing in
+	// its inputs asks for it (Terraform's replace_triggered_by, decided by
+	// the program from what happened to the resources it refers to:
+	// Registered.Op and Registered.Changed).
+	ForceReplace     bool
+	IgnoreChanges    []string
+	ReplaceOnChanges []string
+	CustomTimeouts   CustomTimeouts
 	// ImportID adopts an existing resource with this ID instead of creating
 	// one.
 	ImportID string
@@ -126,6 +137,13 @@ type Registered struct {
 	// ProviderRef is, for a provider resource, the reference "<URN>::<ID>"
 	// that other registrations pass as Provider.
 	ProviderRef string
+	// Op is what this run did (or, in a preview, would do) to the resource:
+	// OpSame, OpCreate, OpUpdate, OpReplace or OpImport; empty for a
+	// resource left alone (outside the targets), a component or a provider.
+	Op StepOp
+	// Changed lists the top-level properties an update or replacement
+	// changes, as the diff that decided it has them.
+	Changed []string
 }
 
 // PositionalArgs is the one key of an InvokeRequest's Args that calls a

@@ -36,6 +36,9 @@ type change struct {
 	diff    resource.DetailedDiff
 	replace []string
 	dbr     bool
+	// reason says why a replacement was forced (tainted, requested,
+	// triggered), if it was.
+	reason ReplaceReason
 	// gone is the record of a resource a refresh found deleted outside
 	// plinth (Missing); the step creates it again in its place.
 	gone *state.Resource
@@ -215,6 +218,40 @@ func samePropertyDependencies(a, b map[string][]resource.URN) bool {
 		}
 	}
 	return true
+}
+
+// stepOutcome is what a custom resource's step does, for the program
+// (Registered.Op): same, create, update, replace or import, with the
+// top-level properties an update or replacement changes.
+func stepOutcome(s step) (StepOp, []string) {
+	switch s := s.(type) {
+	case sameStep:
+		return OpSame, nil
+	case updateStep:
+		return OpUpdate, changedKeys(s.c)
+	case deleteFirstStep:
+		return OpReplace, changedKeys(s.c)
+	case importStep:
+		return OpImport, nil
+	case createStep:
+		return s.h.counted, changedKeys(s.c)
+	}
+	return "", nil
+}
+
+// changedKeys lists the top-level properties a change's diff touches.
+func changedKeys(c *change) []string {
+	var keys []string
+	for _, p := range c.diff.Paths() {
+		path, err := resource.ParsePath(p)
+		if err != nil || len(path) == 0 {
+			continue
+		}
+		if k, ok := path[0].(string); ok && !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	return keys
 }
 
 func registered(r *state.Resource) Registered {

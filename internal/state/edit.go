@@ -152,3 +152,35 @@ func (s *Session) Reseal(ctx context.Context, c Crypter) error {
 	s.mu.Unlock()
 	return s.compact(ctx, snap)
 }
+
+// SetTainted marks or clears the taint of the live resource with the URN
+// (`plinth state taint|untaint`): a tainted resource is replaced by the
+// next update.
+func (s *Session) SetTainted(ctx context.Context, urn resource.URN, tainted bool) error {
+	r := s.liveResource(urn)
+	if r == nil {
+		return fmt.Errorf("stack %s has no resource %s", s.stack, urn)
+	}
+	if r.Tainted == tainted {
+		return nil
+	}
+	n := r.Clone()
+	n.Tainted = tainted
+	return s.Record(ctx, &Entry{Kind: Write, Op: OpSame, Old: r, New: n, Time: time.Now()})
+}
+
+// Rename moves the live resource with the URN to a new URN (`plinth
+// state mv`), repointing every reference to it, in one journaled write.
+// It refuses when the new URN is taken.
+func (s *Session) Rename(ctx context.Context, from, to resource.URN) error {
+	r := s.liveResource(from)
+	if r == nil {
+		return fmt.Errorf("stack %s has no resource %s", s.stack, from)
+	}
+	if s.liveResource(to) != nil {
+		return fmt.Errorf("stack %s already records %s; remove it first (`plinth state rm`) or choose another name", s.stack, to)
+	}
+	n := r.Clone()
+	n.URN = to
+	return s.Record(ctx, &Entry{Kind: Write, Op: OpRename, Old: r, New: n, Time: time.Now()})
+}

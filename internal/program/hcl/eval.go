@@ -43,6 +43,9 @@ type run struct {
 	instances map[*Module][]*modInst
 	errs      []program.Diagnostic
 	rootInst  *modInst
+	// outcomes are what the engine did to each managed instance, by
+	// address, for replace_triggered_by.
+	outcomes map[string]engine.Registered
 }
 
 // nodeState is a node's result, written before its done channel closes.

@@ -27,6 +27,8 @@ type fakeMonitor struct {
 	invokes []string
 	// recorded are the names the fake state holds (see Recorded).
 	recorded map[string]bool
+	// outcome, if set, is what the engine says it did to a resource.
+	outcome func(name string) (engine.StepOp, []string)
 }
 
 func (f *fakeMonitor) Register(reg engine.Registration, done func(engine.Registered, error)) {
@@ -37,8 +39,12 @@ func (f *fakeMonitor) Register(reg engine.Registration, done func(engine.Registe
 	if f.preview {
 		id = resource.Unknown()
 	}
-	go done(engine.Registered{URN: resource.NewURN("dev", "p", "", reg.Type, reg.Name), ID: id, Outputs: reg.Inputs, Custom: true,
-		ProviderRef: "urn::" + reg.Name}, nil)
+	res := engine.Registered{URN: resource.NewURN("dev", "p", "", reg.Type, reg.Name), ID: id, Outputs: reg.Inputs, Custom: true,
+		ProviderRef: "urn::" + reg.Name}
+	if f.outcome != nil {
+		res.Op, res.Changed = f.outcome(reg.Name)
+	}
+	go done(res, nil)
 }
 func (f *fakeMonitor) Recorded(urn resource.URN) bool                      { return f.recorded[urn.Name()] }
 func (f *fakeMonitor) RegisterOutputs(resource.URN, resource.Object) error { return nil }

@@ -97,6 +97,9 @@ func (r *run) registerInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.E
 		return
 	}
 	reg, ok := r.registration(n, inst, k, inputs, deps)
+	if ok {
+		reg.ForceReplace, ok = r.triggered(rc, inst, ctx)
+	}
 	if !ok {
 		set(cty.NilVal, true)
 		return
@@ -107,6 +110,7 @@ func (r *run) registerInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.E
 			set(cty.NilVal, true)
 			return
 		}
+		r.recordOutcome(res)
 		st := r.st[n.idx]
 		r.mu.Lock()
 		st.urns = append(st.urns, res.URN)
@@ -145,7 +149,8 @@ func (r *run) registration(n *node, inst *modInst, k instanceKey, inputs resourc
 		return engine.Registration{}, r.fail(rc.rng, "Invalid resource type", "%s.", err)
 	}
 	reg := engine.Registration{Type: token, Name: inst.prefix + rc.addr() + k.suffix(), Custom: true,
-		Inputs: inputs, Dependencies: deps, Protect: rc.lc.preventDestroy}
+		Inputs: inputs, Dependencies: deps, Protect: rc.lc.preventDestroy,
+		CreateBeforeDestroy: rc.lc.createBeforeDestroy}
 	if !r.providerFor(n, inst, pkg, &reg) || !r.moveAliases(n, inst, k, &reg) || !r.importID(n, inst, &reg) {
 		return reg, false
 	}
