@@ -11,6 +11,7 @@ import (
 	"github.com/plinth-iac/plinth/internal/plugin"
 	"github.com/plinth-iac/plinth/internal/provider"
 	"github.com/plinth-iac/plinth/internal/provider/inproc"
+	"github.com/plinth-iac/plinth/internal/provider/mu"
 	"github.com/plinth-iac/plinth/internal/provider/pulumirpc"
 	"github.com/plinth-iac/plinth/internal/provider/tfplugin"
 	"github.com/plinth-iac/plinth/internal/provisioner"
@@ -22,7 +23,7 @@ import (
 
 // The one place providers are wired: the built-in package in process,
 // Pulumi-protocol plugins through pulumirpc, Terraform providers through
-// tfplugin, each started by internal/registry's launcher for it, all found
+// tfplugin, Mu-protocol providers (mu-resource-<name>) through mu, each started by internal/registry's launcher for it, all found
 // by internal/plugin.
 
 // builtins are the providers compiled into plinth, for a project.
@@ -76,6 +77,7 @@ func providerSource(projectDir string, getenv func(string) string, logs io.Write
 	env := plugin.DefaultEnv(projectDir)
 	env.Getenv = getenv
 	src := registry.NewSource(env, builtins(projectDir), pulumi, terraform)
+	src.Mu = registry.Mu(mu.Config{Dir: projectDir, Log: tfLog})
 	src.Finder.Warn = func(msg string) { fmt.Fprintln(logs, "warning: "+msg) }
 	return src
 }

@@ -5,7 +5,9 @@
 // (terraform-provider-<name>[_v<version>] in a plugin directory, and
 // Terraform's <host>/<namespace>/<name>/<version>/<os>_<arch>/ trees in
 // ~/.terraform.d/plugins, TF_PLUGIN_CACHE_DIR and a project's
-// .terraform/providers).
+// .terraform/providers), and providers of the original Mu CRUD protocol
+// (mu-resource-<name>[_v<version>] in a plugin directory): a binary's name
+// says which protocol it speaks (Plugin.Protocol).
 //
 // A Finder resolves a package and version constraint (">= 6.0",
 // Terraform's "~> 3.6") to the newest compatible plugin, as the Pulumi

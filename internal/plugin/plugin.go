@@ -24,7 +24,10 @@ type Protocol string
 const (
 	ProtocolPulumi    Protocol = "pulumirpc"
 	ProtocolTerraform Protocol = "tfplugin"
-	ProtocolBuiltin   Protocol = "builtin"
+	// ProtocolMu is the original Mu CRUD protocol, spoken by binaries
+	// named mu-resource-<name>.
+	ProtocolMu      Protocol = "mu"
+	ProtocolBuiltin Protocol = "builtin"
 )
 
 // Plugin is one plugin found on disk (or built in).
@@ -60,6 +63,9 @@ func (p Plugin) binaryKind() string {
 	}
 	if p.Protocol == ProtocolBuiltin {
 		return "built-in"
+	}
+	if p.Protocol == ProtocolMu {
+		return "mu-resource"
 	}
 	return "pulumi-" + string(p.Kind)
 }

@@ -258,3 +258,26 @@ func TestHandshakeTimeout(t *testing.T) {
 		}
 	}
 }
+
+// TestDiscoverMu: a binary named mu-resource-<name>[_v<version>] in a
+// plugin directory is a Mu-protocol provider, and a request restricted to
+// that protocol finds it.
+func TestDiscoverMu(t *testing.T) {
+	tr := newTree(t, "proj/.plinth/plugins/mu-resource-store", "path1/mu-resource-store_v1.2.0", "path1/mu-resource-")
+	got := tr.rel(Discover(tr.env))
+	want := []Plugin{
+		{Name: "store", Kind: KindResource, Protocol: ProtocolMu, Path: "proj/.plinth/plugins/mu-resource-store", Origin: OriginProject},
+		{Name: "store", Kind: KindResource, Protocol: ProtocolMu, Version: "1.2.0", Path: "path1/mu-resource-store_v1.2.0", Origin: OriginPluginPath},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	f := &Finder{Env: tr.env}
+	p, err := f.Find(context.Background(), Request{Name: "store", Version: ">= 1.0", Protocol: ProtocolMu})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Version != "1.2.0" || p.String() != "mu-resource store 1.2.0 at "+p.Path {
+		t.Errorf("found %s", p)
+	}
+}

@@ -50,10 +50,19 @@ func scanPlain(loc Location) []Plugin {
 	return out
 }
 
-// parseBinary reads pulumi-<kind>-<name>, terraform-provider-<name> and
-// terraform-provider-<name>_v<version>[_x<protocol>].
+// parseBinary reads pulumi-<kind>-<name>, terraform-provider-<name>,
+// terraform-provider-<name>_v<version>[_x<protocol>] and
+// mu-resource-<name>[_v<version>]: the prefix is the marker that says
+// which protocol the binary speaks.
 func parseBinary(file string) (Plugin, bool) {
 	file = strings.TrimSuffix(file, ".exe")
+	if rest, ok := strings.CutPrefix(file, "mu-resource-"); ok {
+		name, ver := splitTerraformName(rest)
+		if name == "" {
+			return Plugin{}, false
+		}
+		return Plugin{Name: name, Kind: KindResource, Protocol: ProtocolMu, Version: ver}, true
+	}
 	if rest, ok := strings.CutPrefix(file, "terraform-provider-"); ok {
 		name, ver := splitTerraformName(rest)
 		if name == "" {

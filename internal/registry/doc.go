@@ -4,8 +4,9 @@
 // otherwise internal/plugin finds the newest compatible plugin binary and
 // the registry starts it with the adapter for its protocol: Pulumi-protocol
 // plugins through internal/provider/pulumirpc, Terraform providers through
-// internal/provider/tfplugin, both wired the same way (Pulumi and
-// Terraform make a Launcher from the adapter's configuration).
+// internal/provider/tfplugin, Mu-protocol providers (mu-resource-<name>)
+// through internal/provider/mu, all wired the same way (Pulumi, Terraform
+// and Mu make a Launcher from the adapter's configuration).
 //
 // The CLI builds a Source and hands it to the engine; the engine sees only
 // its ProviderSource interface. internal/plugin, below, only finds binaries

@@ -5,6 +5,7 @@ import (
 
 	"github.com/plinth-iac/plinth/internal/plugin"
 	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/internal/provider/mu"
 	"github.com/plinth-iac/plinth/internal/provider/pulumirpc"
 	"github.com/plinth-iac/plinth/internal/provider/tfplugin"
 )
@@ -43,6 +44,21 @@ func Terraform(cfg tfplugin.Config) Launcher {
 		c := cfg
 		c.Name, c.Path, c.Version = p.Name, p.Path, p.Version
 		prov, err := tfplugin.Start(ctx, c)
+		if err != nil {
+			return nil, err
+		}
+		return prov, nil
+	})
+}
+
+// Mu launches Mu-protocol providers (mu-resource-<name>) through
+// internal/provider/mu. cfg is a template: Name, Path and Version come
+// from each plugin.
+func Mu(cfg mu.Config) Launcher {
+	return LauncherFunc(func(ctx context.Context, p plugin.Plugin) (provider.Provider, error) {
+		c := cfg
+		c.Name, c.Path, c.Version = p.Name, p.Path, p.Version
+		prov, err := mu.Launch(ctx, c)
 		if err != nil {
 			return nil, err
 		}

@@ -25,10 +25,11 @@ type Source struct {
 	Finder   *plugin.Finder
 	Builtins map[string]Builtin
 	// Pulumi launches Pulumi-protocol plugins; Terraform launches
-	// Terraform providers. A nil launcher means that protocol is not
-	// available.
+	// Terraform providers; Mu launches Mu-protocol providers. A nil
+	// launcher means that protocol is not available.
 	Pulumi    Launcher
 	Terraform Launcher
+	Mu        Launcher
 }
 
 var _ engine.ProviderSource = (*Source)(nil)
@@ -125,19 +126,26 @@ func atLeast(a, b string) bool {
 
 // protocols restricts the search when only one launcher is wired.
 func (s *Source) protocols() plugin.Protocol {
-	switch {
-	case s.Pulumi != nil && s.Terraform == nil:
-		return plugin.ProtocolPulumi
-	case s.Pulumi == nil && s.Terraform != nil:
-		return plugin.ProtocolTerraform
+	only := plugin.Protocol("")
+	for _, p := range []plugin.Protocol{plugin.ProtocolPulumi, plugin.ProtocolTerraform, plugin.ProtocolMu} {
+		if s.launcher(p) == nil {
+			continue
+		}
+		if only != "" {
+			return ""
+		}
+		only = p
 	}
-	return ""
+	return only
 }
 
 // launcher is the launcher for a protocol.
 func (s *Source) launcher(p plugin.Protocol) Launcher {
-	if p == plugin.ProtocolTerraform {
+	switch p {
+	case plugin.ProtocolTerraform:
 		return s.Terraform
+	case plugin.ProtocolMu:
+		return s.Mu
 	}
 	return s.Pulumi
 }

@@ -128,3 +128,28 @@ func TestSourceNewestWinsOverBuiltin(t *testing.T) {
 		})
 	}
 }
+
+// TestSourceMu: a mu-resource-<name> binary is started by the Mu launcher,
+// and with only the Pulumi launcher wired it is not found at all.
+func TestSourceMu(t *testing.T) {
+	tr := newTree(t, "path1/mu-resource-store")
+	var launched []string
+	launcher := func(kind string) Launcher {
+		return LauncherFunc(func(_ context.Context, p plugin.Plugin) (provider.Provider, error) {
+			launched = append(launched, kind+" "+p.Name)
+			return &provider.Fake{}, nil
+		})
+	}
+	s := NewSource(tr.env, nil, launcher("pulumi"), launcher("terraform"))
+	s.Mu = launcher("mu")
+	if _, err := s.NewProvider(context.Background(), engine.ProviderRequest{Package: "store"}); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"mu store"}, launched); diff != "" {
+		t.Errorf("launched (-want +got):\n%s", diff)
+	}
+	pulumiOnly := NewSource(tr.env, nil, launcher("pulumi"), nil)
+	if _, err := pulumiOnly.NewProvider(context.Background(), engine.ProviderRequest{Package: "store"}); err == nil {
+		t.Error("a Mu provider was found with no Mu launcher wired")
+	}
+}
