@@ -17,7 +17,7 @@ import (
 func (r *stackRun) planHeader(f opFlags, v state.Version) plan.Header {
 	return plan.Header{
 		Plinth: Version, Project: r.project.Name(), Stack: r.ws.stack, State: v,
-		Targets: f.targets, Excludes: f.excludes,
+		Targets: f.targets, Excludes: f.excludes, Replaces: f.replaces,
 	}
 }
 
@@ -70,7 +70,7 @@ func (r *stackRun) readPlan(path string, f opFlags, sess *state.Session) (*plan.
 	if err != nil {
 		return nil, err
 	}
-	f.targets, f.excludes = p.Targets, p.Excludes
+	f.targets, f.excludes, f.replaces = p.Targets, p.Excludes, p.Replaces
 	if err := p.Check(path, r.planHeader(f, sess.Version()), program); err != nil {
 		return nil, display.Errorf("The plan no longer applies", "%v", err)
 	}
@@ -81,8 +81,8 @@ func (r *stackRun) readPlan(path string, f opFlags, sess *state.Session) (*plan.
 // comes from the plan.
 func planFlagsConflict(f upFlags) error {
 	switch {
-	case len(f.targets) > 0 || len(f.excludes) > 0:
-		return display.Errorf("Invalid command line", "--target and --exclude cannot be given with --plan: the plan holds the targets it was made with.")
+	case len(f.targets) > 0 || len(f.excludes) > 0 || len(f.replaces) > 0:
+		return display.Errorf("Invalid command line", "--target, --exclude and --replace cannot be given with --plan: the plan holds the ones it was made with.")
 	case f.refresh:
 		return display.Errorf("Invalid command line", "--refresh cannot be given with --plan: a refresh changes the state the plan was made against. Run `plinth refresh` first, then make the plan again.")
 	}

@@ -104,7 +104,7 @@ func TestSavedPlanRefused(t *testing.T) {
 		},
 		"with --target": {
 			change: func(*testing.T, string, string, clitest.Options) []string { return []string{"--target", "x"} },
-			want:   []string{"--target and --exclude cannot be given with --plan"},
+			want:   []string{"--target, --exclude and --replace cannot be given with --plan"},
 		},
 	}
 	for name, tc := range tests {
@@ -152,5 +152,23 @@ func TestSavedPlanHoldsNoPlaintextSecret(t *testing.T) {
 	clitest.MustRun(t, dir, opts, "up", "--plan", planFile)
 	if got := readFile(t, filepath.Join(dir, "out", "note.txt")); !strings.Contains(got, secret) {
 		t.Errorf("the note after up --plan: %q", got)
+	}
+}
+
+// TestSavedPlanKeepsReplace: a plan made with --replace replaces what it
+// names when applied, with no --replace given to up.
+func TestSavedPlanKeepsReplace(t *testing.T) {
+	opts := clitest.Options{}
+	dir := clitest.CopyDir(t, filepath.Join("testdata", "base"))
+	clitest.MustRun(t, dir, opts, "up", "--yes")
+	planFile := filepath.Join(t.TempDir(), "replace.plan")
+	clitest.MustRun(t, dir, opts, "preview", "--save-plan", planFile, "--replace", "pet")
+	up := clitest.MustRun(t, dir, opts, "up", "--plan", planFile)
+	if !strings.Contains(up.Stdout, "+- replaced pet") {
+		t.Errorf("up --plan of a plan made with --replace pet did not replace it:\n%s", up.Output())
+	}
+	refused := clitest.Run(t, dir, opts, "up", "--plan", planFile, "--replace", "pet")
+	if refused.Code != 1 || !strings.Contains(refused.Output(), "cannot be given with --plan") {
+		t.Errorf("up --plan --replace: exit %d, want 1 refusing the flag\n%s", refused.Code, refused.Output())
 	}
 }

@@ -171,7 +171,7 @@ func (a *app) runUpPlan(ctx context.Context, f upFlags) error {
 	if err != nil {
 		return err
 	}
-	f.targets, f.excludes = p.Targets, p.Excludes
+	f.targets, f.excludes, f.replaces = p.Targets, p.Excludes, p.Replaces
 	ctx, hard, stop := a.interruptible(ctx, view)
 	defer stop()
 	opts, err := r.options(sess, hard, f.opFlags)

@@ -32,9 +32,11 @@ type Plan struct {
 	State   state.Version `json:"state"`
 	// Program is the keyed digest of the program files, the stack config
 	// and the variables given on the command line (see ProgramDigest).
-	Program  string         `json:"program"`
-	Targets  []string       `json:"targets,omitempty"`
-	Excludes []string       `json:"excludes,omitempty"`
+	Program  string   `json:"program"`
+	Targets  []string `json:"targets,omitempty"`
+	Excludes []string `json:"excludes,omitempty"`
+	// Replaces are the --replace arguments the plan was made with.
+	Replaces []string       `json:"replaces,omitempty"`
 	Summary  map[string]int `json:"summary"`
 	// Key is the digest key, sealed by the stack's secrets provider.
 	Key   string `json:"key"`
@@ -66,6 +68,7 @@ type Header struct {
 	Plinth, Project, Stack string
 	State                  state.Version
 	Targets, Excludes      []string
+	Replaces               []string
 }
 
 // New starts a plan with a fresh digest key sealed by c.
@@ -80,7 +83,7 @@ func New(h Header, c state.Crypter, now time.Time) (*Plan, error) {
 	}
 	return &Plan{
 		Format: FormatVersion, Plinth: h.Plinth, Project: h.Project, Stack: h.Stack, Created: now.UTC(),
-		State: h.State, Targets: h.Targets, Excludes: h.Excludes, Key: sealed, key: key, Steps: []Step{},
+		State: h.State, Targets: h.Targets, Excludes: h.Excludes, Replaces: h.Replaces, Key: sealed, key: key, Steps: []Step{},
 	}, nil
 }
 

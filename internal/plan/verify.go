@@ -35,6 +35,9 @@ func (p *Plan) Check(path string, h Header, program string) error {
 	if !slices.Equal(p.Targets, h.Targets) || !slices.Equal(p.Excludes, h.Excludes) {
 		diffs = append(diffs, fmt.Sprintf("it was made with --target %q --exclude %q, and up was given %q and %q; up --plan uses the plan's", p.Targets, p.Excludes, h.Targets, h.Excludes))
 	}
+	if !slices.Equal(p.Replaces, h.Replaces) {
+		diffs = append(diffs, fmt.Sprintf("it was made with --replace %q, and up was given %q; up --plan uses the plan's", p.Replaces, h.Replaces))
+	}
 	if p.Plinth != h.Plinth {
 		diffs = append(diffs, fmt.Sprintf("it was made by plinth %s, and this is plinth %s", p.Plinth, h.Plinth))
 	}
