@@ -69,7 +69,7 @@ func (a *app) runPreview(ctx context.Context, f previewFlags) error {
 		}
 	}
 	res, err := r.phaseShowing(display.Operation{Verb: "update", Preview: true}, previewOutcome(base), func() (*engine.Result, error) {
-		return engine.Preview(ctx, ev, base, opts)
+		return engine.Preview(ctx, previewOf(ev), base, opts)
 	})
 	if err != nil {
 		return err
