@@ -7,6 +7,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/monitor"
@@ -32,6 +33,10 @@ type Program struct {
 	// Stdout and Stderr receive the program's own output (console.log);
 	// nil drops it.
 	Stdout, Stderr io.Writer
+	// FailGrace is how long a program has, after one of its registrations
+	// failed, to report the failure and exit before it is interrupted; 0
+	// means one second.
+	FailGrace time.Duration
 
 	dryRun bool
 }
@@ -61,12 +66,34 @@ func (p *Program) Run(ctx context.Context, mon engine.Monitor) error {
 	if parallel <= 0 {
 		parallel = engine.DefaultParallel()
 	}
-	runErr := p.Host.Run(ctx, RunRequest{
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	go p.endAfterFailure(runCtx, stop, srv.Failed())
+	runErr := p.Host.Run(runCtx, RunRequest{
 		Project: p.Project, Stack: p.Stack, Organization: "organization",
 		MonitorAddr: srv.Addr(), EngineAddr: srv.Addr(), Config: cfg, SecretKeys: secret,
 		DryRun: p.dryRun, Parallel: parallel, Stdout: orDiscard(p.Stdout), Stderr: orDiscard(p.Stderr),
 	})
 	return p.failure(ctx, srv, runErr)
+}
+
+// endAfterFailure ends the program once a registration has failed and
+// the grace period has passed.
+func (p *Program) endAfterFailure(ctx context.Context, stop func(), failed <-chan struct{}) {
+	select {
+	case <-ctx.Done():
+		return
+	case <-failed:
+	}
+	grace := p.FailGrace
+	if grace == 0 {
+		grace = time.Second
+	}
+	select {
+	case <-ctx.Done():
+	case <-time.After(grace):
+		stop()
+	}
 }
 
 // failure explains why a run failed: what the monitor refused first, then

@@ -50,6 +50,7 @@ func (m *resourceMonitor) RegisterResource(ctx context.Context, req *pulumirpc.R
 	}
 	res, err := engine.RegisterAndWait(ctx, s.mon, reg)
 	if err != nil {
+		s.markFailed()
 		return nil, status.Error(codes.Unknown, ctxErr(ctx, err).Error())
 	}
 	if res.ProviderRef != "" {
@@ -104,6 +105,7 @@ func (m *resourceMonitor) RegisterResourceOutputs(_ context.Context, req *pulumi
 		return &emptypb.Empty{}, nil
 	}
 	if err := s.mon.RegisterOutputs(resource.URN(req.GetUrn()), outputs); err != nil {
+		s.markFailed()
 		return nil, status.Error(codes.Unknown, err.Error())
 	}
 	return &emptypb.Empty{}, nil

@@ -51,6 +51,8 @@ type Server struct {
 	rootSet   string            // the root the program set through SetRootResource
 	providers map[string]string // provider URN → the engine's reference
 	errs      []error           // requests the monitor refused, in order
+	failed    chan struct{}     // closed when a registration first fails
+	failOnce  sync.Once
 	logged    []string          // error messages the program logged
 }
 
@@ -60,7 +62,7 @@ func Start(mon engine.Monitor, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("starting the resource monitor: %w", err)
 	}
-	s := &Server{cfg: cfg, mon: mon, lis: lis, providers: map[string]string{},
+	s := &Server{cfg: cfg, mon: mon, lis: lis, providers: map[string]string{}, failed: make(chan struct{}),
 		grpc: grpc.NewServer(grpc.MaxRecvMsgSize(256<<20), grpc.MaxSendMsgSize(256<<20))}
 	pulumirpc.RegisterResourceMonitorServer(s.grpc, &resourceMonitor{s: s})
 	pulumirpc.RegisterEngineServer(s.grpc, &engineService{s: s})
@@ -90,12 +92,22 @@ func (s *Server) LoggedErrors() []string {
 	return append([]string(nil), s.logged...)
 }
 
+// Failed is closed when a registration first fails, refused by the
+// monitor or by the engine. The operation has then failed, and the
+// program should be ended: as with Pulumi's engine, a program is not
+// relied on to exit by itself after a failed registration (the Node.js
+// SDK may not).
+func (s *Server) Failed() <-chan struct{} { return s.failed }
+
+func (s *Server) markFailed() { s.failOnce.Do(func() { close(s.failed) }) }
+
 // refuse records a request the monitor refused and returns the error for
 // the program.
 func (s *Server) refuse(err error) error {
 	s.mu.Lock()
 	s.errs = append(s.errs, err)
 	s.mu.Unlock()
+	s.markFailed()
 	return err
 }
 
