@@ -53,7 +53,7 @@ type Server struct {
 	errs      []error           // requests the monitor refused, in order
 	failed    chan struct{}     // closed when a registration first fails
 	failOnce  sync.Once
-	logged    []string          // error messages the program logged
+	logged    []string // error messages the program logged
 }
 
 // Start listens on a loopback port and serves mon until Close.
