@@ -23,7 +23,7 @@ func isPulumiExample(dir string) bool {
 // npm registry once and cached under the OS temp dir, keyed by the two
 // files' contents, so that later runs cost nothing. Without npm and node
 // the test is skipped.
-func npmModules(t *testing.T, example string) string {
+func npmModules(t testing.TB, example string) string {
 	t.Helper()
 	npm, err := exec.LookPath("npm")
 	if err == nil {
@@ -71,7 +71,7 @@ func npmModules(t *testing.T, example string) string {
 }
 
 // linkModules makes dir's node_modules the cached one.
-func linkModules(t *testing.T, dir, modules string) {
+func linkModules(t testing.TB, dir, modules string) {
 	t.Helper()
 	if err := os.Symlink(modules, filepath.Join(dir, "node_modules")); err != nil {
 		t.Fatal(err)
