@@ -123,7 +123,7 @@ type ProgramError struct {
 }
 
 func (e *ProgramError) Error() string {
-	return fmt.Sprintf("the Pulumi program of %s failed:\n%s", e.File, strings.Join(e.Messages, "\n"))
+	return strings.Join(e.Messages, "\n")
 }
 
 func orDiscard(w io.Writer) io.Writer {

@@ -223,7 +223,7 @@ func TestStackOutputsAndLogs(t *testing.T) {
 	for _, l := range []*pulumirpc.LogRequest{
 		{Severity: pulumirpc.LogSeverity_INFO, Message: "hello", Urn: root},
 		{Severity: pulumirpc.LogSeverity_DEBUG, Message: "noise"},
-		{Severity: pulumirpc.LogSeverity_ERROR, Message: "Error: boom\n    at main (index.ts:3:9)\n"},
+		{Severity: pulumirpc.LogSeverity_ERROR, Message: "Error: boom\n    at main \x1b[90m(index.ts:3:9)\x1b[39m\n"},
 	} {
 		if _, err := e.Log(ctx, l); err != nil {
 			t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"regexp"
 	"strings"
 	"sync"
 
@@ -111,7 +112,12 @@ func (s *Server) refuse(err error) error {
 	return err
 }
 
+// ansi matches terminal colour sequences: the Node.js SDK colours the
+// stack traces it logs, and plinth's views do their own colouring.
+var ansi = regexp.MustCompile("\x1b\\[[0-9;]*[A-Za-z]")
+
 func (s *Server) log(l Log) {
+	l.Message = ansi.ReplaceAllString(l.Message, "")
 	if l.Severity == engine.SeverityError {
 		s.mu.Lock()
 		s.logged = append(s.logged, strings.TrimRight(l.Message, "\n"))
