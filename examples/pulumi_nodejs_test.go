@@ -86,7 +86,10 @@ func transpileOnly(t *testing.T) { t.Setenv("PULUMI_NODEJS_TRANSPILE_ONLY", "tru
 // replaces, a refresh after drift, protect, and destroy.
 func TestPulumiNodejs(t *testing.T) {
 	p := newNodeProject(t)
+	// The secret lives in Pulumi.dev.yaml, sealed with the stack's key:
+	// plinth config set writes it to plinth.dev.yaml, and it is moved.
 	p.run("config", "set", "--secret", "token", "s3cr3t")
+	moveSecret(t, p, "token")
 	p.run("up", "--yes") // type-checked by ts-node
 	transpileOnly(t)
 	pet := strings.Trim(p.output("petName"), `"`)
@@ -104,9 +107,9 @@ func TestPulumiNodejs(t *testing.T) {
 	}
 	p.preview()
 
-	// An edit that updates: the greeting (config) reaches the note's file
-	// inside the component.
-	p.run("config", "set", "greeting", "hi")
+	// An edit that updates: the greeting (config, in Pulumi's own stack
+	// file) reaches the note's file inside the component.
+	appendFile(t, filepath.Join(p.dir, "Pulumi.dev.yaml"), "  pulumi-nodejs:greeting: hi\n")
 	p.preview("~ update note-file (plinth:fs:File) [diff: ~content]")
 	p.run("up", "--yes", "--skip-preview")
 	if !strings.HasPrefix(p.read("out/note.txt"), "hi, ") {
@@ -160,7 +163,7 @@ func TestPulumiNodejsPlugin(t *testing.T) {
 	}
 	p.opts.Env["PLINTH_PLUGIN_PATH"] = plugins
 	p.dir = filepath.Join(p.dir, "plugin")
-	p.run("up", "--yes")
+	p.run("up", "--yes", "--skip-preview")
 	if runtime.GOOS == "linux" {
 		if got := strings.Trim(p.output("server"), `"`); got != "pulumi-resource" {
 			t.Errorf("the command ran under %q, want the plugin pulumi-resource-plinth (its name as /proc shows it)", got)
@@ -181,5 +184,34 @@ func (p *nodeProject) emptyState() {
 	p.t.Helper()
 	if out := p.run("state", "ls").Stdout; !strings.Contains(out, "records no resources") {
 		p.t.Errorf("after destroy the state still records resources:\n%s", out)
+	}
+}
+
+// moveSecret moves a secure value from plinth.dev.yaml to Pulumi.dev.yaml
+// under the project's namespace, as a Pulumi user keeps it.
+func moveSecret(t *testing.T, p *nodeProject, key string) {
+	t.Helper()
+	own := p.read("plinth.dev.yaml")
+	i := strings.Index(own, "secure: ")
+	if i < 0 {
+		t.Fatalf("plinth.dev.yaml holds no secure value:\n%s", own)
+	}
+	ciphertext := strings.TrimSpace(strings.SplitN(own[i+len("secure: "):], "\n", 2)[0])
+	p.run("config", "rm", key)
+	writeFile(t, filepath.Join(p.dir, "Pulumi.dev.yaml"), "config:\n  pulumi-nodejs:"+key+":\n    secure: "+ciphertext+"\n")
+	if strings.Contains(p.read("plinth.dev.yaml"), "secure:") {
+		t.Fatalf("plinth.dev.yaml still holds the secret:\n%s", p.read("plinth.dev.yaml"))
+	}
+}
+
+func appendFile(t *testing.T, path, text string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
 	}
 }

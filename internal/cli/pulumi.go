@@ -53,7 +53,7 @@ func (a *app) preparePulumi(ctx context.Context, view display.View, ws *workspac
 	if err != nil {
 		return nil, display.Summarise("Cannot open the stack's secrets", err)
 	}
-	cfg, err := pulumiConfig(ws, c)
+	cfg, err := pulumiConfig(ws, proj.Name, c)
 	if err != nil {
 		return nil, err
 	}
@@ -67,16 +67,25 @@ func (a *app) preparePulumi(ctx context.Context, view display.View, ws *workspac
 }
 
 // pulumiConfig reads Pulumi.<stack>.yaml and then plinth.<stack>.yaml;
-// a key set in both takes plinth's value.
-func pulumiConfig(ws *workspace, c cipher) (map[string]resource.Value, error) {
+// a key set in both takes plinth's value. The project's own keys are
+// kept without their namespace (project:key is key), as plinth's config
+// commands write them.
+func pulumiConfig(ws *workspace, project string, c cipher) (map[string]resource.Value, error) {
 	name := "Pulumi." + ws.stack + ".yaml"
 	pf, err := readStackConfig(filepath.Join(ws.dir, name), filepath.Join(ws.arg, name))
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := pf.Values(c)
+	values, err := pf.Values(c)
 	if err != nil {
 		return nil, err
+	}
+	cfg := make(map[string]resource.Value, len(values))
+	for k, v := range values {
+		if rest, ok := strings.CutPrefix(k, project+":"); ok && !strings.Contains(rest, ":") {
+			k = rest
+		}
+		cfg[k] = v
 	}
 	cf, err := ws.configFile()
 	if err != nil {
