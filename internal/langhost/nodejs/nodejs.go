@@ -7,12 +7,10 @@
 package nodejs
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -179,28 +177,17 @@ func (h *Host) env(req langhost.RunRequest) ([]string, error) {
 }
 
 // wait runs cmd until it exits or ctx ends; then it is interrupted
-// (SIGINT, as Ctrl-C would) and, after the grace period, killed.
+// (SIGINT, as Ctrl-C would) and, after the grace period, killed. Output
+// a child of the program keeps open is not waited for beyond a second.
 func (h *Host) wait(ctx context.Context, cmd *exec.Cmd, req langhost.RunRequest) error {
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		return err
-	}
+	cmd.Stdout, cmd.Stderr = req.Stdout, req.Stderr
+	cmd.WaitDelay = time.Second
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("starting node for the program in %s: %w", req.Project.Dir, err)
 	}
-	copied := make(chan struct{}, 2)
-	go copyLines(req.Stdout, stdout, copied)
-	go copyLines(req.Stderr, stderr, copied)
 	exited := make(chan error, 1)
-	go func() {
-		<-copied
-		<-copied
-		exited <- cmd.Wait()
-	}()
+	go func() { exited <- cmd.Wait() }()
+	var err error
 	select {
 	case err = <-exited:
 	case <-ctx.Done():
@@ -231,16 +218,4 @@ func exitError(err error, req langhost.RunRequest) error {
 		return err
 	}
 	return fmt.Errorf("the Node.js program in %s exited with code %d", req.Project.Dir, ee.ExitCode())
-}
-
-// copyLines copies r to w line by line, so that lines of the two streams
-// do not interleave mid-line.
-func copyLines(w io.Writer, r io.Reader, done chan<- struct{}) {
-	defer func() { done <- struct{}{} }()
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 16<<20)
-	for sc.Scan() {
-		fmt.Fprintln(w, sc.Text())
-	}
-	_, _ = io.Copy(io.Discard, r)
 }
