@@ -14,8 +14,9 @@ import (
 // the state is left as it was (a preview of the good program finds
 // nothing to do).
 func TestPulumiNodejsBadInput(t *testing.T) {
+	t.Parallel()
 	p := newNodeProject(t)
-	transpileOnly(t)
+	transpileOnly(t, p.dir)
 	p.run("config", "set", "--secret", "token", "s3cr3t")
 	p.run("up", "--yes", "--skip-preview")
 	good := p.read("index.ts")

@@ -77,21 +77,26 @@ func (p *nodeProject) output(name string) string {
 	return strings.TrimSpace(p.run("stack", "output", name).Stdout)
 }
 
-// transpileOnly skips ts-node's type checking after the first run, which
-// keeps the test's many runs of the program fast.
-func transpileOnly(t *testing.T) { t.Setenv("PULUMI_NODEJS_TRANSPILE_ONLY", "true") }
+// transpileOnly makes @pulumi/pulumi's ts-node skip type checking (the
+// tsconfig option noCheck) in dir, which keeps the tests' many runs of
+// the program fast; the first up of TestPulumiNodejs type-checks.
+func transpileOnly(t *testing.T, dir string) {
+	t.Helper()
+	writeFile(t, filepath.Join(dir, "tsconfig.json"), `{"compilerOptions": {"strict": true, "target": "es2020", "module": "commonjs", "moduleResolution": "node", "skipLibCheck": true, "noCheck": true}}`+"\n")
+}
 
 // TestPulumiNodejs runs the example TypeScript program through plinth:
 // up, a preview that finds nothing, an edit that updates and one that
 // replaces, a refresh after drift, protect, and destroy.
 func TestPulumiNodejs(t *testing.T) {
+	t.Parallel()
 	p := newNodeProject(t)
 	// The secret lives in Pulumi.dev.yaml, sealed with the stack's key:
 	// plinth config set writes it to plinth.dev.yaml, and it is moved.
 	p.run("config", "set", "--secret", "token", "s3cr3t")
 	moveSecret(t, p, "token")
 	p.run("up", "--yes") // type-checked by ts-node
-	transpileOnly(t)
+	transpileOnly(t, p.dir)
 	pet := strings.Trim(p.output("petName"), `"`)
 	if got, want := p.read("out/shouted.txt"), strings.ToUpper(pet); got != want {
 		t.Errorf("out/shouted.txt = %q, want %q (the apply-derived value)", got, want)
@@ -154,8 +159,8 @@ func TestPulumiNodejs(t *testing.T) {
 // TestPulumiNodejsPlugin runs the second program, with plinth's provider
 // out of process: pulumi-resource-plinth on PLINTH_PLUGIN_PATH.
 func TestPulumiNodejsPlugin(t *testing.T) {
+	t.Parallel()
 	p := newNodeProject(t)
-	transpileOnly(t)
 	plugins := t.TempDir()
 	build := exec.Command("go", "build", "-o", filepath.Join(plugins, "pulumi-resource-plinth"), "github.com/plinth-iac/plinth/cmd/pulumi-resource-plinth")
 	if out, err := build.CombinedOutput(); err != nil {
@@ -163,6 +168,7 @@ func TestPulumiNodejsPlugin(t *testing.T) {
 	}
 	p.opts.Env["PLINTH_PLUGIN_PATH"] = plugins
 	p.dir = filepath.Join(p.dir, "plugin")
+	transpileOnly(t, p.dir)
 	p.run("up", "--yes", "--skip-preview")
 	if runtime.GOOS == "linux" {
 		if got := strings.Trim(p.output("server"), `"`); got != "pulumi-resource" {

@@ -46,12 +46,13 @@ type Host struct {
 
 var _ langhost.Host = (*Host)(nil)
 
-// Check implements langhost.Host: node and @pulumi/pulumi must be there.
+// Check implements langhost.Host: @pulumi/pulumi and node must be
+// there (in that order: without node_modules, npm install is the fix).
 func (h *Host) Check(p *langhost.Project) error {
-	if _, err := h.node(); err != nil {
+	if _, err := findRunEntry(p); err != nil {
 		return err
 	}
-	_, err := findRunEntry(p)
+	_, err := h.node()
 	return err
 }
 
