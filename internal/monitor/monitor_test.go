@@ -283,3 +283,32 @@ func TestUnsupported(t *testing.T) {
 		t.Errorf("SignalAndWaitForShutdown: %v", err)
 	}
 }
+
+// TestIgnoredOptions: options plinth does not honour are warned about by
+// name, and additionalSecretOutputs come back as secrets.
+func TestIgnoredOptions(t *testing.T) {
+	_, _, c, _, logs := client(t)
+	registerRoot(t, c)
+	resp, err := c.RegisterResource(context.Background(), &pulumirpc.RegisterResourceRequest{
+		Type: "plinth:random:Pet", Name: "pet", Custom: true, Parent: root,
+		Object:            obj(t, map[string]any{"prefix": "a"}),
+		PluginDownloadURL: "https://example.com/plugins", DeletedWith: "urn:pulumi:dev::proj::plinth:random:Pet::other",
+		AdditionalSecretOutputs: []string{"prefix"}, AcceptSecrets: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sig := resp.GetObject().GetFields()["prefix"].GetStructValue().GetFields()["4dabf18193072939515e22adb298388d"].GetStringValue(); sig != "1b47061264138c4ac30d75fd1eb44270" {
+		t.Errorf("prefix = %v, want a secret", resp.GetObject().GetFields()["prefix"])
+	}
+	var msgs []string
+	for _, l := range *logs {
+		msgs = append(msgs, l.Message)
+	}
+	all := strings.Join(msgs, "\n")
+	for _, w := range []string{"pluginDownloadURL \"https://example.com/plugins\" is ignored", "deletedWith is not supported", "additionalSecretOutputs (prefix)"} {
+		if !strings.Contains(all, w) {
+			t.Errorf("warnings do not say %q:\n%s", w, all)
+		}
+	}
+}
