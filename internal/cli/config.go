@@ -143,11 +143,7 @@ func readValue(r io.Reader) (string, error) {
 }
 
 func (cc *configContext) set(a *app, key, text string, secret bool) error {
-	p, err := cc.ws.program()
-	if err != nil {
-		return err
-	}
-	cv, err := p.ParseConfigValue(key, text)
+	cv, err := cc.parseValue(key, text)
 	if err != nil {
 		return err
 	}
@@ -160,6 +156,18 @@ func (cc *configContext) set(a *app, key, text string, secret bool) error {
 		return err
 	}
 	return cc.file.save()
+}
+
+// parseValue checks a value against the program's declaration of key.
+func (cc *configContext) parseValue(key, text string) (program.ConfigValue, error) {
+	if isPulumiProject(cc.ws.dir) {
+		return pulumiConfigValue(key, text), nil
+	}
+	p, err := cc.ws.program()
+	if err != nil {
+		return program.ConfigValue{}, err
+	}
+	return p.ParseConfigValue(key, text)
 }
 
 func (a *app) configRmCommand() *cobra.Command {

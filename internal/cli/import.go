@@ -150,6 +150,9 @@ func yamlValue(v resource.Value) *yaml.Node {
 // providers-block provider for the package, with its config, when it has
 // one.
 func (r *stackRun) importRequest(typ, name, id string) (engine.ImportRequest, error) {
+	if r.pulumi != nil {
+		return engine.ImportRequest{}, errPulumiImport
+	}
 	req, err := r.project.ImportRequest(typ, name, id)
 	if err != nil {
 		return req, display.Errorf("Invalid import", "%v.", err)

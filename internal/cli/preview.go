@@ -90,7 +90,7 @@ func (a *app) runPreview(ctx context.Context, f previewFlags) error {
 		opts.CheckStep = saved.Record
 	}
 	res, err := r.phaseShowing(display.Operation{Verb: "update", Preview: true}, previewOutcome(base), func() (*engine.Result, error) {
-		return engine.Preview(ctx, ev, base, opts)
+		return engine.Preview(ctx, previewOf(ev), base, opts)
 	})
 	if err != nil {
 		return err

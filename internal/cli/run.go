@@ -12,6 +12,7 @@ import (
 
 	"github.com/plinth-iac/plinth/internal/display"
 	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/langhost"
 	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/internal/secrets"
 	"github.com/plinth-iac/plinth/internal/state"
@@ -24,6 +25,7 @@ type stackRun struct {
 	a       *app
 	ws      *workspace
 	project project
+	pulumi  *langhost.Program // instead of project, for a Pulumi program
 	crypter *secrets.Crypter
 	config  map[string]resource.Value
 	view    display.View
@@ -36,6 +38,9 @@ func (a *app) prepare(ctx context.Context, view display.View) (*stackRun, error)
 	ws, err := a.workspace()
 	if err != nil {
 		return nil, err
+	}
+	if isPulumiProject(ws.dir) {
+		return a.preparePulumi(ctx, view, ws)
 	}
 	p, err := ws.program()
 	if err != nil {
@@ -63,6 +68,9 @@ func (a *app) prepare(ctx context.Context, view display.View) (*stackRun, error)
 // evaluator checks the stack's config against the program and returns
 // the program to run; its warnings go to the view.
 func (r *stackRun) evaluator(f opFlags) (engine.Program, error) {
+	if r.pulumi != nil {
+		return r.pulumi, nil
+	}
 	return r.project.Program(r.config, program.Options{Warn: func(d program.Diagnostic) {
 		r.view.Diagnostic(display.FromProgram(d))
 	}, Stack: r.ws.stack, Vars: f.vars, VarFiles: f.varFiles, Getenv: r.a.env.getenv})
@@ -141,12 +149,28 @@ func (r *stackRun) options(journal engine.Journal, hard context.Context, f opFla
 		return engine.Options{}, display.Errorf("Invalid parallelism", "--parallel %d is not allowed: give the number of provider steps to run at once, 1 or more (1 runs them one at a time).", f.parallel)
 	}
 	return engine.Options{
-		Stack: r.ws.stack, Project: r.project.Name(), Providers: r.source, Journal: journal,
+		Stack: r.ws.stack, Project: r.projectName(), Providers: r.source, Journal: journal,
 		Parallel: f.parallel, Targets: targets, Excludes: excludes, Replace: replaces,
 		Events: r.a.events(r.view), Now: r.a.env.now, HardCancel: hard,
-		DefaultProviderConfig: providerConfig(r.ws.dir, r.project.DefaultProviderConfig(r.config)),
+		DefaultProviderConfig: providerConfig(r.ws.dir, r.defaultProviderConfig()),
 		Provisioners:          provisionerSource(r.ws.dir),
 	}, nil
+}
+
+// projectName is the program's project name.
+func (r *stackRun) projectName() string {
+	if r.pulumi != nil {
+		return r.pulumi.Project.Name
+	}
+	return r.project.Name()
+}
+
+// defaultProviderConfig is the config of the default providers.
+func (r *stackRun) defaultProviderConfig() func(pkg string) resource.Object {
+	if r.pulumi != nil {
+		return pulumiProviderConfig(r.pulumi.Project.Name, r.config)
+	}
+	return r.project.DefaultProviderConfig(r.config)
 }
 
 // events forwards engine events to a view.
@@ -168,7 +192,7 @@ func (r *stackRun) phase(op display.Operation, outputs bool, run func() (*engine
 // phaseShowing is phase with the outcome's display options (outputs,
 // output changes) given by show.
 func (r *stackRun) phaseShowing(op display.Operation, show display.Outcome, run func() (*engine.Result, error)) (*engine.Result, error) {
-	op.Stack, op.Project = r.ws.stack, r.project.Name()
+	op.Stack, op.Project = r.ws.stack, r.projectName()
 	r.view.Begin(op)
 	res, err := run()
 	err = r.summarise(op, err)

@@ -74,7 +74,7 @@ func (a *app) runUp(ctx context.Context, f upFlags) error {
 		}
 	}
 	expected, err := r.previewAndConfirm(ctx, hard, "update", "Do you want to perform this update?", f.opFlags, base, func(opts engine.Options) (*engine.Result, error) {
-		return engine.Preview(ctx, ev, base, opts)
+		return engine.Preview(ctx, previewOf(ev), base, opts)
 	})
 	if err != nil {
 		return err

@@ -153,8 +153,8 @@ func (s *syncBuffer) String() string {
 
 // CopyDir copies a project directory (an example, a testdata program)
 // into a new temporary directory and returns it. What earlier runs in the
-// source left (.plinth, out, stack config files plinth.<stack>.yaml) is
-// not copied: the copy starts fresh.
+// source left (.plinth, out, stack config files plinth.<stack>.yaml,
+// node_modules) is not copied: the copy starts fresh.
 func CopyDir(t testing.TB, src string) string {
 	t.Helper()
 	dst := t.TempDir()
@@ -163,7 +163,7 @@ func CopyDir(t testing.TB, src string) string {
 			return err
 		}
 		rel, _ := filepath.Rel(src, path)
-		if d.IsDir() && (d.Name() == ".plinth" || d.Name() == "out") && rel != "." {
+		if d.IsDir() && (d.Name() == ".plinth" || d.Name() == "out" || d.Name() == "node_modules") && rel != "." {
 			return filepath.SkipDir
 		}
 		if !d.IsDir() && strings.HasPrefix(d.Name(), "plinth.") && d.Name() != "plinth.yaml" {

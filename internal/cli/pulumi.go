@@ -1,0 +1,180 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/plinth-iac/plinth/internal/display"
+	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/langhost"
+	"github.com/plinth-iac/plinth/internal/langhost/nodejs"
+	"github.com/plinth-iac/plinth/internal/monitor"
+	"github.com/plinth-iac/plinth/internal/program"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// The Pulumi front end: a directory with a Pulumi.yaml (and no
+// plinth.yaml) holds a Pulumi program in a general-purpose language,
+// run through internal/langhost against the engine's resource monitor.
+
+// hosts are the language runtimes plinth runs.
+func hosts() langhost.Hosts {
+	return langhost.Hosts{nodejs.Runtime: &nodejs.Host{}}
+}
+
+// isPulumiProject reports whether dir holds a Pulumi project and no
+// plinth.yaml (which wins when both are there).
+func isPulumiProject(dir string) bool {
+	if _, err := os.Stat(filepath.Join(dir, program.FileName)); err == nil {
+		return false
+	}
+	return langhost.Find(dir) != ""
+}
+
+// preparePulumi is prepare for a Pulumi program: the project file and its
+// runtime's host are checked first, then the secrets and the config of
+// both plinth.<stack>.yaml and Pulumi.<stack>.yaml (whose secure: values
+// are sealed with the stack's key, as plinth's are).
+func (a *app) preparePulumi(ctx context.Context, view display.View, ws *workspace) (*stackRun, error) {
+	proj, err := langhost.Load(ws.dir, ws.arg)
+	if err != nil {
+		return nil, display.Summarise("Cannot read the program", err)
+	}
+	host, err := hosts().For(proj)
+	if err == nil {
+		err = host.Check(proj)
+	}
+	if err != nil {
+		return nil, display.Summarise("Cannot run the program", err)
+	}
+	c, err := ws.crypter(ctx)
+	if err != nil {
+		return nil, display.Summarise("Cannot open the stack's secrets", err)
+	}
+	cfg, err := pulumiConfig(ws, proj.Name, c)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range cfg {
+		a.scrub.Learn(v)
+	}
+	prog := &langhost.Program{Project: proj, Host: host, Stack: ws.stack, Config: cfg,
+		Log: func(l monitor.Log) { view.Diagnostic(programLog(l)) }, Stdout: a.env.Stderr, Stderr: a.env.Stderr}
+	src := providerSource(ws.dir, a.env.getenv, a.env.Stderr, a.g.verbose)
+	return &stackRun{a: a, ws: ws, project: pulumiProject{prog}, pulumi: prog, crypter: c, config: cfg, view: view, source: src}, nil
+}
+
+// pulumiConfig reads Pulumi.<stack>.yaml and then plinth.<stack>.yaml;
+// a key set in both takes plinth's value. The project's own keys are
+// kept without their namespace (project:key is key), as plinth's config
+// commands write them.
+func pulumiConfig(ws *workspace, project string, c cipher) (map[string]resource.Value, error) {
+	name := "Pulumi." + ws.stack + ".yaml"
+	pf, err := readStackConfig(filepath.Join(ws.dir, name), filepath.Join(ws.arg, name))
+	if err != nil {
+		return nil, err
+	}
+	values, err := pf.Values(c)
+	if err != nil {
+		return nil, err
+	}
+	cfg := make(map[string]resource.Value, len(values))
+	for k, v := range values {
+		if rest, ok := strings.CutPrefix(k, project+":"); ok && !strings.Contains(rest, ":") {
+			k = rest
+		}
+		cfg[k] = v
+	}
+	cf, err := ws.configFile()
+	if err != nil {
+		return nil, err
+	}
+	own, err := cf.Values(c)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range own {
+		cfg[k] = v
+	}
+	return cfg, nil
+}
+
+// programLog shows a message the program logged.
+func programLog(l monitor.Log) display.Diagnostic {
+	summary := "Program output"
+	switch l.Severity {
+	case engine.SeverityWarning:
+		summary = "Program warning"
+	case engine.SeverityError:
+		summary = "Program error"
+	}
+	return display.Diagnostic{Severity: l.Severity, Summary: summary, Where: string(l.URN), Detail: strings.TrimRight(l.Message, "\n")}
+}
+
+// pulumiProviderConfig is the default providers' config of a Pulumi
+// program: the stack's PKG:KEY values, as Pulumi reads them.
+func pulumiProviderConfig(project string, cfg map[string]resource.Value) func(pkg string) resource.Object {
+	return func(pkg string) resource.Object {
+		out := resource.Object{}
+		for k, v := range cfg {
+			if p, key, ok := strings.Cut(k, ":"); ok && p == pkg && p != project {
+				out[key] = v
+			}
+		}
+		return out
+	}
+}
+
+// previewOf is the program to run for a preview: a Pulumi program is told
+// it is previewing (pulumi.runtime.isDryRun()).
+func previewOf(p engine.Program) engine.Program {
+	if d, ok := p.(interface{ DryRun() engine.Program }); ok {
+		return d.DryRun()
+	}
+	return p
+}
+
+// errPulumiImport refuses plinth import for a Pulumi program.
+var errPulumiImport = display.Errorf("Invalid import", "plinth import adopts a resource into a plinth.yaml program. In a Pulumi program, add the import resource option (`{ import: \"ID\" }`) to the resource and run plinth up.")
+
+// pulumiConfigValue is what plinth config set stores for a Pulumi
+// program: the text as given (the program's pulumi.Config parses it).
+func pulumiConfigValue(key, text string) program.ConfigValue {
+	return program.ConfigValue{Key: key, Value: resource.NewString(text), Declared: true}
+}
+
+// pulumiProject is a Pulumi program seen as a project, so that what the
+// commands ask of any project (its name, its format, its providers'
+// config) has an answer; the program itself is run by langhost.
+type pulumiProject struct{ prog *langhost.Program }
+
+var _ project = pulumiProject{}
+
+func (p pulumiProject) Name() string    { return p.prog.Project.Name }
+func (p pulumiProject) Terraform() bool { return false }
+
+func (p pulumiProject) Program(_ map[string]resource.Value, opts program.Options) (engine.Program, error) {
+	if len(opts.Vars) > 0 || len(opts.VarFiles) > 0 {
+		return nil, display.Errorf("Variables not taken", "-var and -var-file set the input variables of a Terraform configuration; a Pulumi program takes its inputs from the stack config. Set them with `plinth config set KEY VALUE`.")
+	}
+	return p.prog, nil
+}
+
+func (p pulumiProject) DefaultProviderConfig(config map[string]resource.Value) func(pkg string) resource.Object {
+	return pulumiProviderConfig(p.prog.Project.Name, config)
+}
+
+func (p pulumiProject) ParseConfigValue(key, text string) (program.ConfigValue, error) {
+	return program.ConfigValue{}, fmt.Errorf("a Pulumi program declares no config types: set %s with `plinth config set`", key)
+}
+
+func (pulumiProject) ImportRequest(string, string, string) (engine.ImportRequest, error) {
+	return engine.ImportRequest{}, errPulumiImport
+}
+
+func (pulumiProject) ImportProgram(map[string]resource.Value, program.Options, string, string, string) (engine.Program, error) {
+	return nil, errPulumiImport
+}

@@ -1,0 +1,17 @@
+// Package langhost runs Pulumi programs written in a general-purpose
+// language against plinth's engine: a directory with a Pulumi.yaml is a
+// Pulumi project; its runtime (nodejs, python, go...) picks a Host, which
+// starts the program the way Pulumi's language host for that runtime does,
+// pointing it at a resource monitor (internal/monitor) that feeds the
+// engine. Program adapts the whole to engine.Program, so the CLI runs a
+// Pulumi program exactly as it runs a YAML one.
+//
+// Only Node.js has a Host (langhost/nodejs); the others are refused with
+// a clear error. The package does not install dependencies: the program's
+// own package manager does (npm install).
+//
+// Config: the stack's values (plinth's plinth.<stack>.yaml and Pulumi's
+// Pulumi.<stack>.yaml, read by the CLI with plinth's stack secrets) reach
+// the program as Pulumi's language hosts pass them, a JSON object of
+// "project:key" strings with the secret keys listed apart.
+package langhost

@@ -1,0 +1,75 @@
+package langhost
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// TestConfig: keys get the project's namespace, secrets are listed apart,
+// structured values become JSON.
+func TestConfig(t *testing.T) {
+	p := &Program{Project: &Project{Name: "proj"}, Config: map[string]resource.Value{
+		"greeting":    resource.NewString("hi"),
+		"token":       resource.MakeSecret(resource.NewString("s3cr3t")),
+		"plinth:root": resource.NewString("/x"),
+		"n":           resource.NewNumber(3),
+		"tags":        resource.NewObject(resource.Object{"a": resource.NewBool(true)}),
+	}}
+	cfg, secret, err := p.config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"proj:greeting": "hi", "proj:token": "s3cr3t", "plinth:root": "/x", "proj:n": "3", "proj:tags": `{"a":true}`}
+	if diff := cmp.Diff(want, cfg); diff != "" {
+		t.Errorf("config (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"proj:token"}, secret); diff != "" {
+		t.Errorf("secret keys (-want +got):\n%s", diff)
+	}
+}
+
+// TestLoad reads the runtime in both of Pulumi's forms and refuses a
+// project without one.
+func TestLoad(t *testing.T) {
+	cases := map[string]struct {
+		file    string
+		runtime string
+		options map[string]any
+		err     string
+	}{
+		"string":     {file: "name: p\nruntime: nodejs\n", runtime: "nodejs"},
+		"mapping":    {file: "name: p\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n", runtime: "nodejs", options: map[string]any{"typescript": false}},
+		"no runtime": {file: "name: p\n", err: "names no runtime"},
+		"no name":    {file: "runtime: nodejs\n", err: "has no name"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "Pulumi.yaml"), []byte(c.file), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			p, err := Load(dir, "proj")
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), c.err) || !strings.Contains(err.Error(), "proj/Pulumi.yaml") {
+					t.Fatalf("Load = %v, want an error naming proj/Pulumi.yaml and saying %q", err, c.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Runtime != c.runtime || !cmp.Equal(p.Options, c.options) {
+				t.Errorf("runtime %q options %v, want %q %v", p.Runtime, p.Options, c.runtime, c.options)
+			}
+			if _, err := (Hosts{}).For(p); err == nil || !strings.Contains(err.Error(), "not supported by plinth") {
+				t.Errorf("For with no hosts = %v, want a refusal", err)
+			}
+		})
+	}
+}

@@ -1,0 +1,222 @@
+// Package nodejs runs Pulumi programs written in JavaScript or TypeScript,
+// as Pulumi's Node.js language host (pulumi-language-nodejs) does: node
+// runs the @pulumi/pulumi package's cmd/run entry from the program's own
+// node_modules with the monitor's address, the project, stack and config,
+// and that entry loads the program (TypeScript through the package's
+// ts-node support).
+package nodejs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/plinth-iac/plinth/internal/langhost"
+)
+
+// Runtime is the runtime name in Pulumi.yaml.
+const Runtime = "nodejs"
+
+// runEntry is the @pulumi/pulumi entry that runs a program.
+const runEntry = "node_modules/@pulumi/pulumi/cmd/run/index.js"
+
+// ExitLogged is the exit code with which @pulumi/pulumi says it has
+// already logged why the program failed.
+const ExitLogged = 32
+
+// Host is the Node.js language host.
+type Host struct {
+	// Node is the node binary; "" finds node on PATH.
+	Node string
+	// Environ is the environment the program inherits, to which Pulumi's
+	// variables are added; nil is os.Environ.
+	Environ func() []string
+	// Grace is how long an interrupted program has to exit before it is
+	// killed; 0 means 5 seconds.
+	Grace time.Duration
+}
+
+var _ langhost.Host = (*Host)(nil)
+
+// Check implements langhost.Host: @pulumi/pulumi and node must be
+// there (in that order: without node_modules, npm install is the fix).
+func (h *Host) Check(p *langhost.Project) error {
+	if _, err := findRunEntry(p); err != nil {
+		return err
+	}
+	_, err := h.node()
+	return err
+}
+
+func (h *Host) node() (string, error) {
+	if h.Node != "" {
+		return h.Node, nil
+	}
+	path, err := exec.LookPath("node")
+	if err != nil {
+		return "", errors.New("running a Node.js Pulumi program needs node, which is not on PATH; install Node.js (https://nodejs.org) and try again")
+	}
+	return path, nil
+}
+
+// findRunEntry finds @pulumi/pulumi's run entry in the node_modules of
+// the program's directory or a parent, as require does.
+func findRunEntry(p *langhost.Project) (string, error) {
+	for dir := p.Dir; ; {
+		path := filepath.Join(dir, runEntry)
+		if _, err := os.Stat(path); err == nil {
+			return path, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	return "", &MissingSDKError{Dir: filepath.Dir(p.File)}
+}
+
+// MissingSDKError is a program whose @pulumi/pulumi is not installed.
+type MissingSDKError struct{ Dir string }
+
+func (e *MissingSDKError) Error() string {
+	return fmt.Sprintf("the Node.js program in %s needs the @pulumi/pulumi package, but %s does not exist; run `npm install` in %s first",
+		e.Dir, filepath.Join(e.Dir, "node_modules", "@pulumi", "pulumi"), e.Dir)
+}
+
+// Run implements langhost.Host.
+func (h *Host) Run(ctx context.Context, req langhost.RunRequest) error {
+	node, err := h.node()
+	if err != nil {
+		return err
+	}
+	entry, err := findRunEntry(req.Project)
+	if err != nil {
+		return err
+	}
+	env, err := h.env(req)
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(node, append(nodeArgs(req.Project), Args(entry, req)...)...)
+	cmd.Dir, cmd.Env = req.Project.Dir, env
+	return h.wait(ctx, cmd, req)
+}
+
+// Args are the arguments of @pulumi/pulumi's run entry, as Pulumi's
+// language host passes them.
+func Args(entry string, req langhost.RunRequest) []string {
+	args := []string{entry}
+	add := func(k, v string) {
+		if v != "" {
+			args = append(args, "--"+k, v)
+		}
+	}
+	add("monitor", req.MonitorAddr)
+	add("engine", req.EngineAddr)
+	add("organization", req.Organization)
+	add("project", req.Project.Name)
+	add("root-directory", req.Project.Dir)
+	add("stack", req.Stack)
+	add("pwd", req.Project.Dir)
+	if req.DryRun {
+		args = append(args, "--dry-run")
+	}
+	if req.Parallel > 1 {
+		add("parallel", strconv.Itoa(req.Parallel))
+	}
+	main := req.Project.Main
+	if main == "" {
+		main = "."
+	}
+	return append(args, main)
+}
+
+// nodeArgs are the runtime option nodeargs, split on spaces.
+func nodeArgs(p *langhost.Project) []string {
+	s, _ := p.Options["nodeargs"].(string)
+	return strings.Fields(s)
+}
+
+// env is the program's environment: plinth's, plus the config and the
+// TypeScript switches Pulumi's host sets.
+func (h *Host) env(req langhost.RunRequest) ([]string, error) {
+	cfg, err := json.Marshal(req.Config)
+	if err != nil {
+		return nil, err
+	}
+	secret := req.SecretKeys
+	if secret == nil {
+		secret = []string{}
+	}
+	keys, err := json.Marshal(secret)
+	if err != nil {
+		return nil, err
+	}
+	environ := os.Environ
+	if h.Environ != nil {
+		environ = h.Environ
+	}
+	env := append(environ(), "PULUMI_CONFIG="+string(cfg), "PULUMI_CONFIG_SECRET_KEYS="+string(keys))
+	ts := true
+	if b, ok := req.Project.Options["typescript"].(bool); ok {
+		ts = b
+	}
+	env = append(env, "PULUMI_NODEJS_TYPESCRIPT="+strconv.FormatBool(ts))
+	if tsconfig, ok := req.Project.Options["tsconfig"].(string); ok && tsconfig != "" {
+		env = append(env, "PULUMI_NODEJS_TSCONFIG_PATH="+tsconfig)
+	}
+	return env, nil
+}
+
+// wait runs cmd until it exits or ctx ends; then it is interrupted
+// (SIGINT, as Ctrl-C would) and, after the grace period, killed. Output
+// a child of the program keeps open is not waited for beyond a second.
+func (h *Host) wait(ctx context.Context, cmd *exec.Cmd, req langhost.RunRequest) error {
+	cmd.Stdout, cmd.Stderr = req.Stdout, req.Stderr
+	cmd.WaitDelay = time.Second
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("starting node for the program in %s: %w", req.Project.Dir, err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-exited:
+	case <-ctx.Done():
+		err = h.interrupt(cmd, exited)
+	}
+	return exitError(err, req)
+}
+
+// interrupt ends a program that must stop: SIGINT, then SIGKILL.
+func (h *Host) interrupt(cmd *exec.Cmd, exited chan error) error {
+	_ = cmd.Process.Signal(syscall.SIGINT)
+	grace := h.Grace
+	if grace == 0 {
+		grace = 5 * time.Second
+	}
+	select {
+	case err := <-exited:
+		return err
+	case <-time.After(grace):
+		_ = cmd.Process.Kill()
+		return <-exited
+	}
+}
+
+func exitError(err error, req langhost.RunRequest) error {
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return err
+	}
+	return fmt.Errorf("the Node.js program in %s exited with code %d", req.Project.Dir, ee.ExitCode())
+}

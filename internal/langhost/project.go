@@ -1,0 +1,98 @@
+package langhost
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// ProjectFiles are the names a Pulumi project file may have.
+var ProjectFiles = []string{"Pulumi.yaml", "Pulumi.yml"}
+
+// Project is a Pulumi project file: the program's name and runtime.
+type Project struct {
+	Name        string
+	Description string
+	// Runtime is the language runtime, e.g. "nodejs"; Options are its
+	// runtime options (runtime: {name: nodejs, options: {...}}).
+	Runtime string
+	Options map[string]any
+	// Main is the program's entry point relative to Dir; "" means the
+	// directory itself (the package's main).
+	Main string
+	// Dir is the project directory (absolute); File the project file as
+	// shown in messages.
+	Dir, File string
+}
+
+// Find returns the project file in dir, "" if there is none.
+func Find(dir string) string {
+	for _, name := range ProjectFiles {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			return name
+		}
+	}
+	return ""
+}
+
+// Load reads the Pulumi project in dir. shown is dir as the user gave it,
+// for messages.
+func Load(dir, shown string) (*Project, error) {
+	name := Find(dir)
+	if name == "" {
+		return nil, fmt.Errorf("%s holds no Pulumi.yaml: %w", shown, fs.ErrNotExist)
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	p := &Project{Dir: abs, File: filepath.Join(shown, name)}
+	data, err := os.ReadFile(filepath.Join(abs, name))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", p.File, err)
+	}
+	if err := p.parse(data); err != nil {
+		return nil, fmt.Errorf("%s: %w", p.File, err)
+	}
+	return p, nil
+}
+
+// projectFile is the part of Pulumi.yaml plinth reads.
+type projectFile struct {
+	Name        string    `yaml:"name"`
+	Description string    `yaml:"description"`
+	Runtime     yaml.Node `yaml:"runtime"`
+	Main        string    `yaml:"main"`
+}
+
+func (p *Project) parse(data []byte) error {
+	var f projectFile
+	if err := yaml.Unmarshal(data, &f); err != nil {
+		return fmt.Errorf("it is not a valid project file: %v", err)
+	}
+	if f.Name == "" {
+		return errors.New("it has no name: give the project a name (name: my-project)")
+	}
+	p.Name, p.Description, p.Main = f.Name, f.Description, f.Main
+	switch f.Runtime.Kind {
+	case yaml.ScalarNode:
+		p.Runtime = f.Runtime.Value
+	case yaml.MappingNode:
+		var rt struct {
+			Name    string         `yaml:"name"`
+			Options map[string]any `yaml:"options"`
+		}
+		if err := f.Runtime.Decode(&rt); err != nil {
+			return fmt.Errorf("runtime: %v", err)
+		}
+		p.Runtime, p.Options = rt.Name, rt.Options
+	}
+	if p.Runtime == "" {
+		return errors.New("it names no runtime: add runtime: nodejs")
+	}
+	return nil
+}

@@ -1,0 +1,106 @@
+package monitor_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/protobuf/types/known/structpb"
+
+	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/monitor"
+	"github.com/plinth-iac/plinth/internal/program"
+	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/internal/provider/inproc"
+	"github.com/plinth-iac/plinth/internal/state"
+	"github.com/plinth-iac/plinth/providers/plinth"
+)
+
+// builtins serves plinth's built-in provider in process.
+type builtins struct{}
+
+func (builtins) NewProvider(context.Context, engine.ProviderRequest) (provider.Provider, error) {
+	return inproc.New(plinth.New()), nil
+}
+
+const benchN = 2000
+
+// BenchmarkFrontEnd creates 2,000 built-in resources (random pets) with
+// engine.Update, registered by the YAML front end and through the
+// resource monitor by a gRPC client that sends them all at once as an SDK
+// does. The difference is what the monitor costs; the cost of a language
+// SDK itself is measured by examples' BenchmarkFrontEnds.
+func BenchmarkFrontEnd(b *testing.B) {
+	var y strings.Builder
+	y.WriteString("name: bench\nresources:\n")
+	for i := range benchN {
+		fmt.Fprintf(&y, "  r%d:\n    type: plinth:random:Pet\n    properties: { length: 2 }\n", i)
+	}
+	proj, err := program.Parse("plinth.yaml", b.TempDir(), []byte(y.String()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ev, err := proj.Program(nil, program.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("yaml", func(b *testing.B) { benchUpdate(b, ev) })
+	b.Run("monitor", func(b *testing.B) { benchUpdate(b, engine.ProgramFunc(grpcProgram)) })
+}
+
+func benchUpdate(b *testing.B, prog engine.Program) {
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := engine.Update(context.Background(), prog, nil, engine.Options{Stack: "dev", Project: "bench",
+			Providers: builtins{}, Journal: state.NewMemoryJournal(nil)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Counts[engine.OpCreate] != benchN {
+			b.Fatalf("created %d, want %d", res.Counts[engine.OpCreate], benchN)
+		}
+	}
+}
+
+// grpcProgram registers benchN pets through a monitor server, as the
+// Node.js SDK does: the stack first, then every resource concurrently.
+func grpcProgram(ctx context.Context, mon engine.Monitor) error {
+	srv, err := monitor.Start(mon, monitor.Config{Stack: "dev", Project: "bench"})
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	conn, err := grpc.NewClient(srv.Addr(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	c := pulumirpc.NewResourceMonitorClient(conn)
+	root, err := c.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{Type: monitor.StackType, Name: "bench-dev"})
+	if err != nil {
+		return err
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, benchN)
+	for i := range benchN {
+		wg.Go(func() {
+			obj, _ := structpb.NewStruct(map[string]any{"length": 2})
+			_, err := c.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{Type: "plinth:random:Pet", Name: fmt.Sprint("r", i),
+				Custom: true, Parent: root.GetUrn(), Object: obj, AcceptSecrets: true, AcceptResources: true})
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

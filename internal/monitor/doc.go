@@ -1,0 +1,16 @@
+// Package monitor serves the Pulumi resource monitor (pulumirpc.ResourceMonitor)
+// and engine (pulumirpc.Engine) gRPC services over an engine.Monitor, so that a
+// program written with any Pulumi language SDK registers its resources with
+// plinth's engine, exactly as plinth's YAML front end does.
+//
+// One Server lives for one engine operation, on a loopback port. It
+// translates requests into engine.Registration values (wire values through
+// sdk/pulumiwire), maps Pulumi's root stack component (pulumi:pulumi:Stack)
+// onto the engine's stack outputs, and maps explicit provider references
+// onto the engine's. It knows nothing about how the program is started: that
+// is internal/langhost.
+//
+// Left out, each answered with an error that says so: Call (methods of
+// component providers), ReadResource (`get` functions), stack transforms,
+// resource hooks and parameterized packages.
+package monitor

@@ -1,0 +1,143 @@
+package monitor
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+
+	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/sdk/pulumiwire"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// RequestError is a request the monitor refused: a malformed value or an
+// option plinth cannot honour, with the resource it was for.
+type RequestError struct {
+	What   string // "resource urn:…" or "function token"
+	Reason string
+}
+
+func (e *RequestError) Error() string { return e.What + ": " + e.Reason }
+
+// registration translates a RegisterResource request into the engine's
+// registration. urn is the URN the engine will give it, for messages.
+func (s *Server) registration(req *pulumirpc.RegisterResourceRequest, urn resource.URN) (engine.Registration, error) {
+	what := "resource " + string(urn)
+	inputs, err := pulumiwire.DecodeObject(req.GetObject(), pulumiwire.Full())
+	if err != nil {
+		return engine.Registration{}, &RequestError{what, fmt.Sprintf("the program sent a malformed value (%v). Check the value the program gives this property: an object with the key 4dabf18193072939515e22adb298388d is read as a special Pulumi value (secret, asset, output), so it must be one", err)}
+	}
+	reg := engine.Registration{
+		Type: req.GetType(), Name: req.GetName(), Custom: req.GetCustom(),
+		Parent: s.parent(req.GetParent()), Inputs: inputs,
+		Dependencies: s.urns(req.GetDependencies()),
+		Provider:     s.providerRef(req.GetProvider()),
+		Version:      req.GetVersion(),
+		Protect:      req.GetProtect(), RetainOnDelete: req.GetRetainOnDelete(),
+		DeleteBeforeReplace: req.GetDeleteBeforeReplace(),
+		IgnoreChanges:       pulumiwire.DecodePaths(req.GetIgnoreChanges()),
+		ReplaceOnChanges:    pulumiwire.DecodePaths(req.GetReplaceOnChanges()),
+		ImportID:            req.GetImportId(),
+	}
+	if reg.Provider == "" && req.GetCustom() {
+		reg.Provider = s.providerRef(req.GetProviders()[packageOf(req.GetType())])
+	}
+	if deps := req.GetPropertyDependencies(); len(deps) > 0 {
+		reg.PropertyDependencies = make(map[string][]resource.URN, len(deps))
+		for k, d := range deps {
+			reg.PropertyDependencies[k] = s.urns(d.GetUrns())
+		}
+	}
+	if reg.CustomTimeouts, err = timeouts(req.GetCustomTimeouts()); err != nil {
+		return engine.Registration{}, &RequestError{what, err.Error()}
+	}
+	reg.Aliases = s.aliases(req)
+	return reg, s.refuseUnsupported(req, what)
+}
+
+// refuseUnsupported refuses the options plinth cannot honour and warns
+// about those it ignores.
+func (s *Server) refuseUnsupported(req *pulumirpc.RegisterResourceRequest, what string) error {
+	switch {
+	case req.GetRemote():
+		return &RequestError{what, "it is a component from a provider plugin (a remote component), which plinth cannot construct yet; define the component in the program instead"}
+	case len(req.GetTransforms()) > 0:
+		return &RequestError{what, "it has resource transforms, which plinth does not support; apply the change in the program instead"}
+	case req.Hooks != nil && hasHooks(req.Hooks):
+		return &RequestError{what, "it has resource hooks, which plinth does not support; remove the hooks option"}
+	case req.GetPackageRef() != "":
+		return &RequestError{what, "it belongs to a parameterized package, which plinth does not support"}
+	}
+	urn := resource.URN(strings.TrimPrefix(what, "resource "))
+	if req.GetPluginDownloadURL() != "" {
+		s.warn(urn, "%s: pluginDownloadURL %q is ignored: plinth does not download plugins; install the plugin where plinth finds it (see `plinth plugin ls`).", what, req.GetPluginDownloadURL())
+	}
+	if req.GetDeletedWith() != "" {
+		s.warn(urn, "%s: deletedWith is not supported by plinth yet and is ignored: the resource will be deleted on its own when it is deleted.", what)
+	}
+	if len(req.GetAdditionalSecretOutputs()) > 0 {
+		s.warn(urn, "%s: additionalSecretOutputs (%s) are returned to the program as secrets, but plinth records them unencrypted in the state.", what, strings.Join(req.GetAdditionalSecretOutputs(), ", "))
+	}
+	return nil
+}
+
+func hasHooks(h *pulumirpc.RegisterResourceRequest_ResourceHooksBinding) bool {
+	return len(h.GetBeforeCreate())+len(h.GetAfterCreate())+len(h.GetBeforeUpdate())+len(h.GetAfterUpdate())+
+		len(h.GetBeforeDelete())+len(h.GetAfterDelete()) > 0
+}
+
+// packageOf returns the package of a type token: "plinth" for
+// plinth:random:Pet, "plinth" for pulumi:providers:plinth.
+func packageOf(typ string) string {
+	if rest, ok := strings.CutPrefix(typ, "pulumi:providers:"); ok {
+		return rest
+	}
+	pkg, _, _ := strings.Cut(typ, ":")
+	return pkg
+}
+
+// timeouts parses customTimeouts, given as Go durations ("5m").
+func timeouts(t *pulumirpc.RegisterResourceRequest_CustomTimeouts) (engine.CustomTimeouts, error) {
+	var out engine.CustomTimeouts
+	for _, f := range []struct {
+		name, text string
+		dst        *time.Duration
+	}{{"create", t.GetCreate(), &out.Create}, {"update", t.GetUpdate(), &out.Update}, {"delete", t.GetDelete(), &out.Delete}} {
+		if f.text == "" {
+			continue
+		}
+		d, err := time.ParseDuration(f.text)
+		if err != nil || d < 0 {
+			return out, fmt.Errorf("customTimeouts.%s %q is not a duration; write it like \"5m\" or \"1h30m\"", f.name, f.text)
+		}
+		*f.dst = d
+	}
+	return out, nil
+}
+
+// aliases translates alias URNs and alias specs.
+func (s *Server) aliases(req *pulumirpc.RegisterResourceRequest) []engine.Alias {
+	var out []engine.Alias
+	for _, u := range req.GetAliasURNs() {
+		out = append(out, engine.Alias{URN: resource.URN(u)})
+	}
+	for _, a := range req.GetAliases() {
+		if u := a.GetUrn(); u != "" {
+			out = append(out, engine.Alias{URN: resource.URN(u)})
+			continue
+		}
+		spec := a.GetSpec()
+		if spec == nil {
+			continue
+		}
+		al := engine.Alias{Name: spec.GetName(), Type: spec.GetType(), Stack: spec.GetStack(), Project: spec.GetProject(), NoParent: spec.GetNoParent()}
+		if p := spec.GetParentUrn(); p != "" {
+			al.Parent = s.parent(p)
+			al.NoParent = al.Parent == ""
+		}
+		out = append(out, al)
+	}
+	return out
+}

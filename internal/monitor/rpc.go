@@ -1,0 +1,187 @@
+package monitor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/emptypb"
+
+	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/sdk/pulumiwire"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// resourceMonitor implements pulumirpc.ResourceMonitorServer.
+type resourceMonitor struct {
+	pulumirpc.UnimplementedResourceMonitorServer
+	s *Server
+}
+
+var _ pulumirpc.ResourceMonitorServer = (*resourceMonitor)(nil)
+
+// features are the monitor features plinth has. deletedWith is accepted
+// (and warned about) so that programs using it run unchanged.
+var features = map[string]bool{
+	"secrets": true, "resourceReferences": true, "outputValues": true,
+	"deletedWith": true, "aliasSpecs": true,
+}
+
+// SupportsFeature implements pulumirpc.ResourceMonitorServer.
+func (m *resourceMonitor) SupportsFeature(_ context.Context, req *pulumirpc.SupportsFeatureRequest) (*pulumirpc.SupportsFeatureResponse, error) {
+	return &pulumirpc.SupportsFeatureResponse{HasSupport: features[req.GetId()]}, nil
+}
+
+// RegisterResource implements pulumirpc.ResourceMonitorServer: it blocks
+// until the resource's step is done, as the SDKs expect.
+func (m *resourceMonitor) RegisterResource(ctx context.Context, req *pulumirpc.RegisterResourceRequest) (*pulumirpc.RegisterResourceResponse, error) {
+	s := m.s
+	if req.GetType() == StackType && req.GetParent() == "" {
+		return s.registerRoot(req)
+	}
+	urn := s.mon.URN(req.GetType(), req.GetName(), s.parent(req.GetParent()))
+	reg, err := s.registration(req, urn)
+	if err != nil {
+		return nil, status.Error(codes.InvalidArgument, s.refuse(err).Error())
+	}
+	res, err := engine.RegisterAndWait(ctx, s.mon, reg)
+	if err != nil {
+		s.markFailed()
+		return nil, status.Error(codes.Unknown, ctxErr(ctx, err).Error())
+	}
+	if res.ProviderRef != "" {
+		s.addProvider(res.URN, res.ProviderRef)
+	}
+	return s.response(req, res)
+}
+
+// registerRoot answers the stack component's registration without the
+// engine: plinth's stack is the root.
+func (s *Server) registerRoot(req *pulumirpc.RegisterResourceRequest) (*pulumirpc.RegisterResourceResponse, error) {
+	urn := resource.NewURN(s.cfg.Stack, s.cfg.Project, "", StackType, req.GetName())
+	s.mu.Lock()
+	s.root = urn
+	s.mu.Unlock()
+	return &pulumirpc.RegisterResourceResponse{Urn: string(urn), Object: nil}, nil
+}
+
+// response encodes a registration's result as the request asked.
+func (s *Server) response(req *pulumirpc.RegisterResourceRequest, res engine.Registered) (*pulumirpc.RegisterResourceResponse, error) {
+	outputs := res.Outputs
+	if names := req.GetAdditionalSecretOutputs(); len(names) > 0 {
+		outputs = outputs.Copy()
+		for _, k := range names {
+			if v, ok := outputs[k]; ok && !v.IsSecret() {
+				outputs[k] = resource.MakeSecret(v)
+			}
+		}
+	}
+	obj, err := pulumiwire.EncodeObject(outputs, pulumiwire.Options{Secrets: req.GetAcceptSecrets(), Resources: req.GetAcceptResources(), ByteStrings: req.GetAcceptsByteString()})
+	if err != nil {
+		return nil, status.Errorf(codes.Internal, "resource %s: encoding its outputs: %v", res.URN, err)
+	}
+	id := ""
+	if res.ID.Kind() == resource.StringKind {
+		id = res.ID.Str()
+	}
+	return &pulumirpc.RegisterResourceResponse{Urn: string(res.URN), Id: id, Object: obj}, nil
+}
+
+// RegisterResourceOutputs implements pulumirpc.ResourceMonitorServer; the
+// stack component's outputs are the stack's.
+func (m *resourceMonitor) RegisterResourceOutputs(_ context.Context, req *pulumirpc.RegisterResourceOutputsRequest) (*emptypb.Empty, error) {
+	s := m.s
+	outputs, err := pulumiwire.DecodeObject(req.GetOutputs(), pulumiwire.Full())
+	if err != nil {
+		err = &RequestError{"outputs of " + req.GetUrn(), fmt.Sprintf("the program sent a malformed value (%v)", err)}
+		return nil, status.Error(codes.InvalidArgument, s.refuse(err).Error())
+	}
+	if urn := resource.URN(req.GetUrn()); urn == s.rootURN() {
+		s.mon.SetStackOutputs(outputs)
+		return &emptypb.Empty{}, nil
+	}
+	if err := s.mon.RegisterOutputs(resource.URN(req.GetUrn()), outputs); err != nil {
+		s.markFailed()
+		return nil, status.Error(codes.Unknown, err.Error())
+	}
+	return &emptypb.Empty{}, nil
+}
+
+// Invoke implements pulumirpc.ResourceMonitorServer.
+func (m *resourceMonitor) Invoke(ctx context.Context, req *pulumirpc.ResourceInvokeRequest) (*pulumirpc.ResourceInvokeResponse, error) {
+	s := m.s
+	args, err := pulumiwire.DecodeObject(req.GetArgs(), pulumiwire.Full())
+	if err != nil {
+		err = &RequestError{"function " + req.GetTok(), fmt.Sprintf("the program sent a malformed argument (%v)", err)}
+		return nil, status.Error(codes.InvalidArgument, s.refuse(err).Error())
+	}
+	ret, err := s.mon.Invoke(ctx, engine.InvokeRequest{Token: req.GetTok(), Args: args, Provider: s.providerRef(req.GetProvider()), Version: req.GetVersion()})
+	var ie *engine.InvokeError
+	if errors.As(err, &ie) {
+		fs := make([]*pulumirpc.CheckFailure, len(ie.Failures))
+		for i, f := range ie.Failures {
+			fs[i] = &pulumirpc.CheckFailure{Property: pulumiwire.FromPlinthPath(f.Property), Reason: f.Reason}
+		}
+		return &pulumirpc.ResourceInvokeResponse{Failures: fs}, nil
+	}
+	if err != nil {
+		return nil, status.Error(codes.Unknown, ctxErr(ctx, err).Error())
+	}
+	obj, err := pulumiwire.EncodeObject(ret, pulumiwire.Options{Secrets: true, Resources: req.GetAcceptResources(), ByteStrings: req.GetAcceptsByteString()})
+	if err != nil {
+		return nil, status.Errorf(codes.Internal, "function %s: encoding its result: %v", req.GetTok(), err)
+	}
+	return &pulumirpc.ResourceInvokeResponse{Return: obj}, nil
+}
+
+// unsupported answers a request plinth does not serve.
+func unsupported(what, instead string) error {
+	return status.Errorf(codes.Unimplemented, "%s is not supported by plinth; %s", what, instead)
+}
+
+// Call implements pulumirpc.ResourceMonitorServer: not yet.
+func (m *resourceMonitor) Call(_ context.Context, req *pulumirpc.ResourceCallRequest) (*pulumirpc.CallResponse, error) {
+	return nil, unsupported(fmt.Sprintf("calling the method %s of a component from a provider plugin", req.GetTok()), "call a function (invoke) instead")
+}
+
+// ReadResource implements pulumirpc.ResourceMonitorServer: not yet.
+func (m *resourceMonitor) ReadResource(_ context.Context, req *pulumirpc.ReadResourceRequest) (*pulumirpc.ReadResourceResponse, error) {
+	return nil, unsupported(fmt.Sprintf("reading the existing resource %s %q (%s.get)", req.GetType(), req.GetId(), req.GetName()),
+		"adopt it with the import resource option, or read it with a function (invoke)")
+}
+
+// RegisterStackTransform implements pulumirpc.ResourceMonitorServer.
+func (m *resourceMonitor) RegisterStackTransform(context.Context, *pulumirpc.Callback) (*emptypb.Empty, error) {
+	return nil, unsupported("a stack transform (pulumi.runtime.registerResourceTransform)", "change the resources in the program instead")
+}
+
+// RegisterStackInvokeTransform implements pulumirpc.ResourceMonitorServer.
+func (m *resourceMonitor) RegisterStackInvokeTransform(context.Context, *pulumirpc.Callback) (*emptypb.Empty, error) {
+	return nil, unsupported("an invoke transform (pulumi.runtime.registerInvokeTransform)", "change the function arguments in the program instead")
+}
+
+// RegisterResourceHook implements pulumirpc.ResourceMonitorServer.
+func (m *resourceMonitor) RegisterResourceHook(_ context.Context, req *pulumirpc.RegisterResourceHookRequest) (*emptypb.Empty, error) {
+	return nil, unsupported(fmt.Sprintf("the resource hook %q", req.GetName()), "remove the hook")
+}
+
+// RegisterErrorHook implements pulumirpc.ResourceMonitorServer.
+func (m *resourceMonitor) RegisterErrorHook(_ context.Context, req *pulumirpc.RegisterErrorHookRequest) (*emptypb.Empty, error) {
+	return nil, unsupported(fmt.Sprintf("the error hook %q", req.GetName()), "remove the hook")
+}
+
+// RegisterPackage implements pulumirpc.ResourceMonitorServer.
+func (m *resourceMonitor) RegisterPackage(_ context.Context, req *pulumirpc.RegisterPackageRequest) (*pulumirpc.RegisterPackageResponse, error) {
+	return nil, unsupported(fmt.Sprintf("the parameterized package %s", strings.TrimSpace(req.GetName()+" "+req.GetVersion())), "use the provider's own package")
+}
+
+// SignalAndWaitForShutdown implements pulumirpc.ResourceMonitorServer:
+// every registration has been answered by the time the program calls it,
+// and the engine finishes the operation once the program exits.
+func (m *resourceMonitor) SignalAndWaitForShutdown(context.Context, *emptypb.Empty) (*emptypb.Empty, error) {
+	return &emptypb.Empty{}, nil
+}

@@ -1,0 +1,197 @@
+package monitor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"regexp"
+	"strings"
+	"sync"
+
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/grpc"
+
+	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// StackType is the type of the root component every Pulumi program
+// registers first; plinth keeps no resource for it (see Server).
+const StackType = "pulumi:pulumi:Stack"
+
+// Config describes the operation a Server serves.
+type Config struct {
+	Stack, Project string
+	// Log receives what the program logs through the engine service, and
+	// the monitor's own warnings; nil drops them.
+	Log func(Log)
+}
+
+// Log is one message from the program (or, with Severity warning and no
+// URN, from the monitor about the program).
+type Log struct {
+	Severity engine.Severity
+	URN      resource.URN
+	Message  string
+}
+
+// Server serves the resource monitor and engine services for one
+// operation. The program's root stack component is not registered with the
+// engine: its URN is answered at once, resources parented to it are
+// registered without a parent (so their URNs are those the YAML front end
+// gives), and its outputs become the stack's outputs.
+type Server struct {
+	cfg  Config
+	mon  engine.Monitor
+	lis  net.Listener
+	grpc *grpc.Server
+
+	mu        sync.Mutex
+	root      resource.URN      // the stack component's URN, once registered
+	rootSet   string            // the root the program set through SetRootResource
+	providers map[string]string // provider URN → the engine's reference
+	errs      []error           // requests the monitor refused, in order
+	failed    chan struct{}     // closed when a registration first fails
+	failOnce  sync.Once
+	logged    []string // error messages the program logged
+}
+
+// Start listens on a loopback port and serves mon until Close.
+func Start(mon engine.Monitor, cfg Config) (*Server, error) {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("starting the resource monitor: %w", err)
+	}
+	s := &Server{cfg: cfg, mon: mon, lis: lis, providers: map[string]string{}, failed: make(chan struct{}),
+		grpc: grpc.NewServer(grpc.MaxRecvMsgSize(256<<20), grpc.MaxSendMsgSize(256<<20))}
+	pulumirpc.RegisterResourceMonitorServer(s.grpc, &resourceMonitor{s: s})
+	pulumirpc.RegisterEngineServer(s.grpc, &engineService{s: s})
+	go func() { _ = s.grpc.Serve(lis) }()
+	return s, nil
+}
+
+// Addr is the address the program connects to, host:port.
+func (s *Server) Addr() string { return s.lis.Addr().String() }
+
+// Close stops serving; requests in flight are cancelled.
+func (s *Server) Close() { s.grpc.Stop() }
+
+// Err returns the requests the monitor refused (malformed values,
+// unsupported options), joined; nil if none.
+func (s *Server) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return errors.Join(s.errs...)
+}
+
+// LoggedErrors returns the error messages the program logged, in order:
+// for an unhandled exception, the message and the program's stack trace.
+func (s *Server) LoggedErrors() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.logged...)
+}
+
+// Failed is closed when a registration first fails, refused by the
+// monitor or by the engine. The operation has then failed, and the
+// program should be ended: as with Pulumi's engine, a program is not
+// relied on to exit by itself after a failed registration (the Node.js
+// SDK may not).
+func (s *Server) Failed() <-chan struct{} { return s.failed }
+
+func (s *Server) markFailed() { s.failOnce.Do(func() { close(s.failed) }) }
+
+// refuse records a request the monitor refused and returns the error for
+// the program.
+func (s *Server) refuse(err error) error {
+	s.mu.Lock()
+	s.errs = append(s.errs, err)
+	s.mu.Unlock()
+	s.markFailed()
+	return err
+}
+
+// ansi matches terminal colour sequences: the Node.js SDK colours the
+// stack traces it logs, and plinth's views do their own colouring.
+var ansi = regexp.MustCompile("\x1b\\[[0-9;]*[A-Za-z]")
+
+func (s *Server) log(l Log) {
+	l.Message = ansi.ReplaceAllString(l.Message, "")
+	if l.Severity == engine.SeverityError {
+		s.mu.Lock()
+		s.logged = append(s.logged, strings.TrimRight(l.Message, "\n"))
+		s.mu.Unlock()
+		return
+	}
+	if s.cfg.Log != nil {
+		s.cfg.Log(l)
+	}
+}
+
+func (s *Server) warn(urn resource.URN, format string, args ...any) {
+	s.log(Log{Severity: engine.SeverityWarning, URN: urn, Message: fmt.Sprintf(format, args...)})
+}
+
+// rootURN returns the stack component's URN, "" before it registers.
+func (s *Server) rootURN() resource.URN {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.root
+}
+
+// parent maps a parent URN from the program to the engine's: the stack
+// component is no parent.
+func (s *Server) parent(urn string) resource.URN {
+	if urn == "" || resource.URN(urn) == s.rootURN() {
+		return ""
+	}
+	return resource.URN(urn)
+}
+
+// urns maps dependency URNs, dropping the stack component.
+func (s *Server) urns(in []string) []resource.URN {
+	root := s.rootURN()
+	out := make([]resource.URN, 0, len(in))
+	for _, u := range in {
+		if u != "" && resource.URN(u) != root {
+			out = append(out, resource.URN(u))
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// providerRef maps a provider reference "<URN>::<ID>" from the program
+// to the engine's reference for that provider resource.
+func (s *Server) providerRef(ref string) string {
+	if ref == "" {
+		return ""
+	}
+	i := strings.LastIndex(ref, "::")
+	if i < 0 {
+		return ref
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r, ok := s.providers[ref[:i]]; ok {
+		return r
+	}
+	return ref
+}
+
+func (s *Server) addProvider(urn resource.URN, ref string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.providers[string(urn)] = ref
+}
+
+// ctxErr turns a cancelled request into a plain error.
+func ctxErr(ctx context.Context, err error) error {
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return fmt.Errorf("the operation was cancelled: %w", err)
+	}
+	return err
+}
