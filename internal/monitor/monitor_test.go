@@ -19,7 +19,7 @@ import (
 
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/monitor"
-	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -61,7 +61,7 @@ func (f *fakeMonitor) Invoke(_ context.Context, req engine.InvokeRequest) (resou
 	return resource.Object{"token": resource.NewString(req.Token)}, nil
 }
 
-func (f *fakeMonitor) Schema(context.Context, string, string) (*provider.Schema, error) {
+func (f *fakeMonitor) Schema(context.Context, string, string) (*schema.Schema, error) {
 	return nil, nil
 }
 
