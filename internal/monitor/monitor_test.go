@@ -312,3 +312,6 @@ func TestIgnoredOptions(t *testing.T) {
 		}
 	}
 }
+
+// Recorded reports that the fake state holds nothing.
+func (f *fakeMonitor) Recorded(resource.URN) bool { return false }
