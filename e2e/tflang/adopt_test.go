@@ -88,27 +88,16 @@ func adoptRoundTrip(t *testing.T, tf, src string) {
 }
 
 // exportOver writes plinth's state as a Terraform state over terraform's,
-// with the original's lineage and the next serial, as `terraform state
-// push` would accept it.
+// keeping (--previous) the original's lineage, the next serial and its
+// output types.
 func exportOver(t *testing.T, p *project, d *tfDir, original []byte) {
 	t.Helper()
-	var head struct {
-		Lineage string `json:"lineage"`
-		Serial  uint64 `json:"serial"`
-	}
-	if err := json.Unmarshal(original, &head); err != nil {
+	prev := filepath.Join(t.TempDir(), "previous.tfstate")
+	if err := os.WriteFile(prev, original, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out := filepath.Join(t.TempDir(), "exported.tfstate")
-	p.must("state", "export", "--format", "terraform", "--lineage", head.Lineage,
-		"--serial", strconv.FormatUint(head.Serial+1, 10), "--file", out)
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(d.dir, "terraform.tfstate"), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	p.must("state", "export", "--format", "terraform", "--previous", prev,
+		"--file", filepath.Join(d.dir, "terraform.tfstate"))
 }
 
 // managedInstances lists the addresses of the managed resource instances
