@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,7 +19,7 @@ import (
 )
 
 func (a *app) stateExportCommand() *cobra.Command {
-	var file, format string
+	var file, format, previous string
 	var force bool
 	var tf tfstate.ExportOptions
 	c := &cobra.Command{
@@ -37,6 +38,9 @@ func (a *app) stateExportCommand() *cobra.Command {
 			"Terraform state holds sensitive values in plain text.",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			if err := applyPrevious(&tf, previous, c.Flags().Changed("serial")); err != nil {
+				return err
+			}
 			crypter, snap, err := a.exportState(c.Context(), force)
 			if err != nil {
 				return err
@@ -58,7 +62,37 @@ func (a *app) stateExportCommand() *cobra.Command {
 	c.Flags().StringVar(&tf.Lineage, "lineage", "", "with --format terraform: the state's lineage (default: a new one)")
 	c.Flags().Uint64Var(&tf.Serial, "serial", 1, "with --format terraform: the state's serial number")
 	c.Flags().StringVar(&tf.TerraformVersion, "terraform-version", "1.11.4", "with --format terraform: the terraform_version to write")
+	c.Flags().StringVar(&previous, "previous", "", "with --format terraform: the Terraform state `file` this export replaces; its lineage, next serial and output types are kept")
 	return c
+}
+
+// applyPrevious takes from the Terraform state an export replaces what
+// plinth does not keep: its lineage (unless --lineage), the next serial
+// (unless --serial), and its outputs' types, so that terraform sees a list
+// output as a list and a map as a map.
+func applyPrevious(tf *tfstate.ExportOptions, file string, serialGiven bool) error {
+	if file == "" {
+		return nil
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return display.Errorf("Cannot read the previous state", "--previous %s cannot be read: %v.", file, err)
+	}
+	prev, err := tfstate.Parse(data)
+	if err != nil {
+		return display.Errorf("Cannot read the previous state", "--previous %s is not a Terraform state plinth reads: %v.", file, err)
+	}
+	if tf.Lineage == "" {
+		tf.Lineage = prev.Lineage
+	}
+	if !serialGiven {
+		tf.Serial = prev.Serial + 1
+	}
+	tf.OutputTypes = map[string]json.RawMessage{}
+	for name, o := range prev.Outputs {
+		tf.OutputTypes[name] = o.Type
+	}
+	return nil
 }
 
 // encodeExport writes the state in the format asked for.

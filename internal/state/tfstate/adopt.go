@@ -88,7 +88,7 @@ func (a *adopter) instance(r *Resource, in *Instance) (*state.Resource, error) {
 	if in.Deposed != "" {
 		what += " (deposed object " + in.Deposed + ")"
 	}
-	outputs, err := attributes(in)
+	outputs, err := attributes(r.Type, in)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
@@ -120,7 +120,7 @@ func (a *adopter) instance(r *Resource, in *Instance) (*state.Resource, error) {
 
 // attributes decodes an instance's attributes with its sensitive paths
 // made secret, and checks them against the size plinth keeps per resource.
-func attributes(in *Instance) (resource.Object, error) {
+func attributes(typ string, in *Instance) (resource.Object, error) {
 	if len(in.Attributes) > provider.MaxStateBytes {
 		return nil, fmt.Errorf("its attributes are %.1f MiB of JSON, over the %d MiB plinth keeps for one resource",
 			float64(len(in.Attributes))/(1<<20), provider.MaxStateBytes>>20)
@@ -135,6 +135,7 @@ func attributes(in *Instance) (resource.Object, error) {
 	if v.Kind() != resource.ObjectKind {
 		return nil, fmt.Errorf("its attributes are a JSON %s, not an object", v.Kind())
 	}
+	v = resource.NewObject(unwrapDynamic(typ, v.Object()))
 	if id, ok := v.Object()["id"]; ok && !id.IsNull() && id.Kind() != resource.StringKind {
 		return nil, fmt.Errorf("its id attribute is a %s; Terraform ids are strings", id.Kind())
 	}

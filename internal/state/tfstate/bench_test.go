@@ -71,3 +71,59 @@ func (sealer) Seal(p []byte) (string, error) {
 func (sealer) Open(c string) ([]byte, error) {
 	return base64.StdEncoding.DecodeString(strings.TrimPrefix(c, "b64:"))
 }
+
+// countedDepsState generates a Terraform state of two counted resources
+// of n instances each, every instance of the second depending (as
+// Terraform records it, resource-level) on the first: n×n references once
+// expanded to instances.
+func countedDepsState(n int) []byte {
+	var b strings.Builder
+	b.WriteString(`{"version": 4, "terraform_version": "1.11.4", "serial": 1, "lineage": "l", "outputs": {}, "resources": [`)
+	b.WriteString(`{"mode": "managed", "type": "random_pet", "name": "a", "each": "list", "provider": "provider[\"registry.terraform.io/hashicorp/random\"]", "instances": [`)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"index_key": %d, "schema_version": 0, "attributes": {"id": "pet-%d", "length": 2, "prefix": null, "separator": "-"}}`, i, i)
+	}
+	b.WriteString(`]}, {"mode": "managed", "type": "random_pet", "name": "b", "each": "list", "provider": "provider[\"registry.terraform.io/hashicorp/random\"]", "instances": [`)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"index_key": %d, "schema_version": 0, "attributes": {"id": "b-%d", "length": 2, "prefix": null, "separator": "-"}, "dependencies": ["random_pet.a"]}`, i, i)
+	}
+	b.WriteString("]}]}")
+	return []byte(b.String())
+}
+
+// BenchmarkAdoptCountedDeps1000: two counted resources of 1,000
+// instances, one depending on the other (a million instance references
+// as plinth records dependencies today; see issue 10's 5,000×5,000 case).
+func BenchmarkAdoptCountedDeps1000(b *testing.B) {
+	data := countedDepsState(1000)
+	for b.Loop() {
+		st, err := Parse(data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		snap, _, err := ToSnapshot(st, target)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(snap.Resources) != 2001 {
+			b.Fatalf("%d resources", len(snap.Resources))
+		}
+		be := file.New(b.TempDir())
+		s, err := state.Open(context.Background(), be, "dev", state.OpenOptions{Crypter: sealer{}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := s.ReplaceSnapshot(context.Background(), snap); err != nil {
+			b.Fatal(err)
+		}
+		if err := s.Close(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -24,6 +24,10 @@ type ExportOptions struct {
 	// TerraformVersion is the Terraform the state claims to be written by;
 	// "" means 1.11.4.
 	TerraformVersion string
+	// OutputTypes are the types a previous state gave its outputs, by
+	// name: an output whose value still has its type keeps it (a list or
+	// a map cannot be told from a tuple or an object by its value).
+	OutputTypes map[string]json.RawMessage
 }
 
 // FromSnapshot writes a snapshot as a Terraform state. Every custom
@@ -48,7 +52,7 @@ func FromSnapshot(snap *state.Snapshot, opts ExportOptions) (*State, []string, e
 	}
 	st.Resources = e.sorted()
 	for name, v := range snap.Outputs {
-		o, err := output(v)
+		o, err := output(v, opts.OutputTypes[name])
 		if err != nil {
 			return nil, nil, fmt.Errorf("stack output %s: %w", name, err)
 		}
@@ -212,6 +216,7 @@ func instance(r *state.Resource, a instanceAddr) (*Instance, error) {
 	if err != nil {
 		return nil, err
 	}
+	wrapDynamic(a.typ, g.(map[string]any), attrs)
 	raw, err := marshal(g)
 	if err != nil {
 		return nil, err
@@ -253,6 +258,13 @@ func (e *exporter) dependencies(r *state.Resource) []string {
 	return out
 }
 
+// The built-in provider terraform (terraform_data, terraform_remote_state):
+// Terraform names it by a source of its own, never the registry's.
+const (
+	builtinType   = "terraform"
+	builtinSource = "terraform.io/builtin/terraform"
+)
+
 // providerOf finds the provider configuration address of a resource.
 func (e *exporter) providerOf(r *state.Resource) (providerAddr, error) {
 	urn, id, err := state.ParseProviderRef(r.Provider)
@@ -276,6 +288,9 @@ func (e *exporter) providerOf(r *state.Resource) (providerAddr, error) {
 		if strings.Count(source, "/") == 1 {
 			source = "registry.terraform.io/" + source
 		}
+	}
+	if pkg == builtinType {
+		source = builtinSource // plinth's in-process stand-in for terraform's built-in provider
 	}
 	pa := providerAddr{Source: source}
 	name := urn.Name()
@@ -313,7 +328,7 @@ func (e *exporter) sorted() []*Resource {
 }
 
 // output writes a stack output as a root output.
-func output(v resource.Value) (*Output, error) {
+func output(v resource.Value, previousType json.RawMessage) (*Output, error) {
 	g, err := toGo(v, nil)
 	if err != nil {
 		return nil, err
@@ -322,8 +337,7 @@ func output(v resource.Value) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	ty, _ := json.Marshal(typeOf(v))
-	return &Output{Value: raw, Type: ty, Sensitive: v.ContainsSecrets()}, nil
+	return &Output{Value: raw, Type: outputType(v, previousType), Sensitive: v.ContainsSecrets()}, nil
 }
 
 func marshal(g any) (json.RawMessage, error) {

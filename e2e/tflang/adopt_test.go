@@ -1,0 +1,207 @@
+package tflang
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/plinth-iac/plinth/internal/cli/clitest"
+)
+
+// adoptUnsuitable names the configurations of the side-by-side corpus the
+// adoption round trip cannot run, and why. Keep it short: every entry is
+// a gap in what the round trip proves.
+var adoptUnsuitable = map[string]string{}
+
+// TestAdoptCorpus is the round trip between the tools for every
+// configuration of testdata/compare: terraform applies it (and its
+// step2.tf.txt, if any); plinth adopts the terraform.tfstate in the same
+// directory; a preview finds nothing to do and the stack outputs equal
+// terraform's, random values included, before and after an up; the state
+// plinth exports over terraform's makes terraform plan no changes; plinth
+// destroys everything, and terraform, given the exported empty state,
+// plans to create exactly the instances it had made.
+func TestAdoptCorpus(t *testing.T) {
+	needReal(t)
+	tf, err := exec.LookPath("terraform")
+	if err != nil {
+		t.Skip("terraform is not on PATH: the adoption round trip needs it (install terraform 1.11)")
+	}
+	dirs, err := filepath.Glob("testdata/compare/*")
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no configurations under testdata/compare: %v", err)
+	}
+	for _, dir := range dirs {
+		name := filepath.Base(dir)
+		t.Run(name, func(t *testing.T) {
+			if why, ok := adoptUnsuitable[name]; ok {
+				t.Skip(why)
+			}
+			t.Parallel()
+			adoptRoundTrip(t, tf, dir)
+		})
+	}
+}
+
+// adoptRoundTrip runs the round trip for one configuration.
+func adoptRoundTrip(t *testing.T, tf, src string) {
+	d := newTFTree(t, tf, src)
+	d.must("apply", "-auto-approve", "-no-color")
+	if step2, err := os.ReadFile(filepath.Join(d.dir, "step2.tf.txt")); err == nil {
+		writeConfig(t, d.dir, string(step2))
+		d.must("apply", "-auto-approve", "-no-color")
+	}
+	want := d.outputs()
+	original, err := os.ReadFile(filepath.Join(d.dir, "terraform.tfstate"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// plinth works in terraform's directory: relative paths in the
+	// state (local_file's filename) name the same files.
+	p := newProject(t, configDir(t, ""))
+	p.dir = d.dir
+	p.must("state", "adopt", filepath.Join(d.dir, "terraform.tfstate"))
+	if diff := cmp.Diff(want, p.outputs()); diff != "" {
+		t.Errorf("stack outputs after adopt differ from terraform's (-terraform +plinth):\n%s", diff)
+	}
+	if r := p.run("preview", "--detailed-exitcode"); r.Code != 0 {
+		t.Fatalf("preview after adopt is not clean (exit %d):\n%s", r.Code, r.Output())
+	}
+	p.must("up", "--yes")
+	if diff := cmp.Diff(want, p.outputs()); diff != "" {
+		t.Errorf("stack outputs after up differ from terraform's (-terraform +plinth):\n%s", diff)
+	}
+	exportOver(t, p, d, original)
+	if r := d.run("plan", "-detailed-exitcode", "-no-color", "-input=false"); r.code != 0 {
+		t.Errorf("terraform plan on plinth's exported state is not clean (exit %d):\n%s", r.code, r.out)
+	}
+	p.must("destroy", "--yes")
+	exportOver(t, p, d, original)
+	checkPlansOnlyCreates(t, d, managedInstances(t, original))
+}
+
+// exportOver writes plinth's state as a Terraform state over terraform's,
+// keeping (--previous) the original's lineage, the next serial and its
+// output types.
+func exportOver(t *testing.T, p *project, d *tfDir, original []byte) {
+	t.Helper()
+	prev := filepath.Join(t.TempDir(), "previous.tfstate")
+	if err := os.WriteFile(prev, original, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.must("state", "export", "--format", "terraform", "--previous", prev,
+		"--file", filepath.Join(d.dir, "terraform.tfstate"))
+}
+
+// managedInstances lists the addresses of the managed resource instances
+// (current objects) in a Terraform state.
+func managedInstances(t *testing.T, data []byte) []string {
+	t.Helper()
+	var st struct {
+		Resources []struct {
+			Module, Mode, Type, Name string
+			Instances                []struct {
+				IndexKey any `json:"index_key"`
+			}
+		}
+	}
+	if err := json.Unmarshal(data, &st); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, r := range st.Resources {
+		if r.Mode != "managed" {
+			continue
+		}
+		base := r.Type + "." + r.Name
+		if r.Module != "" {
+			base = r.Module + "." + base
+		}
+		for _, in := range r.Instances {
+			switch k := in.IndexKey.(type) {
+			case nil:
+				out = append(out, base)
+			case string:
+				out = append(out, base+"["+strconv.Quote(k)+"]")
+			case float64:
+				out = append(out, base+"["+strconv.Itoa(int(k))+"]")
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// checkPlansOnlyCreates plans the configuration against the state in its
+// directory and checks that terraform would create exactly want, and do
+// nothing else: plinth's destroy left nothing terraform still manages.
+func checkPlansOnlyCreates(t *testing.T, d *tfDir, want []string) {
+	t.Helper()
+	d.must("plan", "-no-color", "-input=false", "-out=after-destroy.plan")
+	var plan struct {
+		ResourceChanges []struct {
+			Address string `json:"address"`
+			Mode    string `json:"mode"`
+			Change  struct {
+				Actions []string `json:"actions"`
+			} `json:"change"`
+		} `json:"resource_changes"`
+	}
+	decodeJSON(t, d.must("show", "-json", "after-destroy.plan"), &plan)
+	var creates []string
+	for _, rc := range plan.ResourceChanges {
+		if rc.Mode != "managed" {
+			continue
+		}
+		if len(rc.Change.Actions) != 1 || rc.Change.Actions[0] != "create" {
+			t.Errorf("after plinth's destroy terraform plans %v for %s, want only creates", rc.Change.Actions, rc.Address)
+			continue
+		}
+		creates = append(creates, rc.Address)
+	}
+	sort.Strings(creates)
+	if diff := cmp.Diff(want, creates); diff != "" {
+		t.Errorf("after plinth's destroy terraform does not plan to create every instance it had made (-made +planned):\n%s", diff)
+	}
+}
+
+// newTFTree is newTFDir for a configuration with subdirectories
+// (modules).
+func newTFTree(t *testing.T, tf, src string) *tfDir {
+	t.Helper()
+	dir := clitest.CopyDir(t, src)
+	env := append(os.Environ(), "TF_CLI_CONFIG_FILE="+devOverrides(t, dir), "TF_IN_AUTOMATION=1",
+		"TF_INPUT=0", "CHECKPOINT_DISABLE=1", "TF_DATA_DIR="+filepath.Join(dir, ".terraform"))
+	d := &tfDir{t: t, tf: tf, dir: dir, env: env}
+	d.must("init", "-input=false", "-no-color")
+	return d
+}
+
+// tfResult is a terraform run that may fail.
+type tfResult struct {
+	code int
+	out  string
+}
+
+// run runs terraform and returns its exit code and combined output.
+func (d *tfDir) run(args ...string) tfResult {
+	d.t.Helper()
+	cmd := exec.Command(d.tf, args...)
+	cmd.Dir, cmd.Env = d.dir, d.env
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		return tfResult{code: exit.ExitCode(), out: string(out)}
+	case err != nil:
+		d.t.Fatalf("terraform %v: %v", args, err)
+	}
+	return tfResult{out: string(out)}
+}
