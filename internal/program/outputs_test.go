@@ -36,7 +36,9 @@ resources:
     properties: { v: fine }
   bad:
     type: fake:index:Thing
-    properties: { v: broken }
+    # After good, so that good has always succeeded when bad fails: a
+    # failure stops steps that have not started yet.
+    properties: { v: "broken ${good.v}" }
 outputs:
   fromGood: ${good.v}
   fromBad: ${bad.v}
