@@ -51,8 +51,8 @@ func TestReplaceWithDependents(t *testing.T) {
 	p.must("destroy", "--yes")
 }
 
-// stateLine is the line `plinth state ls` prints for an address: its URN
-// and ID.
+// stateLine is the line `plinth state ls` prints for an address: the
+// address and its ID.
 func stateLine(t *testing.T, p *project, addr string) string {
 	t.Helper()
 	for _, l := range strings.Split(p.must("state", "ls").Stdout, "\n") {
