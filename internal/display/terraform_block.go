@@ -101,7 +101,7 @@ func tfBlock(p painter, e engine.Event) (tfAction, []string) {
 // deleteFirst reports whether a replacement deletes the old resource
 // before it creates the new one.
 func deleteFirst(e engine.Event) bool {
-	return e.New != nil && e.New.DeleteBeforeReplace || e.Old != nil && e.Old.DeleteBeforeReplace
+	return e.DeleteFirst || e.New != nil && e.New.DeleteBeforeReplace || e.Old != nil && e.Old.DeleteBeforeReplace
 }
 
 // padSymbol right-aligns a marker in terraform's three columns.

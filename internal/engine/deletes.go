@@ -30,7 +30,7 @@ func (d *deployment) deleteStep(r *state.Resource, shown StepOp) step {
 		kept.RetainOnDelete = true
 		return dropStep{&kept, OpDiscard}
 	}
-	return deleteStep{r, shown}
+	return deleteStep{r: r, shown: shown}
 }
 
 // deleteAll deletes the given resources in reverse dependency order on the

@@ -24,8 +24,9 @@ type effects interface {
 	created(nr *state.Resource, resp provider.CreateResponse, inputs resource.Object) error
 	update(ctx context.Context, p provider.Provider, req provider.UpdateRequest) (provider.UpdateResponse, error)
 	// delete deletes r in the world through x, reporting a failure as a
-	// step done with an error (see deleteCustom).
-	delete(x *executor, r *state.Resource, shown StepOp, start time.Time) error
+	// step done with an error (see deleteCustom); kept, if given, is the
+	// record that stays (r marked Missing).
+	delete(x *executor, r, kept *state.Resource, shown StepOp, start time.Time) error
 	configure(ctx context.Context, p provider.Provider, inputs resource.Object) error
 	// providerID gives a new provider resource its ID.
 	providerID() string
@@ -68,8 +69,8 @@ func (applying) update(ctx context.Context, p provider.Provider, req provider.Up
 	return p.Update(ctx, req)
 }
 
-func (applying) delete(x *executor, r *state.Resource, shown StepOp, start time.Time) error {
-	return x.deleteCustom(r, shown, start)
+func (applying) delete(x *executor, r, kept *state.Resource, shown StepOp, start time.Time) error {
+	return x.deleteCustom(r, kept, shown, start)
 }
 
 func (applying) configure(ctx context.Context, p provider.Provider, inputs resource.Object) error {
@@ -112,7 +113,9 @@ func (planning) update(ctx context.Context, p provider.Provider, req provider.Up
 	return p.Update(ctx, req)
 }
 
-func (planning) delete(*executor, *state.Resource, StepOp, time.Time) error { return nil }
+func (planning) delete(*executor, *state.Resource, *state.Resource, StepOp, time.Time) error {
+	return nil
+}
 
 func (planning) configure(ctx context.Context, p provider.Provider, inputs resource.Object) error {
 	return configure(ctx, p, inputs, true)

@@ -87,10 +87,13 @@ type Event struct {
 	// not ask for it (or as well as): ReplaceTainted, ReplaceRequested or
 	// ReplaceTriggered; empty otherwise.
 	ReplaceReason ReplaceReason
-	Duration      time.Duration
-	Err           error
-	Severity      Severity
-	Message       string
+	// DeleteFirst says a replacement deletes the old resource before it
+	// creates the new one (the provider or the resource's options asked).
+	DeleteFirst bool
+	Duration    time.Duration
+	Err         error
+	Severity    Severity
+	Message     string
 }
 
 // Result summarises an operation.

@@ -103,6 +103,7 @@ func stepEvent(kind EventKind, op StepOp, old, nu *state.Resource, c *change) Ev
 	e := Event{Kind: kind, Op: op, URN: r.URN, Type: r.Type, Old: old, New: nu}
 	if c != nil {
 		e.Diff, e.ReplaceKeys, e.ReplaceReason = c.diff, c.replace, c.reason
+		e.DeleteFirst = c.op == OpReplace && c.dbr
 	}
 	return e
 }

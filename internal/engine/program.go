@@ -101,6 +101,13 @@ type Registration struct {
 	// providers always ask to delete first). DeleteBeforeReplace wins if
 	// both are set.
 	CreateBeforeDestroy bool
+	// ReplaceOnlySelf makes a delete-first replacement Terraform's: only
+	// this resource is deleted and created again; its dependents are kept,
+	// and each goes through its own diff against the new outputs (update,
+	// replace or nothing). Without it (Pulumi's semantics) a delete-first
+	// replacement deletes every dependent first and creates them again.
+	// The Terraform front end sets it on every resource.
+	ReplaceOnlySelf bool
 	// ForceReplace replaces the resource in this run even when nothing in
 	// its inputs asks for it (Terraform's replace_triggered_by, decided by
 	// the program from what happened to the resources it refers to:

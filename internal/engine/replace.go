@@ -21,10 +21,34 @@ func (d *deployment) replace(c *change, news resource.Object) (step, error) {
 		return nil, err
 	}
 	c.inputs = checked
-	if !c.dbr {
+	switch {
+	case !c.dbr:
 		return createStep{c, createBeforeDel}, nil
+	case c.reg.ReplaceOnlySelf && !c.old.RetainOnDelete:
+		return selfFirstStep{c}, nil
 	}
 	return deleteFirstStep{c: c, g: d}, nil
+}
+
+// selfFirstStep is a Terraform-style delete-before-replace: it deletes the
+// resource alone and creates its replacement. What depends on it stays;
+// while it is gone its record stays too, marked Missing, so that their
+// references hold (a crash in between leaves what a refresh that found it
+// deleted would: the next update creates it). The replacement is
+// journaled as a replacement of that record, which is then dropped. The
+// dependents are registered afterwards with its new outputs and diffed as
+// usual.
+type selfFirstStep struct{ c *change }
+
+func (s selfFirstStep) apply(x *executor) (Registered, error) {
+	c := s.c
+	gone := c.old.Clone()
+	gone.Missing, gone.Modified = true, x.now()
+	if _, err := x.run(deleteStep{r: c.old, shown: OpDeleteReplaced, kept: gone}); err != nil {
+		return Registered{}, err
+	}
+	c.gone = gone
+	return x.run(createStep{c, createAfterDelete})
 }
 
 // deleteFirstStep is a delete-before-replace: it deletes the transitive

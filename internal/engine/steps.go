@@ -231,6 +231,8 @@ func stepOutcome(s step) (StepOp, []string) {
 		return OpUpdate, changedKeys(s.c)
 	case deleteFirstStep:
 		return OpReplace, changedKeys(s.c)
+	case selfFirstStep:
+		return OpReplace, changedKeys(s.c)
 	case importStep:
 		return OpImport, nil
 	case createStep:

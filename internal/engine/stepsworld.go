@@ -21,15 +21,22 @@ type how struct {
 	op      state.Op
 	shown   StepOp
 	counted StepOp
+	// ofGone says the create replaces the change's Missing record (gone)
+	// rather than its live one (old).
+	ofGone bool
 }
 
 var (
-	plainCreate       = how{state.OpCreate, OpCreate, OpCreate}
-	replacementCreate = how{state.OpCreate, OpCreateReplacement, OpReplace}
-	createBeforeDel   = how{state.OpReplace, OpCreateReplacement, OpReplace}
+	plainCreate       = how{state.OpCreate, OpCreate, OpCreate, false}
+	replacementCreate = how{state.OpCreate, OpCreateReplacement, OpReplace, false}
+	createBeforeDel   = how{state.OpReplace, OpCreateReplacement, OpReplace, false}
 	// recreate creates a resource that a refresh found missing: journaled
 	// as a replacement of its Missing record, which is then dropped.
-	recreate = how{state.OpReplace, OpCreate, OpCreate}
+	recreate = how{state.OpReplace, OpCreate, OpCreate, false}
+	// createAfterDelete is the create of a Terraform-style delete-first
+	// replacement (selfFirstStep): journaled, as recreate is, as a
+	// replacement of the Missing record its delete kept.
+	createAfterDelete = how{state.OpReplace, OpCreateReplacement, OpReplace, true}
 )
 
 // createStep creates a resource from checked inputs. With createBeforeDel
@@ -42,7 +49,7 @@ type createStep struct {
 // replaced is the record the create journals as replaced, if any.
 func (s createStep) replaced() *state.Resource {
 	switch {
-	case s.h == recreate:
+	case s.h == recreate || s.h.ofGone:
 		return s.c.gone
 	case s.h.op == state.OpReplace:
 		return s.c.old
@@ -158,15 +165,17 @@ func (x *executor) updateFailed(step uint64, c *change, nr *state.Resource, err 
 	return err
 }
 
-// deleteStep deletes a custom resource through its provider.
+// deleteStep deletes a custom resource through its provider. With kept
+// (r marked Missing), its record stays as kept (see selfFirstStep).
 type deleteStep struct {
 	r     *state.Resource
 	shown StepOp
+	kept  *state.Resource
 }
 
 func (s deleteStep) apply(x *executor) (Registered, error) {
 	start := x.started(s.shown, s.r, nil, nil)
-	if err := x.fx.delete(x, s.r, s.shown, start); err != nil {
+	if err := x.fx.delete(x, s.r, s.kept, s.shown, start); err != nil {
 		return Registered{}, err
 	}
 	x.countDelete(s.r, s.shown)
@@ -175,8 +184,9 @@ func (s deleteStep) apply(x *executor) (Registered, error) {
 }
 
 // deleteCustom calls the provider's Delete, bracketed by the journal; a
-// failed call is reported as the step done with its error.
-func (x *executor) deleteCustom(r *state.Resource, shown StepOp, start time.Time) error {
+// failed call is reported as the step done with its error. The end entry
+// keeps the record as kept, if given (r marked Missing).
+func (x *executor) deleteCustom(r, kept *state.Resource, shown StepOp, start time.Time) error {
 	inst, err := x.prov.forRef(r.Provider)
 	if err != nil {
 		err = fmt.Errorf("deleting %s: %w", r.URN, err)
@@ -200,5 +210,5 @@ func (x *executor) deleteCustom(r *state.Resource, shown StepOp, start time.Time
 		x.done(shown, r, nil, nil, start, err)
 		return err
 	}
-	return x.end(step, state.OpDelete, r, nil)
+	return x.end(step, state.OpDelete, r, kept)
 }

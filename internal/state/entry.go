@@ -41,7 +41,9 @@ type Op string
 //	create     add New
 //	replace    mark Old as pending deletion, add New (create before delete)
 //	update     put New in Old's place
-//	delete     remove Old
+//	delete     remove Old; or, if New is given (Old marked Missing), put
+//	           New in Old's place: deleted, but kept so that what refers
+//	           to it stays whole until its replacement is created
 //	read       put New in Old's place, or remove Old if New is nil (refresh)
 //	import     add New
 //	same       put New in Old's place (no provider call: metadata changed)

@@ -213,6 +213,9 @@ func (l *Live) effect(e *Entry) error {
 		if err := l.needOld(e); err != nil {
 			return err
 		}
+		if e.Op == OpDelete && e.New != nil {
+			return l.keepDeleted(e)
+		}
 		return l.remove(e.Old.Key())
 	case OpOutputs:
 		l.outputs = e.Outputs
@@ -248,6 +251,17 @@ func (l *Live) canReplace(e *Entry) error {
 		return fmt.Errorf("journal entry %d: %s of %s: the state already holds it", e.Seq, e.Op, e.New.URN)
 	}
 	return nil
+}
+
+// keepDeleted applies a delete that keeps its record: New is Old marked
+// Missing (same URN and ID), put in Old's place, so that what refers to it
+// stays whole until its replacement is created (a Terraform-style
+// delete-first replacement).
+func (l *Live) keepDeleted(e *Entry) error {
+	if !e.New.Missing || e.New.URN != e.Old.URN || e.New.ID != e.Old.ID || e.New.Delete != e.Old.Delete {
+		return fmt.Errorf("journal entry %d: delete of %s keeps a record that is not the deleted resource marked missing", e.Seq, e.Old.URN)
+	}
+	return l.replace(e.Old.Key(), e.New)
 }
 
 func (l *Live) needOld(e *Entry) error {

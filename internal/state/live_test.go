@@ -69,6 +69,13 @@ func TestLiveApply(t *testing.T) {
 			entries: []*Entry{begin(1, OpDelete, a, nil), end(1, OpDelete, a, nil)},
 			want:    []string{"default/p-1", "pending create:lost"},
 		},
+		"delete keeping a missing record, then its replacement": {
+			entries: []*Entry{
+				begin(1, OpDelete, a, nil), end(1, OpDelete, a, markedMissing(a)),
+				write(OpReplace, markedMissing(a), a2), write(OpRemove, deleted(markedMissing(a)), nil),
+			},
+			want: []string{"default/p-1", "a/a-2", "pending create:lost"},
+		},
 		"delete in flight": {
 			entries: []*Entry{begin(1, OpDelete, a, nil)},
 			want:    []string{"default/p-1", "a/a-1", "pending create:lost", "pending delete:a"},
@@ -128,6 +135,32 @@ func TestLiveApply(t *testing.T) {
 	}
 }
 
+func markedMissing(r *Resource) *Resource {
+	c := r.Clone()
+	c.Missing = true
+	return c
+}
+
+// TestLiveDeleteKeepsMissing: a delete whose entry gives a New keeps the
+// record, marked Missing, so a dependent's reference stays whole.
+func TestLiveDeleteKeepsMissing(t *testing.T) {
+	a := thing("a", "a-1")
+	b := thing("b", "b-1")
+	b.Dependencies = []resource.URN{a.URN}
+	l := NewLive(&Snapshot{Resources: []*Resource{prov("test"), a, b}})
+	for _, e := range []*Entry{begin(1, OpDelete, a, nil), end(1, OpDelete, a, markedMissing(a))} {
+		if err := l.Apply(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := l.Get(a.URN); got == nil || !got.Missing {
+		t.Fatalf("after the delete, %s is recorded as %+v; want it kept and marked missing", a.URN, got)
+	}
+	if err := l.Snapshot().Verify(); err != nil {
+		t.Errorf("state fails Verify: %v", err)
+	}
+}
+
 func withOutput(r *Resource, k, v string) *Resource {
 	c := r.Clone()
 	c.Outputs[k] = resource.NewString(v)
@@ -143,23 +176,25 @@ func TestLiveRejects(t *testing.T) {
 		e     *Entry
 		want  string
 	}{
-		"begin twice":             {setup: []*Entry{begin(1, OpCreate, nil, b)}, e: begin(1, OpCreate, nil, b), want: "began twice"},
-		"end without begin":       {e: end(1, OpCreate, nil, b), want: "never began"},
-		"fail without begin":      {e: &Entry{Step: 1, Kind: Fail, Op: OpCreate}, want: "never began"},
-		"unknown kind":            {e: &Entry{Kind: 99, Op: OpCreate, New: b}, want: "unknown kind"},
-		"unknown op":              {e: &Entry{Kind: Write, Op: "explode"}, want: "unknown operation"},
-		"create twice":            {e: write(OpCreate, nil, a), want: "already holds it"},
-		"create of nothing":       {e: write(OpCreate, nil, nil), want: "has no new resource"},
-		"update of missing":       {e: write(OpUpdate, b, b), want: "state has no resource"},
-		"update without new":      {e: write(OpUpdate, a, nil), want: "has no new resource"},
-		"update without old":      {e: write(OpUpdate, nil, a), want: "names no resource"},
-		"delete of missing":       {e: write(OpDelete, b, nil), want: "state has no resource"},
-		"read of missing":         {e: write(OpRead, b, nil), want: "state has no resource"},
-		"remove of missing":       {e: write(OpRemove, b, nil), want: "state has no resource"},
-		"replace of missing":      {e: write(OpReplace, b, thing("b", "b-2")), want: "state has no resource"},
-		"resolve of nothing":      {e: write(OpResolve, nil, a), want: "no pending operation"},
-		"resolve without a URN":   {e: write(OpResolve, nil, nil), want: "names no resource"},
-		"replace onto a live URN": {e: write(OpReplace, a, p), want: "already holds it"},
+		"begin twice":                     {setup: []*Entry{begin(1, OpCreate, nil, b)}, e: begin(1, OpCreate, nil, b), want: "began twice"},
+		"end without begin":               {e: end(1, OpCreate, nil, b), want: "never began"},
+		"fail without begin":              {e: &Entry{Step: 1, Kind: Fail, Op: OpCreate}, want: "never began"},
+		"unknown kind":                    {e: &Entry{Kind: 99, Op: OpCreate, New: b}, want: "unknown kind"},
+		"unknown op":                      {e: &Entry{Kind: Write, Op: "explode"}, want: "unknown operation"},
+		"create twice":                    {e: write(OpCreate, nil, a), want: "already holds it"},
+		"create of nothing":               {e: write(OpCreate, nil, nil), want: "has no new resource"},
+		"update of missing":               {e: write(OpUpdate, b, b), want: "state has no resource"},
+		"update without new":              {e: write(OpUpdate, a, nil), want: "has no new resource"},
+		"update without old":              {e: write(OpUpdate, nil, a), want: "names no resource"},
+		"delete of missing":               {e: write(OpDelete, b, nil), want: "state has no resource"},
+		"read of missing":                 {e: write(OpRead, b, nil), want: "state has no resource"},
+		"remove of missing":               {e: write(OpRemove, b, nil), want: "state has no resource"},
+		"replace of missing":              {e: write(OpReplace, b, thing("b", "b-2")), want: "state has no resource"},
+		"resolve of nothing":              {e: write(OpResolve, nil, a), want: "no pending operation"},
+		"resolve without a URN":           {e: write(OpResolve, nil, nil), want: "names no resource"},
+		"replace onto a live URN":         {e: write(OpReplace, a, p), want: "already holds it"},
+		"delete keeping a live record":    {e: write(OpDelete, a, withOutput(a, "v", "5")), want: "not the deleted resource marked missing"},
+		"delete keeping another resource": {e: write(OpDelete, a, markedMissing(b)), want: "not the deleted resource marked missing"},
 		"end of update of missing": {
 			setup: []*Entry{begin(1, OpUpdate, b, b)},
 			e:     end(1, OpUpdate, b, b),

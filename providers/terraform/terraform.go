@@ -61,7 +61,16 @@ var (
 	_ provider.CreatePreviewer[DataArgs, DataState] = Data{}
 	_ provider.Updater[DataArgs, DataState]         = Data{}
 	_ provider.UpdatePreviewer[DataArgs, DataState] = Data{}
+	_ provider.Differ[DataArgs, DataState]          = Data{}
 )
+
+// Diff is the SDK's diff, replacing delete-first as terraform does: it
+// destroys a terraform_data before creating its replacement unless the
+// resource sets create_before_destroy (which the engine honours over
+// this).
+func (Data) Diff(_ context.Context, op provider.DiffOp[DataArgs, DataState]) (provider.DiffResult, error) {
+	return provider.DiffResult{DetailedDiff: op.Default, DeleteBeforeReplace: true}, nil
+}
 
 // Create makes the id and copies input to output.
 func (Data) Create(_ context.Context, op provider.CreateOp[DataArgs]) (provider.CreateResult[DataState], error) {

@@ -108,3 +108,33 @@ func mapOf(kv ...any) map[string]any {
 	}
 	return m
 }
+
+// TestDataReplacesDeleteFirst: a change of triggers_replace replaces
+// terraform_data destroying it first, as terraform does (the engine makes
+// it create first when the resource sets create_before_destroy).
+func TestDataReplacesDeleteFirst(t *testing.T) {
+	p := New(t.TempDir())
+	if _, err := p.Configure(context.Background(), provider.ConfigureRequest{Inputs: resource.Object{}}); err != nil {
+		t.Fatal(err)
+	}
+	urn := resource.NewURN("dev", "p", "", DataType, "terraform_data.a")
+	olds := resource.Object{"input": resource.NewString("a"), "triggers_replace": resource.NewString("t1")}
+	outs := olds.Copy()
+	outs["output"], outs["id"] = resource.NewString("a"), resource.NewString("x")
+	cases := map[string]struct {
+		news         resource.Object
+		replace, dbr bool
+	}{
+		"trigger changed": {resource.Object{"input": resource.NewString("a"), "triggers_replace": resource.NewString("t2")}, true, true},
+		"input changed":   {resource.Object{"input": resource.NewString("b"), "triggers_replace": resource.NewString("t1")}, false, false},
+	}
+	for name, tc := range cases {
+		resp, err := p.Diff(context.Background(), provider.DiffRequest{URN: urn, ID: "x", OldInputs: olds, OldOutputs: outs, News: tc.news})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Replaces() != tc.replace || resp.DeleteBeforeReplace != tc.dbr {
+			t.Errorf("%s: replace %v, delete first %v; want %v, %v", name, resp.Replaces(), resp.DeleteBeforeReplace, tc.replace, tc.dbr)
+		}
+	}
+}

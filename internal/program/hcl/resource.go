@@ -150,7 +150,7 @@ func (r *run) registration(n *node, inst *modInst, k instanceKey, inputs resourc
 	}
 	reg := engine.Registration{Type: token, Name: inst.prefix + rc.addr() + k.suffix(), Custom: true,
 		Inputs: inputs, Dependencies: deps, Protect: rc.lc.preventDestroy,
-		CreateBeforeDestroy: rc.lc.createBeforeDestroy}
+		CreateBeforeDestroy: rc.lc.createBeforeDestroy, ReplaceOnlySelf: true}
 	if !r.providerFor(n, inst, pkg, &reg) || !r.moveAliases(n, inst, k, &reg) || !r.importID(n, inst, &reg) {
 		return reg, false
 	}
