@@ -62,8 +62,8 @@ func (p Provisioner) resolved(r *state.Resource) (Provisioner, error) {
 }
 
 // recordDestroyProvisioners records r's destroy-time provisioners
-// resolved against its values. One that cannot be resolved is recorded as
-// it is, with a warning.
+// resolved against its values. One that cannot be resolved is left out,
+// with a warning.
 func (x *executor) recordDestroyProvisioners(reg *Registration, r *state.Resource) {
 	var out []state.Provisioner
 	for _, p := range reg.Provisioners {
@@ -71,8 +71,15 @@ func (x *executor) recordDestroyProvisioners(reg *Registration, r *state.Resourc
 			continue
 		}
 		rp, err := p.resolved(r)
+		if err == nil && (resource.NewObject(rp.Config).ContainsUnknowns() || resource.NewObject(rp.Connection).ContainsUnknowns()) {
+			if x.preview {
+				continue
+			}
+			err = fmt.Errorf("provisioner %q of %s: its configuration refers to values that are still unknown", p.Type, r.URN)
+		}
 		if err != nil {
-			x.warn("%s; its configuration is recorded unresolved for the delete", err)
+			x.warn("%s; it will not run when the resource is deleted", err)
+			continue
 		}
 		out = append(out, state.Provisioner{Type: rp.Type, Config: rp.Config, Connection: rp.Connection, Continue: rp.OnFailure == "continue", Timeout: rp.Timeout})
 	}
@@ -86,11 +93,13 @@ type ProvisionerSource interface {
 }
 
 // destroyProvisioners are a registration's destroy-time provisioners, as
-// the state records them.
+// the state records them before the resource's values are known: those
+// resolved from its values (Resolve) are recorded once they are (see
+// recordDestroyProvisioners).
 func destroyProvisioners(reg *Registration) []state.Provisioner {
 	var out []state.Provisioner
 	for _, p := range reg.Provisioners {
-		if p.When == "destroy" {
+		if p.When == "destroy" && p.Resolve == nil {
 			out = append(out, state.Provisioner{Type: p.Type, Config: p.Config, Connection: p.Connection, Continue: p.OnFailure == "continue", Timeout: p.Timeout})
 		}
 	}
@@ -160,6 +169,9 @@ func (x *executor) provision(r *state.Resource, p state.Provisioner, timeout tim
 	what := fmt.Sprintf("provisioner %q of %s", p.Type, r.URN)
 	if x.opts.Provisioners == nil {
 		return fmt.Errorf("%s: this operation has no provisioners available", what)
+	}
+	if resource.NewObject(p.Config).ContainsUnknowns() || resource.NewObject(p.Connection).ContainsUnknowns() {
+		return fmt.Errorf("%s: its configuration refers to values that are still unknown after the resource was created; refer only to known values (or, in the Terraform language, to self)", what)
 	}
 	ctx, cancel := x.provisionContext(timeout)
 	defer cancel()
