@@ -107,7 +107,7 @@ func providerConfig(projectDir string, base func(pkg string) resource.Object) fu
 // project's .plinth/plugins directory or on PATH, run in the project
 // directory.
 func provisionerSource(projectDir string) provisioner.Source {
-	return provisioner.Source{Plugins: func(ctx context.Context, name string) (provider.Provisioner, error) {
+	return provisioner.Source{Dir: projectDir, Plugins: func(ctx context.Context, name string) (provider.Provisioner, error) {
 		file := "terraform-provisioner-" + name
 		path := filepath.Join(projectDir, ".plinth", "plugins", file)
 		if _, err := os.Stat(path); err != nil {

@@ -33,6 +33,57 @@ type Provisioner struct {
 	// Timeout bounds the provisioner; zero means the resource's create
 	// (or delete) timeout, else the operation's default.
 	Timeout time.Duration
+	// Resolve, when set, computes Config and Connection from the
+	// resource's own values (Terraform's self: its outputs and id) once
+	// they are known: before a create-time provisioner runs, and, for a
+	// destroy-time one, whenever the resource's record is written, so
+	// that the state records the resolved values for the delete.
+	Resolve func(self resource.Object) (config, connection resource.Object, err error)
+}
+
+// resolved is p with its Config and Connection computed from r's values.
+func (p Provisioner) resolved(r *state.Resource) (Provisioner, error) {
+	if p.Resolve == nil {
+		return p, nil
+	}
+	self := r.Outputs.Copy()
+	if self == nil {
+		self = resource.Object{}
+	}
+	if _, ok := self["id"]; !ok {
+		self["id"] = resource.NewString(r.ID)
+	}
+	cfg, conn, err := p.Resolve(self)
+	if err != nil {
+		return p, fmt.Errorf("provisioner %q of %s: %w", p.Type, r.URN, err)
+	}
+	p.Config, p.Connection = cfg, conn
+	return p, nil
+}
+
+// recordDestroyProvisioners records r's destroy-time provisioners
+// resolved against its values. One that cannot be resolved is left out,
+// with a warning.
+func (x *executor) recordDestroyProvisioners(reg *Registration, r *state.Resource) {
+	var out []state.Provisioner
+	for _, p := range reg.Provisioners {
+		if p.When != "destroy" {
+			continue
+		}
+		rp, err := p.resolved(r)
+		if err == nil && (resource.NewObject(rp.Config).ContainsUnknowns() || resource.NewObject(rp.Connection).ContainsUnknowns()) {
+			if x.preview {
+				continue
+			}
+			err = fmt.Errorf("provisioner %q of %s: its configuration refers to values that are still unknown", p.Type, r.URN)
+		}
+		if err != nil {
+			x.warn("%s; it will not run when the resource is deleted", err)
+			continue
+		}
+		out = append(out, state.Provisioner{Type: rp.Type, Config: rp.Config, Connection: rp.Connection, Continue: rp.OnFailure == "continue", Timeout: rp.Timeout})
+	}
+	r.DestroyProvisioners = out
 }
 
 // ProvisionerSource makes provisioners by type; the engine closes each
@@ -42,11 +93,13 @@ type ProvisionerSource interface {
 }
 
 // destroyProvisioners are a registration's destroy-time provisioners, as
-// the state records them.
+// the state records them before the resource's values are known: those
+// resolved from its values (Resolve) are recorded once they are (see
+// recordDestroyProvisioners).
 func destroyProvisioners(reg *Registration) []state.Provisioner {
 	var out []state.Provisioner
 	for _, p := range reg.Provisioners {
-		if p.When == "destroy" {
+		if p.When == "destroy" && p.Resolve == nil {
 			out = append(out, state.Provisioner{Type: p.Type, Config: p.Config, Connection: p.Connection, Continue: p.OnFailure == "continue", Timeout: p.Timeout})
 		}
 	}
@@ -61,8 +114,7 @@ func (x *executor) provisionCreated(reg *Registration, nr *state.Resource) error
 		if p.When == "destroy" {
 			continue
 		}
-		t := firstNonZero(p.Timeout, reg.CustomTimeouts.Create)
-		err := x.provision(nr, state.Provisioner{Type: p.Type, Config: p.Config, Connection: p.Connection, Continue: p.OnFailure == "continue"}, t)
+		err := x.provisionOne(reg, p, nr)
 		if err == nil {
 			continue
 		}
@@ -79,6 +131,17 @@ func (x *executor) provisionCreated(reg *Registration, nr *state.Resource) error
 		return fmt.Errorf("%w; %s was created and is now tainted: the next update replaces it (set on_failure = continue to ignore provisioner failures)", err, nr.URN)
 	}
 	return nil
+}
+
+// provisionOne runs one create-time provisioner, resolved against the
+// new resource's values.
+func (x *executor) provisionOne(reg *Registration, p Provisioner, nr *state.Resource) error {
+	p, err := p.resolved(nr)
+	if err != nil {
+		return err
+	}
+	t := firstNonZero(p.Timeout, reg.CustomTimeouts.Create)
+	return x.provision(nr, state.Provisioner{Type: p.Type, Config: p.Config, Connection: p.Connection, Continue: p.OnFailure == "continue"}, t)
 }
 
 // provisionDestroyed runs a resource's destroy-time provisioners before it
@@ -106,6 +169,9 @@ func (x *executor) provision(r *state.Resource, p state.Provisioner, timeout tim
 	what := fmt.Sprintf("provisioner %q of %s", p.Type, r.URN)
 	if x.opts.Provisioners == nil {
 		return fmt.Errorf("%s: this operation has no provisioners available", what)
+	}
+	if resource.NewObject(p.Config).ContainsUnknowns() || resource.NewObject(p.Connection).ContainsUnknowns() {
+		return fmt.Errorf("%s: its configuration refers to values that are still unknown after the resource was created; refer only to known values (or, in the Terraform language, to self)", what)
 	}
 	ctx, cancel := x.provisionContext(timeout)
 	defer cancel()

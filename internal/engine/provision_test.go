@@ -163,3 +163,41 @@ func TestProvisionerInterrupted(t *testing.T) {
 		t.Fatalf("state: got %+v, want the created resource recorded", r)
 	}
 }
+
+// selfExec is a local-exec provisioner whose command is resolved from
+// the resource's values (Terraform's self), as the HCL front end makes it.
+func selfExec(format string, mod ...func(*engine.Provisioner)) engine.Provisioner {
+	return localExec("unresolved", append([]func(*engine.Provisioner){func(p *engine.Provisioner) {
+		p.Resolve = func(self resource.Object) (resource.Object, resource.Object, error) {
+			cmd := strings.ReplaceAll(format, "SELF_V", self["v"].Str())
+			cmd = strings.ReplaceAll(cmd, "SELF_ID", self["id"].Str())
+			return resource.Object{"command": resource.NewString(cmd)}, nil, nil
+		}
+	}}, mod...)...)
+}
+
+// TestProvisionerResolvesSelf: a create-time provisioner runs with its
+// configuration resolved against the new resource's outputs and ID; a
+// destroy-time one is recorded resolved and runs so at delete.
+func TestProvisionerResolvesSelf(t *testing.T) {
+	h := withProvisioners(newHarness(t))
+	dir := t.TempDir()
+	mark := filepath.Join(dir, "destroyed")
+	h.mustUp(provisioned("a",
+		selfExec("echo v=SELF_V"),
+		selfExec("echo SELF_ID > "+mark, func(p *engine.Provisioner) { p.When = "destroy" })))
+	id := h.get("a").ID
+	if d := cmp.Diff([]string{"a: (local-exec): v=1"}, h.output()[1:]); d != "" {
+		t.Errorf("provisioner output (-want +got):\n%s", d)
+	}
+	rec := h.get("a").DestroyProvisioners
+	if len(rec) != 1 || rec[0].Config["command"].Str() != "echo "+id+" > "+mark {
+		t.Fatalf("recorded destroy provisioners = %+v, want the command resolved with the ID", rec)
+	}
+	if _, err := h.destroy(); err != nil {
+		t.Fatalf("destroy: %v", err)
+	}
+	if data, err := os.ReadFile(mark); err != nil || strings.TrimSpace(string(data)) != id {
+		t.Fatalf("destroy-time provisioner wrote %q (%v), want the ID %q", data, err, id)
+	}
+}

@@ -59,6 +59,7 @@ func (s sameStep) apply(x *executor) (Registered, error) {
 	nr.ID, nr.Outputs, nr.Private = c.old.ID, c.old.Outputs, c.old.Private
 	markSecretID(nr, c.inputs, c.old.SecretID)
 	nr.Created, nr.Modified = c.old.Created, c.old.Modified
+	x.recordDestroyProvisioners(c.reg, nr)
 	if !sameRecord(c.old, nr) {
 		nr.Modified = x.now()
 		if err := x.write(state.OpSame, c.old, nr); err != nil {

@@ -77,6 +77,7 @@ func (s createStep) apply(x *executor) (Registered, error) {
 		x.done(h.shown, c.old, nr, c, start, err)
 		return Registered{}, err
 	}
+	x.recordDestroyProvisioners(c.reg, nr)
 	if err := x.end(step, h.op, old, nr); err != nil {
 		return Registered{}, err
 	}
@@ -139,6 +140,7 @@ func (s updateStep) apply(x *executor) (Registered, error) {
 	}
 	nr.Outputs, nr.Private = resp.Outputs, resp.Private
 	markSecretID(nr, c.inputs, nr.SecretID)
+	x.recordDestroyProvisioners(c.reg, nr)
 	if err := x.end(step, state.OpUpdate, c.old, nr); err != nil {
 		return Registered{}, err
 	}

@@ -103,10 +103,9 @@ func (r *run) provisioners(d *resourceDecl) ([]engine.Provisioner, error) {
 	var out []engine.Provisioner
 	var errs []error
 	for _, p := range d.opts.provisioners {
+		// Unknown in a preview, where no provisioner runs; the engine
+		// refuses any still unknown when one is to run.
 		v, err := r.eval(p.config)
-		if err == nil && v.ContainsUnknowns() {
-			err = fmt.Errorf("%s: a provisioner's properties must be known before the resource is created", p.config.where)
-		}
 		errs = append(errs, err)
 		out = append(out, engine.Provisioner{Type: p.typ, Config: v.Object(), When: p.when, OnFailure: p.onFailure, Timeout: p.timeout})
 	}

@@ -12,7 +12,11 @@ import (
 // File is Terraform's file provisioner, writing to the machine running
 // plinth: it copies source (a file) or writes content to destination.
 // Copying to a remote host over a connection is not supported.
-type File struct{}
+type File struct {
+	// Dir is what relative sources and destinations are relative to; ""
+	// means plinth's working directory.
+	Dir string
+}
 
 var _ provider.Provisioner = File{}
 
@@ -31,12 +35,13 @@ func (File) ValidateConfig(_ context.Context, req provider.ValidateProvisionerRe
 }
 
 // Provision writes the file, creating the destination's directory.
-func (File) Provision(_ context.Context, req provider.ProvisionRequest) error {
+func (f File) Provision(_ context.Context, req provider.ProvisionRequest) error {
 	dst, err := str(req.Config, "destination")
 	if err != nil || dst == "" {
 		return fmt.Errorf("file provisioner: destination: %v", orMissing(err))
 	}
-	data, err := fileData(req)
+	dst = inDir(f.Dir, dst)
+	data, err := fileData(req, f.Dir)
 	if err != nil {
 		return fmt.Errorf("file provisioner: %w", err)
 	}
@@ -52,7 +57,7 @@ func (File) Provision(_ context.Context, req provider.ProvisionRequest) error {
 	return nil
 }
 
-func fileData(req provider.ProvisionRequest) ([]byte, error) {
+func fileData(req provider.ProvisionRequest, dir string) ([]byte, error) {
 	if c, err := str(req.Config, "content"); err != nil || !req.Config["content"].IsNull() {
 		return []byte(c), err
 	}
@@ -60,7 +65,7 @@ func fileData(req provider.ProvisionRequest) ([]byte, error) {
 	if err != nil || src == "" {
 		return nil, fmt.Errorf("source: %v", orMissing(err))
 	}
-	return os.ReadFile(src)
+	return os.ReadFile(inDir(dir, src))
 }
 
 func orMissing(err error) error {

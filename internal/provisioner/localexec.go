@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -20,7 +21,11 @@ import (
 // list: the program and its arguments before the command; default
 // ["/bin/sh", "-c"]), working_dir, environment (a map added to plinth's
 // own) and quiet (do not show the command).
-type LocalExec struct{}
+type LocalExec struct {
+	// Dir is where the command runs when working_dir is not set, and
+	// what a relative working_dir is relative to; "" means plinth's own.
+	Dir string
+}
 
 var _ provider.Provisioner = LocalExec{}
 
@@ -32,14 +37,14 @@ func (LocalExec) ValidateConfig(_ context.Context, req provider.ValidateProvisio
 	if v := req.Config["command"]; v.IsNull() {
 		fs = append(fs, provider.CheckFailure{Property: "command", Reason: "local-exec needs a command to run"})
 	}
-	if _, err := localExecCommand(context.Background(), req.Config); err != nil && !req.Config["command"].IsNull() {
+	if _, err := localExecCommand(context.Background(), req.Config, ""); err != nil && !req.Config["command"].IsNull() {
 		fs = append(fs, provider.CheckFailure{Reason: err.Error()})
 	}
 	return provider.ValidateProvisionerResponse{Failures: fs}, nil
 }
 
 // localExecCommand builds the command a configuration describes.
-func localExecCommand(ctx context.Context, cfg resource.Object) (*exec.Cmd, error) {
+func localExecCommand(ctx context.Context, cfg resource.Object, base string) (*exec.Cmd, error) {
 	command, err := str(cfg, "command")
 	if err != nil {
 		return nil, err
@@ -61,7 +66,7 @@ func localExecCommand(ctx context.Context, cfg resource.Object) (*exec.Cmd, erro
 	}
 	args := append(append([]string{}, interp[1:]...), command)
 	cmd := exec.CommandContext(ctx, interp[0], args...)
-	cmd.Dir, cmd.Env = dir, append(os.Environ(), env...)
+	cmd.Dir, cmd.Env = inDir(base, dir), append(os.Environ(), env...)
 	killGroup(cmd)
 	cmd.WaitDelay = 2 * time.Second
 	return cmd, nil
@@ -70,8 +75,8 @@ func localExecCommand(ctx context.Context, cfg resource.Object) (*exec.Cmd, erro
 // Provision runs the command, streaming its output (stdout and stderr
 // together) line by line. A cancelled ctx kills the command and its
 // children.
-func (LocalExec) Provision(ctx context.Context, req provider.ProvisionRequest) error {
-	cmd, err := localExecCommand(ctx, req.Config)
+func (l LocalExec) Provision(ctx context.Context, req provider.ProvisionRequest) error {
+	cmd, err := localExecCommand(ctx, req.Config, l.Dir)
 	if err != nil {
 		return fmt.Errorf("local-exec: %w", err)
 	}
@@ -139,3 +144,12 @@ func (LocalExec) Stop(context.Context) error { return nil }
 
 // Close does nothing.
 func (LocalExec) Close() error { return nil }
+
+// inDir resolves path in base: a relative path (or "") is relative to
+// base.
+func inDir(base, path string) string {
+	if base == "" || filepath.IsAbs(path) {
+		return path
+	}
+	return filepath.Join(base, path)
+}

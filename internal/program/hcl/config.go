@@ -96,6 +96,8 @@ type resourceConfig struct {
 	lc              lifecycle
 	imports         []*importStmt // the import blocks that target it
 	body            hcl.Body      // the configuration, without meta-arguments
+	provisioners    []*provisionerConfig
+	connection      hcl.Body // the resource's connection block, or nil
 	rng             hcl.Range
 }
 

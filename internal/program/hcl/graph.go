@@ -185,10 +185,11 @@ func (n *node) exprs() []hcl.Expression {
 	case kindLocal:
 		out = append(out, n.local.Expr)
 	case kindProvider:
-		out = append(out, bodyExprs(n.provider.body, true)...)
+		out = append(out, bodyExprs(n.provider.body, metaArguments)...)
 	case kindResource:
 		r := n.resource
-		out = append(out, bodyExprs(r.body, true)...)
+		out = append(out, bodyExprs(r.body, metaArguments)...)
+		out = append(out, r.provisionerExprs()...)
 		out = appendNonNil(out, r.count, r.forEach)
 		out = append(out, r.lc.replaceTriggeredBy...)
 		out = append(out, r.importExprs()...)
@@ -217,13 +218,13 @@ func appendNonNil(out []hcl.Expression, es ...hcl.Expression) []hcl.Expression {
 // bodyExprs lists the expressions of a body: every attribute of the
 // native syntax, nested blocks and dynamic blocks included, or every
 // attribute of a JSON body.
-func bodyExprs(b hcl.Body, top bool) []hcl.Expression {
+func bodyExprs(b hcl.Body, skip map[string]bool) []hcl.Expression {
 	sb, ok := b.(*hclsyntax.Body)
 	if !ok {
 		attrs, _ := b.JustAttributes()
 		var out []hcl.Expression
 		for name, a := range attrs {
-			if !top || !metaArguments[name] {
+			if !skip[name] {
 				out = append(out, a.Expr)
 			}
 		}
@@ -231,13 +232,13 @@ func bodyExprs(b hcl.Body, top bool) []hcl.Expression {
 	}
 	var out []hcl.Expression
 	for name, a := range sb.Attributes {
-		if !top || !metaArguments[name] {
+		if !skip[name] {
 			out = append(out, a.Expr)
 		}
 	}
 	for _, blk := range sb.Blocks {
-		if !top || !metaArguments[blk.Type] {
-			out = append(out, bodyExprs(blk.Body, false)...)
+		if !skip[blk.Type] {
+			out = append(out, bodyExprs(blk.Body, nil)...)
 		}
 	}
 	return out

@@ -52,10 +52,16 @@ func (l *loader) resourceBlock(m *Module, b *hcl.Block) {
 		case "lifecycle":
 			l.lifecycleBlock(&r.lc, lb)
 		case "provisioner":
-			l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Provisioner ignored",
-				Detail: "plinth does not run provisioners yet; this one is ignored.", Subject: lb.DefRange.Ptr()})
+			r.provisioners = append(r.provisioners, l.provisionerBlock(lb))
+		case "connection":
+			r.connection = lb.Body
 		}
 	}
+	if len(r.provisioners) > 0 && mode != managed {
+		l.diags = append(l.diags, errorAt(r.provisioners[0].rng, "Invalid provisioner block",
+			"Provisioners can be used only in managed resources (resource blocks), not in %s blocks; move it to a resource.", b.Type))
+	}
+	l.checkDestroyRefs(r)
 	m.resources = append(m.resources, r)
 }
 

@@ -100,6 +100,9 @@ func (r *run) registerInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.E
 	if ok {
 		reg.ForceReplace, ok = r.triggered(rc, inst, ctx)
 	}
+	if ok {
+		reg.Provisioners, ok = r.provisioners(rc, ctx)
+	}
 	if !ok {
 		set(cty.NilVal, true)
 		return
@@ -252,29 +255,22 @@ func (r *run) readInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.EvalC
 // left out, as terraform leaves them unset; nested blocks become lists
 // of objects; dynamic blocks are expanded.
 func (r *run) body(b hcl.Body, ctx *hcl.EvalContext) (resource.Object, bool) {
-	vals, ds := evalBody(b, ctx, true)
+	vals, ds := evalBody(b, ctx, metaArguments)
 	if !r.report(ds) {
 		return nil, false
 	}
-	out := resource.Object{}
-	for k, v := range vals {
-		if v.IsKnown() && v.IsNull() {
-			continue
-		}
-		out[k] = fromCty(v)
-	}
-	return out, true
+	return objectOf(vals), true
 }
 
-func evalBody(b hcl.Body, ctx *hcl.EvalContext, top bool) (map[string]cty.Value, hcl.Diagnostics) {
+func evalBody(b hcl.Body, ctx *hcl.EvalContext, skip map[string]bool) (map[string]cty.Value, hcl.Diagnostics) {
 	sb, ok := b.(*hclsyntax.Body)
 	if !ok {
-		return evalJSONBody(b, ctx, top)
+		return evalJSONBody(b, ctx, skip)
 	}
 	out := map[string]cty.Value{}
 	var diags hcl.Diagnostics
 	for name, a := range sb.Attributes {
-		if top && metaArguments[name] {
+		if skip[name] {
 			continue
 		}
 		v, ds := a.Expr.Value(ctx)
@@ -284,14 +280,14 @@ func evalBody(b hcl.Body, ctx *hcl.EvalContext, top bool) (map[string]cty.Value,
 	blocks := map[string][]cty.Value{}
 	unknown := map[string]bool{}
 	for _, blk := range sb.Blocks {
-		if top && metaArguments[blk.Type] {
+		if skip[blk.Type] {
 			continue
 		}
 		if blk.Type == "dynamic" {
 			diags = append(diags, expandDynamic(blk, ctx, blocks, unknown)...)
 			continue
 		}
-		v, ds := evalBody(blk.Body, ctx, false)
+		v, ds := evalBody(blk.Body, ctx, nil)
 		diags = append(diags, ds...)
 		blocks[blk.Type] = append(blocks[blk.Type], cty.ObjectVal(v))
 	}
@@ -306,11 +302,11 @@ func evalBody(b hcl.Body, ctx *hcl.EvalContext, top bool) (map[string]cty.Value,
 
 // evalJSONBody evaluates a JSON body's attributes; nested blocks are
 // JSON objects and arrays already.
-func evalJSONBody(b hcl.Body, ctx *hcl.EvalContext, top bool) (map[string]cty.Value, hcl.Diagnostics) {
+func evalJSONBody(b hcl.Body, ctx *hcl.EvalContext, skip map[string]bool) (map[string]cty.Value, hcl.Diagnostics) {
 	attrs, diags := b.JustAttributes()
 	out := map[string]cty.Value{}
 	for name, a := range attrs {
-		if top && metaArguments[name] {
+		if skip[name] {
 			continue
 		}
 		v, ds := a.Expr.Value(ctx)
@@ -362,7 +358,7 @@ func expandDynamic(blk *hclsyntax.Block, ctx *hcl.EvalContext, blocks map[string
 		k, v := it.Element()
 		child := ctx.NewChild()
 		child.Variables = map[string]cty.Value{iter: cty.ObjectVal(map[string]cty.Value{"key": k, "value": v.WithMarks(marks)})}
-		vals, ds := evalBody(content.Body, child, false)
+		vals, ds := evalBody(content.Body, child, nil)
 		diags = append(diags, ds...)
 		blocks[label] = append(blocks[label], cty.ObjectVal(vals))
 	}
