@@ -39,9 +39,9 @@ type RunInfo struct {
 // ComponentOptions are the resource options of a component registration
 // that a component provider passes on to the component and its children.
 type ComponentOptions struct {
-	Aliases             []resource.URN
-	DependsOn           []resource.URN
-	Protect             bool
+	Aliases   []resource.URN
+	DependsOn []resource.URN
+	Protect   bool
 	// Providers maps a package name to a provider reference (urn::id) the
 	// children of that package use.
 	Providers               map[string]string
