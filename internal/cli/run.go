@@ -13,6 +13,7 @@ import (
 	"github.com/plinth-iac/plinth/internal/display"
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/langhost"
+	"github.com/plinth-iac/plinth/internal/monitor"
 	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/internal/secrets"
 	"github.com/plinth-iac/plinth/internal/state"
@@ -154,7 +155,18 @@ func (r *stackRun) options(journal engine.Journal, hard context.Context, f opFla
 		Events: r.a.events(r.view), Now: r.a.env.now, HardCancel: hard,
 		DefaultProviderConfig: providerConfig(r.ws.dir, r.defaultProviderConfig()),
 		Provisioners:          provisionerSource(r.ws.dir),
+		ServeMonitor:          r.serveMonitor,
 	}, nil
+}
+
+// serveMonitor starts the resource monitor a component provider registers
+// a component's children through, for the duration of the operation.
+func (r *stackRun) serveMonitor(m engine.Monitor) (string, func(), error) {
+	srv, err := monitor.Start(m, monitor.Config{Stack: r.ws.stack, Project: r.projectName()})
+	if err != nil {
+		return "", nil, err
+	}
+	return srv.Addr(), srv.Close, nil
 }
 
 // projectName is the program's project name.

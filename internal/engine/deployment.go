@@ -48,6 +48,8 @@ type deployment struct {
 	// forget, if set, says which resources the program no longer
 	// registers to forget rather than delete (see Forgetter).
 	forget func(resource.URN) bool
+	// served is the resource monitor started for component providers.
+	served servedMonitor
 }
 
 // newDeployment prepares an operation over base. preview is decided here,

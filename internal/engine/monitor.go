@@ -19,6 +19,10 @@ var _ Monitor = monitor{}
 // its step on the worker pool.
 func (m monitor) Register(reg Registration, done func(Registered, error)) {
 	d := m.d
+	if d.remoteComponent(&reg) {
+		d.construct(reg, done)
+		return
+	}
 	urn, rs, err := d.admit(&reg)
 	if err != nil {
 		err = stepError(d.urn(reg.Type, reg.Name, reg.Parent), err)

@@ -48,6 +48,12 @@ type Options struct {
 	// DefaultProviderConfig returns the configuration of the default
 	// provider for a package (from stack config); nil means empty.
 	DefaultProviderConfig func(pkg string) resource.Object
+	// ServeMonitor starts a resource monitor serving m, through which a
+	// component provider registers a component's children, and returns
+	// its address and how to stop it. It is called once, on the first
+	// component a provider constructs; nil means such components are
+	// refused.
+	ServeMonitor func(m Monitor) (addr string, stop func(), err error)
 	// Provisioners makes the provisioners registrations name; nil means a
 	// registration with provisioners fails when they would run.
 	Provisioners ProvisionerSource

@@ -74,6 +74,11 @@ type Registration struct {
 	Type   string // type token, e.g. "plinth:random:Pet" or "pulumi:providers:aws"
 	Name   string
 	Custom bool // false for a component resource
+	// Remote marks a component its provider builds (Construct): the
+	// provider registers the component and its children through the
+	// resource monitor (Options.ServeMonitor). A Custom registration whose
+	// type the provider's schema marks IsComponent is remote too.
+	Remote bool
 	Parent resource.URN
 	Inputs resource.Object
 	// Dependencies are every resource this one depends on, explicit

@@ -295,3 +295,11 @@ func newProviderID() string {
 	h := hex.EncodeToString(b[:])
 	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }
+
+// cachedSchema returns a package's schema if it has been fetched, without
+// starting a provider.
+func (r *providerRegistry) cachedSchema(pkg, version string) *schema.Schema {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.schemas[pkg+"@"+version]
+}

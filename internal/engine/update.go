@@ -51,6 +51,7 @@ func run(ctx context.Context, prog Program, base *state.Snapshot, opts *Options,
 	start := time.Now()
 	d := newDeployment(ctx, base, opts, preview)
 	defer d.prov.closeAll()
+	defer d.served.stop()
 	if f, ok := prog.(Forgetter); ok {
 		d.forget = f.Forget
 	}

@@ -315,3 +315,19 @@ func TestIgnoredOptions(t *testing.T) {
 
 // Recorded reports that the fake state holds nothing.
 func (f *fakeMonitor) Recorded(resource.URN) bool { return false }
+
+// TestRemoteComponent: a remote component reaches the engine marked
+// Remote (the engine has its provider construct it); it was refused.
+func TestRemoteComponent(t *testing.T) {
+	fake, _, c, _, _ := client(t)
+	registerRoot(t, c)
+	_, err := c.RegisterResource(context.Background(), &pulumirpc.RegisterResourceRequest{
+		Type: "comp:index:Widget", Name: "w", Remote: true, Parent: root, Object: obj(t, map[string]any{"size": 1}),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fake.regs) != 1 || !fake.regs[0].Remote || fake.regs[0].Custom {
+		t.Fatalf("the engine got %+v, want one remote component registration", fake.regs)
+	}
+}

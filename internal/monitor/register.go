@@ -30,7 +30,7 @@ func (s *Server) registration(req *pulumirpc.RegisterResourceRequest, urn resour
 		return engine.Registration{}, &RequestError{what, fmt.Sprintf("the program sent a malformed value (%v). Check the value the program gives this property: an object with the key 4dabf18193072939515e22adb298388d is read as a special Pulumi value (secret, asset, output), so it must be one", err)}
 	}
 	reg := engine.Registration{
-		Type: req.GetType(), Name: req.GetName(), Custom: req.GetCustom(),
+		Type: req.GetType(), Name: req.GetName(), Custom: req.GetCustom(), Remote: req.GetRemote(),
 		Parent: s.parent(req.GetParent()), Inputs: inputs,
 		Dependencies: s.urns(req.GetDependencies()),
 		Provider:     s.providerRef(req.GetProvider()),
@@ -61,8 +61,6 @@ func (s *Server) registration(req *pulumirpc.RegisterResourceRequest, urn resour
 // about those it ignores.
 func (s *Server) refuseUnsupported(req *pulumirpc.RegisterResourceRequest, what string) error {
 	switch {
-	case req.GetRemote():
-		return &RequestError{what, "it is a component from a provider plugin (a remote component), which plinth cannot construct yet; define the component in the program instead"}
 	case len(req.GetTransforms()) > 0:
 		return &RequestError{what, "it has resource transforms, which plinth does not support; apply the change in the program instead"}
 	case req.Hooks != nil && hasHooks(req.Hooks):

@@ -12,8 +12,8 @@ import (
 // for tests. A nil field gives a plain default: Check and CheckConfig accept
 // the news, Diff and DiffConfig answer DiffUnknown (so the engine compares
 // inputs), Create returns a fresh ID with the inputs as outputs, Read returns
-// the recorded state, Update returns the news as outputs, and the rest
-// succeed.
+// the recorded state, Update returns the news as outputs, Construct and
+// Call answer ErrNoComponents, and the rest succeed.
 type Fake struct {
 	GetPluginInfoF      func(ctx context.Context) (PluginInfo, error)
 	GetSchemaF          func(ctx context.Context, req GetSchemaRequest) (GetSchemaResponse, error)
@@ -27,6 +27,8 @@ type Fake struct {
 	UpdateF             func(ctx context.Context, req UpdateRequest) (UpdateResponse, error)
 	DeleteF             func(ctx context.Context, req DeleteRequest) (DeleteResponse, error)
 	InvokeF             func(ctx context.Context, req InvokeRequest) (InvokeResponse, error)
+	ConstructF          func(ctx context.Context, req ConstructRequest) (ConstructResponse, error)
+	CallF               func(ctx context.Context, req CallRequest) (CallResponse, error)
 	SignalCancellationF func(ctx context.Context) error
 	CloseF              func() error
 
@@ -133,6 +135,23 @@ func (f *Fake) Invoke(ctx context.Context, req InvokeRequest) (InvokeResponse, e
 		return f.InvokeF(ctx, req)
 	}
 	return InvokeResponse{Return: req.Args}, nil
+}
+
+// Construct implements Provider: without ConstructF the fake has no
+// components.
+func (f *Fake) Construct(ctx context.Context, req ConstructRequest) (ConstructResponse, error) {
+	if f.ConstructF != nil {
+		return f.ConstructF(ctx, req)
+	}
+	return ConstructResponse{}, NoComponents("fake", req.Type)
+}
+
+// Call implements Provider: without CallF the fake has no components.
+func (f *Fake) Call(ctx context.Context, req CallRequest) (CallResponse, error) {
+	if f.CallF != nil {
+		return f.CallF(ctx, req)
+	}
+	return CallResponse{}, NoComponents("fake", req.Token)
 }
 
 // SignalCancellation implements Provider.

@@ -29,6 +29,12 @@ type Provider interface {
 	Update(ctx context.Context, req UpdateRequest) (UpdateResponse, error)
 	Delete(ctx context.Context, req DeleteRequest) (DeleteResponse, error)
 	Invoke(ctx context.Context, req InvokeRequest) (InvokeResponse, error)
+	// Construct builds a component resource the provider implements,
+	// registering its children through the engine's resource monitor;
+	// Call calls one of a component's methods. A provider without
+	// components answers both with an error wrapping ErrNoComponents.
+	Construct(ctx context.Context, req ConstructRequest) (ConstructResponse, error)
+	Call(ctx context.Context, req CallRequest) (CallResponse, error)
 	// SignalCancellation asks the provider to stop outstanding work soon. It
 	// is advisory and does not block.
 	SignalCancellation(ctx context.Context) error

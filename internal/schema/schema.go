@@ -31,6 +31,9 @@ func (s *Schema) ResourceTypes() []string {
 // sets; Outputs are what the provider reports (usually including the inputs).
 type ResourceSchema struct {
 	Description string
+	// IsComponent marks a component resource the provider builds itself
+	// (Construct), registering its children with the engine.
+	IsComponent bool
 	Inputs      map[string]Property
 	Outputs     map[string]Property
 }

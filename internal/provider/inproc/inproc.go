@@ -143,3 +143,17 @@ func fromError(err error) error {
 	}
 	return err
 }
+
+// Construct implements provider.Provider: an SDK provider served in
+// process has no components yet.
+func (a *Provider) Construct(ctx context.Context, req provider.ConstructRequest) (provider.ConstructResponse, error) {
+	info, _ := a.GetPluginInfo(ctx)
+	return provider.ConstructResponse{}, provider.NoComponents(info.Name, req.Type)
+}
+
+// Call implements provider.Provider: an SDK provider served in process
+// has no components yet.
+func (a *Provider) Call(ctx context.Context, req provider.CallRequest) (provider.CallResponse, error) {
+	info, _ := a.GetPluginInfo(ctx)
+	return provider.CallResponse{}, provider.NoComponents(info.Name, req.Token)
+}

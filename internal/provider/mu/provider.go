@@ -196,3 +196,13 @@ func (p *Provider) codecError(method string, urn resource.URN, err error) error 
 	}
 	return fmt.Errorf("provider %s: %s of %s: %s: %w", p.cfg.Name, method, urn, what, err)
 }
+
+// Construct implements provider.Provider: the protocol has no components.
+func (p *Provider) Construct(_ context.Context, req provider.ConstructRequest) (provider.ConstructResponse, error) {
+	return provider.ConstructResponse{}, provider.NoComponents(p.cfg.Name, req.Type)
+}
+
+// Call implements provider.Provider: the protocol has no components.
+func (p *Provider) Call(_ context.Context, req provider.CallRequest) (provider.CallResponse, error) {
+	return provider.CallResponse{}, provider.NoComponents(p.cfg.Name, req.Token)
+}

@@ -25,6 +25,7 @@ type resourceSpec struct {
 	Required        []string                `json:"required"`
 	InputProperties map[string]propertySpec `json:"inputProperties"`
 	RequiredInputs  []string                `json:"requiredInputs"`
+	IsComponent     bool                    `json:"isComponent"`
 }
 
 type objectSpec struct {
@@ -78,6 +79,7 @@ func (s *packageSpec) toSchema() *schema.Schema {
 	for tok, r := range s.Resources {
 		out.Resources[tok] = schema.ResourceSchema{
 			Description: r.Description,
+			IsComponent: r.IsComponent,
 			Inputs:      c.properties(r.InputProperties, r.RequiredInputs),
 			Outputs:     c.properties(r.Properties, r.Required),
 		}

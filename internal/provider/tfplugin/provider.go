@@ -263,3 +263,15 @@ func (c *planCache) take(urn resource.URN) (cty.Value, bool) {
 	delete(c.plans, urn)
 	return v, ok
 }
+
+// Construct implements provider.Provider: Terraform providers have no
+// components.
+func (p *Provider) Construct(_ context.Context, req provider.ConstructRequest) (provider.ConstructResponse, error) {
+	return provider.ConstructResponse{}, provider.NoComponents(p.cfg.Name, req.Type)
+}
+
+// Call implements provider.Provider: Terraform providers have no
+// components.
+func (p *Provider) Call(_ context.Context, req provider.CallRequest) (provider.CallResponse, error) {
+	return provider.CallResponse{}, provider.NoComponents(p.cfg.Name, req.Token)
+}

@@ -205,3 +205,36 @@ func (s *server) Cancel(context.Context, *emptypb.Empty) (*emptypb.Empty, error)
 	fmt.Fprintln(os.Stderr, "cancel received")
 	return &emptypb.Empty{}, nil
 }
+
+// Construct answers with a URN made of what it was sent and, as the
+// component's outputs, the inputs and the options it received, so the
+// adapter's test can see every field arrive.
+func (s *server) Construct(_ context.Context, req *pb.ConstructRequest) (*pb.ConstructResponse, error) {
+	var aliases []any
+	for _, a := range req.GetAliases() {
+		aliases = append(aliases, a.GetUrn())
+	}
+	seen, err := structpb.NewStruct(map[string]any{
+		"monitor": req.GetMonitorEndpoint(), "project": req.GetProject(), "stack": req.GetStack(),
+		"config": req.GetConfig()["fault:region"], "parent": req.GetParent(), "protect": req.GetProtect(),
+		"dependsOn": strings.Join(req.GetDependencies(), ","), "aliases": aliases,
+		"providers": req.GetProviders()["fault"], "deps": strings.Join(req.GetInputDependencies()["value"].GetUrns(), ","),
+		"timeout": req.GetCustomTimeouts().GetCreate(),
+	})
+	if err != nil {
+		return nil, err
+	}
+	state := req.GetInputs()
+	state.Fields["seen"] = structpb.NewStructValue(seen)
+	urn := "urn:pulumi:" + req.GetStack() + "::" + req.GetProject() + "::" + req.GetType() + "::" + req.GetName()
+	return &pb.ConstructResponse{Urn: urn, State: state,
+		StateDependencies: map[string]*pb.ConstructResponse_PropertyDependencies{"value": {Urns: req.GetInputDependencies()["value"].GetUrns()}}}, nil
+}
+
+// Call returns its arguments and the monitor's address.
+func (s *server) Call(_ context.Context, req *pb.CallRequest) (*pb.CallResponse, error) {
+	ret := req.GetArgs()
+	ret.Fields["monitor"] = structpb.NewStringValue(req.GetMonitorEndpoint())
+	return &pb.CallResponse{Return: ret,
+		ReturnDependencies: map[string]*pb.CallResponse_ReturnDependencies{"x": {Urns: req.GetArgDependencies()["x"].GetUrns()}}}, nil
+}

@@ -1,0 +1,125 @@
+package engine_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// registerNow registers through mon and waits for the result.
+func registerNow(mon engine.Monitor, reg engine.Registration) (engine.Registered, error) {
+	ch := make(chan struct {
+		r engine.Registered
+		e error
+	}, 1)
+	mon.Register(reg, func(r engine.Registered, err error) {
+		ch <- struct {
+			r engine.Registered
+			e error
+		}{r, err}
+	})
+	res := <-ch
+	return res.r, res.e
+}
+
+// componentHarness is a harness whose "pkg" provider constructs
+// pkg:index:Comp: the component and one child, <name>-child, with the
+// component's "size" input, through the monitor the engine serves.
+func componentHarness(t *testing.T) (*harness, *int) {
+	h := newHarness(t)
+	var mon engine.Monitor
+	served := new(int)
+	h.opts = func(o *engine.Options) {
+		o.ServeMonitor = func(m engine.Monitor) (string, func(), error) {
+			mon = m
+			*served++
+			return "127.0.0.1:0", func() {}, nil
+		}
+	}
+	h.fake.ConstructF = func(_ context.Context, req provider.ConstructRequest) (provider.ConstructResponse, error) {
+		comp, err := registerNow(mon, engine.Registration{Type: req.Type, Name: req.Name, Parent: req.Parent, Inputs: resource.Object{}})
+		if err != nil {
+			return provider.ConstructResponse{}, err
+		}
+		child, err := registerNow(mon, engine.Registration{Type: "pkg:index:Thing", Name: req.Name + "-child", Custom: true,
+			Parent: comp.URN, Inputs: resource.Object{"size": req.Inputs["size"]}, Provider: req.Options.Providers["pkg"]})
+		if err != nil {
+			return provider.ConstructResponse{}, err
+		}
+		return provider.ConstructResponse{URN: comp.URN, Outputs: resource.Object{"childOut": child.Outputs["out"]}}, nil
+	}
+	return h, served
+}
+
+func remote(r *engine.Registration) { r.Remote = true }
+
+// TestConstructComponent: a component a provider constructs has its child
+// created, updated and deleted with it, under it in the state, and its
+// outputs reach the program.
+func TestConstructComponent(t *testing.T) {
+	h, served := componentHarness(t)
+	comp := func(size int) prog {
+		return prog{{name: "c", typ: "pkg:index:Comp", inputs: map[string]any{"size": size}, opt: remote}}
+	}
+	h.mustUp(comp(1))
+	diffStrings(t, "resources after create", []string{"c", "c-child"}, h.names())
+	if got, want := h.get("c-child").Parent, h.get("c").URN; got != want {
+		t.Errorf("child's parent = %s, want the component %s", got, want)
+	}
+	if *served != 1 {
+		t.Errorf("the monitor was started %d times, want once", *served)
+	}
+	h.mustUp(comp(2))
+	diffStrings(t, "steps of an edit", []string{"update c-child"}, h.ops())
+	h.mustUp(prog{})
+	diffStrings(t, "resources after removal", nil, h.names())
+	diffStrings(t, "world after removal", nil, h.world.ids())
+}
+
+// TestConstructOutputs: the program sees the component's outputs.
+func TestConstructOutputs(t *testing.T) {
+	h, _ := componentHarness(t)
+	var got engine.Registered
+	p := engine.ProgramFunc(func(ctx context.Context, mon engine.Monitor) error {
+		var err error
+		got, err = registerNow(mon, engine.Registration{Type: "pkg:index:Comp", Name: "c", Remote: true, Inputs: resource.Object{"size": resource.NewNumber(1)}})
+		return err
+	})
+	h.mustUp(p)
+	if out := got.Outputs["childOut"]; !strings.HasPrefix(out.Str(), "out-c-child") {
+		t.Errorf("component outputs = %v, want childOut from the child", got.Outputs)
+	}
+}
+
+// TestConstructChildFails: a child that fails fails the update, and the
+// state stays integral (the harness verifies it after every write).
+func TestConstructChildFails(t *testing.T) {
+	h, _ := componentHarness(t)
+	create := h.fake.CreateF
+	h.fake.CreateF = func(ctx context.Context, req provider.CreateRequest) (provider.CreateResponse, error) {
+		if req.URN.Name() == "c-child" && !req.Preview {
+			return provider.CreateResponse{}, errors.New("boom")
+		}
+		return create(ctx, req)
+	}
+	_, err := h.up(prog{{name: "c", typ: "pkg:index:Comp", inputs: map[string]any{"size": 1}, opt: remote}})
+	if err == nil || !strings.Contains(err.Error(), "boom") {
+		t.Fatalf("update error = %v, want the child's failure", err)
+	}
+	diffStrings(t, "resources after the failure", []string{"c"}, h.names())
+}
+
+// TestConstructWithoutMonitor: without ServeMonitor a remote component is
+// refused with a clear error.
+func TestConstructWithoutMonitor(t *testing.T) {
+	h := newHarness(t)
+	_, err := h.up(prog{{name: "c", typ: "pkg:index:Comp", opt: remote}})
+	if err == nil || !strings.Contains(err.Error(), "resource monitor") {
+		t.Fatalf("update error = %v, want the monitor refused", err)
+	}
+}
