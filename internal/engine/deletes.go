@@ -77,7 +77,9 @@ func newDeleteGraph(rs []*state.Resource) *deleteGraph {
 	g := &deleteGraph{nodes: rs, waiting: make([]int, len(rs)), refs: make([][]int, len(rs))}
 	byURN := map[resource.URN][]int{}
 	for i, r := range rs {
-		byURN[r.URN] = append(byURN[r.URN], i)
+		for _, u := range state.URNKeys(r.URN) { // found through its dependency group too
+			byURN[u] = append(byURN[u], i)
+		}
 	}
 	for i, r := range rs {
 		for _, u := range r.References() {
