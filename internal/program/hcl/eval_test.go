@@ -14,6 +14,7 @@ import (
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/internal/schema"
+	"github.com/plinth-iac/plinth/internal/state"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -238,5 +239,31 @@ resource "local_file" "all" {
 	all := mon.regs["local_file.all"]
 	if !cmp.Equal(all.IgnoreChanges, []string{"filename"}) || len(all.Dependencies) != 1 {
 		t.Errorf("local_file.all: ignore %v, dependencies %v", all.IgnoreChanges, all.Dependencies)
+	}
+}
+
+// TestCountedDependencyGroup: an instance of a counted resource that
+// refers to another counted resource depends on it as a group (one
+// entry), not on each of its instances.
+func TestCountedDependencyGroup(t *testing.T) {
+	files := map[string]string{"main.tf": `
+resource "local_file" "a" {
+  count    = 3
+  filename = "a${count.index}"
+}
+resource "local_file" "b" {
+  count    = 3
+  filename = local_file.a[count.index].filename
+}
+`}
+	mon, err := runConfig(t, files, program.Options{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := mon.regs["local_file.b[1]"]
+	a0 := mon.URN(b.Type, "local_file.a[0]", "")
+	group, _ := state.GroupOf(a0)
+	if len(b.Dependencies) != 0 || !cmp.Equal(b.DependencyGroups, []resource.URN{group}) || group == "" {
+		t.Errorf("local_file.b[1]: dependencies %v, groups %v; want only the group of %s", b.Dependencies, b.DependencyGroups, a0)
 	}
 }
