@@ -30,6 +30,10 @@ type fakeMonitor struct {
 	recorded map[string]bool
 	// outcome, if set, is what the engine says it did to a resource.
 	outcome func(name string) (engine.StepOp, []string)
+	// imported, if set, are the outputs an import registration reads.
+	imported resource.Object
+	// schema, if set, is every provider's schema.
+	schema *schema.Schema
 }
 
 func (f *fakeMonitor) Register(reg engine.Registration, done func(engine.Registered, error)) {
@@ -40,7 +44,11 @@ func (f *fakeMonitor) Register(reg engine.Registration, done func(engine.Registe
 	if f.preview {
 		id = resource.Unknown()
 	}
-	res := engine.Registered{URN: resource.NewURN("dev", "p", "", reg.Type, reg.Name), ID: id, Outputs: reg.Inputs, Custom: true,
+	outs := reg.Inputs
+	if reg.ImportID != "" && f.imported != nil {
+		outs = f.imported
+	}
+	res := engine.Registered{URN: resource.NewURN("dev", "p", "", reg.Type, reg.Name), ID: id, Outputs: outs, Custom: true,
 		ProviderRef: "urn::" + reg.Name}
 	if f.outcome != nil {
 		res.Op, res.Changed = f.outcome(reg.Name)
@@ -59,7 +67,7 @@ func (f *fakeMonitor) Invoke(_ context.Context, req engine.InvokeRequest) (resou
 	return out, nil
 }
 func (f *fakeMonitor) Schema(context.Context, string, string) (*schema.Schema, error) {
-	return nil, nil
+	return f.schema, nil
 }
 func (f *fakeMonitor) URN(typ, name string, parent resource.URN) resource.URN {
 	return resource.NewURN("dev", "p", "", typ, name)

@@ -2,10 +2,14 @@ package hcl
 
 import (
 	"fmt"
+	"os"
 	"sort"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/hclwrite"
+	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/sdk/resource"
 	"github.com/zclconf/go-cty/cty"
@@ -100,4 +104,58 @@ func writeBlocks(b *hclwrite.Body, name string, t schema.Type, v resource.Value)
 func plainCty(v resource.Value) cty.Value {
 	c, _ := toCty(v).UnmarkDeep()
 	return c
+}
+
+// generateConfig imports the resources of the import blocks whose target
+// has no resource block (as read, with no inputs) and writes their
+// configuration to the --generate-config-out file.
+func (r *run) generateConfig() {
+	out := r.opts.GenerateConfigOut
+	if out == "" || len(r.c.root.unconfigured) == 0 {
+		return
+	}
+	var gen []Imported
+	for _, im := range r.c.root.unconfigured {
+		ctx := r.evalCtx(r.rootInst)
+		keys, ok := r.expand(ctx, nil, im.forEach, "import")
+		if !ok {
+			return
+		}
+		for _, k := range keys {
+			g, ok := r.importUnconfigured(im, withInstance(ctx, k.key, k.each))
+			if !ok {
+				return
+			}
+			gen = append(gen, g)
+		}
+	}
+	if err := os.WriteFile(out, GenerateConfig(gen), 0o644); err != nil {
+		r.fail(r.c.root.unconfigured[0].rng, "Cannot write generated configuration", "Writing %s: %s.", out, err)
+	}
+}
+
+// importUnconfigured registers one import target with no configuration
+// and returns what it read with its type's schema.
+func (r *run) importUnconfigured(im *importStmt, ctx *hcl.EvalContext) (Imported, bool) {
+	id, name, ok := r.importTarget(im, ctx)
+	if !ok {
+		return Imported{}, false
+	}
+	if name != im.to.typ+"."+im.to.name {
+		return Imported{}, r.fail(im.rng, "Configuration generation for count and for_each resources not supported",
+			"Plinth cannot generate configuration for %s, an instance of a counted or for_each resource; write its resource block by hand.", name)
+	}
+	token, pkg, err := program.NormalizeType(im.to.typ)
+	if err != nil {
+		return Imported{}, r.fail(im.rng, "Invalid resource type", "%s.", err)
+	}
+	res, err := engine.RegisterAndWait(r.ctx, r.mon, engine.Registration{Type: token, Name: name, Custom: true, ImportID: id})
+	if err != nil {
+		return Imported{}, r.fail(im.rng, "Import failed", "Importing %s with ID %q: %s.", name, id, err)
+	}
+	sch, err := r.mon.Schema(r.ctx, pkg, "")
+	if err != nil || sch == nil {
+		return Imported{}, r.fail(im.rng, "Cannot generate configuration", "The schema of provider %q is not available to generate configuration for %s: %v.", pkg, name, err)
+	}
+	return Imported{Type: im.to.typ, Name: im.to.name, ID: id, Attributes: res.Outputs, Schema: sch.Resources[token]}, true
 }

@@ -1,9 +1,15 @@
 package hcl
 
 import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
@@ -44,5 +50,50 @@ resource "random_id" "r" {
 `
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("generated (-want +got):\n%s", diff)
+	}
+}
+
+// TestGenerateConfigOut: an import block with no resource block is an
+// error without --generate-config-out; with it, the resource is imported
+// and its configuration written, and an existing file is refused.
+func TestGenerateConfigOut(t *testing.T) {
+	dir := t.TempDir()
+	main := "import {\n  to = random_id.r\n  id = \"q83v\"\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(main), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Program(nil, program.Options{}); err == nil || !strings.Contains(err.Error(), "--generate-config-out") {
+		t.Fatalf("without the option: %v, want the error naming --generate-config-out", err)
+	}
+	out := filepath.Join(dir, "gen.tf")
+	ev, err := c.Program(nil, program.Options{GenerateConfigOut: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	num := schema.Type{Kind: schema.TypeInteger}
+	mon := &fakeMonitor{preview: true, regs: map[string]engine.Registration{},
+		imported: resource.Object{"byte_length": resource.NewNumber(4), "hex": resource.NewString("abab"), "id": resource.NewString("q83v")},
+		schema: &schema.Schema{Resources: map[string]schema.ResourceSchema{"random:index:random_id": {
+			Inputs: map[string]schema.Property{"byte_length": {Type: num, Required: true}}}}}}
+	if err := ev.Run(context.Background(), mon); err != nil {
+		t.Fatal(err)
+	}
+	if reg := mon.regs["random_id.r"]; reg.ImportID != "q83v" {
+		t.Errorf("registration %+v, want an import of q83v", reg)
+	}
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := GeneratedHeader + "\n# __generated__ by Plinth from \"q83v\"\nresource \"random_id\" \"r\" {\n  byte_length = 4\n}\n"
+	if diff := cmp.Diff(want, string(got)); diff != "" {
+		t.Errorf("%s (-want +got):\n%s", out, diff)
+	}
+	if _, err := c.Program(nil, program.Options{GenerateConfigOut: out}); err == nil || !strings.Contains(err.Error(), "already exists") {
+		t.Errorf("an existing file: %v, want it refused", err)
 	}
 }
