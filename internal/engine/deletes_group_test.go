@@ -15,7 +15,9 @@ import (
 // edges for n referrers of n members, not n×n).
 func TestDeleteGraphGroups(t *testing.T) {
 	const n = 10
-	u := func(name string) resource.URN { return resource.NewURN("dev", "p", "", "random:index:random_pet", name) }
+	u := func(name string) resource.URN {
+		return resource.NewURN("dev", "p", "", "random:index:random_pet", name)
+	}
 	var rs []*state.Resource
 	for i := range n {
 		rs = append(rs, &state.Resource{URN: u(fmt.Sprintf("random_pet.a[%d]", i))})
