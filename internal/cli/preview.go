@@ -33,13 +33,18 @@ func (a *app) previewCommand() *cobra.Command {
 			"(to resources or to stack outputs), 1 an error (as terraform plan -detailed-exitcode).\n\n" +
 			"With --save-plan FILE it saves the plan: `plinth up --plan FILE` then applies exactly\n" +
 			"these steps, and refuses if the stack's state or the program changed in between\n" +
-			"(as terraform plan -out and terraform apply PLANFILE).",
+			"(as terraform plan -out and terraform apply PLANFILE).\n\n" +
+			"With --generate-config-out FILE (Terraform configurations), an import block whose target\n" +
+			"has no resource block is allowed: the resource is read and a resource block for it written\n" +
+			"to FILE, which must not exist, for you to review and move into your configuration\n" +
+			"(as terraform plan -generate-config-out).",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return a.runPreview(c.Context(), f) },
 	}
 	c.Flags().BoolVar(&f.detailed, "detailed-exitcode", false, "exit 2 when there are changes, 0 when none, 1 on error")
 	c.Flags().BoolVarP(&f.refresh, "refresh", "r", false, "read the resources from their providers first and preview against what they are now (records nothing)")
 	c.Flags().StringVar(&f.savePlan, "save-plan", "", "save the plan to `FILE`, for `plinth up --plan FILE`")
+	c.Flags().StringVar(&f.genConfigOut, "generate-config-out", "", "write configuration for import blocks that have no resource block to `FILE` (must not exist)")
 	c.Flags().BoolVar(&f.json, "json", false, "write newline-delimited JSON events")
 	c.Flags().BoolVar(&f.diff, "diff", false, "show every changed property")
 	c.Flags().IntVarP(&f.parallel, "parallel", "p", 0, "run at most `N` provider steps at once, 1 or more (default 16 per CPU)")

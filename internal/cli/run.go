@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -74,22 +75,32 @@ func (r *stackRun) evaluator(f opFlags) (engine.Program, error) {
 	}
 	return r.project.Program(r.config, program.Options{Warn: func(d program.Diagnostic) {
 		r.view.Diagnostic(display.FromProgram(d))
-	}, Stack: r.ws.stack, Vars: f.vars, VarFiles: f.varFiles, Getenv: r.a.env.getenv})
+	}, Stack: r.ws.stack, Vars: f.vars, VarFiles: f.varFiles, Getenv: r.a.env.getenv, GenerateConfigOut: r.genConfigPath(f.genConfigOut)})
+}
+
+// genConfigPath is the --generate-config-out file, relative to the
+// project directory as terraform's is to its working directory.
+func (r *stackRun) genConfigPath(out string) string {
+	if out == "" || filepath.IsAbs(out) {
+		return out
+	}
+	return filepath.Join(r.ws.dir, out)
 }
 
 // opFlags are the flags the engine operations share.
 type opFlags struct {
-	yes         bool
-	skipPreview bool
-	json        bool
-	diff        bool
-	parallel    int
-	parallelSet func() bool // whether -p was given; nil if the command has no -p
-	targets     []string
-	excludes    []string
-	replaces    []string // --replace, resolved to URNs by resolveReplaces
-	vars        []string // -var NAME=VALUE
-	varFiles    []string // -var-file FILE
+	yes          bool
+	skipPreview  bool
+	json         bool
+	diff         bool
+	parallel     int
+	parallelSet  func() bool // whether -p was given; nil if the command has no -p
+	targets      []string
+	excludes     []string
+	replaces     []string // --replace, resolved to URNs by resolveReplaces
+	genConfigOut string   // preview --generate-config-out FILE
+	vars         []string // -var NAME=VALUE
+	varFiles     []string // -var-file FILE
 }
 
 // addVars adds -var and -var-file, which set a Terraform configuration's

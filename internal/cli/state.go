@@ -209,9 +209,12 @@ func (a *app) printResource(r *state.Resource) {
 }
 
 func resourceFields(r *state.Resource) [][2]string {
-	deps := make([]string, len(r.Dependencies))
-	for i, d := range r.Dependencies {
-		deps[i] = string(d)
+	deps := make([]string, 0, len(r.Dependencies)+len(r.DependencyGroups))
+	for _, d := range r.Dependencies {
+		deps = append(deps, string(d))
+	}
+	for _, g := range r.DependencyGroups {
+		deps = append(deps, string(g)+"[*]")
 	}
 	return [][2]string{
 		{"URN", string(r.URN)}, {"Type", r.Type}, {"ID", idText(r)}, {"Provider", r.Provider},

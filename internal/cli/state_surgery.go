@@ -233,7 +233,9 @@ func (a *app) removeResources(ctx context.Context, ws *workspace, s *state.Sessi
 func checkNoReferrers(stack string, snap *state.Snapshot, rs []*state.Resource) error {
 	gone := map[resource.URN]bool{}
 	for _, r := range rs {
-		gone[r.URN] = true
+		for _, u := range state.URNKeys(r.URN) { // its group's dependents refer to it
+			gone[u] = true
+		}
 	}
 	for _, r := range snap.Resources {
 		if r.Delete || gone[r.URN] {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/plinth-iac/plinth/internal/state"
@@ -79,22 +80,51 @@ func newDeleteGraph(rs []*state.Resource) *deleteGraph {
 	for i, r := range rs {
 		byURN[r.URN] = append(byURN[r.URN], i)
 	}
+	groups := map[resource.URN]int{} // dependency group -> its node, made on first reference
 	for i, r := range rs {
 		for _, u := range r.References() {
 			for _, j := range byURN[u] {
-				if j != i {
-					g.refs[i] = append(g.refs[i], j)
-					g.waiting[j]++
-				}
+				g.edge(i, j)
+			}
+			if slices.Contains(r.DependencyGroups, u) {
+				g.edge(i, g.groupNode(groups, u, rs))
 			}
 		}
 	}
 	return g
 }
 
+// edge records that node i refers to node j (j waits for i).
+func (g *deleteGraph) edge(i, j int) {
+	if j != i {
+		g.refs[i] = append(g.refs[i], j)
+		g.waiting[j]++
+	}
+}
+
+// groupNode returns the node of a dependency group, adding it on first
+// use: it waits for the group's referrers and its members wait for it, so
+// n referrers of a group of n cost 2n edges, not n×n.
+func (g *deleteGraph) groupNode(groups map[resource.URN]int, u resource.URN, rs []*state.Resource) int {
+	if j, ok := groups[u]; ok {
+		return j
+	}
+	j := len(g.waiting)
+	groups[u] = j
+	g.waiting = append(g.waiting, 0)
+	g.refs = append(g.refs, nil)
+	for m, r := range rs {
+		if gu, ok := state.GroupOf(r.URN); ok && gu == u {
+			g.edge(j, m)
+		}
+	}
+	return j
+}
+
+// ready returns the resource nodes nothing waits on.
 func (g *deleteGraph) ready() []int {
 	var out []int
-	for i, w := range g.waiting {
+	for i, w := range g.waiting[:len(g.nodes)] {
 		if w == 0 {
 			out = append(out, i)
 		}
@@ -102,14 +132,23 @@ func (g *deleteGraph) ready() []int {
 	return out
 }
 
-// release records node i as deleted and returns the nodes that became
-// ready.
+// release records node i as deleted and returns the resource nodes that
+// became ready; a group node that becomes ready releases its members.
 func (g *deleteGraph) release(i int) []int {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	return g.releaseLocked(i)
+}
+
+func (g *deleteGraph) releaseLocked(i int) []int {
 	var out []int
 	for _, j := range g.refs[i] {
-		if g.waiting[j]--; g.waiting[j] == 0 {
+		if g.waiting[j]--; g.waiting[j] != 0 {
+			continue
+		}
+		if j >= len(g.nodes) {
+			out = append(out, g.releaseLocked(j)...)
+		} else {
 			out = append(out, j)
 		}
 	}

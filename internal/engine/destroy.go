@@ -81,7 +81,9 @@ func (d *deployment) checkDependentsDoomed(base *state.Snapshot, doomed []*state
 	}
 	gone := map[resource.URN]bool{}
 	for _, r := range doomed {
-		gone[r.URN] = true
+		for _, u := range state.URNKeys(r.URN) { // its group's dependents depend on it
+			gone[u] = true
+		}
 	}
 	var problems []string
 	for _, r := range base.Resources {

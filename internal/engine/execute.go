@@ -122,7 +122,7 @@ func (x *executor) newResource(urn resource.URN, reg *Registration, inputs resou
 	now := x.now()
 	return &state.Resource{
 		URN: urn, Type: reg.Type, Custom: reg.Custom, Inputs: inputs, Parent: reg.Parent,
-		Provider: ref, Dependencies: reg.Dependencies, PropertyDependencies: reg.PropertyDependencies,
+		Provider: ref, Dependencies: reg.Dependencies, DependencyGroups: reg.DependencyGroups, PropertyDependencies: reg.PropertyDependencies,
 		Protect: reg.Protect, RetainOnDelete: reg.RetainOnDelete, DeleteBeforeReplace: reg.DeleteBeforeReplace,
 		IgnoreChanges: reg.IgnoreChanges, ReplaceOnChanges: reg.ReplaceOnChanges,
 		CustomTimeouts:      state.CustomTimeouts(reg.CustomTimeouts),

@@ -85,6 +85,11 @@ type Registration struct {
 	// (dependsOn) and implicit (through its inputs).
 	Dependencies         []resource.URN
 	PropertyDependencies map[string][]resource.URN
+	// DependencyGroups are resource-level dependencies on every instance
+	// of a counted resource, named by group URN (state.GroupOf). The
+	// engine does not wait for them: the program registers a group's
+	// instances before anything that depends on the group.
+	DependencyGroups []resource.URN
 
 	// Provider is an explicit provider reference "<URN>::<ID>"; empty means
 	// the default provider for the type's package.

@@ -51,13 +51,23 @@ func refresh(ctx context.Context, base *state.Snapshot, opts *Options, preview b
 			if d.ctx.Err() != nil {
 				return
 			}
-			_, err := d.x.run(refreshStep{r: r, referenced: referenced[r.URN]})
+			_, err := d.x.run(refreshStep{r: r, referenced: isReferenced(referenced, r.URN)})
 			d.fail(stepError(r.URN, err))
 		})
 	}
 	wg.Wait()
 	d.pool.close()
 	return d.result(start), d.err("refresh")
+}
+
+// isReferenced reports whether urn, or its dependency group, is referred to.
+func isReferenced(referenced map[resource.URN]bool, urn resource.URN) bool {
+	for _, u := range state.URNKeys(urn) {
+		if referenced[u] {
+			return true
+		}
+	}
+	return false
 }
 
 // referencedURNs returns the URNs that some recorded resource refers to.

@@ -204,7 +204,8 @@ func sameRecord(a, b *state.Resource) bool {
 		a.Provider == b.Provider && a.Protect == b.Protect && a.RetainOnDelete == b.RetainOnDelete &&
 		a.DeleteBeforeReplace == b.DeleteBeforeReplace && a.CustomTimeouts == b.CustomTimeouts && a.SecretID == b.SecretID &&
 		a.Inputs.Equal(b.Inputs) && a.Outputs.Equal(b.Outputs) &&
-		slices.Equal(a.Dependencies, b.Dependencies) && slices.Equal(a.IgnoreChanges, b.IgnoreChanges) &&
+		slices.Equal(a.Dependencies, b.Dependencies) && slices.Equal(a.DependencyGroups, b.DependencyGroups) &&
+		slices.Equal(a.IgnoreChanges, b.IgnoreChanges) &&
 		slices.Equal(a.ReplaceOnChanges, b.ReplaceOnChanges) && slices.Equal(a.InitErrors, b.InitErrors) &&
 		slices.Equal(a.Private, b.Private) && samePropertyDependencies(a.PropertyDependencies, b.PropertyDependencies)
 }

@@ -29,6 +29,11 @@ type Options struct {
 	// Getenv reads the environment (TF_VAR_ variables); nil means
 	// os.Getenv.
 	Getenv func(string) string
+	// GenerateConfigOut is `plinth preview --generate-config-out=FILE`:
+	// import blocks whose target has no resource block are allowed, the
+	// resources read, and their configuration written to FILE, which must
+	// not exist (Terraform format only).
+	GenerateConfigOut string
 }
 
 func (o Options) warn(d Diagnostic) {

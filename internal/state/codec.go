@@ -60,6 +60,7 @@ type (
 		Provider             string                    `json:"provider,omitempty"`
 		Dependencies         []resource.URN            `json:"dependencies,omitempty"`
 		PropertyDependencies map[string][]resource.URN `json:"propertyDependencies,omitempty"`
+		DependencyGroups     []resource.URN            `json:"dependencyGroups,omitempty"`
 		Protect              bool                      `json:"protect,omitempty"`
 		RetainOnDelete       bool                      `json:"retainOnDelete,omitempty"`
 		DeleteBeforeReplace  bool                      `json:"deleteBeforeReplace,omitempty"`
@@ -171,7 +172,7 @@ func (enc *valueEncoder) resource(r *Resource) (*resourceJSON, error) {
 		DestroyProvisioners: provs,
 		URN:                 r.URN, Type: r.Type, Custom: r.Custom, ID: id, SealedID: sealed, Inputs: in, Outputs: out,
 		Parent: r.Parent, Provider: r.Provider, Dependencies: r.Dependencies,
-		PropertyDependencies: r.PropertyDependencies, Protect: r.Protect,
+		PropertyDependencies: r.PropertyDependencies, DependencyGroups: r.DependencyGroups, Protect: r.Protect,
 		RetainOnDelete: r.RetainOnDelete, DeleteBeforeReplace: r.DeleteBeforeReplace,
 		IgnoreChanges: r.IgnoreChanges, ReplaceOnChanges: r.ReplaceOnChanges,
 		CustomTimeouts: timeoutsOf(r.CustomTimeouts), Delete: r.Delete, Missing: r.Missing, Tainted: r.Tainted,
@@ -389,7 +390,7 @@ func (rj *resourceJSON) decode(c Crypter) (*Resource, error) {
 	r := &Resource{
 		URN: rj.URN, Type: rj.Type, Custom: rj.Custom, ID: rj.ID,
 		Parent: rj.Parent, Provider: rj.Provider, Dependencies: rj.Dependencies,
-		PropertyDependencies: rj.PropertyDependencies, Protect: rj.Protect,
+		PropertyDependencies: rj.PropertyDependencies, DependencyGroups: rj.DependencyGroups, Protect: rj.Protect,
 		RetainOnDelete: rj.RetainOnDelete, DeleteBeforeReplace: rj.DeleteBeforeReplace,
 		IgnoreChanges: rj.IgnoreChanges, ReplaceOnChanges: rj.ReplaceOnChanges,
 		Delete: rj.Delete, Missing: rj.Missing, Tainted: rj.Tainted, InitErrors: rj.InitErrors, Private: rj.Private,

@@ -3,6 +3,7 @@ package state
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -41,7 +42,7 @@ func (s *Session) referrers(urn resource.URN) []string {
 			continue
 		}
 		for _, u := range n.res.References() {
-			if u == urn {
+			if slices.Contains(URNKeys(urn), u) {
 				out = append(out, string(n.res.URN))
 				break
 			}

@@ -14,35 +14,38 @@ import (
 // deletion if no live one exists. References to URNs not in rs are ignored
 // here (Verify reports them); resources caught in a cycle keep their order
 // at the end.
+//
+// A dependency group (Resource.DependencyGroups) is a node of its own
+// between its members and the resources that depend on it, so that n
+// instances depending on a group of n cost 2n edges, not n×n.
 func SortByDependency(rs []*Resource) []*Resource {
-	target := targetsByURN(rs)
-	indegree := make([]int, len(rs))
-	dependents := make([][]int, len(rs))
-	for i, r := range rs {
-		for _, u := range r.References() {
-			if j, ok := target[u]; ok && j != i {
-				indegree[i]++
-				dependents[j] = append(dependents[j], i)
-			}
-		}
-	}
+	g := dependencyGraph(rs)
 	out := make([]*Resource, 0, len(rs))
 	placed := make([]bool, len(rs))
 	ready := &indexHeap{}
 	for i := range rs {
-		if indegree[i] == 0 {
+		if g.indegree[i] == 0 {
 			*ready = append(*ready, i) // ascending, so already a heap
+		}
+	}
+	var release func(int)
+	release = func(i int) {
+		for _, d := range g.dependents[i] {
+			if g.indegree[d]--; g.indegree[d] != 0 {
+				continue
+			}
+			if d >= len(rs) { // a group node: its dependents are released at once
+				release(d)
+			} else {
+				heap.Push(ready, d)
+			}
 		}
 	}
 	for ready.Len() > 0 {
 		i := heap.Pop(ready).(int)
 		out = append(out, rs[i])
 		placed[i] = true
-		for _, d := range dependents[i] {
-			if indegree[d]--; indegree[d] == 0 {
-				heap.Push(ready, d)
-			}
-		}
+		release(i)
 	}
 	for i, r := range rs {
 		if !placed[i] {
@@ -50,6 +53,49 @@ func SortByDependency(rs []*Resource) []*Resource {
 		}
 	}
 	return out
+}
+
+// depGraph is the graph SortByDependency walks: nodes 0..len(rs)-1 are the
+// resources, the rest dependency groups.
+type depGraph struct {
+	indegree   []int
+	dependents [][]int
+}
+
+func dependencyGraph(rs []*Resource) depGraph {
+	target := targetsByURN(rs)
+	groups := map[resource.URN]int{}
+	g := depGraph{indegree: make([]int, len(rs)), dependents: make([][]int, len(rs))}
+	node := func(u resource.URN) (int, bool) {
+		if j, ok := target[u]; ok {
+			return j, true
+		}
+		j, ok := groups[u]
+		return j, ok
+	}
+	for i, r := range rs { // a group node after each of its members
+		if gu, ok := GroupOf(r.URN); ok && !r.Delete {
+			j, seen := groups[gu]
+			if !seen {
+				j = len(g.indegree)
+				groups[gu] = j
+				g.indegree = append(g.indegree, 0)
+				g.dependents = append(g.dependents, nil)
+			}
+			g.indegree[j]++
+			g.dependents[i] = append(g.dependents[i], j)
+		}
+	}
+	for i, r := range rs {
+		own, _ := GroupOf(r.URN)
+		for _, u := range r.References() {
+			if j, ok := node(u); ok && j != i && u != own {
+				g.indegree[i]++
+				g.dependents[j] = append(g.dependents[j], i)
+			}
+		}
+	}
+	return g
 }
 
 func targetsByURN(rs []*Resource) map[resource.URN]int {

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/plinth-iac/plinth/sdk/resource"
@@ -58,7 +59,7 @@ func (l *Live) Dependents(urn resource.URN) []*Resource {
 	for len(queue) > 0 {
 		at := queue[0]
 		queue = queue[1:]
-		for k, r := range l.referrers[at.urn] {
+		for k, r := range l.referrersOf(at.urn) {
 			if seen[k] || (at.dead && !r.Delete) || (!r.Delete && r.URN == urn) {
 				continue
 			}
@@ -70,4 +71,16 @@ func (l *Live) Dependents(urn resource.URN) []*Resource {
 	sorted := SortByDependency(found)
 	slices.Reverse(sorted)
 	return sorted
+}
+
+// referrersOf returns the resources indexed as referring to urn, directly
+// or through its dependency group.
+func (l *Live) referrersOf(urn resource.URN) map[Key]*Resource {
+	g, ok := GroupOf(urn)
+	if !ok || len(l.referrers[g]) == 0 {
+		return l.referrers[urn]
+	}
+	out := maps.Clone(l.referrers[g])
+	maps.Copy(out, l.referrers[urn])
+	return out
 }

@@ -25,6 +25,12 @@ type Resource struct {
 	Provider             string
 	Dependencies         []resource.URN
 	PropertyDependencies map[string][]resource.URN
+	// DependencyGroups are resource-level dependencies on counted or
+	// for_each resources, as Terraform records them: each names a group
+	// URN (GroupOf: an instance's URN without its instance key) and the
+	// resource depends on every instance in that group. Two counted
+	// resources of n instances so cost n entries, not n×n.
+	DependencyGroups []resource.URN
 
 	Protect             bool
 	RetainOnDelete      bool
@@ -87,6 +93,9 @@ func (r *Resource) Clone() *Resource {
 	c.Inputs = r.Inputs.Copy()
 	c.Outputs = r.Outputs.Copy()
 	c.Dependencies = append([]resource.URN(nil), r.Dependencies...)
+	if r.DependencyGroups != nil {
+		c.DependencyGroups = append([]resource.URN(nil), r.DependencyGroups...)
+	}
 	if r.PropertyDependencies != nil {
 		c.PropertyDependencies = make(map[string][]resource.URN, len(r.PropertyDependencies))
 		for k, v := range r.PropertyDependencies {
@@ -102,7 +111,8 @@ func (r *Resource) Clone() *Resource {
 }
 
 // References returns every URN r refers to: parent, provider, dependencies
-// and property dependencies, without duplicates.
+// and property dependencies, without duplicates; then its dependency
+// groups (an index by URN answers for those when built with URNKeys).
 func (r *Resource) References() []resource.URN {
 	seen := map[resource.URN]bool{}
 	var out []resource.URN
@@ -125,6 +135,9 @@ func (r *Resource) References() []resource.URN {
 		for _, d := range deps {
 			add(d)
 		}
+	}
+	for _, g := range r.DependencyGroups {
+		add(g)
 	}
 	return out
 }
@@ -161,6 +174,9 @@ func (r *Resource) Rereferenced(from, to resource.URN) *Resource {
 	}
 	for i, d := range c.Dependencies {
 		c.Dependencies[i] = swap(d)
+	}
+	for i, g := range c.DependencyGroups {
+		c.DependencyGroups[i] = swap(g)
 	}
 	for _, deps := range c.PropertyDependencies {
 		for i, d := range deps {

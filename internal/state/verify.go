@@ -17,6 +17,7 @@ func (s *Snapshot) Verify() error {
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	seen := map[resource.URN]*Resource{} // every URN seen so far, preferring live
 	providers := map[string]bool{}       // provider refs seen so far
+	last := lastInGroup(s.Resources)
 	for i, r := range s.Resources {
 		if _, err := resource.ParseURN(string(r.URN)); err != nil {
 			bad("resource %d: %v", i, err)
@@ -29,6 +30,11 @@ func (s *Snapshot) Verify() error {
 			bad("custom resource %s has no ID", r.URN)
 		}
 		s.verifyReferences(r, seen, providers, bad)
+		for _, g := range r.DependencyGroups {
+			if j, ok := last[g]; ok && j >= i {
+				bad("resource %s: an instance of %s, on which it depends, does not appear before it", r.URN, g)
+			}
+		}
 		if prev, ok := seen[r.URN]; !ok || prev.Delete {
 			seen[r.URN] = r
 		}
@@ -71,6 +77,18 @@ func (s *Snapshot) verifyReferences(r *Resource, seen map[resource.URN]*Resource
 			}
 		}
 	}
+}
+
+// lastInGroup maps each dependency group to the position of its last live
+// member.
+func lastInGroup(rs []*Resource) map[resource.URN]int {
+	last := map[resource.URN]int{}
+	for i, r := range rs {
+		if g, ok := GroupOf(r.URN); ok && !r.Delete {
+			last[g] = i
+		}
+	}
+	return last
 }
 
 // ProviderTypePrefix starts the type of every provider resource.

@@ -24,6 +24,7 @@ type Module struct {
 	checks          []*check
 	moves           []*moveStmt    // moved blocks
 	imports         []*importStmt  // import blocks (root module only)
+	unconfigured    []*importStmt  // imports whose target has no resource block
 	removeds        []*removedStmt // removed blocks
 	// providerFuncs are the provider-defined functions its files call
 	// (provider::time::rfc3339_parse).

@@ -103,6 +103,7 @@ func (ev *Evaluator) Run(ctx context.Context, mon engine.Monitor) error {
 		}()
 	}
 	wg.Wait()
+	r.generateConfig()
 	r.setOutputs()
 	return r.result()
 }

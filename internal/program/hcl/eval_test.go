@@ -14,6 +14,7 @@ import (
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/internal/schema"
+	"github.com/plinth-iac/plinth/internal/state"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -29,6 +30,10 @@ type fakeMonitor struct {
 	recorded map[string]bool
 	// outcome, if set, is what the engine says it did to a resource.
 	outcome func(name string) (engine.StepOp, []string)
+	// imported, if set, are the outputs an import registration reads.
+	imported resource.Object
+	// schema, if set, is every provider's schema.
+	schema *schema.Schema
 }
 
 func (f *fakeMonitor) Register(reg engine.Registration, done func(engine.Registered, error)) {
@@ -39,7 +44,11 @@ func (f *fakeMonitor) Register(reg engine.Registration, done func(engine.Registe
 	if f.preview {
 		id = resource.Unknown()
 	}
-	res := engine.Registered{URN: resource.NewURN("dev", "p", "", reg.Type, reg.Name), ID: id, Outputs: reg.Inputs, Custom: true,
+	outs := reg.Inputs
+	if reg.ImportID != "" && f.imported != nil {
+		outs = f.imported
+	}
+	res := engine.Registered{URN: resource.NewURN("dev", "p", "", reg.Type, reg.Name), ID: id, Outputs: outs, Custom: true,
 		ProviderRef: "urn::" + reg.Name}
 	if f.outcome != nil {
 		res.Op, res.Changed = f.outcome(reg.Name)
@@ -58,7 +67,7 @@ func (f *fakeMonitor) Invoke(_ context.Context, req engine.InvokeRequest) (resou
 	return out, nil
 }
 func (f *fakeMonitor) Schema(context.Context, string, string) (*schema.Schema, error) {
-	return nil, nil
+	return f.schema, nil
 }
 func (f *fakeMonitor) URN(typ, name string, parent resource.URN) resource.URN {
 	return resource.NewURN("dev", "p", "", typ, name)
@@ -238,5 +247,31 @@ resource "local_file" "all" {
 	all := mon.regs["local_file.all"]
 	if !cmp.Equal(all.IgnoreChanges, []string{"filename"}) || len(all.Dependencies) != 1 {
 		t.Errorf("local_file.all: ignore %v, dependencies %v", all.IgnoreChanges, all.Dependencies)
+	}
+}
+
+// TestCountedDependencyGroup: an instance of a counted resource that
+// refers to another counted resource depends on it as a group (one
+// entry), not on each of its instances.
+func TestCountedDependencyGroup(t *testing.T) {
+	files := map[string]string{"main.tf": `
+resource "local_file" "a" {
+  count    = 3
+  filename = "a${count.index}"
+}
+resource "local_file" "b" {
+  count    = 3
+  filename = local_file.a[count.index].filename
+}
+`}
+	mon, err := runConfig(t, files, program.Options{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := mon.regs["local_file.b[1]"]
+	a0 := mon.URN(b.Type, "local_file.a[0]", "")
+	group, _ := state.GroupOf(a0)
+	if len(b.Dependencies) != 0 || !cmp.Equal(b.DependencyGroups, []resource.URN{group}) || group == "" {
+		t.Errorf("local_file.b[1]: dependencies %v, groups %v; want only the group of %s", b.Dependencies, b.DependencyGroups, a0)
 	}
 }

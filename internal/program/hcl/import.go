@@ -1,6 +1,8 @@
 package hcl
 
 import (
+	"fmt"
+	"os"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -63,18 +65,40 @@ func (l *loader) importBlock(m *Module, b *hcl.Block) {
 	}
 }
 
-// linkImports attaches each import to the resource block it targets; a
-// target with no resource block is an error.
+// linkImports attaches each import to the resource block it targets; one
+// whose target has no resource block is kept apart, an error unless
+// configuration is generated for it (Config.Program).
 func (l *loader) linkImports(root *Module) {
 	for _, im := range root.imports {
 		rc := targetResource(root, im.to)
 		if rc == nil {
-			l.diags = append(l.diags, errorAt(im.rng, "Configuration for import target does not exist",
-				"The configuration for the given import target %s does not exist. If you wish to automatically generate config for this resource, use the --generate-config-out option of plinth preview. Otherwise, make sure the target resource exists within your configuration. For example:\n\n  plinth preview --generate-config-out=generated.tf", im.to.module+im.to.resource()))
+			root.unconfigured = append(root.unconfigured, im)
 			continue
 		}
 		rc.imports = append(rc.imports, im)
 	}
+}
+
+// checkUnconfigured refuses imports whose target has no resource block,
+// unless configuration is to be generated for them into a file that does
+// not exist yet.
+func (c *Config) checkUnconfigured(out string) error {
+	var ds hcl.Diagnostics
+	for _, im := range c.root.unconfigured {
+		if out == "" || im.to.module != "" {
+			ds = append(ds, errorAt(im.rng, "Configuration for import target does not exist",
+				"The configuration for the given import target %s does not exist. If you wish to automatically generate config for this resource, use the --generate-config-out option of plinth preview. Otherwise, make sure the target resource exists within your configuration. For example:\n\n  plinth preview --generate-config-out=generated.tf", im.to.module+im.to.resource()))
+		}
+	}
+	if err := c.src.errorOf(ds); err != nil {
+		return err
+	}
+	if out != "" {
+		if _, err := os.Lstat(out); err == nil {
+			return fmt.Errorf("cannot generate configuration into %s: the file already exists; choose a new file name, or move or delete %s first", out, out)
+		}
+	}
+	return nil
 }
 
 // targetResource finds the managed resource block an address names,

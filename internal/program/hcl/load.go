@@ -139,6 +139,9 @@ func (c *Config) Program(_ map[string]resource.Value, opts program.Options) (*Ev
 	if err := in.gather(); err != nil {
 		return nil, err
 	}
+	if err := c.checkUnconfigured(opts.GenerateConfigOut); err != nil {
+		return nil, err
+	}
 	return &Evaluator{c: c, inputs: in.vals, opts: opts}, nil
 }
 

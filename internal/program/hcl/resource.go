@@ -2,6 +2,7 @@ package hcl
 
 import (
 	"fmt"
+	"github.com/plinth-iac/plinth/internal/state"
 	"strings"
 	"sync"
 
@@ -19,7 +20,7 @@ import (
 // and the block's value is set when all are done.
 func (r *run) resource(n *node) bool {
 	rc := n.resource
-	deps, pending := r.resourceDeps(n)
+	deps, groups, pending := r.resourceDeps(n)
 	ok := true
 	for _, inst := range r.instancesOf(n.mod) {
 		ctx := r.evalCtx(inst)
@@ -43,7 +44,7 @@ func (r *run) resource(n *node) bool {
 			}
 			wg.Add(1)
 			if rc.mode == managed {
-				r.registerInstance(n, inst, k, ictx, deps, set)
+				r.registerInstance(n, inst, k, ictx, dependencies{deps, groups}, set)
 			} else {
 				r.readInstance(n, inst, k, ictx, pending, set)
 			}
@@ -59,11 +60,11 @@ func (r *run) resource(n *node) bool {
 
 // resourceDeps lists the URNs of the resources a node refers to, through
 // any number of variables, locals and modules, and whether any is yet to
-// be created or replaced.
-func (r *run) resourceDeps(n *node) ([]resource.URN, bool) {
+// be created or replaced. A counted or for_each resource whose instances
+// share a group is listed by its group URN in groups (a resource-level
+// dependency, as Terraform records it) rather than instance by instance.
+func (r *run) resourceDeps(n *node) (urns, groups []resource.URN, pending bool) {
 	seen := map[*node]bool{}
-	var urns []resource.URN
-	pending := false
 	var walk func(*node)
 	walk = func(m *node) {
 		for d := range m.deps {
@@ -72,7 +73,12 @@ func (r *run) resourceDeps(n *node) ([]resource.URN, bool) {
 			}
 			seen[d] = true
 			if d.kind == kindResource && d.resource.mode == managed {
-				urns = append(urns, r.st[d.idx].urns...)
+				insts := r.st[d.idx].urns
+				if g, ok := groupOf(insts); ok {
+					groups = append(groups, g)
+				} else {
+					urns = append(urns, insts...)
+				}
 				pending = pending || r.st[d.idx].pending
 				continue
 			}
@@ -80,12 +86,30 @@ func (r *run) resourceDeps(n *node) ([]resource.URN, bool) {
 		}
 	}
 	walk(n)
-	return urns, pending
+	return urns, groups, pending
+}
+
+// dependencies are a resource's dependencies: instances, and groups of
+// instances (counted or for_each resources) named by group URN.
+type dependencies struct{ urns, groups []resource.URN }
+
+// groupOf returns the group URN all of a resource's instances share, if
+// they are instances of a counted or for_each resource.
+func groupOf(insts []resource.URN) (resource.URN, bool) {
+	if len(insts) == 0 {
+		return "", false
+	}
+	g, ok := state.GroupOf(insts[0])
+	for _, u := range insts[1:] {
+		h, hok := state.GroupOf(u)
+		ok = ok && hok && h == g
+	}
+	return g, ok
 }
 
 // registerInstance registers one managed resource instance; set gets its
 // value when the engine is done with it.
-func (r *run) registerInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.EvalContext, deps []resource.URN, set func(cty.Value, bool)) {
+func (r *run) registerInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.EvalContext, deps dependencies, set func(cty.Value, bool)) {
 	rc := n.resource
 	if !r.conditions(ctx, rc.lc.preconditions, "Resource precondition failed", hcl.DiagError) {
 		set(cty.NilVal, true)
@@ -145,14 +169,14 @@ func resourceValue(res engine.Registered) cty.Value {
 }
 
 // registration builds the engine's request for a resource instance.
-func (r *run) registration(n *node, inst *modInst, k instanceKey, inputs resource.Object, deps []resource.URN) (engine.Registration, bool) {
+func (r *run) registration(n *node, inst *modInst, k instanceKey, inputs resource.Object, deps dependencies) (engine.Registration, bool) {
 	rc := n.resource
 	token, pkg, err := program.NormalizeType(rc.typ)
 	if err != nil {
 		return engine.Registration{}, r.fail(rc.rng, "Invalid resource type", "%s.", err)
 	}
 	reg := engine.Registration{Type: token, Name: inst.prefix + rc.addr() + k.suffix(), Custom: true,
-		Inputs: inputs, Dependencies: deps, Protect: rc.lc.preventDestroy,
+		Inputs: inputs, Dependencies: deps.urns, DependencyGroups: deps.groups, Protect: rc.lc.preventDestroy,
 		CreateBeforeDestroy: rc.lc.createBeforeDestroy, ReplaceOnlySelf: true}
 	if !r.providerFor(n, inst, pkg, &reg) || !r.moveAliases(n, inst, k, &reg) || !r.importID(n, inst, &reg) {
 		return reg, false

@@ -222,6 +222,10 @@ func FromSnapshot(snap *state.Snapshot, p *Passphrase, now time.Time) ([]byte, e
 		d.Resources = append(d.Resources, Resource{URN: stackURN, Type: stackType, Outputs: outs})
 	}
 	for _, r := range snap.Resources {
+		if len(r.DependencyGroups) > 0 { // Pulumi lists every instance
+			r = r.Clone()
+			r.Dependencies, r.DependencyGroups = state.ExpandGroups(r, snap.Resources), nil
+		}
 		rj, err := resourceOut(r, c)
 		if err != nil {
 			return nil, err

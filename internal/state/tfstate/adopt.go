@@ -5,7 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -32,6 +32,7 @@ type adopter struct {
 	snap      *state.Snapshot
 	providers map[string]string         // provider address -> provider reference
 	byAddr    map[string][]resource.URN // resource address -> its instances' URNs
+	groups    map[string]resource.URN   // address of a counted resource -> its group URN
 	notes     []string
 }
 
@@ -62,8 +63,9 @@ func ToSnapshot(st *State, t Target) (*state.Snapshot, []string, error) {
 			made = append(made, pending{r, in, res})
 		}
 	}
+	a.groupAddrs()
 	for _, m := range made {
-		m.res.Dependencies = a.dependencies(m.r, m.in)
+		m.res.Dependencies, m.res.DependencyGroups = a.dependencies(m.r, m.in)
 	}
 	outs, err := outputs(st.Outputs)
 	if err != nil {
@@ -205,11 +207,21 @@ func (a *adopter) provider(r *Resource) (string, error) {
 // dependencies maps an instance's dependencies to the URNs of every
 // instance of each resource named; data sources and resources the state
 // does not hold are left out.
-func (a *adopter) dependencies(r *Resource, in *Instance) []resource.URN {
+//
+// A resource of several instances, all of one group (count or for_each),
+// is named by its group URN in groups instead: a resource-level
+// dependency, as Terraform records it, without n×n instance references.
+func (a *adopter) dependencies(r *Resource, in *Instance) (out, groups []resource.URN) {
 	deps := append(append([]string(nil), in.Dependencies...), in.DependsOn...)
-	var out []resource.URN
 	seen := map[resource.URN]bool{}
 	for _, d := range deps {
+		if g, ok := a.groups[d]; ok {
+			if !seen[g] {
+				seen[g] = true
+				groups = append(groups, g)
+			}
+			continue
+		}
 		urns, ok := a.byAddr[d]
 		if !ok {
 			if !isDataAddr(d) {
@@ -224,8 +236,25 @@ func (a *adopter) dependencies(r *Resource, in *Instance) []resource.URN {
 			}
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
-	return out
+	slices.Sort(out)
+	slices.Sort(groups)
+	return out, groups
+}
+
+// groupAddrs finds the resources whose instances all have instance keys
+// of one group, which dependencies then name by their group URN.
+func (a *adopter) groupAddrs() {
+	a.groups = map[string]resource.URN{}
+	for addr, urns := range a.byAddr {
+		g, ok := state.GroupOf(urns[0])
+		for _, u := range urns[1:] {
+			h, hok := state.GroupOf(u)
+			ok = ok && hok && h == g
+		}
+		if ok {
+			a.groups[addr] = g
+		}
+	}
 }
 
 func isDataAddr(a string) bool {

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -96,6 +97,9 @@ func (e *exporter) resources() error {
 			return err
 		}
 		e.addrOf[r.URN] = addr.resource()
+		if g, ok := state.GroupOf(r.URN); ok {
+			e.addrOf[g] = addr.resource()
+		}
 		if err := e.add(r, addr); err != nil {
 			return fmt.Errorf("resource %s: %w", r.URN, err)
 		}
@@ -248,7 +252,7 @@ func instance(r *state.Resource, a instanceAddr) (*Instance, error) {
 func (e *exporter) dependencies(r *state.Resource) []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, d := range r.Dependencies {
+	for _, d := range append(slices.Clone(r.Dependencies), r.DependencyGroups...) {
 		if a, ok := e.addrOf[d]; ok && !seen[a] {
 			seen[a] = true
 			out = append(out, a)

@@ -95,8 +95,12 @@ func TestAdoptComplex(t *testing.T) {
 	}
 	wantDeps := []resource.URN{urn("random:index:random_password", "random_password.pw"),
 		urn("random:index:random_pet", "random_pet.p[0]"), urn("random:index:random_pet", "random_pet.p[1]")}
-	if diff := cmp.Diff(wantDeps, cur.Dependencies); diff != "" {
+	if diff := cmp.Diff(wantDeps, state.ExpandGroups(cur, snap.Resources)); diff != "" {
 		t.Errorf("dependencies (-want +got):\n%s", diff)
+	}
+	wantGroups := []resource.URN{urn("random:index:random_pet", "random_pet.p")}
+	if diff := cmp.Diff(wantGroups, cur.DependencyGroups); diff != "" {
+		t.Errorf("dependency groups (-want +got):\n%s", diff)
 	}
 	if s := cur.Outputs["list"].Array()[0].Object()["s"]; !s.IsSecret() {
 		t.Errorf("list[0].s should be secret")
@@ -183,4 +187,29 @@ func normalise(t *testing.T, data []byte, input bool) any {
 		delete(o.(map[string]any), "type")
 	}
 	return doc
+}
+
+// TestAdoptCountedDepsCompact: a resource-level dependency between two
+// counted resources is recorded once per instance (a dependency group),
+// not as n×n instance references, and still orders and exports as one.
+func TestAdoptCountedDepsCompact(t *testing.T) {
+	st, err := Parse(countedDepsState(50))
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, _, err := ToSnapshot(st, target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refs := 0
+	for _, r := range snap.Resources {
+		refs += len(r.Dependencies) + len(r.DependencyGroups)
+	}
+	if refs != 50 {
+		t.Errorf("%d dependency entries recorded, want 50 (one group per instance of b)", refs)
+	}
+	last := snap.Resources[len(snap.Resources)-1]
+	if want := urn("random:index:random_pet", "random_pet.b[49]"); last.URN != want {
+		t.Errorf("last resource %s, want %s after every instance of a", last.URN, want)
+	}
 }
