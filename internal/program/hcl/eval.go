@@ -458,6 +458,9 @@ func (r *run) setOutputs() {
 			out[o.name] = resource.Unknown()
 			continue
 		}
+		if v.IsKnown() && v.IsNull() {
+			continue // terraform keeps no null root outputs
+		}
 		out[o.name] = fromCty(v)
 	}
 	r.mon.SetStackOutputs(out)

@@ -1,0 +1,2 @@
+b = "a.auto"
+d = "a.auto"
