@@ -1,2 +1,3 @@
 b = "a.auto"
 d = "a.auto"
+e = "a.auto"
