@@ -65,7 +65,11 @@ func (a *app) prepare(ctx context.Context, view display.View) (*stackRun, error)
 func (r *stackRun) evaluator(f opFlags) (engine.Program, error) {
 	return r.project.Program(r.config, program.Options{Warn: func(d program.Diagnostic) {
 		r.view.Diagnostic(display.FromProgram(d))
-	}, Stack: r.ws.stack, Vars: f.vars, VarFiles: f.varFiles, Getenv: r.a.env.getenv})
+	}, Stack: r.ws.stack, Vars: f.vars, VarFiles: f.varFiles, Getenv: r.a.env.getenv,
+		DeferredRead: func(d program.DeferredRead) {
+			urn := resource.NewURN(r.ws.stack, r.project.Name(), "", d.Type, d.Address)
+			display.DeferredRead(r.view, urn, d.Type, d.Args)
+		}})
 }
 
 // opFlags are the flags the engine operations share.

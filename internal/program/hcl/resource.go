@@ -213,11 +213,14 @@ func (r *run) readInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.EvalC
 		set(cty.NilVal, true)
 		return
 	}
+	token, pkg, err := program.NormalizeFunction(rc.typ)
 	if pending || resource.NewObject(args).ContainsUnknowns() {
+		if r.opts.DeferredRead != nil && rc.mode == dataMode {
+			r.opts.DeferredRead(program.DeferredRead{Address: inst.prefix + rc.addr() + k.suffix(), Type: token, Args: args})
+		}
 		set(cty.DynamicVal, false)
 		return
 	}
-	token, pkg, err := program.NormalizeFunction(rc.typ)
 	if err != nil {
 		set(cty.NilVal, r.fail(rc.rng, "Invalid data source type", "%s.", err) && false)
 		return
