@@ -25,6 +25,7 @@ type fakeMonitor struct {
 	regs    map[string]engine.Registration
 	outputs resource.Object
 	invokes []string
+	schemas map[string]*schema.Schema // by package; nil: no schema
 }
 
 func (f *fakeMonitor) Register(reg engine.Registration, done func(engine.Registered, error)) {
@@ -48,8 +49,8 @@ func (f *fakeMonitor) Invoke(_ context.Context, req engine.InvokeRequest) (resou
 	out["read"] = resource.NewBool(true)
 	return out, nil
 }
-func (f *fakeMonitor) Schema(context.Context, string, string) (*schema.Schema, error) {
-	return nil, nil
+func (f *fakeMonitor) Schema(_ context.Context, pkg, _ string) (*schema.Schema, error) {
+	return f.schemas[pkg], nil
 }
 func (f *fakeMonitor) URN(typ, name string, parent resource.URN) resource.URN {
 	return resource.NewURN("dev", "p", "", typ, name)
@@ -77,7 +78,7 @@ func runConfig(t *testing.T, files map[string]string, opts program.Options, prev
 	if err != nil {
 		return nil, err
 	}
-	mon := &fakeMonitor{preview: preview, regs: map[string]engine.Registration{}}
+	mon := &fakeMonitor{preview: preview, regs: map[string]engine.Registration{}, schemas: testSchemas}
 	return mon, ev.Run(context.Background(), mon)
 }
 
