@@ -20,6 +20,8 @@ import (
 func (r *run) resource(n *node) bool {
 	rc := n.resource
 	deps, pending := r.resourceDeps(n)
+	refs, narrow := r.narrowRefs(n)
+	nd := r.splitDeps(deps, refs, narrow)
 	ok := true
 	for _, inst := range r.instancesOf(n.mod) {
 		ctx := r.evalCtx(inst)
@@ -43,7 +45,7 @@ func (r *run) resource(n *node) bool {
 			}
 			wg.Add(1)
 			if rc.mode == managed {
-				r.registerInstance(n, inst, k, ictx, deps, set)
+				r.registerInstance(n, inst, k, ictx, nd.forInstance(inst, ictx), set)
 			} else {
 				r.readInstance(n, inst, k, ictx, pending, set)
 			}

@@ -1,0 +1,179 @@
+package hcl
+
+import (
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// instanceRef is a resource's direct reference to one instance of
+// another resource in its module: random_pet.p[count.index].
+type instanceRef struct {
+	target *node
+	key    hcl.Expression // nil when the key is lit
+	lit    cty.Value
+}
+
+// narrowRefs finds the resources n refers to only instance by instance
+// (TYPE.NAME[KEY], directly, never whole, through depends_on or through
+// a variable, local or module): each instance of n then depends on the
+// instances it names, not on all of them, so N instances that each use
+// one of N others record N dependencies, not N*N.
+func (r *run) narrowRefs(n *node) ([]instanceRef, map[*node]bool) {
+	whole, handled := map[*node]bool{}, map[*hclsyntax.ScopeTraversalExpr]bool{}
+	var refs []instanceRef
+	target := func(t hcl.Traversal) (*node, int) {
+		addr, ok := refAddr(t)
+		d := r.c.graph.byKey[modKey(n.mod, addr)]
+		if !ok || d == nil || d.kind != kindResource || d.resource.mode != managed || !n.deps[d] {
+			return nil, 0
+		}
+		return d, 2
+	}
+	for _, e := range n.exprs() {
+		se, ok := e.(hclsyntax.Expression)
+		if !ok {
+			return nil, nil
+		}
+		hclsyntax.VisitAll(se, func(x hclsyntax.Node) hcl.Diagnostics {
+			switch x := x.(type) {
+			case *hclsyntax.IndexExpr:
+				if st, ok := x.Collection.(*hclsyntax.ScopeTraversalExpr); ok {
+					if d, steps := target(st.Traversal); d != nil && len(st.Traversal) == steps {
+						refs, handled[st] = append(refs, instanceRef{target: d, key: x.Key}), true
+					}
+				}
+			case *hclsyntax.ScopeTraversalExpr:
+				d, steps := target(x.Traversal)
+				if d == nil || handled[x] {
+					return nil
+				}
+				if len(x.Traversal) > steps {
+					if ix, ok := x.Traversal[steps].(hcl.TraverseIndex); ok {
+						refs = append(refs, instanceRef{target: d, lit: ix.Key})
+						return nil
+					}
+				}
+				whole[d] = true
+			}
+			return nil
+		})
+	}
+	for _, t := range n.dependsOn() {
+		if d, _ := target(t); d != nil {
+			whole[d] = true
+		}
+	}
+	narrow := map[*node]bool{}
+	for _, ref := range refs {
+		if !whole[ref.target] && !r.indirect(n, ref.target) {
+			narrow[ref.target] = true
+		}
+	}
+	return refs, narrow
+}
+
+// indirect reports whether n reaches d through a variable, local, module
+// or output rather than only directly.
+func (r *run) indirect(n, d *node) bool {
+	seen := map[*node]bool{}
+	var walk func(m *node) bool
+	walk = func(m *node) bool {
+		for x := range m.deps {
+			if x == d && m != n {
+				return true
+			}
+			if seen[x] || x.kind == kindResource {
+				continue
+			}
+			seen[x] = true
+			if walk(x) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(n)
+}
+
+// narrowDeps are a resource's dependencies split once for its instances:
+// base, which every instance has, and the instances of the narrowed
+// resources by name.
+type narrowDeps struct {
+	base   []resource.URN
+	refs   []instanceRef
+	narrow map[*node]bool
+	byName map[string]resource.URN
+	all    map[*node][]resource.URN
+}
+
+// splitDeps splits deps into what every instance keeps and the narrowed
+// resources' instances.
+func (r *run) splitDeps(deps []resource.URN, refs []instanceRef, narrow map[*node]bool) *narrowDeps {
+	nd := &narrowDeps{refs: refs, narrow: narrow, byName: map[string]resource.URN{}, all: map[*node][]resource.URN{}}
+	if len(narrow) == 0 {
+		nd.base = deps
+		return nd
+	}
+	owned := map[resource.URN]bool{}
+	r.mu.Lock()
+	for d := range narrow {
+		nd.all[d] = append([]resource.URN(nil), r.st[d.idx].urns...)
+		for _, u := range nd.all[d] {
+			owned[u], nd.byName[u.Name()] = true, u
+		}
+	}
+	r.mu.Unlock()
+	for _, u := range deps {
+		if !owned[u] {
+			nd.base = append(nd.base, u)
+		}
+	}
+	return nd
+}
+
+// forInstance is one instance's dependencies: of each narrowed resource,
+// only the instances its keys name in ctx; a key that cannot be known,
+// or names no instance, keeps all of that resource's instances.
+func (nd *narrowDeps) forInstance(inst *modInst, ctx *hcl.EvalContext) []resource.URN {
+	if len(nd.narrow) == 0 {
+		return nd.base
+	}
+	out := append([]resource.URN(nil), nd.base...)
+	added := map[resource.URN]bool{}
+	whole := map[*node]bool{}
+	for _, ref := range nd.refs {
+		if !nd.narrow[ref.target] {
+			continue
+		}
+		k := ref.lit
+		if ref.key != nil {
+			var ds hcl.Diagnostics
+			if k, ds = ref.key.Value(ctx); ds.HasErrors() {
+				k = cty.NilVal
+			}
+		}
+		var u resource.URN
+		ok := k != cty.NilVal && k.IsWhollyKnown() && !k.IsNull() && !k.IsMarked() && (k.Type() == cty.Number || k.Type() == cty.String)
+		if ok {
+			u, ok = nd.byName[inst.prefix+ref.target.resource.addr()+instanceKey{key: k}.suffix()]
+		}
+		if !ok {
+			whole[ref.target] = true
+			continue
+		}
+		if !added[u] {
+			added[u], out = true, append(out, u)
+		}
+	}
+	for d := range whole {
+		for _, u := range nd.all[d] {
+			if !added[u] {
+				added[u], out = true, append(out, u)
+			}
+		}
+	}
+	return out
+}
