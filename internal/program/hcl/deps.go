@@ -22,8 +22,6 @@ type instanceRef struct {
 // instances it names, not on all of them, so N instances that each use
 // one of N others record N dependencies, not N*N.
 func (r *run) narrowRefs(n *node) ([]instanceRef, map[*node]bool) {
-	whole, handled := map[*node]bool{}, map[*hclsyntax.ScopeTraversalExpr]bool{}
-	var refs []instanceRef
 	target := func(t hcl.Traversal) (*node, int) {
 		addr, ok := refAddr(t)
 		d := r.c.graph.byKey[modKey(n.mod, addr)]
@@ -32,10 +30,35 @@ func (r *run) narrowRefs(n *node) ([]instanceRef, map[*node]bool) {
 		}
 		return d, 2
 	}
-	for _, e := range n.exprs() {
+	refs, whole, ok := instanceRefs(n.exprs(), target)
+	if !ok {
+		return nil, nil
+	}
+	for _, t := range n.dependsOn() {
+		if d, _ := target(t); d != nil {
+			whole[d] = true
+		}
+	}
+	narrow := map[*node]bool{}
+	for _, ref := range refs {
+		if !whole[ref.target] && !r.indirect(n, ref.target) {
+			narrow[ref.target] = true
+		}
+	}
+	return refs, narrow
+}
+
+// instanceRefs finds, in expressions, the references to one instance
+// of a resource target knows (TYPE.NAME[KEY], TYPE.NAME[0].attr) and the
+// resources referred to whole; false if an expression is not native
+// syntax.
+func instanceRefs(es []hcl.Expression, target func(hcl.Traversal) (*node, int)) ([]instanceRef, map[*node]bool, bool) {
+	whole, handled := map[*node]bool{}, map[*hclsyntax.ScopeTraversalExpr]bool{}
+	var refs []instanceRef
+	for _, e := range es {
 		se, ok := e.(hclsyntax.Expression)
 		if !ok {
-			return nil, nil
+			return nil, nil, false
 		}
 		hclsyntax.VisitAll(se, func(x hclsyntax.Node) hcl.Diagnostics {
 			switch x := x.(type) {
@@ -50,29 +73,25 @@ func (r *run) narrowRefs(n *node) ([]instanceRef, map[*node]bool) {
 				if d == nil || handled[x] {
 					return nil
 				}
-				if len(x.Traversal) > steps {
-					if ix, ok := x.Traversal[steps].(hcl.TraverseIndex); ok {
-						refs = append(refs, instanceRef{target: d, lit: ix.Key})
-						return nil
-					}
+				if ix, ok := indexStep(x.Traversal, steps); ok {
+					refs = append(refs, instanceRef{target: d, lit: ix.Key})
+					return nil
 				}
 				whole[d] = true
 			}
 			return nil
 		})
 	}
-	for _, t := range n.dependsOn() {
-		if d, _ := target(t); d != nil {
-			whole[d] = true
-		}
+	return refs, whole, true
+}
+
+// indexStep is the index right after a traversal's first steps.
+func indexStep(t hcl.Traversal, steps int) (hcl.TraverseIndex, bool) {
+	if len(t) <= steps {
+		return hcl.TraverseIndex{}, false
 	}
-	narrow := map[*node]bool{}
-	for _, ref := range refs {
-		if !whole[ref.target] && !r.indirect(n, ref.target) {
-			narrow[ref.target] = true
-		}
-	}
-	return refs, narrow
+	ix, ok := t[steps].(hcl.TraverseIndex)
+	return ix, ok
 }
 
 // indirect reports whether n reaches d through a variable, local, module
