@@ -24,7 +24,9 @@ const randomPrefix = "rand_"
 // plinth and, where terraform is on PATH, with terraform, on the same
 // provider binaries, and compares the outputs; then a second preview must
 // find no changes and destroy must leave an empty state. A step2.tf, if
-// present, replaces main.tf for a second apply (lifecycle options).
+// present, replaces main.tf for a second apply (lifecycle options). A
+// cli.vars, if present, holds NAME=VALUE lines given to both tools as
+// -var (terraform) and --var (plinth), after every .tfvars file.
 func TestSideBySide(t *testing.T) {
 	needReal(t)
 	dirs, err := filepath.Glob("testdata/compare/*")
@@ -99,18 +101,20 @@ func (p *project) outputs() map[string]any {
 // checks that a preview then finds nothing to do, and destroys.
 func plinthApply(t *testing.T, src string) map[string]any {
 	p := newProject(t, src)
-	p.must("up", "--yes")
+	vars := cliVars(t, src, "--var")
+	up := append([]string{"up", "--yes"}, vars...)
+	p.must(up...)
 	if step2, err := os.ReadFile(filepath.Join(p.dir, "step2.tf.txt")); err == nil {
 		if err := os.WriteFile(filepath.Join(p.dir, "main.tf"), step2, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		p.must("up", "--yes")
+		p.must(up...)
 	}
 	out := p.outputs()
-	if r := p.run("preview", "--detailed-exitcode"); r.Code != 0 {
+	if r := p.run(append([]string{"preview", "--detailed-exitcode"}, vars...)...); r.Code != 0 {
 		t.Errorf("a second preview found changes or failed (exit %d):\n%s", r.Code, r.Output())
 	}
-	p.must("destroy", "--yes")
+	p.must(append([]string{"destroy", "--yes"}, vars...)...)
 	if r := p.must("state", "ls"); !strings.Contains(r.Stdout, "records no resources") {
 		t.Errorf("destroy left resources:\n%s", r.Stdout)
 	}
@@ -137,12 +141,13 @@ func terraformApply(t *testing.T, tf, src string) map[string]any {
 		return out
 	}
 	terraform("init", "-input=false", "-no-color")
-	terraform("apply", "-auto-approve", "-no-color")
+	apply := append([]string{"apply", "-auto-approve", "-no-color"}, cliVars(t, src, "-var")...)
+	terraform(apply...)
 	if step2, err := os.ReadFile(filepath.Join(dir, "step2.tf.txt")); err == nil {
 		if err := os.WriteFile(filepath.Join(dir, "main.tf"), step2, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		terraform("apply", "-auto-approve", "-no-color")
+		terraform(apply...)
 	}
 	var raw map[string]struct {
 		Value json.RawMessage `json:"value"`
@@ -155,6 +160,24 @@ func terraformApply(t *testing.T, tf, src string) map[string]any {
 		out[k] = val
 	}
 	return out
+}
+
+// cliVars reads a configuration's cli.vars (NAME=VALUE lines) as
+// command-line arguments with the given flag.
+func cliVars(t *testing.T, dir, flag string) []string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "cli.vars"))
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var args []string
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		args = append(args, flag, line)
+	}
+	return args
 }
 
 // devOverrides writes a terraform CLI configuration whose only provider

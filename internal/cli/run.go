@@ -75,7 +75,11 @@ func (r *stackRun) evaluator(f opFlags) (engine.Program, error) {
 	}
 	return r.project.Program(r.config, program.Options{Warn: func(d program.Diagnostic) {
 		r.view.Diagnostic(display.FromProgram(d))
-	}, Stack: r.ws.stack, Vars: f.vars, VarFiles: f.varFiles, Getenv: r.a.env.getenv, GenerateConfigOut: r.genConfigPath(f.genConfigOut)})
+	}, Stack: r.ws.stack, Vars: f.vars, VarFiles: f.varFiles, Getenv: r.a.env.getenv, GenerateConfigOut: r.genConfigPath(f.genConfigOut),
+		DeferredRead: func(d program.DeferredRead) {
+			urn := resource.NewURN(r.ws.stack, r.project.Name(), "", d.Type, d.Address)
+			display.DeferredRead(r.view, urn, d.Type, d.Args)
+		}})
 }
 
 // genConfigPath is the --generate-config-out file, relative to the

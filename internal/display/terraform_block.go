@@ -37,6 +37,7 @@ var tfActions = map[engine.StepOp]tfAction{
 	engine.OpCreate: tfCreate, engine.OpUpdate: tfUpdate, engine.OpDelete: tfDestroy,
 	engine.OpReplace: tfReplace, engine.OpCreateReplacement: tfCBD,
 	engine.OpImport: tfImport, engine.OpRefresh: tfRefreshed, engine.OpDiscard: tfForget,
+	opReadDuringApply: tfRead,
 }
 
 // tfReplaceHeadings are terraform's headings of a forced replacement.
@@ -90,10 +91,12 @@ func tfBlock(p painter, e engine.Event) (tfAction, []string) {
 		a.heading = h
 	}
 	typ, name := tfTypeName(e)
-	lines := []string{
-		"  " + p.paint(colourBold, "# "+e.URN.Name()) + " " + a.heading,
-		p.paint(a.colour, padSymbol(a.symbol)) + " resource " + strconv.Quote(typ) + " " + strconv.Quote(name) + " {",
+	lines := []string{"  " + p.paint(colourBold, "# "+e.URN.Name()) + " " + a.heading}
+	kind := " resource "
+	if e.Op == opReadDuringApply {
+		lines, kind = append(lines, "  # (config refers to values not yet known, or depends on changes pending)"), " data "
 	}
+	lines = append(lines, p.paint(a.colour, padSymbol(a.symbol))+kind+strconv.Quote(typ)+" "+strconv.Quote(name)+" {")
 	lines = append(lines, tfBlockAttrs(p, e)...)
 	return a, append(lines, "    }")
 }

@@ -138,3 +138,28 @@ func compareGolden(t *testing.T, path, got string) {
 		t.Errorf("%s differs (-want +got); if the change is deliberate, run with -update:\n%s", path, diff)
 	}
 }
+
+// TestTerraformDeferredRead: a data source a preview leaves to apply is
+// listed with terraform's "<=" and its legend line; the plinth style and
+// the counts ignore it.
+func TestTerraformDeferredRead(t *testing.T) {
+	urn := resource.NewURN("dev", "p", "", "local:index:local_file", "data.local_file.read")
+	args := obj("filename", resource.Unknown())
+	counts := &engine.Result{Counts: map[engine.StepOp]int{engine.OpCreate: 1}}
+	for _, style := range []Style{StyleTerraform, StylePlinth} {
+		var out bytes.Buffer
+		v := New(Options{Out: &out, Style: style, Scrubber: &Scrubber{}})
+		v.Begin(Operation{Verb: "update", Preview: true, Stack: "dev"})
+		v.Event(tfEvent(engine.OpCreate, nil, tfRes("local_file", "local_file.src", "", obj("filename", "a")), true))
+		DeferredRead(v, urn, "local:index:local_file", args)
+		v.End(Outcome{Result: counts})
+		s := out.String()
+		want := []string{"  # data.local_file.read will be read during apply", ` <= data "local_file" "read" {`,
+			"      + filename = (known after apply)", " <= read (data resources)", "Plan: 1 to add, 0 to change, 0 to destroy."}
+		for _, w := range want {
+			if got := strings.Contains(s, w); got != (style == StyleTerraform) {
+				t.Errorf("style %q: output has %q: %v, want %v:\n%s", style, w, got, style == StyleTerraform, s)
+			}
+		}
+	}
+}

@@ -34,6 +34,18 @@ type Options struct {
 	// resources read, and their configuration written to FILE, which must
 	// not exist (Terraform format only).
 	GenerateConfigOut string
+	// DeferredRead, if set, hears of each data source instance a
+	// preview cannot read yet (its arguments are unknown or it depends
+	// on changes pending), which is read during apply instead. It may be
+	// called from any goroutine.
+	DeferredRead func(DeferredRead)
+}
+
+// DeferredRead is a data source instance left to be read during apply.
+type DeferredRead struct {
+	Address string          // data.local_file.read, module.m.data.x.y[0]
+	Type    string          // the data source's type token
+	Args    resource.Object // its arguments, unknown ones included
 }
 
 func (o Options) warn(d Diagnostic) {

@@ -89,6 +89,9 @@ func (ev *Evaluator) Run(ctx context.Context, mon engine.Monitor) error {
 	r := &run{Evaluator: ev, ctx: ctx, mon: mon, funcs: functions(ev.c.dir, time.Now()), instances: map[*Module][]*modInst{}}
 	r.rootInst = &modInst{mod: ev.c.root, providers: map[string]string{}, vals: map[string]cty.Value{}}
 	r.instances[ev.c.root] = []*modInst{r.rootInst}
+	if !r.schemaCheck() {
+		return r.result()
+	}
 	nodes := ev.c.graph.nodes
 	r.st = make([]*nodeState, len(nodes))
 	for i := range nodes {
@@ -458,6 +461,9 @@ func (r *run) setOutputs() {
 		if !ok || r.st[n.idx].failed {
 			out[o.name] = resource.Unknown()
 			continue
+		}
+		if v.IsKnown() && v.IsNull() {
+			continue // terraform keeps no null root outputs
 		}
 		out[o.name] = fromCty(v)
 	}

@@ -32,8 +32,9 @@ type fakeMonitor struct {
 	outcome func(name string) (engine.StepOp, []string)
 	// imported, if set, are the outputs an import registration reads.
 	imported resource.Object
-	// schema, if set, is every provider's schema.
-	schema *schema.Schema
+	// schema, if set, is the schema of a package schemas does not name.
+	schema  *schema.Schema
+	schemas map[string]*schema.Schema // by package; nil: no schema
 }
 
 func (f *fakeMonitor) Register(reg engine.Registration, done func(engine.Registered, error)) {
@@ -66,7 +67,10 @@ func (f *fakeMonitor) Invoke(_ context.Context, req engine.InvokeRequest) (resou
 	out["read"] = resource.NewBool(true)
 	return out, nil
 }
-func (f *fakeMonitor) Schema(context.Context, string, string) (*schema.Schema, error) {
+func (f *fakeMonitor) Schema(_ context.Context, pkg, _ string) (*schema.Schema, error) {
+	if s, ok := f.schemas[pkg]; ok {
+		return s, nil
+	}
 	return f.schema, nil
 }
 func (f *fakeMonitor) URN(typ, name string, parent resource.URN) resource.URN {
@@ -95,7 +99,7 @@ func runConfig(t *testing.T, files map[string]string, opts program.Options, prev
 	if err != nil {
 		return nil, err
 	}
-	mon := &fakeMonitor{preview: preview, regs: map[string]engine.Registration{}}
+	mon := &fakeMonitor{preview: preview, regs: map[string]engine.Registration{}, schemas: testSchemas}
 	return mon, ev.Run(context.Background(), mon)
 }
 
@@ -261,7 +265,8 @@ resource "local_file" "a" {
 }
 resource "local_file" "b" {
   count    = 3
-  filename = local_file.a[count.index].filename
+  filename = "b${count.index}"
+  content  = join(",", local_file.a[*].filename)
 }
 `}
 	mon, err := runConfig(t, files, program.Options{}, false)

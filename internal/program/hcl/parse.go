@@ -2,6 +2,7 @@ package hcl
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
@@ -11,6 +12,7 @@ import (
 	"github.com/hashicorp/hcl/v2/ext/typeexpr"
 	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -226,7 +228,7 @@ var providerSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "a
 func (l *loader) providerBlock(m *Module, b *hcl.Block) {
 	content, rest, ds := b.Body.PartialContent(providerSchema)
 	l.diags = append(l.diags, ds...)
-	p := &providerConfig{name: b.Labels[0], body: rest, rng: b.DefRange}
+	p := &providerConfig{name: b.Labels[0], body: withoutMeta(rest), rng: b.DefRange}
 	if a, ok := content.Attributes["alias"]; ok {
 		l.diags = append(l.diags, gohcl.DecodeExpression(a.Expr, nil, &p.alias)...)
 	}
@@ -349,4 +351,19 @@ func (l *loader) checkBlock(m *Module, b *hcl.Block) {
 		}
 	}
 	m.checks = append(m.checks, c)
+}
+
+// withoutMeta drops a provider block's meta-arguments (alias, version)
+// from its native-syntax body, which keeps attributes PartialContent
+// took: they are not the provider's configuration.
+func withoutMeta(b hcl.Body) hcl.Body {
+	sb, ok := b.(*hclsyntax.Body)
+	if !ok {
+		return b
+	}
+	cp := *sb
+	cp.Attributes = maps.Clone(sb.Attributes)
+	delete(cp.Attributes, "alias")
+	delete(cp.Attributes, "version")
+	return &cp
 }

@@ -21,6 +21,8 @@ import (
 func (r *run) resource(n *node) bool {
 	rc := n.resource
 	deps, groups, pending := r.resourceDeps(n)
+	refs, narrow := r.narrowRefs(n)
+	nd := r.splitDeps(dependencies{deps, groups}, refs, narrow)
 	ok := true
 	for _, inst := range r.instancesOf(n.mod) {
 		ctx := r.evalCtx(inst)
@@ -44,7 +46,7 @@ func (r *run) resource(n *node) bool {
 			}
 			wg.Add(1)
 			if rc.mode == managed {
-				r.registerInstance(n, inst, k, ictx, dependencies{deps, groups}, set)
+				r.registerInstance(n, inst, k, ictx, nd.forInstance(inst, ictx), set)
 			} else {
 				r.readInstance(n, inst, k, ictx, pending, set)
 			}
@@ -245,11 +247,14 @@ func (r *run) readInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.EvalC
 		set(cty.NilVal, true)
 		return
 	}
+	token, pkg, err := program.NormalizeFunction(rc.typ)
 	if pending || resource.NewObject(args).ContainsUnknowns() {
+		if r.opts.DeferredRead != nil && rc.mode == dataMode {
+			r.opts.DeferredRead(program.DeferredRead{Address: inst.prefix + rc.addr() + k.suffix(), Type: token, Args: args})
+		}
 		set(cty.DynamicVal, false)
 		return
 	}
-	token, pkg, err := program.NormalizeFunction(rc.typ)
 	if err != nil {
 		set(cty.NilVal, r.fail(rc.rng, "Invalid data source type", "%s.", err) && false)
 		return

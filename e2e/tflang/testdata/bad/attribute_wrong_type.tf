@@ -1,4 +1,4 @@
-# want: main.tf:7:12 X
+# want: main.tf:7:12 Incorrect attribute value type
 resource "local_file" "base" {
   filename = "base.txt"
   content  = "base"

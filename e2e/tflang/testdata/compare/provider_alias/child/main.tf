@@ -1,0 +1,12 @@
+terraform {
+  required_providers {
+    random = { source = "hashicorp/random" }
+  }
+}
+
+resource "random_shuffle" "s" {
+  input        = ["only"]
+  result_count = 1
+}
+
+output "value" { value = random_shuffle.s.result }

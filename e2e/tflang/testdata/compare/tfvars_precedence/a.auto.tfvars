@@ -1,0 +1,3 @@
+b = "a.auto"
+d = "a.auto"
+e = "a.auto"

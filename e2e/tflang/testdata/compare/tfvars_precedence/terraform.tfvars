@@ -1,0 +1,4 @@
+a    = "tfvars"
+b    = "tfvars"
+c    = "tfvars"
+list = ["from", "tfvars"]

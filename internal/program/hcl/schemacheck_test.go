@@ -1,0 +1,59 @@
+package hcl
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/plinth-iac/plinth/internal/program"
+	"github.com/plinth-iac/plinth/internal/schema"
+)
+
+var (
+	str = schema.Type{Kind: schema.TypeString}
+	num = schema.Type{Kind: schema.TypeNumber}
+	// testSchemas is what the fake monitor's providers declare: "chk"
+	// has a resource and a data source; other packages have no schema.
+	testSchemas = map[string]*schema.Schema{"chk": {
+		Resources: map[string]schema.ResourceSchema{"chk:index:chk_file": {Inputs: map[string]schema.Property{
+			"filename": {Type: str, Required: true},
+			"size":     {Type: num},
+			"tags":     {Type: schema.Type{Kind: schema.TypeArray, Elem: &str}},
+			"subject": {Type: schema.Type{Kind: schema.TypeArray, Elem: &schema.Type{Kind: schema.TypeObject,
+				Properties: map[string]schema.Property{"cn": {Type: str, Required: true}}}}},
+		}}},
+		Functions: map[string]schema.FunctionSchema{"chk:index:chk_file": {Inputs: map[string]schema.Property{
+			"filename": {Type: str, Required: true}}}},
+	}}
+)
+
+// TestSchemaChecks: mistakes a provider's schema finds are reported at
+// the argument's file:line:col before anything registers.
+func TestSchemaChecks(t *testing.T) {
+	cases := map[string]struct{ src, want string }{
+		"unknown type":       {`resource "chk_fil" "a" {}`, "main.tf:1:1: Invalid resource type"},
+		"unknown data":       {`data "chk_nope" "a" {}`, "main.tf:1:1: Invalid data source"},
+		"unknown argument":   {"resource \"chk_file\" \"a\" {\n  filename = \"x\"\n  colour = 1\n}", "main.tf:3:3: Unsupported argument"},
+		"wrong type":         {"resource \"chk_file\" \"a\" {\n  filename = \"x\"\n  size = \"big\"\n}", "main.tf:3:10: Incorrect attribute value type"},
+		"wrong element type": {"resource \"chk_file\" \"a\" {\n  filename = \"x\"\n  tags = [[1]]\n}", "main.tf:3:10: Incorrect attribute value type"},
+		"missing required":   {`resource "chk_file" "a" {}`, "main.tf:1:25: Missing required argument"},
+		"unknown block":      {"resource \"chk_file\" \"a\" {\n  filename = \"x\"\n  subjekt {}\n}", "main.tf:3:3: Unsupported block type"},
+		"nested required":    {"resource \"chk_file\" \"a\" {\n  filename = \"x\"\n  subject {}\n}", "main.tf:3:11: Missing required argument"},
+		"dynamic content":    {"resource \"chk_file\" \"a\" {\n  filename = \"x\"\n  dynamic \"subject\" {\n    for_each = [1]\n    content { cm = 1 }\n  }\n}", "main.tf:5:15: Unsupported argument"},
+		"data argument":      {"data \"chk_file\" \"a\" {\n  file = \"x\"\n}", "main.tf:2:3: Unsupported argument"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			mon, err := runConfig(t, map[string]string{"main.tf": c.src}, program.Options{}, false)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("got error %v, want one with %q", err, c.want)
+			}
+			if mon != nil && len(mon.regs)+len(mon.invokes) > 0 {
+				t.Errorf("something ran before the check: %v %v", names(mon), mon.invokes)
+			}
+		})
+	}
+	ok := "resource \"chk_file\" \"a\" {\n  filename = \"x\"\n  size = \"3\"\n  tags = [1]\n  dynamic \"subject\" {\n    for_each = [\"a\"]\n    content { cn = subject.value }\n  }\n}"
+	if _, err := runConfig(t, map[string]string{"main.tf": ok}, program.Options{}, false); err != nil {
+		t.Errorf("a configuration that fits the schema failed: %v", err)
+	}
+}
