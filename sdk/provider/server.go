@@ -35,6 +35,8 @@ type setup struct {
 	config    *configHandler
 	resources map[string]resourceHandler
 	functions map[string]functionHandler
+	// components are keyed by type token.
+	components map[string]componentHandler
 }
 
 // module checks that token belongs to the package and returns its module
@@ -78,7 +80,8 @@ func New(info Info, opts ...Option) (Provider, error) {
 		return nil, fmt.Errorf("provider name %q must be an identifier (letters, digits, underscores)", info.Name)
 	}
 	s := &setup{info: info, types: newTypeBuilder(info.Name),
-		resources: map[string]resourceHandler{}, functions: map[string]functionHandler{}}
+		resources: map[string]resourceHandler{}, functions: map[string]functionHandler{},
+		components: map[string]componentHandler{}}
 	for _, opt := range opts {
 		if err := opt(s); err != nil {
 			return nil, fmt.Errorf("provider %s: %w", info.Name, err)
@@ -99,6 +102,8 @@ type server struct {
 	config    *configHandler
 	resources map[string]resourceHandler
 	functions map[string]functionHandler
+	// components are keyed by type token.
+	components map[string]componentHandler
 
 	mu        sync.RWMutex
 	cfg       any  // the configuration value, once configured
@@ -107,10 +112,13 @@ type server struct {
 	cancel    context.CancelFunc
 }
 
-var _ Provider = (*server)(nil)
+var (
+	_ Provider    = (*server)(nil)
+	_ Constructor = (*server)(nil)
+)
 
 func newServer(s *setup) *server {
-	srv := &server{info: s.info, config: s.config, resources: s.resources, functions: s.functions}
+	srv := &server{info: s.info, config: s.config, resources: s.resources, functions: s.functions, components: s.components}
 	srv.cancelled, srv.cancel = context.WithCancel(context.Background())
 	srv.schema = srv.buildSchema(s.types)
 	return srv
@@ -127,6 +135,9 @@ func (s *server) buildSchema(tb *typeBuilder) Schema {
 	}
 	for t, h := range s.functions {
 		sc.Functions[t] = h.schema()
+	}
+	for t, h := range s.components {
+		sc.Resources[t] = ResourceSchema{Description: h.doc, IsComponent: true}
 	}
 	return sc
 }
