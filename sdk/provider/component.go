@@ -3,6 +3,8 @@ package provider
 import (
 	"context"
 	"fmt"
+	"reflect"
+	"sort"
 	"strings"
 
 	"github.com/plinth-iac/plinth/sdk/resource"
@@ -94,10 +96,14 @@ func ApplyRegisterOptions(opts []RegisterOption) RegisterOptions {
 }
 
 // WithComponent adds a component resource type under token. Its schema
-// entry is marked IsComponent, so engines send it to Construct.
-func WithComponent(token string, c Component, doc string) Option {
+// entry is marked IsComponent, so engines send it to Construct. I and O are
+// structs describing the component's inputs and outputs for the schema
+// (with the same tags as WithResource's); Construct receives and returns
+// them as resource.Object. Use struct{} to declare none.
+func WithComponent[I, O any](token string, c Component, doc string) Option {
 	return func(s *setup) error {
-		if _, err := s.module(token); err != nil {
+		module, err := s.module(token)
+		if err != nil {
 			return err
 		}
 		if c == nil {
@@ -109,14 +115,27 @@ func WithComponent(token string, c Component, doc string) Option {
 		if _, dup := s.components[token]; dup {
 			return fmt.Errorf("component type %s is added twice", token)
 		}
-		s.components[token] = componentHandler{c: c, doc: doc}
+		h := componentHandler{c: c, doc: doc}
+		if h.inputs, err = s.types.object(reflect.TypeFor[I](), module); err != nil {
+			return fmt.Errorf("component %s: inputs: %w", token, err)
+		}
+		if h.outputs, err = s.types.object(reflect.TypeFor[O](), module); err != nil {
+			return fmt.Errorf("component %s: outputs: %w", token, err)
+		}
+		s.components[token] = h
 		return nil
 	}
 }
 
 type componentHandler struct {
-	c   Component
-	doc string
+	c               Component
+	doc             string
+	inputs, outputs *structCodec
+}
+
+// schema describes the component: its inputs and outputs, IsComponent.
+func (h componentHandler) schema() ResourceSchema {
+	return ResourceSchema{Description: h.doc, Inputs: h.inputs.properties(), Outputs: h.outputs.properties(), IsComponent: true}
 }
 
 // Constructor is implemented by providers that build component resources
@@ -149,6 +168,7 @@ func (s *server) Construct(ctx context.Context, req ConstructRequest) (resp Cons
 		for t := range s.components {
 			names = append(names, t)
 		}
+		sort.Strings(names)
 		return resp, fmt.Errorf("provider %s has no component type %q (its components are %s)", s.info.Name, req.Type, strings.Join(names, ", "))
 	}
 	ctx, release := s.callContext(ctx)

@@ -137,7 +137,7 @@ func (s *server) buildSchema(tb *typeBuilder) Schema {
 		sc.Functions[t] = h.schema()
 	}
 	for t, h := range s.components {
-		sc.Resources[t] = ResourceSchema{Description: h.doc, IsComponent: true}
+		sc.Resources[t] = h.schema()
 	}
 	return sc
 }
