@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/plinth-iac/plinth/internal/state"
 )
 
 // site is a program using the plugin's component with the given inputs.
@@ -108,5 +110,50 @@ func TestComponentLifecycle(t *testing.T) {
 				t.Errorf("the component's output count is %q, want 2", out)
 			}
 		}
+	}
+}
+
+// TestComponentChildFails makes the component register a child its
+// provider refuses: the up fails naming the child and the reason, the
+// children already made are recorded under the component, the state stays
+// integral (state ls works), and once the program is fixed the next up
+// succeeds.
+func TestComponentChildFails(t *testing.T) {
+	p := newProject(t)
+	p.program(site("[a, refuse, c]", "one", "east"))
+	up := p.try("up", "--yes")
+	if up.Code == 0 {
+		t.Fatalf("up with a refused child succeeded:\n%s", up.Output())
+	}
+	for _, want := range []string{`items named "refuse" are refused`, "refuse"} {
+		if !strings.Contains(up.Output(), want) {
+			t.Errorf("the failed up does not say %q:\n%s", want, up.Output())
+		}
+	}
+	rows := p.rows()
+	if _, ok := rows[itemURN+"a"]; !ok {
+		t.Errorf("the child made before the failure is not recorded: %v", rows)
+	}
+	if _, ok := rows[itemURN+"refuse"]; ok {
+		t.Errorf("the refused child is recorded: %v", rows)
+	}
+	p.verify()
+	p.program(site("[a, c]", "one", "east"))
+	p.run("up", "--yes")
+	want := map[string]string{siteURN: "", itemURN + "a": "east/a", itemURN + "c": "east/c"}
+	if diff := cmp.Diff(want, p.rows()); diff != "" {
+		t.Errorf("state after the fix (-want +got):\n%s", diff)
+	}
+}
+
+// verify checks the stack's exported state with state.Verify.
+func (p *project) verify() {
+	p.t.Helper()
+	snap, _, err := state.DecodeExport([]byte(p.run("state", "export").Stdout), nil)
+	if err != nil {
+		p.t.Fatalf("decoding the exported state: %v", err)
+	}
+	if err := snap.Verify(); err != nil {
+		p.t.Errorf("the state is not integral: %v", err)
 	}
 }
