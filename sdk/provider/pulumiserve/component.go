@@ -22,7 +22,7 @@ import (
 // outputs.
 func (s *Server) Construct(ctx context.Context, req *pb.ConstructRequest) (*pb.ConstructResponse, error) {
 	ctor, ok := s.p.(provider.Constructor)
-	if !ok {
+	if !ok || !s.hasComponents(ctx) {
 		return nil, status.Errorf(codes.Unimplemented, "this provider implements no component resources, so it cannot construct %s", req.GetType())
 	}
 	inputs, err := decode(req.GetInputs(), "component inputs")
@@ -50,6 +50,20 @@ func (s *Server) Construct(ctx context.Context, req *pb.ConstructRequest) (*pb.C
 		return nil, status.Errorf(status.Code(err), "recording the outputs of component %s: %v", cc.urn, status.Convert(err).Message())
 	}
 	return &pb.ConstructResponse{Urn: string(cc.urn), State: outs}, nil
+}
+
+// hasComponents reports whether the provider's schema lists a component.
+func (s *Server) hasComponents(ctx context.Context) bool {
+	sch, err := s.getSchema(ctx)
+	if err != nil {
+		return true // let Construct say what is wrong
+	}
+	for _, r := range sch.Resources {
+		if r.IsComponent {
+			return true
+		}
+	}
+	return false
 }
 
 // componentContext registers a component's children with the engine's
