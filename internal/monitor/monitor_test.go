@@ -343,7 +343,7 @@ func TestCall(t *testing.T) {
 	fake, _, c, _, _ := client(t)
 	ctx := context.Background()
 	resp, err := c.Call(ctx, &pulumirpc.ResourceCallRequest{Tok: "pkg:index:C/method",
-		Args: obj(t, map[string]any{"__self__": "urn:x", "n": 2}),
+		Args:            obj(t, map[string]any{"__self__": "urn:x", "n": 2}),
 		ArgDependencies: map[string]*pulumirpc.ResourceCallRequest_ArgumentDependencies{"n": {Urns: []string{"urn:dep"}}}})
 	if err != nil {
 		t.Fatal(err)
