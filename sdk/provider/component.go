@@ -180,3 +180,66 @@ func (s *server) Construct(ctx context.Context, req ConstructRequest) (resp Cons
 	}
 	return ConstructResponse{Outputs: outs}, nil
 }
+
+// Method is a method of a component (Pulumi's Call): self is the
+// component (a resource reference, or its URN), args the method's
+// arguments; it returns the method's result.
+type Method func(ctx context.Context, self resource.Value, args resource.Object) (resource.Object, error)
+
+// WithMethod adds a method of a component under token, TYPE/name (for
+// example web:index:Site/url), where TYPE is a component added with
+// WithComponent.
+func WithMethod(token string, m Method, doc string) Option {
+	return func(s *setup) error {
+		typ, name, ok := strings.Cut(token, "/")
+		if !ok || name == "" {
+			return fmt.Errorf("method %q: a method's token is TYPE/name, such as %s/url", token, typ)
+		}
+		if _, err := s.module(typ); err != nil {
+			return fmt.Errorf("method %s: %w", token, err)
+		}
+		if m == nil {
+			return fmt.Errorf("method %s: the Method is nil", token)
+		}
+		if _, dup := s.methods[token]; dup {
+			return fmt.Errorf("method %s is added twice", token)
+		}
+		s.methods[token] = m
+		return nil
+	}
+}
+
+// Caller is implemented by providers whose components have methods (the
+// provider New returns does).
+type Caller interface {
+	Call(ctx context.Context, req CallRequest) (CallResponse, error)
+}
+
+// CallRequest calls the method Token on the component Self.
+type CallRequest struct {
+	Token string
+	Self  resource.Value
+	Args  resource.Object
+}
+
+// CallResponse carries a method's result.
+type CallResponse struct {
+	Return resource.Object
+}
+
+// Call implements Caller, turning a panic into a PanicError.
+func (s *server) Call(ctx context.Context, req CallRequest) (resp CallResponse, err error) {
+	m, ok := s.methods[req.Token]
+	if !ok {
+		names := sortedKeys(s.methods)
+		return resp, fmt.Errorf("provider %s has no method %q (its methods are %s)", s.info.Name, req.Token, strings.Join(names, ", "))
+	}
+	ctx, release := s.callContext(ctx)
+	defer release()
+	defer s.recoverPanic("Call "+req.Token, "", &err)
+	ret, err := m(ctx, req.Self, req.Args)
+	if err != nil {
+		return resp, fmt.Errorf("method %s: %w", req.Token, err)
+	}
+	return CallResponse{Return: ret}, nil
+}

@@ -37,6 +37,8 @@ type setup struct {
 	functions map[string]functionHandler
 	// components are keyed by type token.
 	components map[string]componentHandler
+	// methods are keyed by method token (TYPE/name).
+	methods map[string]Method
 }
 
 // module checks that token belongs to the package and returns its module
@@ -81,7 +83,7 @@ func New(info Info, opts ...Option) (Provider, error) {
 	}
 	s := &setup{info: info, types: newTypeBuilder(info.Name),
 		resources: map[string]resourceHandler{}, functions: map[string]functionHandler{},
-		components: map[string]componentHandler{}}
+		components: map[string]componentHandler{}, methods: map[string]Method{}}
 	for _, opt := range opts {
 		if err := opt(s); err != nil {
 			return nil, fmt.Errorf("provider %s: %w", info.Name, err)
@@ -104,6 +106,7 @@ type server struct {
 	functions map[string]functionHandler
 	// components are keyed by type token.
 	components map[string]componentHandler
+	methods    map[string]Method
 
 	mu        sync.RWMutex
 	cfg       any  // the configuration value, once configured
@@ -115,10 +118,11 @@ type server struct {
 var (
 	_ Provider    = (*server)(nil)
 	_ Constructor = (*server)(nil)
+	_ Caller      = (*server)(nil)
 )
 
 func newServer(s *setup) *server {
-	srv := &server{info: s.info, config: s.config, resources: s.resources, functions: s.functions, components: s.components}
+	srv := &server{info: s.info, config: s.config, resources: s.resources, functions: s.functions, components: s.components, methods: s.methods}
 	srv.cancelled, srv.cancel = context.WithCancel(context.Background())
 	srv.schema = srv.buildSchema(s.types)
 	return srv

@@ -127,3 +127,27 @@ func (c *componentContext) Register(ctx context.Context, typ, name string, input
 	}
 	return provider.Registered{URN: resource.URN(resp.GetUrn()), ID: resp.GetId(), Outputs: outs}, nil
 }
+
+// Call calls a method of a component: the component arrives in the
+// arguments under "__self__".
+func (s *Server) Call(ctx context.Context, req *pb.CallRequest) (*pb.CallResponse, error) {
+	caller, ok := s.p.(provider.Caller)
+	if !ok {
+		return nil, status.Errorf(codes.Unimplemented, "this provider implements no component methods, so it cannot call %s", req.GetTok())
+	}
+	args, err := decode(req.GetArgs(), "method arguments")
+	if err != nil {
+		return nil, err
+	}
+	self := args["__self__"]
+	delete(args, "__self__")
+	resp, err := caller.Call(ctx, provider.CallRequest{Token: req.GetTok(), Self: self, Args: args})
+	if err != nil {
+		return nil, s.status(err)
+	}
+	ret, err := s.encode(resp.Return, req.GetDryRun(), "method result")
+	if err != nil {
+		return nil, err
+	}
+	return &pb.CallResponse{Return: ret}, nil
+}

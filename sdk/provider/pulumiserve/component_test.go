@@ -93,7 +93,8 @@ func pair(ctx context.Context, c provider.ComponentContext, in resource.Object) 
 func newComponentServer(t *testing.T) *Server {
 	p, err := provider.New(provider.Info{Name: "test"},
 		provider.WithResource[boxArgs, boxState]("test:index:Box", box{}, "A box."),
-		provider.WithComponent[pairArgs, pairOutputs]("test:index:Pair", provider.ComponentFunc(pair), "Two boxes."))
+		provider.WithComponent[pairArgs, pairOutputs]("test:index:Pair", provider.ComponentFunc(pair), "Two boxes."),
+		provider.WithMethod("test:index:Pair/greet", greet, "Greets from the component."))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,5 +181,27 @@ func TestComponentSchema(t *testing.T) {
 	}
 	if spec.Resources["test:index:Box"].IsComponent {
 		t.Error("a custom resource is marked isComponent")
+	}
+}
+
+func greet(_ context.Context, self resource.Value, args resource.Object) (resource.Object, error) {
+	return resource.Object{"text": resource.NewString("hello " + args["who"].Str() + " from " + self.Str())}, nil
+}
+
+// TestCallMethod: Call hands the method its component (__self__) and
+// arguments and returns its result; an unknown method names the known.
+func TestCallMethod(t *testing.T) {
+	s := newComponentServer(t)
+	args, _ := structpb.NewStruct(map[string]any{"__self__": "urn:p", "who": "ann"})
+	resp, err := s.Call(context.Background(), &pb.CallRequest{Tok: "test:index:Pair/greet", Args: args})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string]any{"text": "hello ann from urn:p"}, resp.GetReturn().AsMap()); diff != "" {
+		t.Errorf("result (-want +got):\n%s", diff)
+	}
+	_, err = s.Call(context.Background(), &pb.CallRequest{Tok: "test:index:Pair/nope", Args: args})
+	if err == nil || !strings.Contains(err.Error(), `no method "test:index:Pair/nope" (its methods are test:index:Pair/greet)`) {
+		t.Errorf("an unknown method gave %v", err)
 	}
 }
