@@ -4,6 +4,7 @@
 // holding the component's "label" (updated in place when it changes) and
 // "zone" (replacing the item when it changes). An item named "refuse" is
 // refused by the provider's Create, so a program can make a child fail.
+// Its method comp:index:Site/url answers an item's address.
 //
 // It is built by e2e/component's TestMain and found by plinth on
 // PLINTH_PLUGIN_PATH; it is not a product.
@@ -82,10 +83,17 @@ func site(ctx context.Context, c provider.ComponentContext, inputs resource.Obje
 	return resource.Object{"paths": resource.NewArray(paths...), "count": resource.NewNumber(float64(len(paths)))}, nil
 }
 
+// url is the component's method comp:index:Site/url: the address of one
+// of its items.
+func url(_ context.Context, self resource.Value, args resource.Object) (resource.Object, error) {
+	return resource.Object{"url": resource.NewString("https://" + args["item"].Str() + ".example/" + self.Str())}, nil
+}
+
 func main() {
 	p, err := provider.New(provider.Info{Name: "comp", Version: "0.1.0"},
 		provider.WithResource[ItemArgs, ItemState]("comp:index:Item", Item{}, "An item of a site."),
-		provider.WithComponent[SiteArgs, SiteOutputs]("comp:index:Site", provider.ComponentFunc(site), "A site: one item per name."))
+		provider.WithComponent[SiteArgs, SiteOutputs]("comp:index:Site", provider.ComponentFunc(site), "A site: one item per name."),
+		provider.WithMethod("comp:index:Site/url", url, "The address of one of the site's items."))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
