@@ -1,12 +1,14 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"sync"
 
 	"github.com/plinth-iac/plinth/internal/provider"
 	"github.com/plinth-iac/plinth/internal/state"
+	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
 // servedMonitor is the resource monitor an operation starts, once, for
@@ -81,8 +83,7 @@ func (d *deployment) constructNow(reg *Registration) (Registered, error) {
 		return Registered{}, err
 	}
 	resp, err := inst.p.Construct(d.callCtx, provider.ConstructRequest{
-		Info: provider.RunInfo{MonitorAddress: addr, Project: d.opts.Project, Stack: d.opts.Stack,
-			DryRun: d.x.preview, Parallel: d.opts.parallel()},
+		Info: d.runInfo(addr),
 		Type: reg.Type, Name: reg.Name, Parent: reg.Parent,
 		Inputs: reg.Inputs, InputDependencies: reg.PropertyDependencies,
 		Options: d.componentOptions(reg, inst),
@@ -110,4 +111,33 @@ func (d *deployment) componentOptions(reg *Registration, inst *instance) provide
 		}
 	}
 	return o
+}
+
+// runInfo is what a component provider is told about the operation.
+func (d *deployment) runInfo(addr string) provider.RunInfo {
+	return provider.RunInfo{MonitorAddress: addr, Project: d.opts.Project, Stack: d.opts.Stack,
+		DryRun: d.x.preview, Parallel: d.opts.parallel()}
+}
+
+// call calls a component's method (req.Token is TYPE/method) through its
+// provider's Call, with the resource monitor for what the method
+// registers.
+func (d *deployment) call(ctx context.Context, inst *instance, req InvokeRequest) (resource.Object, error) {
+	addr, err := d.monitorAddress()
+	if err != nil {
+		return nil, fmt.Errorf("calling %s: %w", req.Token, err)
+	}
+	var resp provider.CallResponse
+	err = guard(func() (err error) {
+		resp, err = inst.p.Call(ctx, provider.CallRequest{Info: d.runInfo(addr), Token: req.Token,
+			Args: req.Args, ArgDependencies: req.ArgDependencies})
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("calling %s: %w", req.Token, err)
+	}
+	if len(resp.Failures) > 0 {
+		return nil, &InvokeError{Token: req.Token, Failures: resp.Failures}
+	}
+	return resp.Return, nil
 }

@@ -123,3 +123,39 @@ func TestConstructWithoutMonitor(t *testing.T) {
 		t.Fatalf("update error = %v, want the monitor refused", err)
 	}
 }
+
+// TestCallMethod: a method call (InvokeRequest.Method) goes to the
+// component provider's Call with the monitor's address and the operation,
+// and returns the method's result; failures are an InvokeError.
+func TestCallMethod(t *testing.T) {
+	h, served := componentHarness(t)
+	var got provider.CallRequest
+	h.fake.CallF = func(_ context.Context, req provider.CallRequest) (provider.CallResponse, error) {
+		got = req
+		if req.Args["n"].Number() < 0 {
+			return provider.CallResponse{Failures: []provider.CheckFailure{{Property: "n", Reason: "must not be negative"}}}, nil
+		}
+		return provider.CallResponse{Return: resource.Object{"twice": resource.NewNumber(2 * req.Args["n"].Number())}}, nil
+	}
+	var ret resource.Object
+	var bad error
+	p := engine.ProgramFunc(func(ctx context.Context, mon engine.Monitor) error {
+		var err error
+		ret, err = mon.Invoke(ctx, engine.InvokeRequest{Token: "pkg:index:Comp/double", Method: true,
+			Args: resource.Object{"__self__": resource.NewString("ref"), "n": resource.NewNumber(21)}})
+		_, bad = mon.Invoke(ctx, engine.InvokeRequest{Token: "pkg:index:Comp/double", Method: true,
+			Args: resource.Object{"n": resource.NewNumber(-1)}})
+		return err
+	})
+	h.mustUp(p)
+	if ret["twice"].Number() != 42 {
+		t.Errorf("the method returned %v, want twice: 42", ret)
+	}
+	if got.Token != "pkg:index:Comp/double" || got.Info.MonitorAddress == "" || got.Info.Stack == "" || *served != 1 {
+		t.Errorf("Call got %+v (monitor served %d times), want the token, the monitor address and the stack", got, *served)
+	}
+	var ie *engine.InvokeError
+	if !errors.As(bad, &ie) || !strings.Contains(bad.Error(), "n: must not be negative") {
+		t.Errorf("a refused argument gave %v, want an InvokeError naming it", bad)
+	}
+}

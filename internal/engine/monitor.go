@@ -77,6 +77,9 @@ func (m monitor) Invoke(ctx context.Context, req InvokeRequest) (resource.Object
 	if err != nil {
 		return nil, fmt.Errorf("invoking %s: %w", req.Token, err)
 	}
+	if req.Method {
+		return d.call(ctx, inst, req)
+	}
 	var resp provider.InvokeResponse
 	err = guard(func() (err error) {
 		resp, err = inst.p.Invoke(ctx, provider.InvokeRequest{Token: req.Token, Args: req.Args})

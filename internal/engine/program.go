@@ -174,4 +174,12 @@ type InvokeRequest struct {
 	Args     resource.Object
 	Provider string // explicit provider reference, or "" for the default
 	Version  string
+	// Method makes this a call of a component's method (Pulumi's Call):
+	// Token is TYPE/method, Args holds the component under "__self__",
+	// and the provider's Call answers, with the operation's resource
+	// monitor for any resources the method registers.
+	Method bool
+	// ArgDependencies maps an argument to the URNs its value depends on
+	// (for Method calls).
+	ArgDependencies map[string][]resource.URN
 }

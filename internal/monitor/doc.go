@@ -10,7 +10,8 @@
 // onto the engine's. It knows nothing about how the program is started: that
 // is internal/langhost.
 //
-// Left out, each answered with an error that says so: Call (methods of
-// component providers), ReadResource (`get` functions), stack transforms,
+// Call (a method of a component from a provider plugin) goes to the engine
+// as an InvokeRequest with Method set. Left out, each answered with an
+// error that says so: ReadResource (`get` functions), stack transforms,
 // resource hooks and parameterized packages.
 package monitor

@@ -19,6 +19,7 @@ import (
 
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/monitor"
+	"github.com/plinth-iac/plinth/internal/provider"
 	"github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
@@ -30,6 +31,7 @@ type fakeMonitor struct {
 	regs    []engine.Registration
 	stack   resource.Object
 	outputs map[resource.URN]resource.Object
+	invokes []engine.InvokeRequest
 }
 
 func (f *fakeMonitor) Register(reg engine.Registration, done func(engine.Registered, error)) {
@@ -58,6 +60,12 @@ func (f *fakeMonitor) SetStackOutputs(o resource.Object) {
 }
 
 func (f *fakeMonitor) Invoke(_ context.Context, req engine.InvokeRequest) (resource.Object, error) {
+	f.mu.Lock()
+	f.invokes = append(f.invokes, req)
+	f.mu.Unlock()
+	if req.Args["refuse"].Bool() {
+		return nil, &engine.InvokeError{Token: req.Token, Failures: []provider.CheckFailure{{Property: "refuse", Reason: "refused"}}}
+	}
 	return resource.Object{"token": resource.NewString(req.Token)}, nil
 }
 
@@ -242,10 +250,6 @@ func TestUnsupported(t *testing.T) {
 	_, _, c, _, _ := client(t)
 	ctx := context.Background()
 	calls := map[string]func() error{
-		"Call": func() error {
-			_, err := c.Call(ctx, &pulumirpc.ResourceCallRequest{Tok: "pkg:index:C/method"})
-			return err
-		},
 		"ReadResource": func() error {
 			_, err := c.ReadResource(ctx, &pulumirpc.ReadResourceRequest{Type: "plinth:fs:File", Name: "f", Id: "x"})
 			return err
@@ -329,5 +333,32 @@ func TestRemoteComponent(t *testing.T) {
 	}
 	if len(fake.regs) != 1 || !fake.regs[0].Remote || fake.regs[0].Custom {
 		t.Fatalf("the engine got %+v, want one remote component registration", fake.regs)
+	}
+}
+
+// TestCall: a method call reaches the engine as a Method invoke with its
+// token, arguments (the component under __self__) and their dependencies,
+// and the result, or the argument failures, come back.
+func TestCall(t *testing.T) {
+	fake, _, c, _, _ := client(t)
+	ctx := context.Background()
+	resp, err := c.Call(ctx, &pulumirpc.ResourceCallRequest{Tok: "pkg:index:C/method",
+		Args:            obj(t, map[string]any{"__self__": "urn:x", "n": 2}),
+		ArgDependencies: map[string]*pulumirpc.ResourceCallRequest_ArgumentDependencies{"n": {Urns: []string{"urn:dep"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resp.GetReturn().AsMap()["token"]; got != "pkg:index:C/method" {
+		t.Errorf("the call returned %v", resp.GetReturn().AsMap())
+	}
+	want := engine.InvokeRequest{Token: "pkg:index:C/method", Method: true,
+		Args:            resource.Object{"__self__": resource.NewString("urn:x"), "n": resource.NewNumber(2)},
+		ArgDependencies: map[string][]resource.URN{"n": {"urn:dep"}}}
+	if diff := cmp.Diff([]engine.InvokeRequest{want}, fake.invokes, cmpopts.EquateEmpty(), cmp.Comparer(func(a, b resource.Value) bool { return a.Equal(b) })); diff != "" {
+		t.Errorf("the engine got (-want +got):\n%s", diff)
+	}
+	bad, err := c.Call(ctx, &pulumirpc.ResourceCallRequest{Tok: "pkg:index:C/method", Args: obj(t, map[string]any{"refuse": true})})
+	if err != nil || len(bad.GetFailures()) != 1 || bad.GetFailures()[0].GetReason() != "refused" {
+		t.Errorf("a refused call gave %v, %v; want one failure", bad, err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/types/known/emptypb"
 
 	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/provider"
 	"github.com/plinth-iac/plinth/sdk/pulumiwire"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
@@ -122,11 +123,7 @@ func (m *resourceMonitor) Invoke(ctx context.Context, req *pulumirpc.ResourceInv
 	ret, err := s.mon.Invoke(ctx, engine.InvokeRequest{Token: req.GetTok(), Args: args, Provider: s.providerRef(req.GetProvider()), Version: req.GetVersion()})
 	var ie *engine.InvokeError
 	if errors.As(err, &ie) {
-		fs := make([]*pulumirpc.CheckFailure, len(ie.Failures))
-		for i, f := range ie.Failures {
-			fs[i] = &pulumirpc.CheckFailure{Property: pulumiwire.FromPlinthPath(f.Property), Reason: f.Reason}
-		}
-		return &pulumirpc.ResourceInvokeResponse{Failures: fs}, nil
+		return &pulumirpc.ResourceInvokeResponse{Failures: checkFailures(ie.Failures)}, nil
 	}
 	if err != nil {
 		return nil, status.Error(codes.Unknown, ctxErr(ctx, err).Error())
@@ -138,14 +135,47 @@ func (m *resourceMonitor) Invoke(ctx context.Context, req *pulumirpc.ResourceInv
 	return &pulumirpc.ResourceInvokeResponse{Return: obj}, nil
 }
 
+// checkFailures converts failures of a function's or method's arguments.
+func checkFailures(failures []provider.CheckFailure) []*pulumirpc.CheckFailure {
+	fs := make([]*pulumirpc.CheckFailure, len(failures))
+	for i, f := range failures {
+		fs[i] = &pulumirpc.CheckFailure{Property: pulumiwire.FromPlinthPath(f.Property), Reason: f.Reason}
+	}
+	return fs
+}
+
 // unsupported answers a request plinth does not serve.
 func unsupported(what, instead string) error {
 	return status.Errorf(codes.Unimplemented, "%s is not supported by plinth; %s", what, instead)
 }
 
-// Call implements pulumirpc.ResourceMonitorServer: not yet.
-func (m *resourceMonitor) Call(_ context.Context, req *pulumirpc.ResourceCallRequest) (*pulumirpc.CallResponse, error) {
-	return nil, unsupported(fmt.Sprintf("calling the method %s of a component from a provider plugin", req.GetTok()), "call a function (invoke) instead")
+// Call implements pulumirpc.ResourceMonitorServer: a method of a
+// component from a provider plugin, answered by the provider's Call.
+func (m *resourceMonitor) Call(ctx context.Context, req *pulumirpc.ResourceCallRequest) (*pulumirpc.CallResponse, error) {
+	s := m.s
+	args, err := pulumiwire.DecodeObject(req.GetArgs(), pulumiwire.Full())
+	if err != nil {
+		err = &RequestError{"method " + req.GetTok(), fmt.Sprintf("the program sent a malformed argument (%v)", err)}
+		return nil, status.Error(codes.InvalidArgument, s.refuse(err).Error())
+	}
+	deps := map[string][]resource.URN{}
+	for name, d := range req.GetArgDependencies() {
+		deps[name] = s.urns(d.GetUrns())
+	}
+	ret, err := s.mon.Invoke(ctx, engine.InvokeRequest{Token: req.GetTok(), Args: args, Method: true, ArgDependencies: deps,
+		Provider: s.providerRef(req.GetProvider()), Version: req.GetVersion()})
+	var ie *engine.InvokeError
+	if errors.As(err, &ie) {
+		return &pulumirpc.CallResponse{Failures: checkFailures(ie.Failures)}, nil
+	}
+	if err != nil {
+		return nil, status.Error(codes.Unknown, ctxErr(ctx, err).Error())
+	}
+	obj, err := pulumiwire.EncodeObject(ret, pulumiwire.Options{Secrets: true, Resources: true, ByteStrings: req.GetAcceptsByteString()})
+	if err != nil {
+		return nil, status.Errorf(codes.Internal, "method %s: encoding its result: %v", req.GetTok(), err)
+	}
+	return &pulumirpc.CallResponse{Return: obj}, nil
 }
 
 // ReadResource implements pulumirpc.ResourceMonitorServer: not yet.

@@ -73,7 +73,18 @@
 // older one. Providers made by New implement StateUpgradeProvider, which
 // the Terraform server calls for UpgradeResourceState.
 //
-// It leaves out component resources (Construct), streaming invokes,
+// # Components
+//
+// WithComponent adds a component resource a provider builds itself: its
+// Component's Construct registers children through a ComponentContext
+// (each parented to the component) and returns the component's outputs;
+// WithMethod adds a method of a component (Pulumi's Call). The schema marks
+// the type IsComponent, so engines send it to Construct. Only pulumiserve
+// serves components, over the engine's resource monitor; in process and
+// over the Terraform protocol they are not available (tfserve leaves them
+// out of its schema).
+//
+// It leaves out streaming invokes,
 // Terraform's private state, and any serialised form
 // of the schema: the servers render Schema in their protocol's terms. It
 // knows no wire format, starts no server and imports nothing under

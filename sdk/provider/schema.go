@@ -48,6 +48,9 @@ type ResourceSchema struct {
 	// Version is the schema version of the state (0 unless the resource
 	// type implements StateUpgrader).
 	Version int64
+	// IsComponent marks a component the provider builds with Construct
+	// (see WithComponent); it has no Create, Read, Update or Delete.
+	IsComponent bool
 }
 
 // FunctionSchema describes a provider function.

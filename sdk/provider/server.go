@@ -35,6 +35,10 @@ type setup struct {
 	config    *configHandler
 	resources map[string]resourceHandler
 	functions map[string]functionHandler
+	// components are keyed by type token.
+	components map[string]componentHandler
+	// methods are keyed by method token (TYPE/name).
+	methods map[string]Method
 }
 
 // module checks that token belongs to the package and returns its module
@@ -78,7 +82,8 @@ func New(info Info, opts ...Option) (Provider, error) {
 		return nil, fmt.Errorf("provider name %q must be an identifier (letters, digits, underscores)", info.Name)
 	}
 	s := &setup{info: info, types: newTypeBuilder(info.Name),
-		resources: map[string]resourceHandler{}, functions: map[string]functionHandler{}}
+		resources: map[string]resourceHandler{}, functions: map[string]functionHandler{},
+		components: map[string]componentHandler{}, methods: map[string]Method{}}
 	for _, opt := range opts {
 		if err := opt(s); err != nil {
 			return nil, fmt.Errorf("provider %s: %w", info.Name, err)
@@ -99,6 +104,9 @@ type server struct {
 	config    *configHandler
 	resources map[string]resourceHandler
 	functions map[string]functionHandler
+	// components are keyed by type token.
+	components map[string]componentHandler
+	methods    map[string]Method
 
 	mu        sync.RWMutex
 	cfg       any  // the configuration value, once configured
@@ -107,10 +115,14 @@ type server struct {
 	cancel    context.CancelFunc
 }
 
-var _ Provider = (*server)(nil)
+var (
+	_ Provider    = (*server)(nil)
+	_ Constructor = (*server)(nil)
+	_ Caller      = (*server)(nil)
+)
 
 func newServer(s *setup) *server {
-	srv := &server{info: s.info, config: s.config, resources: s.resources, functions: s.functions}
+	srv := &server{info: s.info, config: s.config, resources: s.resources, functions: s.functions, components: s.components, methods: s.methods}
 	srv.cancelled, srv.cancel = context.WithCancel(context.Background())
 	srv.schema = srv.buildSchema(s.types)
 	return srv
@@ -127,6 +139,9 @@ func (s *server) buildSchema(tb *typeBuilder) Schema {
 	}
 	for t, h := range s.functions {
 		sc.Functions[t] = h.schema()
+	}
+	for t, h := range s.components {
+		sc.Resources[t] = h.schema()
 	}
 	return sc
 }

@@ -65,7 +65,7 @@ func toSchema(s sdk.Schema) *schema.Schema {
 	}
 	for t, r := range s.Resources {
 		out.Resources[t] = schema.ResourceSchema{Description: r.Description,
-			Inputs: toProperties(r.Inputs), Outputs: toProperties(r.Outputs)}
+			Inputs: toProperties(r.Inputs), Outputs: toProperties(r.Outputs), IsComponent: r.IsComponent}
 	}
 	for t, f := range s.Functions {
 		out.Functions[t] = schema.FunctionSchema{Description: f.Description,

@@ -36,6 +36,7 @@ type ResourceSpec struct {
 	Required        []string                `json:"required,omitempty"`
 	InputProperties map[string]PropertySpec `json:"inputProperties,omitempty"`
 	RequiredInputs  []string                `json:"requiredInputs,omitempty"`
+	IsComponent     bool                    `json:"isComponent,omitempty"`
 }
 
 // FunctionSpec describes a function.
@@ -94,6 +95,7 @@ func PackageSchema(s provider.Schema) Spec {
 			Description: r.Description,
 			Properties:  properties(r.Outputs), Required: provider.RequiredNames(r.Outputs),
 			InputProperties: properties(r.Inputs), RequiredInputs: provider.RequiredNames(r.Inputs),
+			IsComponent: r.IsComponent,
 		}
 	}
 	for tok, f := range s.Functions {

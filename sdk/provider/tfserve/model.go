@@ -215,6 +215,9 @@ func newModel(s provider.Schema, blocks bool) (*model, error) {
 		resources: map[string]*resourceModel{}, functions: map[string]*functionModel{}, data: map[string]*functionModel{}}
 	for _, tok := range s.ResourceTypes() {
 		rs := s.Resources[tok]
+		if rs.IsComponent {
+			continue // Terraform has no component resources
+		}
 		r := &resourceModel{token: tok, name: typeName(tok), doc: rs.Description, version: rs.Version,
 			obj: objectOf(rs.Inputs, rs.Outputs, blocks, 0)}
 		if _, clash := r.obj.byTF["id"]; clash {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/plinth-iac/plinth/sdk/provider"
 	"github.com/plinth-iac/plinth/sdk/provider/tfserve"
+	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
 // Rule is a nested object type: a nested attribute in protocol 6, a
@@ -251,5 +252,27 @@ func TestProtocolFrom(t *testing.T) {
 				t.Errorf("ProtocolFrom(%v, %q) = %d, %v; want %d (error %v)", tc.args, tc.env, got, err, tc.want, tc.wantErr)
 			}
 		})
+	}
+}
+
+// TestComponentsAreNotTerraformResources: Terraform has no component
+// resources, so a provider's components are left out of its schema.
+func TestComponentsAreNotTerraformResources(t *testing.T) {
+	type none struct{}
+	build := func(ctx context.Context, c provider.ComponentContext, in resource.Object) (resource.Object, error) {
+		return nil, nil
+	}
+	p, err := provider.New(provider.Info{Name: "kit"},
+		provider.WithComponent[none, none]("kit:index:Set", provider.ComponentFunc(build), "A set."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := tfserve.NewServer6(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, _ := s.GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
+	if len(resp.ResourceSchemas) != 0 {
+		t.Errorf("the Terraform schema lists a component: %v", resp.ResourceSchemas)
 	}
 }
