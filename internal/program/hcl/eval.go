@@ -46,6 +46,8 @@ type run struct {
 	// outcomes are what the engine did to each managed instance, by
 	// address, for replace_triggered_by.
 	outcomes map[string]engine.Registered
+	// closers close the ephemeral resources opened, in order.
+	closers []func(context.Context) error
 }
 
 // nodeState is a node's result, written before its done channel closes.
@@ -103,6 +105,7 @@ func (ev *Evaluator) Run(ctx context.Context, mon engine.Monitor) error {
 		}()
 	}
 	wg.Wait()
+	r.closeEphemerals()
 	r.setOutputs()
 	return r.result()
 }

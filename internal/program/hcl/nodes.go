@@ -33,6 +33,9 @@ func (r *run) variable(n *node, inst *modInst) bool {
 	if err != nil {
 		return r.fail(rng, "Invalid value for input variable", "The given value is not suitable for var.%s declared at %s: %s.", v.name, v.rng, err)
 	}
+	if v.ephemeral {
+		conv = conv.Mark(ephemeralMark)
+	}
 	if v.sensitive {
 		conv = conv.Mark(sensitive)
 	}
@@ -92,6 +95,9 @@ func (r *run) output(n *node, inst *modInst) bool {
 	}
 	v, ds := o.value.Value(ctx)
 	if !r.report(ds) {
+		return false
+	}
+	if !r.ephemeralOutput(o, inst, v) {
 		return false
 	}
 	if o.sensitive {

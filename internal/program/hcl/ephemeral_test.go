@@ -1,0 +1,92 @@
+package hcl
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/program"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// OpenEphemeral makes fakeMonitor an engine.EphemeralOpener: the result
+// is the arguments with a "secret" attribute; closing is recorded.
+func (f *fakeMonitor) OpenEphemeral(_ context.Context, req engine.InvokeRequest) (resource.Object, func(context.Context) error, error) {
+	f.mu.Lock()
+	f.opened = append(f.opened, req.Token)
+	f.mu.Unlock()
+	out := req.Args.Copy()
+	out["secret"] = resource.NewString("s3cr3t-" + req.Args["name"].Str())
+	return out, func(context.Context) error {
+		f.mu.Lock()
+		f.closed = append(f.closed, req.Token)
+		f.mu.Unlock()
+		return nil
+	}, nil
+}
+
+// TestEphemeralResources: an ephemeral block is opened (not read) and
+// closed at the end of the run; its values flow into locals, other
+// ephemeral resources and provider configuration, but never into a
+// resource's arguments or a root output, which are recorded in state.
+func TestEphemeralResources(t *testing.T) {
+	base := `
+ephemeral "random_password" "a" { name = "a" }
+ephemeral "random_password" "b" { name = ephemeral.random_password.a.secret }
+locals { pw = upper(ephemeral.random_password.b.secret) }
+`
+	tests := map[string]struct {
+		extra   string
+		wantErr string // a substring of the error; "" for success
+	}{
+		"flows into locals and ephemeral resources": {extra: `output "n" { value = ephemeralasnull(local.pw) }`},
+		"resource argument":                         {extra: `resource "random_pet" "p" { prefix = local.pw }`, wantErr: `Ephemeral value not allowed`},
+		"data source argument":                      {extra: `data "random_thing" "d" { name = ephemeral.random_password.a.secret }`, wantErr: `Ephemeral value not allowed`},
+		"root output":                               {extra: `output "o" { value = local.pw }`, wantErr: `is not declared as returning an ephemeral value`},
+		"root output declared ephemeral": {extra: `output "o" {
+  value     = local.pw
+  ephemeral = true
+}`, wantErr: `Ephemeral output not allowed`},
+		"ephemeral variable in resource": {extra: `
+variable "token" {
+  default   = "t"
+  ephemeral = true
+}
+resource "random_pet" "p" { prefix = var.token }`, wantErr: `main.tf:10:29: Ephemeral value not allowed`},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			mon, err := runConfig(t, map[string]string{"main.tf": base + tc.extra}, program.Options{}, false)
+			if tc.wantErr == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff([]string{"random:index:random_password", "random:index:random_password"}, mon.opened); diff != "" {
+					t.Errorf("opened (-want +got):\n%s", diff)
+				}
+				if diff := cmp.Diff(mon.opened, mon.closed); diff != "" {
+					t.Errorf("closed (-opened +closed):\n%s", diff)
+				}
+				if len(mon.invokes) != 0 {
+					t.Errorf("ephemeral resources were read as data sources: %v", mon.invokes)
+				}
+				if diff := cmp.Diff(resource.Object{"n": resource.Null()}, mon.outputs); diff != "" {
+					t.Errorf("outputs (-want +got):\n%s", diff)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Fatalf("error = %v, want one containing %q", err, tc.wantErr)
+			}
+			for n, reg := range mon.regs {
+				if s := fmt.Sprint(reg.Inputs); strings.Contains(strings.ToLower(s), "s3cr3t") {
+					t.Errorf("registration %s got the ephemeral value: %v", n, reg.Inputs)
+				}
+			}
+		})
+	}
+}
