@@ -3,6 +3,7 @@ package hcl
 import (
 	"context"
 	"errors"
+	"sort"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -103,4 +104,17 @@ func (r *run) closeEphemerals() {
 		}
 	}
 	r.closers = nil
+}
+
+// ephemeralKeys names the arguments that hold ephemeral values, sorted:
+// a provider is configured with them, and the engine records none.
+func ephemeralKeys(vals map[string]cty.Value) []string {
+	var keys []string
+	for k, v := range vals {
+		if hasEphemeral(v) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
 }

@@ -38,12 +38,16 @@ func TestEphemeralResources(t *testing.T) {
 ephemeral "random_password" "a" { name = "a" }
 ephemeral "random_password" "b" { name = ephemeral.random_password.a.secret }
 locals { pw = upper(ephemeral.random_password.b.secret) }
+output "n" { value = ephemeralasnull(local.pw) }
 `
 	tests := map[string]struct {
 		extra   string
 		wantErr string // a substring of the error; "" for success
+		// provider is the provider registration's EphemeralInputs.
+		provider []string
 	}{
-		"flows into locals and ephemeral resources": {extra: `output "n" { value = ephemeralasnull(local.pw) }`},
+		"flows into locals and ephemeral resources": {},
+		"provider configuration":                    {extra: `provider "vault" { token = local.pw }`, provider: []string{"token"}},
 		"resource argument":                         {extra: `resource "random_pet" "p" { prefix = local.pw }`, wantErr: `Ephemeral value not allowed`},
 		"data source argument":                      {extra: `data "random_thing" "d" { name = ephemeral.random_password.a.secret }`, wantErr: `Ephemeral value not allowed`},
 		"root output":                               {extra: `output "o" { value = local.pw }`, wantErr: `is not declared as returning an ephemeral value`},
@@ -56,7 +60,7 @@ variable "token" {
   default   = "t"
   ephemeral = true
 }
-resource "random_pet" "p" { prefix = var.token }`, wantErr: `main.tf:10:29: Ephemeral value not allowed`},
+resource "random_pet" "p" { prefix = var.token }`, wantErr: `main.tf:11:29: Ephemeral value not allowed`},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -73,6 +77,9 @@ resource "random_pet" "p" { prefix = var.token }`, wantErr: `main.tf:10:29: Ephe
 				}
 				if len(mon.invokes) != 0 {
 					t.Errorf("ephemeral resources were read as data sources: %v", mon.invokes)
+				}
+				if diff := cmp.Diff(tc.provider, mon.regs["provider.vault"].EphemeralInputs); diff != "" {
+					t.Errorf("provider EphemeralInputs (-want +got):\n%s", diff)
 				}
 				if diff := cmp.Diff(resource.Object{"n": resource.Null()}, mon.outputs); diff != "" {
 					t.Errorf("outputs (-want +got):\n%s", diff)

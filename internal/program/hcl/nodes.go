@@ -204,14 +204,14 @@ func (r *run) providerNode(n *node) bool {
 	p := n.provider
 	ok := true
 	for _, inst := range r.instancesOf(n.mod) {
-		inputs, good := r.body(p.body, r.evalCtx(inst))
-		if !good {
+		vals, ds := evalBody(p.body, r.evalCtx(inst), metaArguments)
+		if !r.report(ds) {
 			ok = false
 			continue
 		}
 		src, version := r.required(n.mod, p.name)
 		reg := engine.Registration{Type: "pulumi:providers:" + p.name, Name: inst.prefix + "provider." + p.key(),
-			Custom: true, Inputs: inputs, Version: version, PluginSource: src}
+			Custom: true, Inputs: objectOf(vals), Version: version, PluginSource: src, EphemeralInputs: ephemeralKeys(vals)}
 		res, err := engine.RegisterAndWait(r.ctx, r.mon, reg)
 		if err != nil {
 			ok = r.fail(p.rng, "Provider configuration failed", "The provider configuration %s failed: %s.", p.key(), err)
