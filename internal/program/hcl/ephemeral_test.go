@@ -55,6 +55,18 @@ output "n" { value = ephemeralasnull(local.pw) }
   value     = local.pw
   ephemeral = true
 }`, wantErr: `Ephemeral output not allowed`},
+		"module variable not ephemeral": {extra: `
+module "m" {
+  source = "./m"
+  pw     = local.pw
+}`, wantErr: `The input variable "pw" does not accept ephemeral values`},
+		"ephemeral module variable and output keep the mark": {extra: `
+module "e" {
+  source = "./e"
+  pw     = local.pw
+}
+locals { back = module.e.pw }
+resource "random_pet" "p" { prefix = local.back }`, wantErr: `The argument "prefix" of random_pet.p is derived from an ephemeral value`},
 		"ephemeral variable in resource": {extra: `
 variable "token" {
   default   = "t"
@@ -64,7 +76,8 @@ resource "random_pet" "p" { prefix = var.token }`, wantErr: `main.tf:11:29: Ephe
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			mon, err := runConfig(t, map[string]string{"main.tf": base + tc.extra}, program.Options{}, false)
+			mon, err := runConfig(t, map[string]string{"main.tf": base + tc.extra, "m/main.tf": `variable "pw" {}`,
+				"e/main.tf": "variable \"pw\" {\n ephemeral = true\n}\noutput \"pw\" {\n value = var.pw\n ephemeral = true\n}"}, program.Options{}, false)
 			if tc.wantErr == "" {
 				if err != nil {
 					t.Fatal(err)

@@ -20,6 +20,10 @@ func (r *run) variable(n *node, inst *modInst) bool {
 	if !ok {
 		return false
 	}
+	if !v.ephemeral && hasEphemeral(val) {
+		return r.fail(rng, "Ephemeral value not allowed",
+			"The input variable %q does not accept ephemeral values. Declare it with ephemeral = true in %s, or pass a value that is not derived from an ephemeral resource.", v.name, v.rng.Filename)
+	}
 	if val.IsNull() && !v.nullable {
 		if v.def == nil {
 			return r.fail(rng, "Invalid value for input variable", "The variable %q is not nullable: give it a value that is not null.", v.name)
