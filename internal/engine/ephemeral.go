@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -12,7 +13,9 @@ import (
 
 // EphemeralOpener is a Monitor that opens ephemeral resources (Terraform's
 // ephemeral blocks). The engine renews an open resource when its provider
-// asks, until the returned close function is called; nothing about it is
+// asks, and closes it when the returned close function is called or, at
+// the latest, when the operation ends (after its deletes, which may need
+// a provider configured from the resource's value); nothing about it is
 // recorded in the state or the plan.
 type EphemeralOpener interface {
 	OpenEphemeral(ctx context.Context, req InvokeRequest) (resource.Object, func(context.Context) error, error)
@@ -42,6 +45,9 @@ func (m monitor) OpenEphemeral(ctx context.Context, req InvokeRequest) (resource
 		return nil, nil, &InvokeError{Token: req.Token, Failures: resp.Failures}
 	}
 	h := &ephemeralHandle{p: eph, token: req.Token, private: resp.Private, stop: make(chan struct{})}
+	m.d.mu.Lock()
+	m.d.ephemerals = append(m.d.ephemerals, h)
+	m.d.mu.Unlock()
 	go h.renew(resp.RenewAt)
 	return resp.Result, h.close, nil
 }
@@ -92,4 +98,18 @@ func (h *ephemeralHandle) close(ctx context.Context) error {
 		}
 	})
 	return err
+}
+
+// closeEphemerals closes the ephemeral resources still open, last opened
+// first, and returns the failures.
+func (d *deployment) closeEphemerals() error {
+	d.mu.Lock()
+	hs := d.ephemerals
+	d.ephemerals = nil
+	d.mu.Unlock()
+	var errs []error
+	for i := len(hs) - 1; i >= 0; i-- {
+		errs = append(errs, hs[i].close(context.WithoutCancel(d.callCtx)))
+	}
+	return errors.Join(errs...)
 }

@@ -93,3 +93,48 @@ func ephemeralProgram(ctx context.Context, mon engine.Monitor) error {
 	}
 	return closeIt(ctx)
 }
+
+// TestEphemeralClosedAfterDeletes: an ephemeral resource the program
+// leaves open is closed when the operation ends, after the deletes of
+// resources the program no longer registers (their provider may be
+// configured from it), as terraform closes it after its last user.
+func TestEphemeralClosedAfterDeletes(t *testing.T) {
+	h := newHarness(t)
+	var mu sync.Mutex
+	var calls []string
+	record := func(s string) { mu.Lock(); calls = append(calls, s); mu.Unlock() }
+	h.fake.OpenEphemeralF = func(_ context.Context, req provider.OpenEphemeralRequest) (provider.OpenEphemeralResponse, error) {
+		record("open")
+		return provider.OpenEphemeralResponse{Result: resource.Object{"token": resource.NewString("t")}}, nil
+	}
+	h.fake.CloseEphemeralF = func(context.Context, provider.CloseEphemeralRequest) error { record("close"); return nil }
+	del := h.fake.DeleteF
+	h.fake.DeleteF = func(ctx context.Context, req provider.DeleteRequest) (provider.DeleteResponse, error) {
+		record("delete " + req.URN.Name())
+		return del(ctx, req)
+	}
+	program := func(things ...string) engine.Program {
+		return engine.ProgramFunc(func(ctx context.Context, mon engine.Monitor) error {
+			val, _, err := mon.(engine.EphemeralOpener).OpenEphemeral(ctx, engine.InvokeRequest{Token: "pkg:index:Token"})
+			if err != nil {
+				return err
+			}
+			prov, err := engine.RegisterAndWait(ctx, mon, engine.Registration{Type: "pulumi:providers:pkg", Name: "p", Custom: true,
+				Inputs: resource.Object{"token": val["token"]}, EphemeralInputs: []string{"token"}})
+			if err != nil {
+				return err
+			}
+			for _, n := range things {
+				if _, err := engine.RegisterAndWait(ctx, mon, engine.Registration{Type: "pkg:index:Thing", Name: n, Custom: true, Provider: prov.ProviderRef}); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	h.mustUp(program("a", "b"))
+	diffStrings(t, "first run", []string{"open", "close"}, calls)
+	calls = nil
+	h.mustUp(program("a"))
+	diffStrings(t, "second run", []string{"open", "delete b", "close"}, calls)
+}

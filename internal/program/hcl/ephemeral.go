@@ -1,7 +1,6 @@
 package hcl
 
 import (
-	"context"
 	"errors"
 	"sort"
 
@@ -79,31 +78,18 @@ func (r *run) ephemeralOutput(o *output, inst *modInst, v cty.Value) bool {
 }
 
 // openEphemeral opens an ephemeral resource instance through the engine;
-// its value is marked ephemeral, and it is closed when the run ends.
+// its value is marked ephemeral. The engine closes it when the operation
+// ends, after the deletes that may need a provider it configured.
 func (r *run) openEphemeral(req engine.InvokeRequest) (cty.Value, error) {
 	opener, ok := r.mon.(engine.EphemeralOpener)
 	if !ok {
 		return cty.NilVal, errors.New("this engine cannot open ephemeral resources")
 	}
-	res, closer, err := opener.OpenEphemeral(r.ctx, req)
+	res, _, err := opener.OpenEphemeral(r.ctx, req)
 	if err != nil {
 		return cty.NilVal, err
 	}
-	r.mu.Lock()
-	r.closers = append(r.closers, closer)
-	r.mu.Unlock()
 	return objectToCty(res).Mark(ephemeralMark), nil
-}
-
-// closeEphemerals closes every ephemeral resource the run opened, last
-// opened first; a failure to close is an error of the run.
-func (r *run) closeEphemerals() {
-	for i := len(r.closers) - 1; i >= 0; i-- {
-		if err := r.closers[i](context.WithoutCancel(r.ctx)); err != nil {
-			r.report(hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Failed to close ephemeral resource", Detail: err.Error() + "."}})
-		}
-	}
-	r.closers = nil
 }
 
 // ephemeralKeys names the arguments that hold ephemeral values, sorted:

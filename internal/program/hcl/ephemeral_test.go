@@ -29,8 +29,8 @@ func (f *fakeMonitor) OpenEphemeral(_ context.Context, req engine.InvokeRequest)
 	}, nil
 }
 
-// TestEphemeralResources: an ephemeral block is opened (not read) and
-// closed at the end of the run; its values flow into locals, other
+// TestEphemeralResources: an ephemeral block is opened (not read), and
+// left for the engine to close when the operation ends; its values flow into locals, other
 // ephemeral resources and provider configuration, but never into a
 // resource's arguments or a root output, which are recorded in state.
 func TestEphemeralResources(t *testing.T) {
@@ -85,8 +85,8 @@ resource "random_pet" "p" { prefix = var.token }`, wantErr: `main.tf:11:29: Ephe
 				if diff := cmp.Diff([]string{"random:index:random_password", "random:index:random_password"}, mon.opened); diff != "" {
 					t.Errorf("opened (-want +got):\n%s", diff)
 				}
-				if diff := cmp.Diff(mon.opened, mon.closed); diff != "" {
-					t.Errorf("closed (-opened +closed):\n%s", diff)
+				if len(mon.closed) != 0 {
+					t.Errorf("the front end closed %v: the engine closes them when the operation ends", mon.closed)
 				}
 				if len(mon.invokes) != 0 {
 					t.Errorf("ephemeral resources were read as data sources: %v", mon.invokes)

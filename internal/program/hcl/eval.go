@@ -46,8 +46,6 @@ type run struct {
 	// outcomes are what the engine did to each managed instance, by
 	// address, for replace_triggered_by.
 	outcomes map[string]engine.Registered
-	// closers close the ephemeral resources opened, in order.
-	closers []func(context.Context) error
 }
 
 // nodeState is a node's result, written before its done channel closes.
@@ -105,7 +103,6 @@ func (ev *Evaluator) Run(ctx context.Context, mon engine.Monitor) error {
 		}()
 	}
 	wg.Wait()
-	r.closeEphemerals()
 	r.setOutputs()
 	return r.result()
 }
