@@ -41,6 +41,9 @@ type deployment struct {
 	// replaceSet holds the URNs the operation's Replace option names.
 	replaceSet map[resource.URN]bool
 	errs       []error
+	// ephemerals are the ephemeral resources the program opened; those
+	// still open are closed when the operation ends.
+	ephemerals []*ephemeralHandle
 	outputs    resource.Object
 	outputsSet bool
 	// recorded are the stack outputs as the base snapshot has them.

@@ -81,6 +81,11 @@ type Registration struct {
 	Remote bool
 	Parent resource.URN
 	Inputs resource.Object
+	// EphemeralInputs names the top-level inputs of a provider
+	// registration that hold ephemeral values (Terraform's ephemeral
+	// resources): the provider is configured with them, but they are
+	// never recorded in the state or the plan, nor diffed.
+	EphemeralInputs []string
 	// Dependencies are every resource this one depends on, explicit
 	// (dependsOn) and implicit (through its inputs).
 	Dependencies         []resource.URN

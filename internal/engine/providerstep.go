@@ -21,7 +21,7 @@ func (d *deployment) providerStep(urn resource.URN, reg *Registration) (step, er
 	if s.checked, err = d.checkConfig(s.p, urn, s.old, reg.Inputs); err != nil {
 		return nil, err
 	}
-	if s.op, s.diff, err = d.diffConfig(s.p, urn, s.old, s.checked); err != nil {
+	if s.op, s.diff, err = d.diffConfig(s.p, urn, s.old, withoutKeys(s.checked, reg.EphemeralInputs)); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -45,14 +45,27 @@ func (s providerStep) apply(x *executor) (Registered, error) {
 	if err := x.fx.configure(x.ctx, s.p, s.checked); err != nil {
 		return Registered{}, fmt.Errorf("configuring provider %s: %w", s.urn, err)
 	}
-	nr := x.newResource(s.urn, s.reg, withReserved(s.checked, s.reg.Version, s.reg.PluginSource), "")
-	nr.Outputs = s.checked
+	recorded := withoutKeys(s.checked, s.reg.EphemeralInputs)
+	nr := x.newResource(s.urn, s.reg, withReserved(recorded, s.reg.Version, s.reg.PluginSource), "")
+	nr.Outputs = recorded
 	if err := x.recordProvider(s.op, s.old, nr, s.diff); err != nil {
 		return Registered{}, err
 	}
 	ref := state.ProviderRef(s.urn, nr.ID)
 	x.prov.add(&instance{ref: ref, pkg: s.pkg, p: s.p, config: s.checked})
-	return Registered{URN: s.urn, ID: idValue(nr.ID), Outputs: s.checked, Custom: true, ProviderRef: ref}, nil
+	return Registered{URN: s.urn, ID: idValue(nr.ID), Outputs: recorded, Custom: true, ProviderRef: ref}, nil
+}
+
+// withoutKeys is o without the named keys (o itself when there are none).
+func withoutKeys(o resource.Object, keys []string) resource.Object {
+	if len(keys) == 0 {
+		return o
+	}
+	out := o.Copy()
+	for _, k := range keys {
+		delete(out, k)
+	}
+	return out
 }
 
 func (d *deployment) checkConfig(p provider.Provider, urn resource.URN, old *state.Resource, news resource.Object) (resource.Object, error) {

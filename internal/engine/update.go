@@ -65,6 +65,7 @@ func run(ctx context.Context, prog Program, base *state.Snapshot, opts *Options,
 		d.deleteAll(d.condemned(), deleteShown)
 		d.countUnrecreated()
 	}
+	d.fail(d.closeEphemerals())
 	if !preview { // a preview reports the outputs as the program set them
 		d.fail(d.recordOutputs())
 	}

@@ -32,6 +32,10 @@ type Fake struct {
 	SignalCancellationF func(ctx context.Context) error
 	CloseF              func() error
 
+	OpenEphemeralF  func(ctx context.Context, req OpenEphemeralRequest) (OpenEphemeralResponse, error)
+	RenewEphemeralF func(ctx context.Context, req RenewEphemeralRequest) (RenewEphemeralResponse, error)
+	CloseEphemeralF func(ctx context.Context, req CloseEphemeralRequest) error
+
 	ids atomic.Int64
 }
 

@@ -59,6 +59,7 @@ type variable struct {
 	defaults    *typeexpr.Defaults
 	def         hcl.Expression // nil when there is no default
 	sensitive   bool
+	ephemeral   bool // its value is marked ephemeral: never in state
 	nullable    bool
 	validations []*condition
 	rng         hcl.Range
@@ -69,6 +70,7 @@ type output struct {
 	name          string
 	value         hcl.Expression
 	sensitive     bool
+	ephemeral     bool // a module output that may carry ephemeral values
 	dependsOn     []hcl.Traversal
 	preconditions []*condition
 	rng           hcl.Range

@@ -26,6 +26,8 @@ type fakeMonitor struct {
 	regs    map[string]engine.Registration
 	outputs resource.Object
 	invokes []string
+	// opened and closed are the ephemeral resources opened and closed.
+	opened, closed []string
 	// recorded are the names the fake state holds (see Recorded).
 	recorded map[string]bool
 	// outcome, if set, is what the engine says it did to a resource.

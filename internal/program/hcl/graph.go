@@ -156,13 +156,32 @@ func (g *graph) linkVariable(n *node) {
 }
 
 // linkProviders makes a resource or module call wait for the provider
-// blocks of its module and those above.
+// blocks of its module and those above: a resource only for those of its
+// provider, so that a provider's configuration may use what resources of
+// other providers (ephemeral ones, say) produce.
 func (g *graph) linkProviders(n *node, m *Module) {
+	local := ""
+	if n.resource != nil {
+		local = resourceProviderName(n.resource)
+	}
 	for p := m; p != nil; p = p.parent {
 		for _, pc := range p.providers {
-			g.dep(n, g.byKey[modKey(p, "provider."+pc.key())])
+			if local == "" || pc.name == local {
+				g.dep(n, g.byKey[modKey(p, "provider."+pc.key())])
+			}
 		}
 	}
+}
+
+// resourceProviderName is the local name of a resource's provider: its
+// provider meta-argument's, or its type's prefix (random of random_pet).
+func resourceProviderName(rc *resourceConfig) string {
+	if rc.provider != "" {
+		local, _, _ := strings.Cut(rc.provider, ".")
+		return local
+	}
+	local, _, _ := strings.Cut(rc.typ, "_")
+	return local
 }
 
 func (g *graph) dep(n, d *node) {

@@ -20,6 +20,10 @@ func (r *run) variable(n *node, inst *modInst) bool {
 	if !ok {
 		return false
 	}
+	if !v.ephemeral && hasEphemeral(val) {
+		return r.fail(rng, "Ephemeral value not allowed",
+			"The input variable %q does not accept ephemeral values. Declare it with ephemeral = true in %s, or pass a value that is not derived from an ephemeral resource.", v.name, v.rng.Filename)
+	}
 	if val.IsNull() && !v.nullable {
 		if v.def == nil {
 			return r.fail(rng, "Invalid value for input variable", "The variable %q is not nullable: give it a value that is not null.", v.name)
@@ -32,6 +36,9 @@ func (r *run) variable(n *node, inst *modInst) bool {
 	conv, err := convert.Convert(val, v.typ)
 	if err != nil {
 		return r.fail(rng, "Invalid value for input variable", "The given value is not suitable for var.%s declared at %s: %s.", v.name, v.rng, err)
+	}
+	if v.ephemeral {
+		conv = conv.Mark(ephemeralMark)
 	}
 	if v.sensitive {
 		conv = conv.Mark(sensitive)
@@ -92,6 +99,9 @@ func (r *run) output(n *node, inst *modInst) bool {
 	}
 	v, ds := o.value.Value(ctx)
 	if !r.report(ds) {
+		return false
+	}
+	if !r.ephemeralOutput(o, inst, v) {
 		return false
 	}
 	if o.sensitive {
@@ -198,14 +208,14 @@ func (r *run) providerNode(n *node) bool {
 	p := n.provider
 	ok := true
 	for _, inst := range r.instancesOf(n.mod) {
-		inputs, good := r.body(p.body, r.evalCtx(inst))
-		if !good {
+		vals, ds := evalBody(p.body, r.evalCtx(inst), metaArguments)
+		if !r.report(ds) {
 			ok = false
 			continue
 		}
 		src, version := r.required(n.mod, p.name)
 		reg := engine.Registration{Type: "pulumi:providers:" + p.name, Name: inst.prefix + "provider." + p.key(),
-			Custom: true, Inputs: inputs, Version: version, PluginSource: src}
+			Custom: true, Inputs: objectOf(vals), Version: version, PluginSource: src, EphemeralInputs: ephemeralKeys(vals)}
 		res, err := engine.RegisterAndWait(r.ctx, r.mon, reg)
 		if err != nil {
 			ok = r.fail(p.rng, "Provider configuration failed", "The provider configuration %s failed: %s.", p.key(), err)

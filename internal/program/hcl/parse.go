@@ -261,6 +261,7 @@ func (l *loader) variableBlock(m *Module, b *hcl.Block) {
 		v.def = a.Expr
 	}
 	l.boolAttr(content, "sensitive", &v.sensitive)
+	l.boolAttr(content, "ephemeral", &v.ephemeral)
 	l.boolAttr(content, "nullable", &v.nullable)
 	for _, vb := range content.Blocks {
 		if c := l.conditionBlock(vb, "condition"); c != nil {
@@ -305,6 +306,7 @@ func (l *loader) outputBlock(m *Module, b *hcl.Block) {
 	}
 	o := &output{name: b.Labels[0], value: content.Attributes["value"].Expr, rng: b.DefRange}
 	l.boolAttr(content, "sensitive", &o.sensitive)
+	l.boolAttr(content, "ephemeral", &o.ephemeral)
 	if a, ok := content.Attributes["depends_on"]; ok {
 		o.dependsOn = l.traversals(a.Expr)
 	}

@@ -117,7 +117,7 @@ func (r *run) registerInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.E
 		set(cty.NilVal, true)
 		return
 	}
-	inputs, ok := r.body(rc.body, ctx)
+	inputs, ok := r.resourceBody(rc, ctx)
 	if !ok {
 		set(cty.NilVal, true)
 		return
@@ -242,13 +242,17 @@ func traversalPath(t hcl.Traversal) string {
 // depends on is yet to be created, else its value is unknown until then.
 func (r *run) readInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.EvalContext, pending bool, set func(cty.Value, bool)) {
 	rc := n.resource
-	args, ok := r.body(rc.body, ctx)
+	args, ok := r.resourceBody(rc, ctx)
 	if !ok {
 		set(cty.NilVal, true)
 		return
 	}
 	token, pkg, err := program.NormalizeFunction(rc.typ)
 	if pending || resource.NewObject(args).ContainsUnknowns() {
+		if rc.mode == ephemeral {
+			set(cty.DynamicVal.Mark(ephemeralMark), false)
+			return
+		}
 		if r.opts.DeferredRead != nil && rc.mode == dataMode {
 			r.opts.DeferredRead(program.DeferredRead{Address: inst.prefix + rc.addr() + k.suffix(), Type: token, Args: args})
 		}
@@ -262,6 +266,10 @@ func (r *run) readInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.EvalC
 	var reg engine.Registration
 	if !r.providerFor(n, inst, pkg, &reg) {
 		set(cty.NilVal, true)
+		return
+	}
+	if rc.mode == ephemeral {
+		go r.openInstance(n, inst, k, reg, token, args, set)
 		return
 	}
 	go func() {
@@ -392,4 +400,20 @@ func expandDynamic(blk *hclsyntax.Block, ctx *hcl.EvalContext, blocks map[string
 		blocks[label] = append(blocks[label], cty.ObjectVal(vals))
 	}
 	return diags
+}
+
+// openInstance opens an ephemeral resource instance.
+func (r *run) openInstance(n *node, inst *modInst, k instanceKey, reg engine.Registration, token string, args resource.Object, set func(cty.Value, bool)) {
+	rc := n.resource
+	plain, _ := resource.NewObject(args).Unsecret()
+	v, err := r.openEphemeral(engine.InvokeRequest{Token: token, Args: plain.Object(), Provider: reg.Provider, Version: reg.Version})
+	if err != nil {
+		r.fail(rc.rng, "Failed to open ephemeral resource", "Opening %s%s%s failed: %s.", inst.prefix, rc.addr(), k.suffix(), err)
+		set(cty.NilVal, true)
+		return
+	}
+	if resource.NewObject(args).ContainsSecrets() {
+		v = v.Mark(sensitive)
+	}
+	set(v, false)
 }

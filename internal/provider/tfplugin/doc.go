@@ -42,7 +42,11 @@
 //   - The engine's Private bytes hold the schema version the state was
 //     written with and the provider's private bytes (see private.go).
 //
-// Left out: provisioners, ephemeral resources, list resources, actions,
+// Ephemeral resources (ephemeral.go): OpenEphemeral validates and opens
+// one, RenewEphemeral and CloseEphemeral pass the provider's private
+// bytes back; the schemas come from ephemeral_resource_schemas.
+//
+// Left out: provisioners, list resources, actions,
 // resource identity, state stores and MoveResourceState (the protocol
 // packages define them; nothing in plinth asks for them yet), and deferred
 // actions (plinth tells providers it cannot defer).

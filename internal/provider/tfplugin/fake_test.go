@@ -105,9 +105,13 @@ func (f *fake5) GetSchema(context.Context, *tfplugin5.GetProviderSchema_Request)
 	if f.mode == modeUpgrade {
 		thing.Version = 2
 	}
+	token := &tfplugin5.Schema{Block: &tfplugin5.Schema_Block{Attributes: []*tfplugin5.Schema_Attribute{
+		attr("name", true, false), attr("token", false, true),
+	}}}
 	return &tfplugin5.GetProviderSchema_Response{
-		Provider:        &tfplugin5.Schema{Block: &tfplugin5.Schema_Block{}},
-		ResourceSchemas: map[string]*tfplugin5.Schema{"fake_thing": thing},
+		Provider:                 &tfplugin5.Schema{Block: &tfplugin5.Schema_Block{}},
+		ResourceSchemas:          map[string]*tfplugin5.Schema{"fake_thing": thing},
+		EphemeralResourceSchemas: map[string]*tfplugin5.Schema{"fake_token": token},
 	}, nil
 }
 

@@ -2,6 +2,7 @@ package tfplugin
 
 import (
 	"context"
+	"time"
 
 	"github.com/zclconf/go-cty/cty"
 )
@@ -22,6 +23,10 @@ type wire interface {
 	importState(ctx context.Context, typeName, id string) (importResponse, error)
 	readData(ctx context.Context, typeName string, config dynamicValue) (readDataResponse, error)
 	callFunction(ctx context.Context, name string, args []dynamicValue) (callResponse, error)
+	validateEphemeralConfig(ctx context.Context, typeName string, config dynamicValue) ([]diagnostic, error)
+	openEphemeral(ctx context.Context, typeName string, config dynamicValue) (openEphemeralResponse, error)
+	renewEphemeral(ctx context.Context, typeName string, private []byte) (renewEphemeralResponse, error)
+	closeEphemeral(ctx context.Context, typeName string, private []byte) ([]diagnostic, error)
 	stop(ctx context.Context) error
 }
 
@@ -62,6 +67,7 @@ type schemaResponse struct {
 	provider    *schema
 	resources   map[string]*schema
 	dataSources map[string]*schema
+	ephemerals  map[string]*schema
 	functions   map[string]*function
 	caps        capabilities
 	diags       []diagnostic
@@ -133,6 +139,22 @@ type importResponse struct {
 	resources []imported
 	diags     []diagnostic
 	deferred  deferral
+}
+
+// openEphemeralResponse is an opened ephemeral resource.
+type openEphemeralResponse struct {
+	result   dynamicValue
+	private  []byte
+	renewAt  time.Time
+	diags    []diagnostic
+	deferred deferral
+}
+
+// renewEphemeralResponse is a renewed ephemeral resource.
+type renewEphemeralResponse struct {
+	private []byte
+	renewAt time.Time
+	diags   []diagnostic
 }
 
 type readDataResponse struct {

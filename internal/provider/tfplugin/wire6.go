@@ -179,7 +179,7 @@ func (w *wire6) schema(ctx context.Context) (schemaResponse, error) {
 		return schemaResponse{}, err
 	}
 	out := schemaResponse{
-		resources: map[string]*schema{}, dataSources: map[string]*schema{}, functions: map[string]*function{},
+		resources: map[string]*schema{}, dataSources: map[string]*schema{}, ephemerals: map[string]*schema{}, functions: map[string]*function{},
 		diags: from6Diagnostics(resp.Diagnostics),
 	}
 	if c := resp.ServerCapabilities; c != nil {
@@ -192,6 +192,9 @@ func (w *wire6) schema(ctx context.Context) (schemaResponse, error) {
 		return out, err
 	}
 	if err := from6Schemas(resp.DataSourceSchemas, out.dataSources); err != nil {
+		return out, err
+	}
+	if err := from6Schemas(resp.EphemeralResourceSchemas, out.ephemerals); err != nil {
 		return out, err
 	}
 	for name, f := range resp.Functions {
