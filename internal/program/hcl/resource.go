@@ -288,17 +288,6 @@ func (r *run) readInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.EvalC
 	}()
 }
 
-// body evaluates a block body into resource inputs. Null attributes are
-// left out, as terraform leaves them unset; nested blocks become lists
-// of objects; dynamic blocks are expanded.
-func (r *run) body(b hcl.Body, ctx *hcl.EvalContext) (resource.Object, bool) {
-	vals, ds := evalBody(b, ctx, metaArguments)
-	if !r.report(ds) {
-		return nil, false
-	}
-	return objectOf(vals), true
-}
-
 func evalBody(b hcl.Body, ctx *hcl.EvalContext, skip map[string]bool) (map[string]cty.Value, hcl.Diagnostics) {
 	sb, ok := b.(*hclsyntax.Body)
 	if !ok {
