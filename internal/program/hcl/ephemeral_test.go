@@ -94,7 +94,9 @@ resource "random_pet" "p" { prefix = var.token }`, wantErr: `main.tf:11:29: Ephe
 				if diff := cmp.Diff(tc.provider, mon.regs["provider.vault"].EphemeralInputs); diff != "" {
 					t.Errorf("provider EphemeralInputs (-want +got):\n%s", diff)
 				}
-				if diff := cmp.Diff(resource.Object{"n": resource.Null()}, mon.outputs); diff != "" {
+				// ephemeralasnull makes n null, and a null root output is
+				// left out, as terraform leaves it out.
+				if diff := cmp.Diff(resource.Object{}, mon.outputs); diff != "" {
 					t.Errorf("outputs (-want +got):\n%s", diff)
 				}
 				return
