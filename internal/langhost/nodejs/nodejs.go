@@ -130,7 +130,9 @@ func Args(entry string, req langhost.RunRequest) []string {
 	if req.DryRun {
 		args = append(args, "--dry-run")
 	}
-	if req.Parallel > 1 {
+	if req.Parallel > 0 {
+		// Always, 1 included: the SDK registers one resource at a time
+		// only when told --parallel 1.
 		add("parallel", strconv.Itoa(req.Parallel))
 	}
 	main := req.Project.Main

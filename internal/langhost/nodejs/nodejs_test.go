@@ -27,6 +27,33 @@ func TestArgs(t *testing.T) {
 	}
 }
 
+// TestArgsParallel: --parallel is passed whenever it is set, 1 included:
+// @pulumi/pulumi registers resources one at a time only when told
+// --parallel 1 (settings.serialize), so `plinth up --parallel 1` must say
+// so, as Pulumi's host does.
+func TestArgsParallel(t *testing.T) {
+	p := &langhost.Project{Name: "proj", Dir: "/p"}
+	for _, tc := range []struct {
+		parallel int
+		want     []string
+	}{
+		{0, nil},
+		{1, []string{"--parallel", "1"}},
+		{32, []string{"--parallel", "32"}},
+	} {
+		args := Args("run.js", langhost.RunRequest{Project: p, Stack: "dev", Parallel: tc.parallel})
+		var got []string
+		for i, a := range args {
+			if a == "--parallel" && i+1 < len(args) {
+				got = args[i : i+2]
+			}
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("parallel %d (-want +got):\n%s", tc.parallel, diff)
+		}
+	}
+}
+
 // TestEnv: config and secret keys as JSON, TypeScript on unless the
 // project turns it off.
 func TestEnv(t *testing.T) {
