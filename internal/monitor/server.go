@@ -65,7 +65,7 @@ func Start(mon engine.Monitor, cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("starting the resource monitor: %w", err)
 	}
 	s := &Server{cfg: cfg, mon: mon, lis: lis, providers: map[string]string{}, failed: make(chan struct{}),
-		grpc: grpc.NewServer(grpc.MaxRecvMsgSize(256<<20), grpc.MaxSendMsgSize(256<<20), grpc.NumStreamWorkers(uint32(runtime.NumCPU())), grpc.SharedWriteBuffer(true))}
+		grpc: grpc.NewServer(grpc.MaxRecvMsgSize(256<<20), grpc.MaxSendMsgSize(256<<20), grpc.NumStreamWorkers(uint32(runtime.NumCPU())))}
 	pulumirpc.RegisterResourceMonitorServer(s.grpc, &resourceMonitor{s: s})
 	pulumirpc.RegisterEngineServer(s.grpc, &engineService{s: s})
 	go func() { _ = s.grpc.Serve(lis) }()
