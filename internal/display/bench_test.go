@@ -1,6 +1,7 @@
 package display
 
 import (
+	"fmt"
 	"io"
 	"testing"
 	"time"
@@ -29,3 +30,20 @@ func benchmarkView(b *testing.B, mode Mode) {
 func BenchmarkPlainView(b *testing.B) { benchmarkView(b, Plain) }
 func BenchmarkLiveView(b *testing.B)  { benchmarkView(b, Live) }
 func BenchmarkJSONView(b *testing.B)  { benchmarkView(b, JSON) }
+
+// BenchmarkScrubLearningStepByStep learns n secrets one at a time, as an
+// update whose every resource has a secret does, scrubbing a progress
+// line after each: the cost per secret must not grow with n.
+func BenchmarkScrubLearningStepByStep(b *testing.B) {
+	for _, n := range []int{1000, 5000} {
+		b.Run(fmt.Sprintf("secrets=%d", n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				s := NewScrubber()
+				for j := 0; j < n; j++ {
+					s.add(fmt.Sprintf("secret-value-%06d", j))
+					_ = s.Scrub("  + created password (random:index:random_password) (12ms)\n")
+				}
+			}
+		})
+	}
+}

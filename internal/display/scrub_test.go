@@ -157,3 +157,14 @@ func TestScrubLearnsSecretIDs(t *testing.T) {
 		t.Errorf("Scrub = %q, want %q", got, want)
 	}
 }
+
+// TestScrubOverlappingSecrets: at each position the longest secret that
+// starts there is masked, and a shorter one inside it leaves nothing.
+func TestScrubOverlappingSecrets(t *testing.T) {
+	s := NewScrubber()
+	s.add("abcd", "xxabcdyy", "cdyyzz")
+	got := s.Scrub("1 xxabcdyy 2 abcd 3 abcdyyzz 4 abc")
+	if want := "1 [secret] 2 [secret] 3 [secret]yyzz 4 abc"; got != want {
+		t.Errorf("Scrub = %q, want %q", got, want)
+	}
+}
