@@ -212,3 +212,173 @@ func (c *core) validateResource(ctx context.Context, name string, config tftypes
 	}
 	return failureDiags(resp.Failures, r.obj, r.name)
 }
+
+// codec decodes and encodes one protocol's DynamicValue (DV is
+// tfprotov5.DynamicValue or tfprotov6.DynamicValue), so the request
+// handlers below serve both protocols; server5.go and server6.go only map
+// their request and response fields.
+type codec[DV any] struct {
+	decode func(*DV, tftypes.Type) (tftypes.Value, error) // nil is null
+	encode func(tftypes.Type, tftypes.Value) (*DV, diags)
+}
+
+func decodeError(what string, err error) diags {
+	return diags{{summary: "Cannot decode " + what, detail: fmt.Sprintf("Terraform sent a value tfserve cannot read: %v.", err)}}
+}
+
+func firstError(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func unsupported(what string) diags {
+	return diags{{summary: "Unsupported operation", detail: what + " is not supported by providers served by plinth's SDK."}}
+}
+
+func notJSON(typeName string) diags {
+	return diags{{summary: "Cannot upgrade state",
+		detail: "The state of " + typeName + " is not JSON (flatmap state from Terraform 0.11 and older is not supported)."}}
+}
+
+// resourceType is the type of a resource's values; the dynamic type for
+// an unknown resource type (the core reports it).
+func (c *core) resourceType(name string) tftypes.Type {
+	if r, ok := c.m.resources[name]; ok {
+		return r.obj.tftype()
+	}
+	return tftypes.DynamicPseudoType
+}
+
+func (c *core) dataType(name string) tftypes.Type {
+	if f, ok := c.m.data[name]; ok {
+		return f.dataObj.tftype()
+	}
+	return tftypes.DynamicPseudoType
+}
+
+// checkConfig decodes a configuration of type t and checks it; decoded
+// is false if it cannot be decoded.
+func checkConfig[DV any](cd codec[DV], raw *DV, t tftypes.Type, what string, check func(tftypes.Value) diags) (ds diags, decoded bool) {
+	v, err := cd.decode(raw, t)
+	if err != nil {
+		return decodeError(what, err), false
+	}
+	return check(v), true
+}
+
+// upgradeState upgrades a resource's JSON state; decode reads it as a
+// value of a given type.
+func upgradeState[DV any](ctx context.Context, c *core, cd codec[DV], name string, version int64, raw []byte, decode func(tftypes.Type) (tftypes.Value, error)) (*DV, diags) {
+	v, ds := c.upgradeResource(ctx, name, version, raw, decode)
+	if ds.hasErrors() {
+		return nil, ds
+	}
+	dv, eds := cd.encode(c.resourceType(name), v)
+	return dv, append(ds, eds...)
+}
+
+// readState refreshes a resource; state it cannot decode is returned as
+// it is.
+func readState[DV any](ctx context.Context, c *core, cd codec[DV], name string, current *DV, private []byte) (*DV, []byte, diags) {
+	t := c.resourceType(name)
+	cur, err := cd.decode(current, t)
+	if err != nil {
+		return current, private, decodeError("the state", err)
+	}
+	v, priv, ds := c.readResource(ctx, name, cur, private)
+	dv, eds := cd.encode(t, v)
+	return dv, priv, append(ds, eds...)
+}
+
+// planChange plans a resource change: the planned state, the paths that
+// require replacement and the planned private state.
+func planChange[DV any](ctx context.Context, c *core, cd codec[DV], name string, priorState, proposedState, config *DV, priorPrivate []byte) (*DV, []*tftypes.AttributePath, []byte, diags) {
+	t := c.resourceType(name)
+	prior, err1 := cd.decode(priorState, t)
+	proposed, err2 := cd.decode(proposedState, t)
+	cfg, err3 := cd.decode(config, t)
+	if err := firstError(err1, err2, err3); err != nil {
+		return nil, nil, nil, decodeError("the plan request", err)
+	}
+	p, ds := c.planResource(ctx, name, prior, proposed, cfg, priorPrivate)
+	if ds.hasErrors() {
+		return nil, nil, nil, ds
+	}
+	dv, eds := cd.encode(t, p.state)
+	return dv, p.replace, p.private, append(ds, eds...)
+}
+
+// applyChange carries out a planned change; if the request cannot be
+// decoded the prior state stands.
+func applyChange[DV any](ctx context.Context, c *core, cd codec[DV], name string, priorState, plannedState, config *DV, private []byte) (*DV, []byte, diags) {
+	t := c.resourceType(name)
+	prior, err1 := cd.decode(priorState, t)
+	planned, err2 := cd.decode(plannedState, t)
+	cfg, err3 := cd.decode(config, t)
+	if err := firstError(err1, err2, err3); err != nil {
+		return priorState, nil, decodeError("the apply request", err)
+	}
+	v, priv, ds := c.applyResource(ctx, name, prior, planned, cfg, private)
+	dv, eds := cd.encode(t, v)
+	return dv, priv, append(ds, eds...)
+}
+
+// importState reads an existing object by its ID; imported is false if
+// there is nothing to import.
+func importState[DV any](ctx context.Context, c *core, cd codec[DV], name, id string) (state *DV, private []byte, ds diags, imported bool) {
+	v, priv, ds := c.importResource(ctx, name, id)
+	if ds.hasErrors() {
+		return nil, nil, ds, false
+	}
+	dv, eds := cd.encode(c.resourceType(name), v)
+	return dv, priv, append(ds, eds...), true
+}
+
+// readDataSource calls the function behind a data source.
+func readDataSource[DV any](ctx context.Context, c *core, cd codec[DV], name string, config *DV) (*DV, diags) {
+	t := c.dataType(name)
+	cfg, err := cd.decode(config, t)
+	if err != nil {
+		return nil, decodeError("the configuration", err)
+	}
+	v, ds := c.readData(ctx, name, cfg)
+	if ds.hasErrors() {
+		return nil, ds
+	}
+	dv, eds := cd.encode(t, v)
+	return dv, append(ds, eds...)
+}
+
+// call calls a provider-defined function with Terraform's arguments.
+func call[DV any](ctx context.Context, c *core, cd codec[DV], name string, arguments []*DV) (*DV, *funcError) {
+	f, ok := c.m.functions[name]
+	if !ok {
+		return nil, &funcError{text: fmt.Sprintf("provider %s has no function %q", c.m.name, name), arg: -1}
+	}
+	params := f.params()
+	args := make([]tftypes.Value, len(arguments))
+	for i, dv := range arguments {
+		t := tftypes.Type(tftypes.DynamicPseudoType)
+		if i < len(params) {
+			t = params[i].t.tftype()
+		}
+		v, err := cd.decode(dv, t)
+		if err != nil {
+			return nil, &funcError{text: err.Error(), arg: i}
+		}
+		args[i] = v
+	}
+	v, ferr := c.callFunction(ctx, name, args)
+	if ferr != nil {
+		return nil, ferr
+	}
+	dv, ds := cd.encode(f.result.tftype(), v)
+	if ds != nil {
+		return nil, &funcError{text: ds[0].detail, arg: -1}
+	}
+	return dv, nil
+}

@@ -2,7 +2,6 @@ package tfserve
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov5"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -26,6 +25,8 @@ func NewServer5(p provider.Provider) (*Server5, error) {
 	}
 	return &Server5{c: c}, nil
 }
+
+var codec5 = codec[tfprotov5.DynamicValue]{decode: value5, encode: dynamic5}
 
 func diags5(ds diags) []*tfprotov5.Diagnostic {
 	out := make([]*tfprotov5.Diagnostic, 0, len(ds))
@@ -146,20 +147,20 @@ func (s *Server5) GetResourceIdentitySchemas(context.Context, *tfprotov5.GetReso
 
 // PrepareProviderConfig checks the provider configuration.
 func (s *Server5) PrepareProviderConfig(ctx context.Context, req *tfprotov5.PrepareProviderConfigRequest) (*tfprotov5.PrepareProviderConfigResponse, error) {
-	cfg, err := value5(req.Config, s.c.m.config.tftype())
-	if err != nil {
-		return &tfprotov5.PrepareProviderConfigResponse{Diagnostics: diags5(decodeError("the provider configuration", err))}, nil
+	ds, ok := checkConfig(codec5, req.Config, s.c.m.config.tftype(), "the provider configuration",
+		func(v tftypes.Value) diags { return s.c.validateConfig(ctx, v) })
+	resp := &tfprotov5.PrepareProviderConfigResponse{Diagnostics: diags5(ds)}
+	if ok {
+		resp.PreparedConfig = req.Config
 	}
-	return &tfprotov5.PrepareProviderConfigResponse{PreparedConfig: req.Config, Diagnostics: diags5(s.c.validateConfig(ctx, cfg))}, nil
+	return resp, nil
 }
 
 // ConfigureProvider configures the provider.
 func (s *Server5) ConfigureProvider(ctx context.Context, req *tfprotov5.ConfigureProviderRequest) (*tfprotov5.ConfigureProviderResponse, error) {
-	cfg, err := value5(req.Config, s.c.m.config.tftype())
-	if err != nil {
-		return &tfprotov5.ConfigureProviderResponse{Diagnostics: diags5(decodeError("the provider configuration", err))}, nil
-	}
-	return &tfprotov5.ConfigureProviderResponse{Diagnostics: diags5(s.c.configure(ctx, cfg))}, nil
+	ds, _ := checkConfig(codec5, req.Config, s.c.m.config.tftype(), "the provider configuration",
+		func(v tftypes.Value) diags { return s.c.configure(ctx, v) })
+	return &tfprotov5.ConfigureProviderResponse{Diagnostics: diags5(ds)}, nil
 }
 
 // StopProvider cancels work in flight.
@@ -167,94 +168,52 @@ func (s *Server5) StopProvider(ctx context.Context, _ *tfprotov5.StopProviderReq
 	return &tfprotov5.StopProviderResponse{Error: s.c.stop(ctx)}, nil
 }
 
-// resourceType is the type of a resource's values; nil for an unknown
-// type (the core reports it).
-func (s *Server5) resourceType(name string) tftypes.Type {
-	if r, ok := s.c.m.resources[name]; ok {
-		return r.obj.tftype()
-	}
-	return tftypes.DynamicPseudoType
-}
-
 // ValidateResourceTypeConfig checks a resource's configuration.
 func (s *Server5) ValidateResourceTypeConfig(ctx context.Context, req *tfprotov5.ValidateResourceTypeConfigRequest) (*tfprotov5.ValidateResourceTypeConfigResponse, error) {
-	cfg, err := value5(req.Config, s.resourceType(req.TypeName))
-	if err != nil {
-		return &tfprotov5.ValidateResourceTypeConfigResponse{Diagnostics: diags5(decodeError("the configuration", err))}, nil
-	}
-	return &tfprotov5.ValidateResourceTypeConfigResponse{Diagnostics: diags5(s.c.validateResource(ctx, req.TypeName, cfg))}, nil
+	ds, _ := checkConfig(codec5, req.Config, s.c.resourceType(req.TypeName), "the configuration",
+		func(v tftypes.Value) diags { return s.c.validateResource(ctx, req.TypeName, v) })
+	return &tfprotov5.ValidateResourceTypeConfigResponse{Diagnostics: diags5(ds)}, nil
 }
 
 // UpgradeResourceState brings recorded state to the current schema.
 func (s *Server5) UpgradeResourceState(ctx context.Context, req *tfprotov5.UpgradeResourceStateRequest) (*tfprotov5.UpgradeResourceStateResponse, error) {
 	if req.RawState == nil || req.RawState.JSON == nil {
-		return &tfprotov5.UpgradeResourceStateResponse{Diagnostics: diags5(diags{{summary: "Cannot upgrade state",
-			detail: "The state of " + req.TypeName + " is not JSON (flatmap state from Terraform 0.11 and older is not supported)."}})}, nil
+		return &tfprotov5.UpgradeResourceStateResponse{Diagnostics: diags5(notJSON(req.TypeName))}, nil
 	}
 	decode := func(t tftypes.Type) (tftypes.Value, error) {
 		return req.RawState.UnmarshalWithOpts(t, tfprotov5.UnmarshalOpts{ValueFromJSONOpts: tftypes.ValueFromJSONOpts{IgnoreUndefinedAttributes: true}})
 	}
-	v, ds := s.c.upgradeResource(ctx, req.TypeName, req.Version, req.RawState.JSON, decode)
-	if ds.hasErrors() {
-		return &tfprotov5.UpgradeResourceStateResponse{Diagnostics: diags5(ds)}, nil
-	}
-	dv, eds := dynamic5(s.resourceType(req.TypeName), v)
-	return &tfprotov5.UpgradeResourceStateResponse{UpgradedState: dv, Diagnostics: diags5(append(ds, eds...))}, nil
+	dv, ds := upgradeState(ctx, s.c, codec5, req.TypeName, req.Version, req.RawState.JSON, decode)
+	return &tfprotov5.UpgradeResourceStateResponse{UpgradedState: dv, Diagnostics: diags5(ds)}, nil
 }
 
 // ReadResource refreshes a resource; one that is gone reads as null.
 func (s *Server5) ReadResource(ctx context.Context, req *tfprotov5.ReadResourceRequest) (*tfprotov5.ReadResourceResponse, error) {
-	t := s.resourceType(req.TypeName)
-	cur, err := value5(req.CurrentState, t)
-	if err != nil {
-		return &tfprotov5.ReadResourceResponse{NewState: req.CurrentState, Private: req.Private, Diagnostics: diags5(decodeError("the state", err))}, nil
-	}
-	v, priv, ds := s.c.readResource(ctx, req.TypeName, cur, req.Private)
-	dv, eds := dynamic5(t, v)
-	return &tfprotov5.ReadResourceResponse{NewState: dv, Private: priv, Diagnostics: diags5(append(ds, eds...))}, nil
+	dv, priv, ds := readState(ctx, s.c, codec5, req.TypeName, req.CurrentState, req.Private)
+	return &tfprotov5.ReadResourceResponse{NewState: dv, Private: priv, Diagnostics: diags5(ds)}, nil
 }
 
 // PlanResourceChange plans a create, update, replacement or delete.
 func (s *Server5) PlanResourceChange(ctx context.Context, req *tfprotov5.PlanResourceChangeRequest) (*tfprotov5.PlanResourceChangeResponse, error) {
-	t := s.resourceType(req.TypeName)
-	prior, err1 := value5(req.PriorState, t)
-	proposed, err2 := value5(req.ProposedNewState, t)
-	cfg, err3 := value5(req.Config, t)
-	if err := firstError(err1, err2, err3); err != nil {
-		return &tfprotov5.PlanResourceChangeResponse{Diagnostics: diags5(decodeError("the plan request", err))}, nil
-	}
-	p, ds := s.c.planResource(ctx, req.TypeName, prior, proposed, cfg, req.PriorPrivate)
-	if ds.hasErrors() {
-		return &tfprotov5.PlanResourceChangeResponse{Diagnostics: diags5(ds)}, nil
-	}
-	dv, eds := dynamic5(t, p.state)
-	return &tfprotov5.PlanResourceChangeResponse{PlannedState: dv, RequiresReplace: p.replace,
-		PlannedPrivate: p.private, Diagnostics: diags5(append(ds, eds...))}, nil
+	dv, replace, priv, ds := planChange(ctx, s.c, codec5, req.TypeName, req.PriorState, req.ProposedNewState, req.Config, req.PriorPrivate)
+	return &tfprotov5.PlanResourceChangeResponse{PlannedState: dv, RequiresReplace: replace,
+		PlannedPrivate: priv, Diagnostics: diags5(ds)}, nil
 }
 
 // ApplyResourceChange carries out a planned change.
 func (s *Server5) ApplyResourceChange(ctx context.Context, req *tfprotov5.ApplyResourceChangeRequest) (*tfprotov5.ApplyResourceChangeResponse, error) {
-	t := s.resourceType(req.TypeName)
-	prior, err1 := value5(req.PriorState, t)
-	planned, err2 := value5(req.PlannedState, t)
-	cfg, err3 := value5(req.Config, t)
-	if err := firstError(err1, err2, err3); err != nil {
-		return &tfprotov5.ApplyResourceChangeResponse{NewState: req.PriorState, Diagnostics: diags5(decodeError("the apply request", err))}, nil
-	}
-	v, priv, ds := s.c.applyResource(ctx, req.TypeName, prior, planned, cfg, req.PlannedPrivate)
-	dv, eds := dynamic5(t, v)
-	return &tfprotov5.ApplyResourceChangeResponse{NewState: dv, Private: priv, Diagnostics: diags5(append(ds, eds...))}, nil
+	dv, priv, ds := applyChange(ctx, s.c, codec5, req.TypeName, req.PriorState, req.PlannedState, req.Config, req.PlannedPrivate)
+	return &tfprotov5.ApplyResourceChangeResponse{NewState: dv, Private: priv, Diagnostics: diags5(ds)}, nil
 }
 
 // ImportResourceState reads an existing object by its ID.
 func (s *Server5) ImportResourceState(ctx context.Context, req *tfprotov5.ImportResourceStateRequest) (*tfprotov5.ImportResourceStateResponse, error) {
-	v, priv, ds := s.c.importResource(ctx, req.TypeName, req.ID)
-	if ds.hasErrors() {
-		return &tfprotov5.ImportResourceStateResponse{Diagnostics: diags5(ds)}, nil
+	dv, priv, ds, ok := importState(ctx, s.c, codec5, req.TypeName, req.ID)
+	resp := &tfprotov5.ImportResourceStateResponse{Diagnostics: diags5(ds)}
+	if ok {
+		resp.ImportedResources = []*tfprotov5.ImportedResource{{TypeName: req.TypeName, State: dv, Private: priv}}
 	}
-	dv, eds := dynamic5(s.resourceType(req.TypeName), v)
-	return &tfprotov5.ImportResourceStateResponse{Diagnostics: diags5(append(ds, eds...)),
-		ImportedResources: []*tfprotov5.ImportedResource{{TypeName: req.TypeName, State: dv, Private: priv}}}, nil
+	return resp, nil
 }
 
 // MoveResourceState is not supported: SDK resources cannot move between
@@ -273,35 +232,17 @@ func (s *Server5) GenerateResourceConfig(context.Context, *tfprotov5.GenerateRes
 	return &tfprotov5.GenerateResourceConfigResponse{Diagnostics: diags5(unsupported("Generating configuration"))}, nil
 }
 
-func (s *Server5) dataType(name string) tftypes.Type {
-	if f, ok := s.c.m.data[name]; ok {
-		return f.dataObj.tftype()
-	}
-	return tftypes.DynamicPseudoType
-}
-
 // ValidateDataSourceConfig checks a data source's arguments.
 func (s *Server5) ValidateDataSourceConfig(ctx context.Context, req *tfprotov5.ValidateDataSourceConfigRequest) (*tfprotov5.ValidateDataSourceConfigResponse, error) {
-	cfg, err := value5(req.Config, s.dataType(req.TypeName))
-	if err != nil {
-		return &tfprotov5.ValidateDataSourceConfigResponse{Diagnostics: diags5(decodeError("the configuration", err))}, nil
-	}
-	return &tfprotov5.ValidateDataSourceConfigResponse{Diagnostics: diags5(s.c.validateData(ctx, req.TypeName, cfg))}, nil
+	ds, _ := checkConfig(codec5, req.Config, s.c.dataType(req.TypeName), "the configuration",
+		func(v tftypes.Value) diags { return s.c.validateData(ctx, req.TypeName, v) })
+	return &tfprotov5.ValidateDataSourceConfigResponse{Diagnostics: diags5(ds)}, nil
 }
 
 // ReadDataSource calls the function behind a data source.
 func (s *Server5) ReadDataSource(ctx context.Context, req *tfprotov5.ReadDataSourceRequest) (*tfprotov5.ReadDataSourceResponse, error) {
-	t := s.dataType(req.TypeName)
-	cfg, err := value5(req.Config, t)
-	if err != nil {
-		return &tfprotov5.ReadDataSourceResponse{Diagnostics: diags5(decodeError("the configuration", err))}, nil
-	}
-	v, ds := s.c.readData(ctx, req.TypeName, cfg)
-	if ds.hasErrors() {
-		return &tfprotov5.ReadDataSourceResponse{Diagnostics: diags5(ds)}, nil
-	}
-	dv, eds := dynamic5(t, v)
-	return &tfprotov5.ReadDataSourceResponse{State: dv, Diagnostics: diags5(append(ds, eds...))}, nil
+	dv, ds := readDataSource(ctx, s.c, codec5, req.TypeName, req.Config)
+	return &tfprotov5.ReadDataSourceResponse{State: dv, Diagnostics: diags5(ds)}, nil
 }
 
 // GetFunctions returns the provider-defined functions.
@@ -311,30 +252,9 @@ func (s *Server5) GetFunctions(context.Context, *tfprotov5.GetFunctionsRequest) 
 
 // CallFunction calls a provider-defined function.
 func (s *Server5) CallFunction(ctx context.Context, req *tfprotov5.CallFunctionRequest) (*tfprotov5.CallFunctionResponse, error) {
-	f, ok := s.c.m.functions[req.Name]
-	if !ok {
-		return &tfprotov5.CallFunctionResponse{Error: &tfprotov5.FunctionError{Text: fmt.Sprintf("provider %s has no function %q", s.c.m.name, req.Name)}}, nil
-	}
-	params := f.params()
-	args := make([]tftypes.Value, len(req.Arguments))
-	for i, dv := range req.Arguments {
-		t := tftypes.Type(tftypes.DynamicPseudoType)
-		if i < len(params) {
-			t = params[i].t.tftype()
-		}
-		v, err := value5(dv, t)
-		if err != nil {
-			return &tfprotov5.CallFunctionResponse{Error: funcError5(&funcError{text: err.Error(), arg: i})}, nil
-		}
-		args[i] = v
-	}
-	v, ferr := s.c.callFunction(ctx, req.Name, args)
+	dv, ferr := call(ctx, s.c, codec5, req.Name, req.Arguments)
 	if ferr != nil {
 		return &tfprotov5.CallFunctionResponse{Error: funcError5(ferr)}, nil
-	}
-	dv, ds := dynamic5(f.result.tftype(), v)
-	if ds != nil {
-		return &tfprotov5.CallFunctionResponse{Error: &tfprotov5.FunctionError{Text: ds[0].detail}}, nil
 	}
 	return &tfprotov5.CallFunctionResponse{Result: dv}, nil
 }

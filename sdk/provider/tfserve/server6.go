@@ -2,7 +2,6 @@ package tfserve
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -26,6 +25,8 @@ func NewServer6(p provider.Provider) (*Server6, error) {
 	}
 	return &Server6{c: c}, nil
 }
+
+var codec6 = codec[tfprotov6.DynamicValue]{decode: value6, encode: dynamic6}
 
 func diags6(ds diags) []*tfprotov6.Diagnostic {
 	out := make([]*tfprotov6.Diagnostic, 0, len(ds))
@@ -57,10 +58,6 @@ func dynamic6(t tftypes.Type, v tftypes.Value) (*tfprotov6.DynamicValue, diags) 
 		return nil, diags{{summary: "Cannot encode a value for Terraform", detail: err.Error() + ". This is a bug in tfserve or the provider."}}
 	}
 	return &dv, nil
-}
-
-func decodeError(what string, err error) diags {
-	return diags{{summary: "Cannot decode " + what, detail: fmt.Sprintf("Terraform sent a value tfserve cannot read: %v.", err)}}
 }
 
 // GetMetadata lists the resource types, data sources and functions.
@@ -148,20 +145,20 @@ func (s *Server6) GetResourceIdentitySchemas(context.Context, *tfprotov6.GetReso
 
 // ValidateProviderConfig checks the provider configuration.
 func (s *Server6) ValidateProviderConfig(ctx context.Context, req *tfprotov6.ValidateProviderConfigRequest) (*tfprotov6.ValidateProviderConfigResponse, error) {
-	cfg, err := value6(req.Config, s.c.m.config.tftype())
-	if err != nil {
-		return &tfprotov6.ValidateProviderConfigResponse{Diagnostics: diags6(decodeError("the provider configuration", err))}, nil
+	ds, ok := checkConfig(codec6, req.Config, s.c.m.config.tftype(), "the provider configuration",
+		func(v tftypes.Value) diags { return s.c.validateConfig(ctx, v) })
+	resp := &tfprotov6.ValidateProviderConfigResponse{Diagnostics: diags6(ds)}
+	if ok {
+		resp.PreparedConfig = req.Config
 	}
-	return &tfprotov6.ValidateProviderConfigResponse{PreparedConfig: req.Config, Diagnostics: diags6(s.c.validateConfig(ctx, cfg))}, nil
+	return resp, nil
 }
 
 // ConfigureProvider configures the provider.
 func (s *Server6) ConfigureProvider(ctx context.Context, req *tfprotov6.ConfigureProviderRequest) (*tfprotov6.ConfigureProviderResponse, error) {
-	cfg, err := value6(req.Config, s.c.m.config.tftype())
-	if err != nil {
-		return &tfprotov6.ConfigureProviderResponse{Diagnostics: diags6(decodeError("the provider configuration", err))}, nil
-	}
-	return &tfprotov6.ConfigureProviderResponse{Diagnostics: diags6(s.c.configure(ctx, cfg))}, nil
+	ds, _ := checkConfig(codec6, req.Config, s.c.m.config.tftype(), "the provider configuration",
+		func(v tftypes.Value) diags { return s.c.configure(ctx, v) })
+	return &tfprotov6.ConfigureProviderResponse{Diagnostics: diags6(ds)}, nil
 }
 
 // StopProvider cancels work in flight.
@@ -169,113 +166,58 @@ func (s *Server6) StopProvider(ctx context.Context, _ *tfprotov6.StopProviderReq
 	return &tfprotov6.StopProviderResponse{Error: s.c.stop(ctx)}, nil
 }
 
-// resourceType is the type of a resource's values; nil for an unknown
-// type (the core reports it).
-func (s *Server6) resourceType(name string) tftypes.Type {
-	if r, ok := s.c.m.resources[name]; ok {
-		return r.obj.tftype()
-	}
-	return tftypes.DynamicPseudoType
-}
-
 // ValidateResourceConfig checks a resource's configuration.
 func (s *Server6) ValidateResourceConfig(ctx context.Context, req *tfprotov6.ValidateResourceConfigRequest) (*tfprotov6.ValidateResourceConfigResponse, error) {
-	cfg, err := value6(req.Config, s.resourceType(req.TypeName))
-	if err != nil {
-		return &tfprotov6.ValidateResourceConfigResponse{Diagnostics: diags6(decodeError("the configuration", err))}, nil
-	}
-	return &tfprotov6.ValidateResourceConfigResponse{Diagnostics: diags6(s.c.validateResource(ctx, req.TypeName, cfg))}, nil
+	ds, _ := checkConfig(codec6, req.Config, s.c.resourceType(req.TypeName), "the configuration",
+		func(v tftypes.Value) diags { return s.c.validateResource(ctx, req.TypeName, v) })
+	return &tfprotov6.ValidateResourceConfigResponse{Diagnostics: diags6(ds)}, nil
 }
 
 // UpgradeResourceState brings recorded state to the current schema.
 func (s *Server6) UpgradeResourceState(ctx context.Context, req *tfprotov6.UpgradeResourceStateRequest) (*tfprotov6.UpgradeResourceStateResponse, error) {
 	if req.RawState == nil || req.RawState.JSON == nil {
-		return &tfprotov6.UpgradeResourceStateResponse{Diagnostics: diags6(diags{{summary: "Cannot upgrade state",
-			detail: "The state of " + req.TypeName + " is not JSON (flatmap state from Terraform 0.11 and older is not supported)."}})}, nil
+		return &tfprotov6.UpgradeResourceStateResponse{Diagnostics: diags6(notJSON(req.TypeName))}, nil
 	}
 	decode := func(t tftypes.Type) (tftypes.Value, error) {
 		return req.RawState.UnmarshalWithOpts(t, tfprotov6.UnmarshalOpts{ValueFromJSONOpts: tftypes.ValueFromJSONOpts{IgnoreUndefinedAttributes: true}})
 	}
-	v, ds := s.c.upgradeResource(ctx, req.TypeName, req.Version, req.RawState.JSON, decode)
-	if ds.hasErrors() {
-		return &tfprotov6.UpgradeResourceStateResponse{Diagnostics: diags6(ds)}, nil
-	}
-	dv, eds := dynamic6(s.resourceType(req.TypeName), v)
-	return &tfprotov6.UpgradeResourceStateResponse{UpgradedState: dv, Diagnostics: diags6(append(ds, eds...))}, nil
+	dv, ds := upgradeState(ctx, s.c, codec6, req.TypeName, req.Version, req.RawState.JSON, decode)
+	return &tfprotov6.UpgradeResourceStateResponse{UpgradedState: dv, Diagnostics: diags6(ds)}, nil
 }
 
 // ReadResource refreshes a resource; one that is gone reads as null.
 func (s *Server6) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error) {
-	t := s.resourceType(req.TypeName)
-	cur, err := value6(req.CurrentState, t)
-	if err != nil {
-		return &tfprotov6.ReadResourceResponse{NewState: req.CurrentState, Private: req.Private, Diagnostics: diags6(decodeError("the state", err))}, nil
-	}
-	v, priv, ds := s.c.readResource(ctx, req.TypeName, cur, req.Private)
-	dv, eds := dynamic6(t, v)
-	return &tfprotov6.ReadResourceResponse{NewState: dv, Private: priv, Diagnostics: diags6(append(ds, eds...))}, nil
+	dv, priv, ds := readState(ctx, s.c, codec6, req.TypeName, req.CurrentState, req.Private)
+	return &tfprotov6.ReadResourceResponse{NewState: dv, Private: priv, Diagnostics: diags6(ds)}, nil
 }
 
 // PlanResourceChange plans a create, update, replacement or delete.
 func (s *Server6) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
-	t := s.resourceType(req.TypeName)
-	prior, err1 := value6(req.PriorState, t)
-	proposed, err2 := value6(req.ProposedNewState, t)
-	cfg, err3 := value6(req.Config, t)
-	if err := firstError(err1, err2, err3); err != nil {
-		return &tfprotov6.PlanResourceChangeResponse{Diagnostics: diags6(decodeError("the plan request", err))}, nil
-	}
-	p, ds := s.c.planResource(ctx, req.TypeName, prior, proposed, cfg, req.PriorPrivate)
-	if ds.hasErrors() {
-		return &tfprotov6.PlanResourceChangeResponse{Diagnostics: diags6(ds)}, nil
-	}
-	dv, eds := dynamic6(t, p.state)
-	return &tfprotov6.PlanResourceChangeResponse{PlannedState: dv, RequiresReplace: p.replace,
-		PlannedPrivate: p.private, Diagnostics: diags6(append(ds, eds...))}, nil
-}
-
-func firstError(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	dv, replace, priv, ds := planChange(ctx, s.c, codec6, req.TypeName, req.PriorState, req.ProposedNewState, req.Config, req.PriorPrivate)
+	return &tfprotov6.PlanResourceChangeResponse{PlannedState: dv, RequiresReplace: replace,
+		PlannedPrivate: priv, Diagnostics: diags6(ds)}, nil
 }
 
 // ApplyResourceChange carries out a planned change.
 func (s *Server6) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
-	t := s.resourceType(req.TypeName)
-	prior, err1 := value6(req.PriorState, t)
-	planned, err2 := value6(req.PlannedState, t)
-	cfg, err3 := value6(req.Config, t)
-	if err := firstError(err1, err2, err3); err != nil {
-		return &tfprotov6.ApplyResourceChangeResponse{NewState: req.PriorState, Diagnostics: diags6(decodeError("the apply request", err))}, nil
-	}
-	v, priv, ds := s.c.applyResource(ctx, req.TypeName, prior, planned, cfg, req.PlannedPrivate)
-	dv, eds := dynamic6(t, v)
-	return &tfprotov6.ApplyResourceChangeResponse{NewState: dv, Private: priv, Diagnostics: diags6(append(ds, eds...))}, nil
+	dv, priv, ds := applyChange(ctx, s.c, codec6, req.TypeName, req.PriorState, req.PlannedState, req.Config, req.PlannedPrivate)
+	return &tfprotov6.ApplyResourceChangeResponse{NewState: dv, Private: priv, Diagnostics: diags6(ds)}, nil
 }
 
 // ImportResourceState reads an existing object by its ID.
 func (s *Server6) ImportResourceState(ctx context.Context, req *tfprotov6.ImportResourceStateRequest) (*tfprotov6.ImportResourceStateResponse, error) {
-	v, priv, ds := s.c.importResource(ctx, req.TypeName, req.ID)
-	if ds.hasErrors() {
-		return &tfprotov6.ImportResourceStateResponse{Diagnostics: diags6(ds)}, nil
+	dv, priv, ds, ok := importState(ctx, s.c, codec6, req.TypeName, req.ID)
+	resp := &tfprotov6.ImportResourceStateResponse{Diagnostics: diags6(ds)}
+	if ok {
+		resp.ImportedResources = []*tfprotov6.ImportedResource{{TypeName: req.TypeName, State: dv, Private: priv}}
 	}
-	dv, eds := dynamic6(s.resourceType(req.TypeName), v)
-	return &tfprotov6.ImportResourceStateResponse{Diagnostics: diags6(append(ds, eds...)),
-		ImportedResources: []*tfprotov6.ImportedResource{{TypeName: req.TypeName, State: dv, Private: priv}}}, nil
+	return resp, nil
 }
 
 // MoveResourceState is not supported: SDK resources cannot move between
 // types.
 func (s *Server6) MoveResourceState(_ context.Context, req *tfprotov6.MoveResourceStateRequest) (*tfprotov6.MoveResourceStateResponse, error) {
 	return &tfprotov6.MoveResourceStateResponse{Diagnostics: diags6(unsupported("Moving state into " + req.TargetTypeName))}, nil
-}
-
-func unsupported(what string) diags {
-	return diags{{summary: "Unsupported operation", detail: what + " is not supported by providers served by plinth's SDK."}}
 }
 
 // UpgradeResourceIdentity is not supported: no resource has an identity.
@@ -288,35 +230,17 @@ func (s *Server6) GenerateResourceConfig(context.Context, *tfprotov6.GenerateRes
 	return &tfprotov6.GenerateResourceConfigResponse{Diagnostics: diags6(unsupported("Generating configuration"))}, nil
 }
 
-func (s *Server6) dataType(name string) tftypes.Type {
-	if f, ok := s.c.m.data[name]; ok {
-		return f.dataObj.tftype()
-	}
-	return tftypes.DynamicPseudoType
-}
-
 // ValidateDataResourceConfig checks a data source's arguments.
 func (s *Server6) ValidateDataResourceConfig(ctx context.Context, req *tfprotov6.ValidateDataResourceConfigRequest) (*tfprotov6.ValidateDataResourceConfigResponse, error) {
-	cfg, err := value6(req.Config, s.dataType(req.TypeName))
-	if err != nil {
-		return &tfprotov6.ValidateDataResourceConfigResponse{Diagnostics: diags6(decodeError("the configuration", err))}, nil
-	}
-	return &tfprotov6.ValidateDataResourceConfigResponse{Diagnostics: diags6(s.c.validateData(ctx, req.TypeName, cfg))}, nil
+	ds, _ := checkConfig(codec6, req.Config, s.c.dataType(req.TypeName), "the configuration",
+		func(v tftypes.Value) diags { return s.c.validateData(ctx, req.TypeName, v) })
+	return &tfprotov6.ValidateDataResourceConfigResponse{Diagnostics: diags6(ds)}, nil
 }
 
 // ReadDataSource calls the function behind a data source.
 func (s *Server6) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSourceRequest) (*tfprotov6.ReadDataSourceResponse, error) {
-	t := s.dataType(req.TypeName)
-	cfg, err := value6(req.Config, t)
-	if err != nil {
-		return &tfprotov6.ReadDataSourceResponse{Diagnostics: diags6(decodeError("the configuration", err))}, nil
-	}
-	v, ds := s.c.readData(ctx, req.TypeName, cfg)
-	if ds.hasErrors() {
-		return &tfprotov6.ReadDataSourceResponse{Diagnostics: diags6(ds)}, nil
-	}
-	dv, eds := dynamic6(t, v)
-	return &tfprotov6.ReadDataSourceResponse{State: dv, Diagnostics: diags6(append(ds, eds...))}, nil
+	dv, ds := readDataSource(ctx, s.c, codec6, req.TypeName, req.Config)
+	return &tfprotov6.ReadDataSourceResponse{State: dv, Diagnostics: diags6(ds)}, nil
 }
 
 // GetFunctions returns the provider-defined functions.
@@ -326,30 +250,9 @@ func (s *Server6) GetFunctions(context.Context, *tfprotov6.GetFunctionsRequest) 
 
 // CallFunction calls a provider-defined function.
 func (s *Server6) CallFunction(ctx context.Context, req *tfprotov6.CallFunctionRequest) (*tfprotov6.CallFunctionResponse, error) {
-	f, ok := s.c.m.functions[req.Name]
-	if !ok {
-		return &tfprotov6.CallFunctionResponse{Error: &tfprotov6.FunctionError{Text: fmt.Sprintf("provider %s has no function %q", s.c.m.name, req.Name)}}, nil
-	}
-	params := f.params()
-	args := make([]tftypes.Value, len(req.Arguments))
-	for i, dv := range req.Arguments {
-		t := tftypes.Type(tftypes.DynamicPseudoType)
-		if i < len(params) {
-			t = params[i].t.tftype()
-		}
-		v, err := value6(dv, t)
-		if err != nil {
-			return &tfprotov6.CallFunctionResponse{Error: funcError6(&funcError{text: err.Error(), arg: i})}, nil
-		}
-		args[i] = v
-	}
-	v, ferr := s.c.callFunction(ctx, req.Name, args)
+	dv, ferr := call(ctx, s.c, codec6, req.Name, req.Arguments)
 	if ferr != nil {
 		return &tfprotov6.CallFunctionResponse{Error: funcError6(ferr)}, nil
-	}
-	dv, ds := dynamic6(f.result.tftype(), v)
-	if ds != nil {
-		return &tfprotov6.CallFunctionResponse{Error: &tfprotov6.FunctionError{Text: ds[0].detail}}, nil
 	}
 	return &tfprotov6.CallFunctionResponse{Result: dv}, nil
 }
