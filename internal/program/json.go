@@ -58,33 +58,5 @@ func parseJSON(s string) (resource.Value, error) {
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return resource.Value{}, errors.New("there is more text after the JSON value")
 	}
-	return fromJSONData(g)
-}
-
-func fromJSONData(g any) (resource.Value, error) {
-	switch g := g.(type) {
-	case json.Number:
-		return parseDecimal(string(g))
-	case []any:
-		out := make([]resource.Value, len(g))
-		for i, e := range g {
-			v, err := fromJSONData(e)
-			if err != nil {
-				return resource.Value{}, err
-			}
-			out[i] = v
-		}
-		return resource.NewArray(out...), nil
-	case map[string]any:
-		out := make(resource.Object, len(g))
-		for k, e := range g {
-			v, err := fromJSONData(e)
-			if err != nil {
-				return resource.Value{}, err
-			}
-			out[k] = v
-		}
-		return resource.NewObject(out), nil
-	}
-	return resource.FromGo(g)
+	return resource.FromJSONData(g, parseDecimal)
 }

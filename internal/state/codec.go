@@ -304,7 +304,7 @@ func decodeSnapshot(data []byte, c Crypter, strict bool) (decodedSnapshot, error
 	var d decodedSnapshot
 	var doc snapshotJSON
 	if err := json.Unmarshal(data, &doc); err != nil {
-		return d, describeJSONError(data, err)
+		return d, DescribeJSONError(data, err)
 	}
 	sumErr := verifyChecksum(data)
 	if sumErr != nil && !errors.Is(sumErr, errNoChecksum) {
@@ -368,9 +368,9 @@ func checkVersion(v, latest int) error {
 	return nil
 }
 
-// describeJSONError turns encoding/json's errors into a sentence with a
+// DescribeJSONError turns encoding/json's errors into a sentence with a
 // place in the data.
-func describeJSONError(data []byte, err error) error {
+func DescribeJSONError(data []byte, err error) error {
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {
@@ -443,7 +443,7 @@ func (t *timeoutsJSON) decode() (CustomTimeouts, error) {
 func DecodeEntry(data []byte, c Crypter) (*Entry, error) {
 	var doc entryJSON
 	if err := json.Unmarshal(data, &doc); err != nil {
-		return nil, describeJSONError(data, err)
+		return nil, DescribeJSONError(data, err)
 	}
 	if err := checkVersion(doc.Version, FormatVersion); err != nil {
 		return nil, err

@@ -3,7 +3,6 @@ package tfplugin
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"math/big"
 	"sort"
 
@@ -339,42 +338,10 @@ func stateJSON(o resource.Object) ([]byte, error) {
 }
 
 func jsonable(v resource.Value, path resource.PropertyPath) (any, error) {
-	v = v.SecretElement()
-	switch v.Kind() {
-	case resource.NullKind:
-		return nil, nil
-	case resource.BoolKind:
-		return v.Bool(), nil
-	case resource.NumberKind:
-		if f := v.Number(); math.IsNaN(f) || math.IsInf(f, 0) {
-			return nil, valueErrorf(path, "%v cannot be written to Terraform state", f)
+	return resource.ToJSONData(v, path, func(v resource.Value, path resource.PropertyPath) error {
+		if v.Kind() == resource.NumberKind {
+			return valueErrorf(path, "%v cannot be written to Terraform state", v.Number())
 		}
-		if bf := v.BigNumber(); bf.IsInt() {
-			return json.Number(bf.Text('f', -1)), nil // 1000000, not 1e+06
-		}
-		return json.Number(v.NumberLiteral()), nil
-	case resource.StringKind:
-		return v.Str(), nil
-	case resource.ArrayKind:
-		out := make([]any, len(v.Array()))
-		for i, e := range v.Array() {
-			g, err := jsonable(e, append(path, i))
-			if err != nil {
-				return nil, err
-			}
-			out[i] = g
-		}
-		return out, nil
-	case resource.ObjectKind:
-		out := make(map[string]any, len(v.Object()))
-		for k, e := range v.Object() {
-			g, err := jsonable(e, append(path, k))
-			if err != nil {
-				return nil, err
-			}
-			out[k] = g
-		}
-		return out, nil
-	}
-	return nil, valueErrorf(path, "a stored %s cannot be handed to a Terraform provider", v.Kind())
+		return valueErrorf(path, "a stored %s cannot be handed to a Terraform provider", v.Kind())
+	})
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/plinth-iac/plinth/internal/state"
 )
 
 // SupportedTerraform is the newest Terraform whose states plinth reads
@@ -86,19 +88,10 @@ func fieldError(data []byte, err error, tfVersion string) error {
 func jsonError(data []byte, err error) error {
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
-	switch {
-	case len(bytes.TrimSpace(data)) == 0:
-		return errors.New("it is empty")
-	case errors.As(err, &syn) && syn.Offset >= int64(len(data)):
-		return fmt.Errorf("it ends early, after %d bytes (truncated?)", len(data))
-	case errors.As(err, &syn):
-		return fmt.Errorf("it is not valid JSON at byte %d: %v", syn.Offset, syn)
-	case errors.As(err, &typ) && typ.Field == "":
+	if len(bytes.TrimSpace(data)) > 0 && !errors.As(err, &syn) && errors.As(err, &typ) && typ.Field == "" {
 		return fmt.Errorf("it is a JSON %s, not a state object", typ.Value)
-	case errors.As(err, &typ):
-		return fmt.Errorf("field %q at byte %d holds a JSON %s where a %s belongs", typ.Field, typ.Offset, typ.Value, typ.Type)
 	}
-	return err
+	return state.DescribeJSONError(data, err)
 }
 
 // check validates what JSON decoding cannot: modes, names, providers,

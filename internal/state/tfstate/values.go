@@ -18,81 +18,18 @@ func decodeJSON(raw []byte) (resource.Value, error) {
 	if err := dec.Decode(&g); err != nil {
 		return resource.Value{}, err
 	}
-	return fromGo(g)
-}
-
-func fromGo(g any) (resource.Value, error) {
-	switch x := g.(type) {
-	case nil:
-		return resource.Null(), nil
-	case bool:
-		return resource.NewBool(x), nil
-	case json.Number:
-		return resource.ParseNumber(string(x))
-	case string:
-		return resource.NewString(x), nil
-	case []any:
-		out := make([]resource.Value, len(x))
-		for i, e := range x {
-			v, err := fromGo(e)
-			if err != nil {
-				return resource.Value{}, err
-			}
-			out[i] = v
-		}
-		return resource.NewArray(out...), nil
-	case map[string]any:
-		o := make(resource.Object, len(x))
-		for k, e := range x {
-			v, err := fromGo(e)
-			if err != nil {
-				return resource.Value{}, err
-			}
-			o[k] = v
-		}
-		return resource.NewObject(o), nil
-	}
-	return resource.Value{}, fmt.Errorf("unexpected JSON value %T", g)
+	return resource.FromJSONData(g, resource.ParseNumber)
 }
 
 // toGo turns a value into what encoding/json writes, secrets unwrapped.
 // Only plain data can be written to a Terraform state.
 func toGo(v resource.Value, path resource.PropertyPath) (any, error) {
-	v = v.SecretElement()
-	switch v.Kind() {
-	case resource.NullKind:
-		return nil, nil
-	case resource.BoolKind:
-		return v.Bool(), nil
-	case resource.NumberKind:
-		if bf := v.BigNumber(); bf != nil && bf.IsInt() {
-			return json.Number(bf.Text('f', -1)), nil
+	return resource.ToJSONData(v, path, func(v resource.Value, path resource.PropertyPath) error {
+		if v.Kind() == resource.NumberKind {
+			return fmt.Errorf("property %s: %v cannot be written to a Terraform state", path, v.Number())
 		}
-		return json.Number(v.NumberLiteral()), nil
-	case resource.StringKind:
-		return v.Str(), nil
-	case resource.ArrayKind:
-		out := make([]any, len(v.Array()))
-		for i, e := range v.Array() {
-			g, err := toGo(e, append(path, i))
-			if err != nil {
-				return nil, err
-			}
-			out[i] = g
-		}
-		return out, nil
-	case resource.ObjectKind:
-		out := make(map[string]any, len(v.Object()))
-		for k, e := range v.Object() {
-			g, err := toGo(e, append(path, k))
-			if err != nil {
-				return nil, err
-			}
-			out[k] = g
-		}
-		return out, nil
-	}
-	return nil, fmt.Errorf("property %s: a %s cannot be written to a Terraform state", path, v.Kind())
+		return fmt.Errorf("property %s: a %s cannot be written to a Terraform state", path, v.Kind())
+	})
 }
 
 // parsePaths reads sensitive_attributes: a list of paths, each a list of
