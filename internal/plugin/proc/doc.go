@@ -19,6 +19,7 @@
 // Tail keeps the last lines a plugin wrote, bounded in bytes, for error
 // messages.
 //
-// Neighbours: internal/provider/pulumirpc and internal/provider/tfplugin
+// Neighbours: internal/provider/pulumirpc and internal/provider/mu (through
+// internal/provider/grpcplugin) and internal/provider/tfplugin
 // (through go-plugin's RunnerFunc) start their plugins here.
 package proc

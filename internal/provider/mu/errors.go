@@ -3,100 +3,23 @@ package mu
 import (
 	"context"
 	"errors"
-	"fmt"
-	"strings"
 	"time"
 
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 
-	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/internal/provider/grpcplugin"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
 // CallError is a call to a plugin that failed. Its message names the
 // provider, the call and the resource; a crash carries how the process
 // ended and its last stderr lines.
-type CallError struct {
-	Provider string
-	Method   string
-	URN      resource.URN
-	Code     codes.Code
-	Message  string
-	// Crashed is set when the plugin process exited during the call.
-	Crashed bool
-	// Exit says how it ended, with its last stderr lines, when it crashed.
-	Exit string
-	// Closed is set when the provider was closed before the call ended.
-	Closed bool
-
-	err error
-}
-
-// OutcomeUnknown reports whether the failed call may still have taken
-// effect: it changes the world and ended without the plugin's answer.
-func (e *CallError) OutcomeUnknown() bool {
-	if e.Method != "Create" && e.Method != "Update" && e.Method != "Delete" {
-		return false
-	}
-	switch e.Code {
-	case codes.Unavailable, codes.Canceled, codes.DeadlineExceeded:
-		return true
-	case codes.Internal, codes.ResourceExhausted:
-		// gRPC's own failures to read an answer are not the plugin's.
-		if strings.HasPrefix(e.Message, "grpc: ") {
-			return true
-		}
-	}
-	return e.Crashed || e.Closed
-}
-
-func (e *CallError) Error() string {
-	subject := e.Method
-	if e.URN != "" {
-		subject += " of " + string(e.URN)
-	}
-	switch {
-	case e.Closed:
-		return fmt.Sprintf("provider %s: %s called after the provider was closed: %s", e.Provider, subject, e.Message)
-	case e.Crashed:
-		return fmt.Sprintf("provider %s crashed during %s: %s", e.Provider, subject, e.Exit)
-	case e.Code == codes.DeadlineExceeded:
-		return fmt.Sprintf("provider %s did not finish %s in time: %s", e.Provider, subject, e.Message)
-	case e.Code == codes.Canceled:
-		return fmt.Sprintf("provider %s: %s was cancelled", e.Provider, subject)
-	case e.Code == codes.Unimplemented:
-		return fmt.Sprintf("provider %s does not implement %s: %s", e.Provider, e.Method, e.Message)
-	}
-	return fmt.Sprintf("provider %s: %s failed: %s", e.Provider, subject, e.Message)
-}
-
-// Unwrap returns the gRPC status error.
-func (e *CallError) Unwrap() error { return e.err }
-
-// Is makes a cancelled call match context.Canceled, and a call whose
-// outcome is unknown match provider.ErrOutcomeUnknown.
-func (e *CallError) Is(target error) bool {
-	switch target {
-	case context.Canceled:
-		return e.Code == codes.Canceled
-	case provider.ErrOutcomeUnknown:
-		return e.OutcomeUnknown()
-	}
-	return false
-}
-
-// Diagnostic tells internal/display where the call failed (the
-// resource's URN) and leaves the summary to the operation.
-func (e *CallError) Diagnostic() (summary, where, path, detail string) {
-	return "", string(e.URN), "", ""
-}
+type CallError = grpcplugin.CallError
 
 // callError turns a gRPC error into a CallError. A broken connection waits
 // briefly for the process to exit, so a crash is reported as one.
 func (p *Provider) callError(ctx context.Context, method string, urn resource.URN, err error) error {
-	st := status.Convert(err)
-	e := &CallError{Provider: p.cfg.Name, Method: method, URN: urn, Code: st.Code(), Message: st.Message(), err: err}
+	e := grpcplugin.NewCallError(p.cfg.Name, method, urn, err)
 	if p.closed.Load() {
 		e.Closed = true
 		return e
@@ -108,7 +31,7 @@ func (p *Provider) callError(ctx context.Context, method string, urn resource.UR
 	if e.Code == codes.Unavailable {
 		grace = 5 * time.Second
 	}
-	if p.proc != nil && p.proc.hasExited(grace) {
+	if p.proc != nil && p.proc.HasExited(grace) {
 		e.Crashed, e.Exit = true, p.proc.exitStatus()+"; "+p.proc.describeTail()
 	}
 	return e

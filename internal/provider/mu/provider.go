@@ -175,7 +175,7 @@ func (p *Provider) Close() error {
 		err = p.conn.Close()
 	}
 	if p.proc != nil {
-		p.proc.stop(p.cfg.closeGrace())
+		p.proc.Stop(p.cfg.closeGrace())
 	}
 	return err
 }

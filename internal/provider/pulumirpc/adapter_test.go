@@ -320,8 +320,8 @@ func TestCloseKillsStubbornPlugin(t *testing.T) {
 	if err := p.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if !p.proc.hasExited(0) || !strings.Contains(p.proc.exitStatus(), "killed") {
-		t.Errorf("after Close the plugin's status is %q, want killed", p.proc.exitStatus())
+	if !p.proc.HasExited(0) || !strings.Contains(p.proc.ExitStatus(), "killed") {
+		t.Errorf("after Close the plugin's status is %q, want killed", p.proc.ExitStatus())
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/internal/provider/grpcplugin"
 	"github.com/plinth-iac/plinth/sdk/pulumiwire"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
@@ -37,70 +38,30 @@ type CallError struct {
 	err error
 }
 
-// mutating are the calls that change the world.
-var mutating = map[string]bool{"Create": true, "Update": true, "Delete": true}
+// shared is e as the adapters' common CallError, which words its
+// message and decides its outcome.
+func (e *CallError) shared() *grpcplugin.CallError {
+	c := &grpcplugin.CallError{Provider: e.Provider, Method: e.Method, URN: e.URN, Code: e.Code, Message: e.Message,
+		Crashed: e.Crashed, Timeout: e.Timeout, Closed: e.Closed}
+	if e.Crashed {
+		c.Exit = e.ExitStatus + "; " + describeTail(e.Stderr)
+	}
+	return c
+}
 
 // OutcomeUnknown reports whether the failed call may still have taken
-// effect: it changes the world, and it ended without the plugin's answer
-// (the plugin crashed, the connection broke, the call ran out of time or
-// was cancelled, the provider was closed, or the answer could not be
-// read). An error status a live plugin returned is its answer.
-func (e *CallError) OutcomeUnknown() bool {
-	if !mutating[e.Method] {
-		return false
-	}
-	switch e.Code {
-	case codes.Unavailable, codes.Canceled, codes.DeadlineExceeded:
-		return true
-	case codes.Internal, codes.ResourceExhausted:
-		// gRPC's own failures to read an answer ("grpc: failed to
-		// unmarshal the received message", "grpc: received message larger
-		// than max") are not the plugin's.
-		if strings.HasPrefix(e.Message, "grpc: ") {
-			return true
-		}
-	}
-	return e.Crashed || e.Closed
-}
+// effect (see grpcplugin.CallError.OutcomeUnknown).
+func (e *CallError) OutcomeUnknown() bool { return e.shared().OutcomeUnknown() }
 
-func (e *CallError) Error() string {
-	subject := e.Method
-	if e.URN != "" {
-		subject += " of " + string(e.URN)
-	}
-	switch {
-	case e.Closed:
-		return fmt.Sprintf("provider %s: %s called after the provider was closed: %s", e.Provider, subject, e.Message)
-	case e.Crashed:
-		return fmt.Sprintf("provider %s crashed during %s: %s; %s", e.Provider, subject, e.ExitStatus, describeTail(e.Stderr))
-	case e.Code == codes.DeadlineExceeded && e.Timeout > 0:
-		return fmt.Sprintf("provider %s did not finish %s within its timeout of %s", e.Provider, subject, e.Timeout)
-	case e.Code == codes.DeadlineExceeded:
-		return fmt.Sprintf("provider %s did not finish %s in time: %s", e.Provider, subject, e.Message)
-	case e.Code == codes.Canceled:
-		return fmt.Sprintf("provider %s: %s was cancelled", e.Provider, subject)
-	case e.Code == codes.Unimplemented:
-		return fmt.Sprintf("provider %s does not implement %s: %s", e.Provider, e.Method, e.Message)
-	}
-	return fmt.Sprintf("provider %s: %s failed: %s", e.Provider, subject, e.Message)
-}
+func (e *CallError) Error() string { return e.shared().Error() }
 
 // Unwrap returns the gRPC status error.
 func (e *CallError) Unwrap() error { return e.err }
 
-// Is makes a call that ended cancelled match context.Canceled, as a
-// cancelled call to a provider in process does, so that callers (the
-// display's "Cancelled") need not know which side of the wire it was on;
-// and a call whose outcome is unknown match provider.ErrOutcomeUnknown.
-func (e *CallError) Is(target error) bool {
-	switch target {
-	case context.Canceled:
-		return e.Code == codes.Canceled
-	case provider.ErrOutcomeUnknown:
-		return e.OutcomeUnknown()
-	}
-	return false
-}
+// Is makes a call that ended cancelled match context.Canceled and a call
+// whose outcome is unknown match provider.ErrOutcomeUnknown (see
+// grpcplugin.CallError.Is).
+func (e *CallError) Is(target error) bool { return e.shared().Is(target) }
 
 // callError turns a gRPC error into a CallError. A broken connection waits
 // briefly for the process to exit, so a crash is reported as one.
@@ -121,8 +82,8 @@ func (p *Provider) callError(ctx context.Context, method string, urn resource.UR
 		if e.Code == codes.Unavailable { // a broken connection: the plugin may be dying
 			grace = 5 * time.Second
 		}
-		if p.proc.hasExited(grace) {
-			e.Crashed, e.ExitStatus, e.Stderr = true, p.proc.exitStatus(), p.proc.stderrTail()
+		if p.proc.HasExited(grace) {
+			e.Crashed, e.ExitStatus, e.Stderr = true, p.proc.ExitStatus(), p.proc.Tail.Get()
 		}
 	}
 	return e
@@ -198,5 +159,5 @@ func (p *Provider) codecError(method string, urn resource.URN, what string, err 
 // URN) and leaves the summary to the operation ("Resource failed"): a
 // provider's error has no fixed kind.
 func (e *CallError) Diagnostic() (summary, where, path, detail string) {
-	return "", string(e.URN), "", ""
+	return e.shared().Diagnostic()
 }

@@ -1,25 +1,20 @@
 package pulumirpc
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
-	"strconv"
-	"strings"
 	"time"
 
 	pb "github.com/pulumi/pulumi/sdk/v3/proto/go"
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 
 	"github.com/plinth-iac/plinth/internal/plugin"
-	"github.com/plinth-iac/plinth/internal/plugin/proc"
+	"github.com/plinth-iac/plinth/internal/provider/grpcplugin"
 )
 
 // Config says which plugin to launch and how. It is not modified after
@@ -99,7 +94,7 @@ func Launch(ctx context.Context, cfg Config) (*Provider, error) {
 	}
 	p, err := connect(ctx, cfg, proc, eng)
 	if err != nil {
-		proc.stop(cfg.closeGrace())
+		proc.Stop(cfg.closeGrace())
 		eng.stop()
 		return nil, err
 	}
@@ -112,21 +107,18 @@ func startProcess(cfg Config, engineAddr string) (*process, error) {
 	// proc.Start gives it a process group of its own (a terminal's Ctrl-C
 	// reaches plinth, which cancels and closes providers in order, not the
 	// plugin directly) and ties it to plinth's life.
-	pr, err := proc.Start(cmd)
-	if err != nil {
-		return nil, fmt.Errorf("starting provider %s (%s): %w", cfg.Name, cfg.Path, err)
-	}
 	keep := cfg.StderrLines
 	if keep <= 0 {
 		keep = 20
 	}
-	p := &process{name: cfg.Name, path: cfg.Path, proc: pr, log: cfg.logger(), exited: make(chan struct{}),
-		tail: &proc.Tail{Lines: keep}, firstLine: make(chan lineResult, 1)}
-	p.drained.Add(2)
-	go p.forward(pr.Stderr, "stderr")
-	go p.readStdout(bufio.NewReaderSize(pr.Stdout, proc.LineBytes))
-	go p.wait()
-	return p, nil
+	log := cfg.logger()
+	pr, err := grpcplugin.Start(cmd, keep, func(stream, line string) {
+		log(LogLine{Provider: cfg.Name, Stream: stream, Text: line})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("starting provider %s (%s): %w", cfg.Name, cfg.Path, err)
+	}
+	return &process{Process: pr, name: cfg.Name, path: cfg.Path}, nil
 }
 
 // connect reads the port, then forwards the rest of stdout, dials and
@@ -141,11 +133,9 @@ func connect(ctx context.Context, cfg Config, proc *process, eng *engine) (*Prov
 	if err != nil {
 		return nil, err
 	}
-	conn, err := grpc.NewClient("127.0.0.1:"+strconv.Itoa(port),
-		grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(400*1024*1024), grpc.MaxCallSendMsgSize(400*1024*1024)))
+	conn, err := grpcplugin.Dial(cfg.Name, cfg.Path, port)
 	if err != nil {
-		return nil, fmt.Errorf("provider %s (%s): connecting to port %d: %w", cfg.Name, cfg.Path, port, err)
+		return nil, err
 	}
 	p := newProvider(cfg, conn, proc, eng)
 	if err := p.handshake(ctx); err != nil {
@@ -159,20 +149,20 @@ func connect(ctx context.Context, cfg Config, proc *process, eng *engine) (*Prov
 // gRPC port.
 func readPort(ctx context.Context, cfg Config, proc *process) (int, error) {
 	select {
-	case r := <-proc.firstLine:
-		if r.err == io.EOF && r.line == "" {
+	case r := <-proc.FirstLine:
+		if r.Err == io.EOF && r.Text == "" {
 			return 0, io.EOF
 		}
-		if r.err != nil && r.err != io.EOF {
-			return 0, fmt.Errorf("provider %s (%s): reading its port: %w", cfg.Name, cfg.Path, r.err)
+		if r.Err != nil && r.Err != io.EOF {
+			return 0, fmt.Errorf("provider %s (%s): reading its port: %w", cfg.Name, cfg.Path, r.Err)
 		}
-		return parsePort(cfg, r.line)
+		return grpcplugin.ParsePort(cfg.Name, cfg.Path, "Pulumi resource plugin", r.Text)
 	case <-ctx.Done():
 		if err := context.Cause(ctx); !errors.Is(err, context.DeadlineExceeded) {
 			return 0, fmt.Errorf("provider %s (%s): starting it was cancelled: %w", cfg.Name, cfg.Path, err)
 		}
 		return 0, fmt.Errorf("provider %s (%s) did not print its port within %s: is it a Pulumi resource plugin? Set %s to wait longer; %s",
-			cfg.Name, cfg.Path, cfg.startTimeout(), plugin.HandshakeTimeoutEnv, describeTail(proc.stderrTail()))
+			cfg.Name, cfg.Path, cfg.startTimeout(), plugin.HandshakeTimeoutEnv, describeTail(proc.Tail.Get()))
 	}
 }
 
@@ -180,24 +170,11 @@ func readPort(ctx context.Context, cfg Config, proc *process) (int, error) {
 // exited, and its stderr usually says why.
 func startFailure(cfg Config, proc *process) error {
 	status := "it closed its output"
-	if proc.hasExited(5 * time.Second) {
-		status = "it exited (" + proc.exitStatus() + ")"
+	if proc.HasExited(5 * time.Second) {
+		status = "it exited (" + proc.ExitStatus() + ")"
 	}
 	return fmt.Errorf("provider %s (%s) did not start: %s before printing its port; %s",
-		cfg.Name, cfg.Path, status, describeTail(proc.stderrTail()))
-}
-
-func parsePort(cfg Config, line string) (int, error) {
-	s := strings.TrimSpace(line)
-	port, err := strconv.Atoi(s)
-	if err != nil || port <= 0 || port > 65535 {
-		if len(s) > 80 {
-			s = s[:80] + "..."
-		}
-		return 0, fmt.Errorf("provider %s (%s) printed %q where its gRPC port should be: it is not a Pulumi resource plugin, or it wrote to stdout before its port",
-			cfg.Name, cfg.Path, s)
-	}
-	return port, nil
+		cfg.Name, cfg.Path, status, describeTail(proc.Tail.Get()))
 }
 
 // handshake waits for the plugin to answer and learns its features.
@@ -222,7 +199,7 @@ func (p *Provider) handshake(ctx context.Context) error {
 		case codes.Unimplemented:
 			return nil
 		case codes.Unavailable:
-			if ctx.Err() == nil && !p.proc.hasExited(10*time.Millisecond) {
+			if ctx.Err() == nil && !p.proc.HasExited(10*time.Millisecond) {
 				continue // not listening yet
 			}
 		}
@@ -231,9 +208,9 @@ func (p *Provider) handshake(ctx context.Context) error {
 }
 
 func (p *Provider) startError(err error) error {
-	if p.proc.hasExited(time.Second) {
+	if p.proc.HasExited(time.Second) {
 		return fmt.Errorf("provider %s (%s) exited (%s) before answering: %s",
-			p.name, p.proc.path, p.proc.exitStatus(), describeTail(p.proc.stderrTail()))
+			p.name, p.proc.path, p.proc.ExitStatus(), describeTail(p.proc.Tail.Get()))
 	}
 	return fmt.Errorf("provider %s (%s) did not answer its first call: %v", p.name, p.proc.path, err)
 }

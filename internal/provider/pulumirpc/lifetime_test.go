@@ -32,7 +32,7 @@ func init() {
 		fmt.Println("error", err)
 		os.Exit(1)
 	}
-	fmt.Println(p.proc.proc.Cmd.Process.Pid)
+	fmt.Println(p.proc.Proc.Cmd.Process.Pid)
 	time.Sleep(time.Hour)
 }
 
@@ -146,8 +146,8 @@ func TestLaunchCancelled(t *testing.T) {
 // proc.TailBytes however much it writes, and the plugin is not blocked.
 func TestStderrSpamIsBounded(t *testing.T) {
 	p := launch(t, "spam", &logSink{})
-	if p.proc.tail.Size() > proc.TailBytes {
-		t.Errorf("kept %d bytes of stderr, want at most %d", p.proc.tail.Size(), proc.TailBytes)
+	if p.proc.Tail.Size() > proc.TailBytes {
+		t.Errorf("kept %d bytes of stderr, want at most %d", p.proc.Tail.Size(), proc.TailBytes)
 	}
 	if lines := p.Stderr(); len(lines) == 0 || !strings.HasPrefix(lines[len(lines)-1], "started with fault spam") {
 		t.Errorf("the last stderr line is not the latest: %q", lines[len(lines)-1:])

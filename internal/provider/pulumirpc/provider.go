@@ -162,7 +162,7 @@ func (p *Provider) Close() error {
 		p.closed.Store(true)
 		p.closeErr = p.conn.Close()
 		if p.proc != nil {
-			p.proc.stop(p.closeGrace)
+			p.proc.Stop(p.closeGrace)
 		}
 		if p.engine != nil && p.engine.server != nil {
 			p.engine.stop()
@@ -176,5 +176,5 @@ func (p *Provider) Stderr() []string {
 	if p.proc == nil {
 		return nil
 	}
-	return p.proc.stderrTail()
+	return p.proc.Tail.Get()
 }
