@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/plinth-iac/plinth/internal/cli/clitest"
 )
 
 // TestAdoptTerraformState: terraform applies testdata/adopt/main.tf; plinth
@@ -64,26 +66,13 @@ func terraformEnv(t *testing.T, dir string) []string {
 		}
 		devOverrides(t, rc)
 	}
-	return append(os.Environ(), "TF_CLI_CONFIG_FILE="+filepath.Join(rc, "terraformrc"), "TF_IN_AUTOMATION=1",
-		"TF_INPUT=0", "CHECKPOINT_DISABLE=1", "TF_DATA_DIR="+filepath.Join(rc, "data"))
+	return clitest.TerraformEnv(filepath.Join(rc, "terraformrc"), filepath.Join(rc, "data"))
 }
 
 // terraformIn returns a function running terraform in dir that must
 // succeed, returning its standard output.
 func terraformIn(t *testing.T, tf, dir string) func(args ...string) []byte {
-	env := terraformEnv(t, dir)
-	return func(args ...string) []byte {
-		t.Helper()
-		cmd := exec.Command(tf, args...)
-		cmd.Dir, cmd.Env = dir, env
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("terraform %v: %v\n%s\n%s", args, err, out, stderr.String())
-		}
-		return out
-	}
+	return clitest.Terraform(t, tf, dir, terraformEnv(t, dir))
 }
 
 // findInDir returns the first file under dir that contains s, or "".

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/plinth-iac/plinth/internal/cli/clitest"
 )
 
 // TestCompareWithTerraform applies testdata/compare with terraform
@@ -70,19 +72,8 @@ func terraformApply(t *testing.T, tf, src string) map[string]any {
 			t.Fatal(err)
 		}
 	}
-	env := append(os.Environ(), "TF_CLI_CONFIG_FILE="+devOverrides(t, dir), "TF_IN_AUTOMATION=1",
-		"TF_INPUT=0", "CHECKPOINT_DISABLE=1", "TF_DATA_DIR="+filepath.Join(dir, ".terraform"))
-	terraform := func(args ...string) []byte {
-		cmd := exec.Command(tf, args...)
-		cmd.Dir, cmd.Env = dir, env
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("terraform %v: %v\n%s\n%s", args, err, out, stderr.String())
-		}
-		return out
-	}
+	env := clitest.TerraformEnv(devOverrides(t, dir), filepath.Join(dir, ".terraform"))
+	terraform := clitest.Terraform(t, tf, dir, env)
 	terraform("apply", "-auto-approve", "-no-color")
 	var shown struct {
 		Values struct {

@@ -1,13 +1,11 @@
 package terraform
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/plinth-iac/plinth/internal/tfproviders"
 )
@@ -52,21 +50,9 @@ func run(m *testing.M) int {
 		return 1
 	}
 	if !testing.Short() {
-		linked, buildErr = buildReal(pluginDir)
+		linked, buildErr = tfproviders.LinkCached(pluginDir, realProviders...)
 	}
 	return m.Run()
-}
-
-// buildReal builds (or finds in the cache) the real providers once and
-// links them into dir.
-func buildReal(dir string) (map[string]string, error) {
-	cache, err := tfproviders.DefaultDir()
-	if err != nil {
-		return nil, err
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
-	defer cancel()
-	return tfproviders.LinkInto(ctx, cache, dir, realProviders...)
 }
 
 // needReal skips a test in -short mode and fails it if the real providers

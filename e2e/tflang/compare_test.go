@@ -127,19 +127,8 @@ func plinthApply(t *testing.T, src string) map[string]any {
 func terraformApply(t *testing.T, tf, src string) map[string]any {
 	t.Helper()
 	dir := clitest.CopyDir(t, src)
-	env := append(os.Environ(), "TF_CLI_CONFIG_FILE="+devOverrides(t, dir), "TF_IN_AUTOMATION=1",
-		"TF_INPUT=0", "CHECKPOINT_DISABLE=1", "TF_DATA_DIR="+filepath.Join(dir, ".terraform"))
-	terraform := func(args ...string) []byte {
-		cmd := exec.Command(tf, args...)
-		cmd.Dir, cmd.Env = dir, env
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("terraform %v: %v\n%s\n%s", args, err, out, stderr.String())
-		}
-		return out
-	}
+	env := clitest.TerraformEnv(devOverrides(t, dir), filepath.Join(dir, ".terraform"))
+	terraform := clitest.Terraform(t, tf, dir, env)
 	terraform("init", "-input=false", "-no-color")
 	apply := append([]string{"apply", "-auto-approve", "-no-color"}, cliVars(t, src, "-var")...)
 	terraform(apply...)

@@ -1,13 +1,11 @@
 package tflang
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/plinth-iac/plinth/internal/tfproviders"
 )
@@ -35,19 +33,9 @@ func run(m *testing.M) int {
 	defer os.RemoveAll(root)
 	pluginDir = filepath.Join(root, "plugins")
 	if !testing.Short() {
-		linked, buildErr = buildReal(pluginDir)
+		linked, buildErr = tfproviders.LinkCached(pluginDir, realProviders...)
 	}
 	return m.Run()
-}
-
-func buildReal(dir string) (map[string]string, error) {
-	cache, err := tfproviders.DefaultDir()
-	if err != nil {
-		return nil, err
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
-	defer cancel()
-	return tfproviders.LinkInto(ctx, cache, dir, realProviders...)
 }
 
 // needReal skips in -short mode and fails if the providers were not built.

@@ -49,15 +49,7 @@ func (a *app) runUp(ctx context.Context, f upFlags) error {
 		return err
 	}
 	view := a.newView(f.json, f.diff)
-	r, err := a.prepare(ctx, view)
-	if err != nil {
-		return err
-	}
-	ev, err := r.evaluator(f.opFlags)
-	if err != nil {
-		return err
-	}
-	sess, err := r.openSession(ctx, "plinth up")
+	r, ev, sess, err := a.startUpdate(ctx, view, f.opFlags)
 	if err != nil {
 		return err
 	}
@@ -88,6 +80,25 @@ func (a *app) runUp(ctx context.Context, f upFlags) error {
 		return res, errors.Join(err, r.finishSession(sess, res, err))
 	})
 	return err
+}
+
+// startUpdate does the setup that `up` and `up --plan` share: it
+// prepares the stack, builds the program's evaluator and opens the state
+// session the update records into (the caller closes it).
+func (a *app) startUpdate(ctx context.Context, view display.View, f opFlags) (*stackRun, engine.Program, *state.Session, error) {
+	r, err := a.prepare(ctx, view)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ev, err := r.evaluator(f)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	sess, err := r.openSession(ctx, "plinth up")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return r, ev, sess, nil
 }
 
 // refreshFirst runs the refresh of `up --refresh` and returns the state
@@ -154,15 +165,7 @@ func (a *app) runUpPlan(ctx context.Context, f upFlags) error {
 		return err
 	}
 	view := a.newView(f.json, f.diff)
-	r, err := a.prepare(ctx, view)
-	if err != nil {
-		return err
-	}
-	ev, err := r.evaluator(f.opFlags)
-	if err != nil {
-		return err
-	}
-	sess, err := r.openSession(ctx, "plinth up")
+	r, ev, sess, err := a.startUpdate(ctx, view, f.opFlags)
 	if err != nil {
 		return err
 	}

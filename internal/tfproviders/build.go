@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // Spec pins one provider: where its source comes from and which release it is.
@@ -167,4 +168,17 @@ func LinkInto(ctx context.Context, cacheDir, pluginDir string, names ...string) 
 		linked[name] = dst
 	}
 	return linked, nil
+}
+
+// LinkCached is LinkInto with the default cache directory (DefaultDir),
+// allowing twenty minutes for the builds: what tests use to put the real
+// providers in a plugin directory.
+func LinkCached(pluginDir string, names ...string) (map[string]string, error) {
+	cache, err := DefaultDir()
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+	defer cancel()
+	return LinkInto(ctx, cache, pluginDir, names...)
 }

@@ -14,6 +14,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -217,5 +218,30 @@ func Edit(t testing.TB, dir, file, old, new string) {
 	}
 	if err := os.WriteFile(path, []byte(strings.Replace(string(data), old, new, 1)), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TerraformEnv returns the environment for running terraform
+// non-interactively with the CLI configuration file config and its data
+// directory dataDir.
+func TerraformEnv(config, dataDir string) []string {
+	return append(os.Environ(), "TF_CLI_CONFIG_FILE="+config, "TF_IN_AUTOMATION=1",
+		"TF_INPUT=0", "CHECKPOINT_DISABLE=1", "TF_DATA_DIR="+dataDir)
+}
+
+// Terraform returns a function running the terraform binary tf in dir
+// with env that must succeed, returning its standard output.
+func Terraform(t testing.TB, tf, dir string, env []string) func(args ...string) []byte {
+	return func(args ...string) []byte {
+		t.Helper()
+		cmd := exec.Command(tf, args...)
+		cmd.Dir, cmd.Env = dir, env
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("terraform %v: %v\n%s\n%s", args, err, out, stderr.String())
+		}
+		return out
 	}
 }
