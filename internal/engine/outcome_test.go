@@ -161,3 +161,38 @@ func TestUnknownCreateStaysPendingThroughTheSession(t *testing.T) {
 		t.Fatalf("next update: %v, want a PendingError for the unresolved create", err)
 	}
 }
+
+// TestTwoPendingOperationsOnOneResource: a resource can be left with an
+// interrupted update and an interrupted delete at once (the crash
+// harness found it after provider kills); the next update acknowledges
+// both and runs (it failed clearing the second, as one resolve entry
+// clears every pending operation on its URN).
+func TestTwoPendingOperationsOnOneResource(t *testing.T) {
+	h := newHarness(t)
+	h.mustUp(prog{{name: "a", inputs: map[string]any{"v": "1"}}})
+	r := h.snap.Find(h.snap.Resources[len(h.snap.Resources)-1].URN)
+	h.snap.Pending = []state.PendingOperation{{Op: state.OpUpdate, Resource: r}, {Op: state.OpDelete, Resource: r}}
+	h.mustUp(prog{{name: "a", inputs: map[string]any{"v": "1"}}})
+	if len(h.snap.Pending) != 0 {
+		t.Errorf("pending after the update: %v", h.snap.Pending)
+	}
+}
+
+// TestRefreshKeepsAPendingCreateBesideAPendingDelete: a refresh clears an
+// interrupted delete but not the pending create on the same URN (a
+// create-before-delete replacement cut short), which only `plinth state
+// pending` may settle.
+func TestRefreshKeepsAPendingCreateBesideAPendingDelete(t *testing.T) {
+	h := newHarness(t)
+	h.mustUp(prog{{name: "a", inputs: map[string]any{"v": "1"}}})
+	r := h.snap.Find(h.snap.Resources[len(h.snap.Resources)-1].URN)
+	h.snap.Pending = []state.PendingOperation{{Op: state.OpReplace, Resource: r}, {Op: state.OpDelete, Resource: r}}
+	if _, err := h.run(func(ctx context.Context, base *state.Snapshot, o engine.Options) (*engine.Result, error) {
+		return engine.Refresh(ctx, base, o)
+	}); err != nil {
+		t.Fatalf("refresh: %v", err)
+	}
+	if len(h.snap.Pending) != 2 || !h.snap.Pending[0].Blocks() {
+		t.Errorf("pending after the refresh: %v, want the create and the delete kept", h.snap.Pending)
+	}
+}

@@ -172,11 +172,24 @@ func (d *deployment) acknowledgePending(base *state.Snapshot) error {
 	if base == nil {
 		return nil
 	}
+	// One resolve clears every pending operation on its URN, so a URN
+	// with a pending create as well is left for `plinth state pending`.
+	resolved := map[resource.URN]bool{}
+	for _, p := range base.Pending {
+		if p.Blocks() {
+			resolved[p.Resource.URN] = true
+		}
+	}
 	for _, p := range base.Pending {
 		if p.Blocks() {
 			continue
 		}
 		d.x.warn("%s", p.Describe())
+		// A resource can be left with an update and a delete pending.
+		if resolved[p.Resource.URN] {
+			continue
+		}
+		resolved[p.Resource.URN] = true
 		e := state.Entry{Kind: state.Write, Op: state.OpResolve, New: &state.Resource{URN: p.Resource.URN}}
 		if err := d.x.writeEntry(e); err != nil {
 			return fmt.Errorf("clearing the pending %s of %s: %w", p.Op, p.Resource.URN, err)
