@@ -67,7 +67,7 @@ func validConfigKey(k string) bool {
 	if !found {
 		return isConfigName(k)
 	}
-	return isIdent(ns) && isConfigName(name)
+	return IsPackageName(ns) && isConfigName(name)
 }
 
 func isConfigName(s string) bool {
@@ -384,20 +384,6 @@ func (p *Project) declaredStackValueFailed(d *diags, where string) bool {
 		}
 	}
 	return false
-}
-
-// ConfigValue is a value for "plinth config set", checked against the
-// program's declaration.
-type ConfigValue struct {
-	// Key is the key to store: the project namespace stripped.
-	Key   string
-	Value resource.Value
-	// Secret is set when the program declares the key secret; the value
-	// must then be stored encrypted whatever the command line said.
-	Secret bool
-	// Declared is false for a key the program does not declare (the CLI
-	// should warn); such a value is kept as a string.
-	Declared bool
 }
 
 // ParseConfigValue checks the text of "plinth config set KEY TEXT" against

@@ -7,23 +7,6 @@ import (
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
-// ImportRegistration builds the registration for "plinth import TYPE NAME
-// ID": a custom resource of the type (a token, or a Terraform type name
-// such as random_pet) that adopts the existing resource with that ID.
-func ImportRegistration(typ, name, id string) (engine.Registration, error) {
-	token, _, err := NormalizeType(typ)
-	if err != nil {
-		return engine.Registration{}, fmt.Errorf("importing %q: %w", name, err)
-	}
-	if isProviderType(token) {
-		return engine.Registration{}, fmt.Errorf("importing %q: provider resources cannot be imported; declare the provider in the program instead", name)
-	}
-	if name == "" || id == "" {
-		return engine.Registration{}, fmt.Errorf("importing a %s: both a resource name and an ID are needed", token)
-	}
-	return engine.Registration{Type: token, Name: name, Custom: true, Inputs: resource.Object{}, ImportID: id}, nil
-}
-
 // ImportRequest builds the request for engine.Import: the type
 // normalized, and the version constraint of the package's providers-block
 // provider, if the program has one. engine.Import uses the default
@@ -64,7 +47,7 @@ func (p *Project) ImportProgram(config map[string]resource.Value, opts Options, 
 		opts: resourceOptions{importID: &expr{kind: exprLiteral, lit: resource.NewString(id), where: "import"}}})
 	r := &reader{diags: &diags{file: p.file}, budget: aliasAllowance}
 	q.buildGraph(r)
-	if err := r.list.asError(); err != nil {
+	if err := asError(r.list); err != nil {
 		return nil, fmt.Errorf("importing %q: the providers block cannot be used alone: %w", name, err)
 	}
 	return q.Program(config, opts)

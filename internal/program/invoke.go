@@ -1,8 +1,6 @@
 package program
 
 import (
-	"strings"
-
 	"go.yaml.in/yaml/v3"
 
 	"github.com/plinth-iac/plinth/internal/engine"
@@ -55,22 +53,11 @@ func (r *reader) invokeToken(en entry, p string, good bool) (string, string, boo
 		return "", "", false
 	}
 	token, pkg, err := NormalizeFunction(s)
-	if err != nil || isProviderType(token) {
+	if err != nil || IsProviderType(token) {
 		r.errorf(at(en.value), p, "Invalid function token", "%q is not a function token: write package:module:function, or a Terraform data source name such as local_file.", s)
 		return "", "", false
 	}
 	return token, pkg, good
-}
-
-// NormalizeFunction maps a function as a program writes it to its token
-// and package, as NormalizeType does for types, and also accepts a
-// Terraform data source whose name is its provider's (external, http):
-// external is external:index:external, of package external.
-func NormalizeFunction(fn string) (token, pkg string, err error) {
-	if !strings.ContainsAny(fn, ":_") && isIdent(fn) {
-		return fn + ":index:" + fn, fn, nil
-	}
-	return NormalizeType(fn)
 }
 
 func (r *reader) invokeOptions(n *yaml.Node, where string, spec *invokeSpec) bool {

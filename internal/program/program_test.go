@@ -73,45 +73,6 @@ func TestParseInterpolation(t *testing.T) {
 	}
 }
 
-func TestNormalizeType(t *testing.T) {
-	tests := map[string]struct {
-		token, pkg string
-		bad        bool
-	}{
-		"plinth:random:Pet":       {token: "plinth:random:Pet", pkg: "plinth"},
-		"plinth:Pet":              {token: "plinth:Pet", pkg: "plinth"},
-		"aws:s3/bucket:Bucket":    {token: "aws:s3/bucket:Bucket", pkg: "aws"},
-		"pulumi:providers:random": {token: "pulumi:providers:random", pkg: "random"},
-		"random_pet":              {token: "random:index:random_pet", pkg: "random"},
-		"local_file":              {token: "local:index:local_file", pkg: "local"},
-		"google_compute_instance": {token: "google:index:google_compute_instance", pkg: "google"},
-		"random":                  {bad: true},
-		"random_":                 {bad: true},
-		"_pet":                    {bad: true},
-		"a:b:c:d":                 {bad: true},
-		"plinth::Pet":             {bad: true},
-		"pulumi:providers:":       {bad: true},
-		"not a type":              {bad: true},
-	}
-	for in, tt := range tests {
-		t.Run(in, func(t *testing.T) {
-			token, pkg, err := NormalizeType(in)
-			if tt.bad {
-				if err == nil {
-					t.Fatalf("NormalizeType(%q) = %q, %q; want an error", in, token, pkg)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff([2]string{tt.token, tt.pkg}, [2]string{token, pkg}); diff != "" {
-				t.Errorf("(-want +got):\n%s", diff)
-			}
-		})
-	}
-}
-
 const configProgram = `
 name: proj
 config:

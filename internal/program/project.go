@@ -78,14 +78,14 @@ func Parse(file, dir string, data []byte) (*Project, error) {
 	p := &Project{file: file, dir: dir, configByKey: map[string]*ConfigDecl{}}
 	if len(doc.Content) == 0 {
 		r.errorf(pos{Line: 1, Column: 1}, "", "Empty program", "The program is empty. It needs at least a name: write \"name: my-project\".")
-		return nil, r.list.asError()
+		return nil, asError(r.list)
 	}
 	p.parseTop(r, doc.Content[0])
 	if r.list.HasErrors() {
-		return nil, r.list.asError()
+		return nil, asError(r.list)
 	}
 	p.buildGraph(r)
-	if err := r.list.asError(); err != nil {
+	if err := asError(r.list); err != nil {
 		return nil, err
 	}
 	return p, nil

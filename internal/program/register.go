@@ -69,7 +69,7 @@ func (r *run) urns(nodes []int) []resource.URN {
 // provider is the explicit provider reference for a resource: the one it
 // names, or its package's providers-block provider.
 func (r *run) provider(d *resourceDecl) string {
-	if d.component || isProviderType(d.token) {
+	if d.component || IsProviderType(d.token) {
 		return ""
 	}
 	if rf := d.opts.provider; rf != nil {

@@ -314,8 +314,8 @@ func (p *Project) parseProviders(r *reader, n *yaml.Node) {
 	entries, _ := r.mapping(n, "providers", "providers")
 	for _, en := range entries {
 		d := &resourceDecl{key: en.key, name: en.key, where: joinPath("providers", en.key), at: en.at, fromBlock: true,
-			typ: providerTypePrefix + en.key, token: providerTypePrefix + en.key, pkg: en.key}
-		if !isIdent(en.key) {
+			typ: ProviderTypePrefix + en.key, token: ProviderTypePrefix + en.key, pkg: en.key}
+		if !IsPackageName(en.key) {
 			r.errorf(en.at, d.where, "Invalid provider package", "%q is not a package name. Name the package the provider serves, such as random.", en.key)
 			continue
 		}

@@ -11,46 +11,10 @@ import (
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
-// Options configure how a program runs.
-type Options struct {
-	// Warn receives warnings: an undeclared config key, a provider schema
-	// that could not be loaded. Nil drops them. It may be called from any
-	// goroutine.
-	Warn func(Diagnostic)
-	// Stack is the stack the program runs for (terraform.workspace in
-	// the Terraform format).
-	Stack string
-	// Vars and VarFiles are the -var NAME=VALUE and -var-file FILE
-	// arguments, in command-line order, for formats that take input
-	// variables on the command line (Terraform). The YAML format refuses
-	// them: its inputs are the stack config.
-	Vars     []string
-	VarFiles []string
-	// Getenv reads the environment (TF_VAR_ variables); nil means
-	// os.Getenv.
-	Getenv func(string) string
-	// GenerateConfigOut is `plinth preview --generate-config-out=FILE`:
-	// import blocks whose target has no resource block are allowed, the
-	// resources read, and their configuration written to FILE, which must
-	// not exist (Terraform format only).
-	GenerateConfigOut string
-	// DeferredRead, if set, hears of each data source instance a
-	// preview cannot read yet (its arguments are unknown or it depends
-	// on changes pending), which is read during apply instead. It may be
-	// called from any goroutine.
-	DeferredRead func(DeferredRead)
-}
-
-// DeferredRead is a data source instance left to be read during apply.
-type DeferredRead struct {
-	Address string          // data.local_file.read, module.m.data.x.y[0]
-	Type    string          // the data source's type token
-	Args    resource.Object // its arguments, unknown ones included
-}
-
-func (o Options) warn(d Diagnostic) {
-	if o.Warn != nil {
-		o.Warn(d)
+// warn passes d to opts.Warn, if set.
+func warn(opts Options, d Diagnostic) {
+	if opts.Warn != nil {
+		opts.Warn(d)
 	}
 }
 
@@ -72,9 +36,9 @@ var _ engine.Program = (*Evaluator)(nil)
 func (p *Project) Program(config map[string]resource.Value, opts Options) (*Evaluator, error) {
 	resolved, ds := p.resolveConfig(config)
 	for _, w := range ds.Warnings() {
-		opts.warn(w)
+		warn(opts, w)
 	}
-	if err := ds.Errors().asError(); err != nil {
+	if err := asError(ds.Errors()); err != nil {
 		return nil, err
 	}
 	return &Evaluator{p: p, config: resolved, opts: opts}, nil

@@ -6,8 +6,8 @@ import (
 	"unicode"
 )
 
-// providerTypePrefix starts the type token of every provider resource.
-const providerTypePrefix = "pulumi:providers:"
+// ProviderTypePrefix starts the type token of every provider resource.
+const ProviderTypePrefix = "pulumi:providers:"
 
 // NormalizeType maps a resource type as a program writes it to its type
 // token and the package whose provider manages it.
@@ -20,7 +20,7 @@ func NormalizeType(typ string) (token, pkg string, err error) {
 	if !strings.Contains(typ, ":") {
 		return terraformToken(typ)
 	}
-	if p, ok := strings.CutPrefix(typ, providerTypePrefix); ok {
+	if p, ok := strings.CutPrefix(typ, ProviderTypePrefix); ok {
 		if !isIdent(p) {
 			return "", "", fmt.Errorf("%q is not a provider type: write pulumi:providers:PACKAGE, with PACKAGE a name such as random", typ)
 		}
@@ -66,5 +66,20 @@ func isIdent(s string) bool {
 	return s != ""
 }
 
-// isProviderType reports whether a token is a provider resource's type.
-func isProviderType(token string) bool { return strings.HasPrefix(token, providerTypePrefix) }
+// IsPackageName reports whether s can name a package: a letter, then
+// letters, digits, "_" or "-" (random, azure-native).
+func IsPackageName(s string) bool { return isIdent(s) }
+
+// IsProviderType reports whether a token is a provider resource's type.
+func IsProviderType(token string) bool { return strings.HasPrefix(token, ProviderTypePrefix) }
+
+// NormalizeFunction maps a function as a program writes it to its token
+// and package, as NormalizeType does for types, and also accepts a
+// Terraform data source whose name is its provider's (external, http):
+// external is external:index:external, of package external.
+func NormalizeFunction(fn string) (token, pkg string, err error) {
+	if !strings.ContainsAny(fn, ":_") && isIdent(fn) {
+		return fn + ":index:" + fn, fn, nil
+	}
+	return NormalizeType(fn)
+}

@@ -1,0 +1,127 @@
+package program
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// sorted orders diagnostics by position, so reports read top to bottom.
+func sorted(ds Diagnostics) Diagnostics {
+	out := append(Diagnostics(nil), ds...)
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Line != out[j].Line {
+			return out[i].Line < out[j].Line
+		}
+		return out[i].Column < out[j].Column
+	})
+	return out
+}
+
+// asError returns the diagnostics as an error if any is an error, else nil.
+func asError(ds Diagnostics) error {
+	if !ds.HasErrors() {
+		return nil
+	}
+	return sorted(ds)
+}
+
+// pos is a position in the program file.
+type pos struct {
+	Line, Column int
+}
+
+// diags collects diagnostics for one file.
+type diags struct {
+	file string
+	list Diagnostics
+}
+
+func (d *diags) errorf(at pos, path, summary, detail string, args ...any) {
+	d.add(Error, at, path, summary, fmt.Sprintf(detail, args...))
+}
+
+func (d *diags) warnf(at pos, path, summary, detail string, args ...any) {
+	d.add(Warning, at, path, summary, fmt.Sprintf(detail, args...))
+}
+
+func (d *diags) add(s Severity, at pos, path, summary, detail string) {
+	d.list = append(d.list, Diagnostic{
+		Severity: s, Summary: summary, Detail: detail,
+		File: d.file, Line: at.Line, Column: at.Column, Path: path,
+	})
+}
+
+// suggest returns ` Did you mean "x"?` for the candidate nearest to name,
+// or "" when none is near enough to be a likely typo.
+func suggest(name string, candidates []string) string {
+	best, bestDist := "", -1
+	for _, c := range candidates {
+		d := editDistance(strings.ToLower(name), strings.ToLower(c))
+		if bestDist < 0 || d < bestDist || (d == bestDist && c < best) {
+			best, bestDist = c, d
+		}
+	}
+	limit := max(2, len(name)/3)
+	if best == "" || bestDist > limit {
+		return ""
+	}
+	return fmt.Sprintf(" Did you mean %q?", best)
+}
+
+// editDistance is the Levenshtein distance between a and b, by bytes.
+func editDistance(a, b string) int {
+	if len(a) > 64 || len(b) > 64 {
+		if a == b {
+			return 0
+		}
+		return max(len(a), len(b))
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// ResourceError is a resource the engine could not register: where the
+// program declares it, and the engine's error.
+type ResourceError struct {
+	Diagnostic
+	Err error
+}
+
+func (e *ResourceError) Unwrap() error { return e.Err }
+
+// plural formats a count of things: "1 item", "3 items".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", thing)
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// quoteList formats names as "a", "b" and "c", at most limit of them.
+func quoteList(names []string, limit int) string {
+	q := make([]string, 0, len(names))
+	for i, n := range names {
+		if i == limit {
+			q = append(q, fmt.Sprintf("and %d more", len(names)-limit))
+			break
+		}
+		q = append(q, fmt.Sprintf("%q", n))
+	}
+	return strings.Join(q, ", ")
+}
