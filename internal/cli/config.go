@@ -12,6 +12,7 @@ import (
 
 	"github.com/plinth-iac/plinth/internal/display"
 	"github.com/plinth-iac/plinth/internal/program"
+	"github.com/plinth-iac/plinth/internal/program/yaml"
 	"github.com/plinth-iac/plinth/internal/secrets"
 )
 
@@ -149,7 +150,7 @@ func (cc *configContext) set(a *app, key, text string, secret bool) error {
 	}
 	if !cv.Declared && !strings.Contains(cv.Key, ":") {
 		d := program.Diagnostic{Severity: program.Warning, Summary: "Undeclared config key",
-			Detail: fmt.Sprintf("The program declares no config key %q, so nothing reads it yet; declare it under config in %s.", cv.Key, program.FileName)}
+			Detail: fmt.Sprintf("The program declares no config key %q, so nothing reads it yet; declare it under config in %s.", cv.Key, yaml.FileName)}
 		fmt.Fprintln(a.env.Stderr, display.FromProgram(d).Format(a.colourFor(false)))
 	}
 	if err := cc.file.set(cv.Key, text, cv.Value, secret || cv.Secret, cc.crypter); err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/internal/program/hcl"
+	"github.com/plinth-iac/plinth/internal/program/yaml"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -37,7 +38,7 @@ func loadProject(dir string) (project, error) {
 		}
 		return tfProject{c}, nil
 	}
-	p, err := program.Load(dir)
+	p, err := yaml.Load(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +48,7 @@ func loadProject(dir string) (project, error) {
 // isTerraform reports whether dir holds a Terraform configuration: .tf
 // or .tf.json files and no plinth.yaml.
 func isTerraform(dir string) bool {
-	_, err := os.Stat(filepath.Join(dir, program.FileName))
+	_, err := os.Stat(filepath.Join(dir, yaml.FileName))
 	return errors.Is(err, os.ErrNotExist) && hcl.IsConfig(dir)
 }
 
@@ -65,13 +66,13 @@ func displayStyle(dir string) display.Style {
 }
 
 // yamlProject is a plinth.yaml program.
-type yamlProject struct{ *program.Project }
+type yamlProject struct{ *yaml.Project }
 
 func (yamlProject) Terraform() bool { return false }
 
 func (p yamlProject) Program(config map[string]resource.Value, opts program.Options) (engine.Program, error) {
 	if len(opts.Vars) > 0 || len(opts.VarFiles) > 0 {
-		return nil, display.Errorf("Variables not taken", "-var and -var-file set the input variables of a Terraform configuration; a %s program takes its inputs from the stack config. Set them with `plinth config set KEY VALUE`.", program.FileName)
+		return nil, display.Errorf("Variables not taken", "-var and -var-file set the input variables of a Terraform configuration; a %s program takes its inputs from the stack config. Set them with `plinth config set KEY VALUE`.", yaml.FileName)
 	}
 	return p.Project.Program(config, opts)
 }

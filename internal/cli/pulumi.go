@@ -13,6 +13,7 @@ import (
 	"github.com/plinth-iac/plinth/internal/langhost/nodejs"
 	"github.com/plinth-iac/plinth/internal/monitor"
 	"github.com/plinth-iac/plinth/internal/program"
+	"github.com/plinth-iac/plinth/internal/program/yaml"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -28,7 +29,7 @@ func hosts() langhost.Hosts {
 // isPulumiProject reports whether dir holds a Pulumi project and no
 // plinth.yaml (which wins when both are there).
 func isPulumiProject(dir string) bool {
-	if _, err := os.Stat(filepath.Join(dir, program.FileName)); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, yaml.FileName)); err == nil {
 		return false
 	}
 	return langhost.Find(dir) != ""

@@ -17,6 +17,7 @@ import (
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/monitor"
 	"github.com/plinth-iac/plinth/internal/program"
+	"github.com/plinth-iac/plinth/internal/program/yaml"
 	"github.com/plinth-iac/plinth/internal/provider"
 	"github.com/plinth-iac/plinth/internal/provider/inproc"
 	"github.com/plinth-iac/plinth/internal/state"
@@ -43,7 +44,7 @@ func BenchmarkFrontEnd(b *testing.B) {
 	for i := range benchN {
 		fmt.Fprintf(&y, "  r%d:\n    type: plinth:random:Pet\n    properties: { length: 2 }\n", i)
 	}
-	proj, err := program.Parse("plinth.yaml", b.TempDir(), []byte(y.String()))
+	proj, err := yaml.Parse("plinth.yaml", b.TempDir(), []byte(y.String()))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,25 +1,24 @@
-// Package program reads a plinth program (plinth.yaml in a project
-// directory) and runs it: it parses the YAML, checks it statically (names,
-// references, cycles, option shapes, config), validates the stack's config
-// against the program's declarations, checks resources against provider
-// schemas, and then registers every resource with an engine.Monitor as soon
-// as everything it references has resolved, so independent resources flow in
-// parallel and a program of n resources costs O(n).
+// Package program is what plinth's program formats share: the model of
+// a program as the engine and the CLI see it, whatever language it is
+// written in. It holds the diagnostics every format reports (Diagnostic,
+// Diagnostics, Severity: file, line, column, property path and a detail
+// saying how to fix it), the Options a run takes (warnings, the stack,
+// -var and -var-file, deferred data source reads), ConfigValue for
+// "plinth config set", the mapping of written resource and function
+// types to tokens and packages (NormalizeType, NormalizeFunction), and
+// the registration "plinth import TYPE NAME ID" makes
+// (ImportRegistration).
 //
-// The format follows Pulumi YAML where it can: config, variables, resources,
-// outputs, ${...} interpolation, fn:: functions and resource options, plus a
-// top-level providers block. docs/programs.md is the reference.
+// Each format is a package below this one that turns its files into
+// engine registrations through engine.Monitor: internal/program/yaml
+// (plinth.yaml) and internal/program/hcl (Terraform's .tf files). A
+// format imports this package and never another format, and this
+// package imports no format (internal/archtest checks both); a third
+// format is a new package beside them plus its entry in the CLI's table
+// of formats (internal/cli/format.go).
 //
-// What it leaves out: it does not plan, diff or call providers (that is
-// internal/engine, reached only through engine.Monitor), it does not store
-// or decrypt config (the CLI passes decrypted values in), and it does not
-// render diagnostics beyond their text (internal/display and internal/cli
-// do). Pulumi YAML's "get" resources, templates and component packages
-// written in YAML are not supported; a resource marked "component: true" is
-// registered as a plain component whose outputs are its properties.
-//
-// Its neighbours: internal/cli loads a Project and passes its Program to the
-// engine; the engine implements engine.Monitor; values are sdk/resource
-// values; schemas are internal/schema's model (the program does not import
-// the provider interface).
+// What it leaves out: parsing, evaluating and running a program are each
+// format's own (their languages share no syntax tree or evaluator), and
+// it neither plans nor calls providers (internal/engine) nor renders
+// diagnostics (internal/display).
 package program

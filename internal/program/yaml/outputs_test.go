@@ -1,4 +1,4 @@
-package program
+package yaml
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/internal/provider"
 	"github.com/plinth-iac/plinth/internal/state"
 	"github.com/plinth-iac/plinth/sdk/resource"
@@ -44,7 +45,7 @@ outputs:
   fromBad: ${bad.v}
   constant: 42
 `)
-	ev, err := p.Program(nil, Options{})
+	ev, err := p.Program(nil, program.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package program
+package yaml
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
@@ -115,7 +116,7 @@ func runScenario(t *testing.T, dir string, sc scenario) string {
 		return "load error:\n" + err.Error() + "\n"
 	}
 	var warnings []string
-	ev, err := p.Program(sc.config, Options{Warn: func(d Diagnostic) { warnings = append(warnings, d.Error()) }})
+	ev, err := p.Program(sc.config, program.Options{Warn: func(d program.Diagnostic) { warnings = append(warnings, d.Error()) }})
 	for _, w := range warnings {
 		out.WriteString("warning:\n" + w + "\n")
 	}

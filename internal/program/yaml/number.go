@@ -1,4 +1,4 @@
-package program
+package yaml
 
 import (
 	"math"

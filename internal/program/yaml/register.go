@@ -1,9 +1,10 @@
-package program
+package yaml
 
 import (
 	"errors"
 
 	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -69,7 +70,7 @@ func (r *run) urns(nodes []int) []resource.URN {
 // provider is the explicit provider reference for a resource: the one it
 // names, or its package's providers-block provider.
 func (r *run) provider(d *resourceDecl) string {
-	if d.component || IsProviderType(d.token) {
+	if d.component || program.IsProviderType(d.token) {
 		return ""
 	}
 	if rf := d.opts.provider; rf != nil {

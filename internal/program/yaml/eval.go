@@ -1,20 +1,21 @@
-package program
+package yaml
 
 import (
 	"fmt"
 	"strings"
 
+	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
 // fail makes a diagnostic at an expression.
 func (r *run) fail(e *expr, summary, detail string, args ...any) error {
-	return Diagnostic{Summary: summary, Detail: fmt.Sprintf(detail, args...),
+	return program.Diagnostic{Summary: summary, Detail: fmt.Sprintf(detail, args...),
 		File: r.p.file, Line: e.at.Line, Column: e.at.Column, Path: e.where}
 }
 
 func (r *run) failRef(rf *ref, summary, detail string, args ...any) error {
-	return Diagnostic{Summary: summary, Detail: fmt.Sprintf(detail, args...),
+	return program.Diagnostic{Summary: summary, Detail: fmt.Sprintf(detail, args...),
 		File: r.p.file, Line: rf.at.Line, Column: rf.at.Column, Path: rf.where}
 }
 

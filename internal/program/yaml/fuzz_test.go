@@ -1,4 +1,4 @@
-package program
+package yaml
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -34,7 +35,7 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := Parse("plinth.yaml", "/nonexistent/project", data)
 		if err != nil {
-			if _, ok := err.(Diagnostics); !ok {
+			if _, ok := err.(program.Diagnostics); !ok {
 				t.Fatalf("Parse returned %T, not Diagnostics: %v", err, err)
 			}
 			return
@@ -42,7 +43,7 @@ func FuzzParse(f *testing.F) {
 		if touchesFiles(p) {
 			return // reading arbitrary paths or URLs is not the loader's business
 		}
-		ev, err := p.Program(nil, Options{})
+		ev, err := p.Program(nil, program.Options{})
 		if err != nil {
 			return
 		}

@@ -1,4 +1,4 @@
-package program
+package yaml
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/internal/provisioner"
 	"github.com/plinth-iac/plinth/internal/state"
 	"github.com/plinth-iac/plinth/sdk/resource"
@@ -35,7 +36,7 @@ resources:
           when: destroy
           onFailure: continue
 `)
-	ev, err := p.Program(nil, Options{})
+	ev, err := p.Program(nil, program.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package program
+package yaml
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -110,7 +111,7 @@ func strict(f builtinFunc) builtinFunc {
 // which may quote it.
 func hideDetail(r *run, e *expr, err error) error {
 	summary := "Function failed"
-	if d, ok := err.(Diagnostic); ok {
+	if d, ok := err.(program.Diagnostic); ok {
 		summary = d.Summary
 	}
 	return r.fail(e, summary, "fn::%s failed on a secret argument; the details are not shown, to keep the secret. Check the value it is given.", e.fn)

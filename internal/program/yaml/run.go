@@ -1,4 +1,4 @@
-package program
+package yaml
 
 import (
 	"context"
@@ -8,11 +8,12 @@ import (
 	"sync"
 
 	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
 // warn passes d to opts.Warn, if set.
-func warn(opts Options, d Diagnostic) {
+func warn(opts program.Options, d program.Diagnostic) {
 	if opts.Warn != nil {
 		opts.Warn(d)
 	}
@@ -23,7 +24,7 @@ func warn(opts Options, d Diagnostic) {
 type Evaluator struct {
 	p      *Project
 	config map[string]resource.Value
-	opts   Options
+	opts   program.Options
 }
 
 var _ engine.Program = (*Evaluator)(nil)
@@ -33,7 +34,7 @@ var _ engine.Program = (*Evaluator)(nil)
 // either the program's (KEY or PROJECT:KEY) or provider configuration
 // (PKG:KEY). A missing required value or a value of the wrong type is an
 // error; an undeclared key is a warning.
-func (p *Project) Program(config map[string]resource.Value, opts Options) (*Evaluator, error) {
+func (p *Project) Program(config map[string]resource.Value, opts program.Options) (*Evaluator, error) {
 	resolved, ds := p.resolveConfig(config)
 	for _, w := range ds.Warnings() {
 		warn(opts, w)
@@ -233,7 +234,7 @@ func (r *run) finishComponent(i int, st nodeState) {
 }
 
 func (r *run) resourceError(d *resourceDecl, summary, detail string, err error) error {
-	return &ResourceError{Err: err, Diagnostic: Diagnostic{Summary: summary, Detail: detail,
+	return &ResourceError{Err: err, Diagnostic: program.Diagnostic{Summary: summary, Detail: detail,
 		File: r.p.file, Line: d.at.Line, Column: d.at.Column, Path: d.where}}
 }
 

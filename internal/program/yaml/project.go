@@ -1,4 +1,4 @@
-package program
+package yaml
 
 import (
 	"errors"
@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/plinth-iac/plinth/internal/program"
 )
 
 // FileName is the program file in a project directory.
@@ -54,7 +56,7 @@ func Load(dir string) (*Project, error) {
 	file := filepath.Join(dir, FileName)
 	data, err := os.ReadFile(file)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, Diagnostics{{Summary: "No program", File: file,
+		return nil, program.Diagnostics{{Summary: "No program", File: file,
 			Detail: fmt.Sprintf("There is no %s in %s. Create one, or run plinth from the project directory.", FileName, dir)}}
 	}
 	if err != nil {
@@ -96,7 +98,7 @@ var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
 // syntaxError reports a YAML parse error at its line, when it has one.
 func syntaxError(file string, err error) error {
 	msg := err.Error()
-	d := Diagnostic{Summary: "Invalid YAML", File: file}
+	d := program.Diagnostic{Summary: "Invalid YAML", File: file}
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
 		d.Line, _ = strconv.Atoi(m[1])
 		msg = msg[len(m[0]):]
@@ -104,7 +106,7 @@ func syntaxError(file string, err error) error {
 		msg = strings.TrimPrefix(msg, "yaml: ")
 	}
 	d.Detail = fmt.Sprintf("The program is not valid YAML: %s. Fix the syntax; check the indentation and that every quote and bracket is closed.", msg)
-	return Diagnostics{d}
+	return program.Diagnostics{d}
 }
 
 // parseTop reads the top-level mapping.

@@ -1,9 +1,10 @@
-package program
+package yaml
 
 import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -52,8 +53,8 @@ func (r *reader) invokeToken(en entry, p string, good bool) (string, string, boo
 	if !ok {
 		return "", "", false
 	}
-	token, pkg, err := NormalizeFunction(s)
-	if err != nil || IsProviderType(token) {
+	token, pkg, err := program.NormalizeFunction(s)
+	if err != nil || program.IsProviderType(token) {
 		r.errorf(at(en.value), p, "Invalid function token", "%q is not a function token: write package:module:function, or a Terraform data source name such as local_file.", s)
 		return "", "", false
 	}

@@ -1,4 +1,4 @@
-package program
+package yaml
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -100,20 +101,20 @@ func TestParseConfigValue(t *testing.T) {
 	p := mustParse(t, configProgram)
 	tests := map[string]struct {
 		key, text string
-		want      ConfigValue
+		want      program.ConfigValue
 		wantErr   string
 	}{
-		"string":     {key: "name", text: "7", want: ConfigValue{Key: "name", Value: str("7"), Declared: true}},
-		"namespaced": {key: "proj:name", text: "x", want: ConfigValue{Key: "name", Value: str("x"), Declared: true}},
-		"integer":    {key: "count", text: "42", want: ConfigValue{Key: "count", Value: num(42), Declared: true}},
-		"big":        {key: "count", text: "9007199254740993", want: ConfigValue{Key: "count", Value: mustNumber("9007199254740993"), Declared: true}},
-		"number":     {key: "ratio", text: "2.5", want: ConfigValue{Key: "ratio", Value: num(2.5), Declared: true}},
-		"boolean":    {key: "on", text: "true", want: ConfigValue{Key: "on", Value: resource.NewBool(true), Declared: true}},
-		"array":      {key: "list", text: `[1, "a"]`, want: ConfigValue{Key: "list", Value: resource.NewArray(num(1), str("a")), Declared: true}},
-		"object":     {key: "obj", text: `{"a": {"b": null}}`, want: ConfigValue{Key: "obj", Value: resource.NewObject(resource.Object{"a": resource.NewObject(resource.Object{"b": resource.Null()})}), Declared: true}},
-		"secret":     {key: "token", text: "hush", want: ConfigValue{Key: "token", Value: str("hush"), Secret: true, Declared: true}},
-		"provider":   {key: "random:seed", text: "9", want: ConfigValue{Key: "random:seed", Value: num(9), Declared: true}},
-		"undeclared": {key: "aws:region", text: "eu", want: ConfigValue{Key: "aws:region", Value: str("eu")}},
+		"string":     {key: "name", text: "7", want: program.ConfigValue{Key: "name", Value: str("7"), Declared: true}},
+		"namespaced": {key: "proj:name", text: "x", want: program.ConfigValue{Key: "name", Value: str("x"), Declared: true}},
+		"integer":    {key: "count", text: "42", want: program.ConfigValue{Key: "count", Value: num(42), Declared: true}},
+		"big":        {key: "count", text: "9007199254740993", want: program.ConfigValue{Key: "count", Value: mustNumber("9007199254740993"), Declared: true}},
+		"number":     {key: "ratio", text: "2.5", want: program.ConfigValue{Key: "ratio", Value: num(2.5), Declared: true}},
+		"boolean":    {key: "on", text: "true", want: program.ConfigValue{Key: "on", Value: resource.NewBool(true), Declared: true}},
+		"array":      {key: "list", text: `[1, "a"]`, want: program.ConfigValue{Key: "list", Value: resource.NewArray(num(1), str("a")), Declared: true}},
+		"object":     {key: "obj", text: `{"a": {"b": null}}`, want: program.ConfigValue{Key: "obj", Value: resource.NewObject(resource.Object{"a": resource.NewObject(resource.Object{"b": resource.Null()})}), Declared: true}},
+		"secret":     {key: "token", text: "hush", want: program.ConfigValue{Key: "token", Value: str("hush"), Secret: true, Declared: true}},
+		"provider":   {key: "random:seed", text: "9", want: program.ConfigValue{Key: "random:seed", Value: num(9), Declared: true}},
+		"undeclared": {key: "aws:region", text: "eu", want: program.ConfigValue{Key: "aws:region", Value: str("eu")}},
 		"not int":    {key: "count", text: "1.5", wantErr: `"1.5", not an integer`},
 		"not number": {key: "ratio", text: "lots", wantErr: "not a number"},
 		"not bool":   {key: "on", text: "yes", wantErr: "not true or false"},
@@ -213,7 +214,7 @@ outputs:
 
 func runOK(t *testing.T, p *Project, config map[string]resource.Value, mon *fakeMonitor) *fakeMonitor {
 	t.Helper()
-	ev, err := p.Program(config, Options{})
+	ev, err := p.Program(config, program.Options{})
 	if err != nil {
 		t.Fatalf("program: %v", err)
 	}
@@ -258,7 +259,7 @@ func evalExpr(t *testing.T, src string, preview bool) (resource.Value, error) {
 	if err != nil {
 		return resource.Value{}, err
 	}
-	ev, err := p.Program(nil, Options{})
+	ev, err := p.Program(nil, program.Options{})
 	if err != nil {
 		return resource.Value{}, err
 	}
@@ -488,7 +489,7 @@ outputs:
   e: ${e.from}
 `)
 	mon := &fakeMonitor{hold: true, registered: make(chan string, 10)}
-	ev, err := p.Program(nil, Options{})
+	ev, err := p.Program(nil, program.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -531,7 +532,7 @@ resources:
   b: { type: plinth:test:R, properties: { from: "${a.id}" } }
 `)
 	mon := &fakeMonitor{hold: true, registered: make(chan string, 10)}
-	ev, err := p.Program(nil, Options{})
+	ev, err := p.Program(nil, program.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -562,7 +563,7 @@ outputs:
   v: ${v}
 `)
 	mon := &fakeMonitor{fail: map[string]error{"a": errors.New("boom")}}
-	ev, err := p.Program(nil, Options{})
+	ev, err := p.Program(nil, program.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -599,7 +600,7 @@ func TestRunsTwice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev, err := p.Program(nil, Options{})
+	ev, err := p.Program(nil, program.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -619,8 +620,8 @@ func TestSchemaUnavailableIsAWarning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var warnings []Diagnostic
-	ev, err := p.Program(nil, Options{Warn: func(d Diagnostic) { warnings = append(warnings, d) }})
+	var warnings []program.Diagnostic
+	ev, err := p.Program(nil, program.Options{Warn: func(d program.Diagnostic) { warnings = append(warnings, d) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -638,7 +639,7 @@ func TestSchemaUnavailableIsAWarning(t *testing.T) {
 
 func TestImport(t *testing.T) {
 	t.Run("registration", func(t *testing.T) {
-		got, err := ImportRegistration("random_pet", "pet", "abc")
+		got, err := program.ImportRegistration("random_pet", "pet", "abc")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -647,7 +648,7 @@ func TestImport(t *testing.T) {
 			t.Errorf("(-want +got):\n%s", diff)
 		}
 		for _, bad := range [][3]string{{"nope", "x", "1"}, {"pulumi:providers:random", "x", "1"}, {"random_pet", "", "1"}, {"random_pet", "x", ""}} {
-			if _, err := ImportRegistration(bad[0], bad[1], bad[2]); err == nil {
+			if _, err := program.ImportRegistration(bad[0], bad[1], bad[2]); err == nil {
 				t.Errorf("ImportRegistration%v succeeded", bad)
 			}
 		}
@@ -671,7 +672,7 @@ func TestImport(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ev, err := p.ImportProgram(nil, Options{}, "random_pet", "adopted", "pet-123")
+		ev, err := p.ImportProgram(nil, program.Options{}, "random_pet", "adopted", "pet-123")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -694,11 +695,11 @@ func TestImport(t *testing.T) {
 
 func TestDiagnosticsAreErrors(t *testing.T) {
 	_, err := Parse("plinth.yaml", t.TempDir(), []byte("name: x\nresources:\n  a: { type: nope }\n  b: { type: nope }\n"))
-	var ds Diagnostics
+	var ds program.Diagnostics
 	if !errors.As(err, &ds) || len(ds) != 2 {
 		t.Fatalf("error %v is not two Diagnostics", err)
 	}
-	var d Diagnostic
+	var d program.Diagnostic
 	if !errors.As(err, &d) || d.Line != 3 {
 		t.Errorf("errors.As(Diagnostic) = %+v, want the first, at line 3", d)
 	}
@@ -808,7 +809,7 @@ outputs:
   throughVariable: ${throughVariable}
   independent: ${independent}
 `)
-	ev, err := p.Program(nil, Options{})
+	ev, err := p.Program(nil, program.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,10 +1,12 @@
-package program
+package yaml
 
 import (
 	"context"
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/plinth-iac/plinth/internal/program"
 )
 
 // bigProgram declares n resources: every odd one reads the ID of the one
@@ -43,7 +45,7 @@ func BenchmarkRun(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		ev, err := p.Program(nil, Options{})
+		ev, err := p.Program(nil, program.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}

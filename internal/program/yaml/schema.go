@@ -1,4 +1,4 @@
-package program
+package yaml
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
@@ -45,7 +46,7 @@ func (c *schemaChecker) schema(pkg, version string) *schema.Schema {
 	s, err := c.r.mon.Schema(c.r.ctx, pkg, version)
 	if err != nil && !c.warned[pkg] {
 		c.warned[pkg] = true
-		warn(c.r.opts, Diagnostic{Severity: Warning, Summary: "Provider schema unavailable", File: c.r.p.file,
+		warn(c.r.opts, program.Diagnostic{Severity: program.Warning, Summary: "Provider schema unavailable", File: c.r.p.file,
 			Detail: fmt.Sprintf("Could not load the schema of package %q to check the program against it: %s. The program runs without those checks.", pkg, strings.TrimRight(err.Error(), ". "))})
 	}
 	if err != nil {
@@ -62,7 +63,7 @@ func (c *schemaChecker) version(d *resourceDecl) string {
 	if rf := d.opts.provider; rf != nil {
 		return p.nodes[p.index[rf.root]].res.opts.version
 	}
-	if j, ok := p.defaultProviders[d.pkg]; ok && !IsProviderType(d.token) {
+	if j, ok := p.defaultProviders[d.pkg]; ok && !program.IsProviderType(d.token) {
 		return p.nodes[j].res.opts.version
 	}
 	return d.opts.version
@@ -83,7 +84,7 @@ func (c *schemaChecker) resourceSchema(d *resourceDecl) (*schema.ResourceSchema,
 }
 
 func (c *schemaChecker) resource(d *resourceDecl) {
-	if IsProviderType(d.token) {
+	if program.IsProviderType(d.token) {
 		if s := c.schema(d.pkg, d.opts.version); s != nil && len(s.Config) > 0 && !d.fromBlock {
 			c.props(d, s.Config, "provider "+d.pkg, false)
 		}
@@ -264,7 +265,7 @@ func (c *schemaChecker) reference(rf *ref) {
 		return
 	}
 	d := c.r.p.nodes[j].res
-	if d == nil || d.component || IsProviderType(d.token) {
+	if d == nil || d.component || program.IsProviderType(d.token) {
 		return
 	}
 	name, ok := rf.path[0].(string)

@@ -1,4 +1,4 @@
-package program
+package yaml
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/internal/state"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
@@ -50,7 +51,7 @@ resources:
 	var petID string
 	for i, text := range programs {
 		p := mustParse(t, text)
-		ev, err := p.Program(nil, Options{})
+		ev, err := p.Program(nil, program.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

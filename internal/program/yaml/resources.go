@@ -1,4 +1,4 @@
-package program
+package yaml
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -129,7 +130,7 @@ func (d *resourceDecl) parseType(r *reader, n *yaml.Node, where string) bool {
 	if !ok {
 		return false
 	}
-	token, pkg, err := NormalizeType(s)
+	token, pkg, err := program.NormalizeType(s)
 	if err != nil {
 		r.errorf(at(n), where, "Invalid resource type", "%s.", capitalize(err.Error()))
 		return false
@@ -314,8 +315,8 @@ func (p *Project) parseProviders(r *reader, n *yaml.Node) {
 	entries, _ := r.mapping(n, "providers", "providers")
 	for _, en := range entries {
 		d := &resourceDecl{key: en.key, name: en.key, where: joinPath("providers", en.key), at: en.at, fromBlock: true,
-			typ: ProviderTypePrefix + en.key, token: ProviderTypePrefix + en.key, pkg: en.key}
-		if !IsPackageName(en.key) {
+			typ: program.ProviderTypePrefix + en.key, token: program.ProviderTypePrefix + en.key, pkg: en.key}
+		if !program.IsPackageName(en.key) {
 			r.errorf(en.at, d.where, "Invalid provider package", "%q is not a package name. Name the package the provider serves, such as random.", en.key)
 			continue
 		}

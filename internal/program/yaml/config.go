@@ -1,4 +1,4 @@
-package program
+package yaml
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -67,7 +68,7 @@ func validConfigKey(k string) bool {
 	if !found {
 		return isConfigName(k)
 	}
-	return IsPackageName(ns) && isConfigName(name)
+	return program.IsPackageName(ns) && isConfigName(name)
 }
 
 func isConfigName(s string) bool {
@@ -300,7 +301,7 @@ func (p *Project) normalizeKey(k string) string {
 
 // resolveConfig checks the stack's config against the declarations and
 // returns the value of every key, defaults applied and secrets marked.
-func (p *Project) resolveConfig(stack map[string]resource.Value) (map[string]resource.Value, Diagnostics) {
+func (p *Project) resolveConfig(stack map[string]resource.Value) (map[string]resource.Value, program.Diagnostics) {
 	d := &diags{file: p.file}
 	out := make(map[string]resource.Value, len(stack)+len(p.config))
 	keys := make([]string, 0, len(stack))
@@ -388,26 +389,26 @@ func (p *Project) declaredStackValueFailed(d *diags, where string) bool {
 
 // ParseConfigValue checks the text of "plinth config set KEY TEXT" against
 // the program's declaration of KEY and converts it to the declared type.
-func (p *Project) ParseConfigValue(key, text string) (ConfigValue, error) {
+func (p *Project) ParseConfigValue(key, text string) (program.ConfigValue, error) {
 	key = p.normalizeKey(key)
 	if !validConfigKey(key) {
-		return ConfigValue{}, Diagnostic{Summary: "Invalid config key", Path: joinPath("config", key),
+		return program.ConfigValue{}, program.Diagnostic{Summary: "Invalid config key", Path: joinPath("config", key),
 			Detail: fmt.Sprintf("%q is not a config key: write a name such as prefix, or PACKAGE:NAME such as random:seed.", key)}
 	}
 	decl, ok := p.configByKey[key]
 	if !ok {
-		return ConfigValue{Key: key, Value: resource.NewString(text)}, nil
+		return program.ConfigValue{Key: key, Value: resource.NewString(text)}, nil
 	}
 	v, err := decl.Type.coerce(resource.NewString(text))
 	if err != nil && decl.Secret {
 		err = hiddenTypeError(decl.Type)
 	}
 	if err != nil {
-		return ConfigValue{}, Diagnostic{Summary: "Invalid config value", File: p.file, Line: decl.at.Line, Column: decl.at.Column,
+		return program.ConfigValue{}, program.Diagnostic{Summary: "Invalid config value", File: p.file, Line: decl.at.Line, Column: decl.at.Column,
 			Path:   joinPath("config", key),
 			Detail: fmt.Sprintf("The value for config key %q %s. The program declares it as %s %s.", key, err, article(string(decl.Type)), decl.Type)}
 	}
-	return ConfigValue{Key: key, Value: v, Secret: decl.Secret, Declared: true}, nil
+	return program.ConfigValue{Key: key, Value: v, Secret: decl.Secret, Declared: true}, nil
 }
 
 // ProviderConfig returns the configuration of the default provider for a

@@ -1,9 +1,10 @@
-package program
+package yaml
 
 import (
 	"fmt"
 
 	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -13,12 +14,12 @@ import (
 // provider; to import through the providers-block provider with its
 // config, run ImportProgram instead.
 func (p *Project) ImportRequest(typ, name, id string) (engine.ImportRequest, error) {
-	reg, err := ImportRegistration(typ, name, id)
+	reg, err := program.ImportRegistration(typ, name, id)
 	if err != nil {
 		return engine.ImportRequest{}, err
 	}
 	req := engine.ImportRequest{Type: reg.Type, Name: name, ID: id}
-	_, pkg, _ := NormalizeType(typ)
+	_, pkg, _ := program.NormalizeType(typ)
 	if j, ok := p.defaultProviders[pkg]; ok {
 		req.Version = p.nodes[j].res.opts.version
 	}
@@ -28,12 +29,12 @@ func (p *Project) ImportRequest(typ, name, id string) (engine.ImportRequest, err
 // ImportProgram returns a program that registers only the imported
 // resource, through the project's providers-block provider for its package
 // if it has one. It sets no stack outputs.
-func (p *Project) ImportProgram(config map[string]resource.Value, opts Options, typ, name, id string) (*Evaluator, error) {
-	reg, err := ImportRegistration(typ, name, id)
+func (p *Project) ImportProgram(config map[string]resource.Value, opts program.Options, typ, name, id string) (*Evaluator, error) {
+	reg, err := program.ImportRegistration(typ, name, id)
 	if err != nil {
 		return nil, err
 	}
-	_, pkg, _ := NormalizeType(typ)
+	_, pkg, _ := program.NormalizeType(typ)
 	q := &Project{file: p.file, dir: p.dir, name: p.name, description: p.description,
 		config: p.config, configByKey: p.configByKey, importOnly: true}
 	for _, d := range p.resources {

@@ -1,14 +1,16 @@
-package program
+package yaml
 
 import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/plinth-iac/plinth/internal/program"
 )
 
 // sorted orders diagnostics by position, so reports read top to bottom.
-func sorted(ds Diagnostics) Diagnostics {
-	out := append(Diagnostics(nil), ds...)
+func sorted(ds program.Diagnostics) program.Diagnostics {
+	out := append(program.Diagnostics(nil), ds...)
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Line != out[j].Line {
 			return out[i].Line < out[j].Line
@@ -19,7 +21,7 @@ func sorted(ds Diagnostics) Diagnostics {
 }
 
 // asError returns the diagnostics as an error if any is an error, else nil.
-func asError(ds Diagnostics) error {
+func asError(ds program.Diagnostics) error {
 	if !ds.HasErrors() {
 		return nil
 	}
@@ -34,19 +36,19 @@ type pos struct {
 // diags collects diagnostics for one file.
 type diags struct {
 	file string
-	list Diagnostics
+	list program.Diagnostics
 }
 
 func (d *diags) errorf(at pos, path, summary, detail string, args ...any) {
-	d.add(Error, at, path, summary, fmt.Sprintf(detail, args...))
+	d.add(program.Error, at, path, summary, fmt.Sprintf(detail, args...))
 }
 
 func (d *diags) warnf(at pos, path, summary, detail string, args ...any) {
-	d.add(Warning, at, path, summary, fmt.Sprintf(detail, args...))
+	d.add(program.Warning, at, path, summary, fmt.Sprintf(detail, args...))
 }
 
-func (d *diags) add(s Severity, at pos, path, summary, detail string) {
-	d.list = append(d.list, Diagnostic{
+func (d *diags) add(s program.Severity, at pos, path, summary, detail string) {
+	d.list = append(d.list, program.Diagnostic{
 		Severity: s, Summary: summary, Detail: detail,
 		File: d.file, Line: at.Line, Column: at.Column, Path: path,
 	})
@@ -99,7 +101,7 @@ func editDistance(a, b string) int {
 // ResourceError is a resource the engine could not register: where the
 // program declares it, and the engine's error.
 type ResourceError struct {
-	Diagnostic
+	program.Diagnostic
 	Err error
 }
 

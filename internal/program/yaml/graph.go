@@ -1,9 +1,11 @@
-package program
+package yaml
 
 import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/plinth-iac/plinth/internal/program"
 )
 
 // nodeKind says what a graph node evaluates.
@@ -232,7 +234,7 @@ func (p *Project) linkOptions(r *reader, d *resourceDecl, deps map[int]bool) {
 			deps[j] = true
 		}
 	}
-	if d.component || IsProviderType(d.token) {
+	if d.component || program.IsProviderType(d.token) {
 		p.checkNoProvider(r, d)
 		return
 	}
@@ -263,7 +265,7 @@ func (p *Project) providerNode(r *reader, rf *ref, pkg string) (int, bool) {
 		return 0, false
 	}
 	pd := p.nodes[j].res
-	if !IsProviderType(pd.token) {
+	if !program.IsProviderType(pd.token) {
 		r.errorf(rf.at, rf.where, "Not a provider", "provider names %q, a %s, which is not a provider resource. Name a resource of type pulumi:providers:%s.", rf.root, pd.token, pkg)
 		return 0, false
 	}

@@ -1,10 +1,11 @@
-package program
+package yaml
 
 import (
 	"context"
 	"testing"
 
 	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/internal/provider"
 	"github.com/plinth-iac/plinth/internal/state"
 )
@@ -35,7 +36,7 @@ outputs:
   dbID: ${db.id}
   plainID: ${plain.id}
 `)
-	ev, err := p.Program(nil, Options{})
+	ev, err := p.Program(nil, program.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
