@@ -70,6 +70,45 @@ func TestImportRules(t *testing.T) {
 	}
 }
 
+// TestProgramFormatsStandApart: internal/program is what the program
+// formats share and imports none of them; a format is a package directly
+// under it (internal/program/yaml, internal/program/hcl) and imports the
+// shared package and its own sub-packages, never another format, so a
+// new format is a package of its own.
+func TestProgramFormatsStandApart(t *testing.T) {
+	root := module + "/internal/program"
+	formats := map[string]bool{}
+	for path, p := range list(t) {
+		if !under(path, root) {
+			continue
+		}
+		if f := programFormat(root, path); f != "" {
+			formats[f] = true
+		}
+		for _, dep := range p.imports {
+			if dep == root || !under(dep, root) || programFormat(root, dep) == programFormat(root, path) {
+				continue
+			}
+			if programFormat(root, path) == "" {
+				t.Errorf("%s imports %s: the shared program package imports no format; move what both need into it", path, dep)
+			} else {
+				t.Errorf("%s imports %s: a program format imports no other format; move what both need into %s", path, dep, root)
+			}
+		}
+	}
+	if len(formats) < 2 {
+		t.Errorf("found the program formats %v under %s, want yaml and hcl at least: the rule guards nothing; update it", formats, root)
+	}
+}
+
+// programFormat is the format a package under root belongs to: the
+// first element of its path below root, or "" for root itself.
+func programFormat(root, path string) string {
+	rest := strings.TrimPrefix(strings.TrimPrefix(path, root), "/")
+	format, _, _ := strings.Cut(rest, "/")
+	return format
+}
+
 // forbidden reports whether dep is under one of the forbidden paths: a
 // path of this module relative to its root ("" for the whole module), or
 // a full path outside it.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/plinth-iac/plinth/internal/display"
 	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/langhost"
 	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/internal/program/hcl"
 	"github.com/plinth-iac/plinth/internal/program/yaml"
@@ -27,30 +28,68 @@ type project interface {
 	ImportProgram(config map[string]resource.Value, opts program.Options, typ, name, id string) (engine.Program, error)
 }
 
-// loadProject is the one place the program format is chosen: plinth.yaml
-// is the YAML format; *.tf or *.tf.json files and no plinth.yaml are a
-// Terraform configuration.
-func loadProject(dir string) (project, error) {
-	if isTerraform(dir) {
-		c, err := hcl.Load(dir)
-		if err != nil {
-			return nil, err
+// format is a kind of program the CLI runs, known by the files its
+// directory holds.
+type format struct {
+	name string
+	what string // in messages: "a Pulumi program"
+	// holds reports whether dir holds a program of this format.
+	holds func(dir string) bool
+	// load reads and checks the program in dir; nil for a Pulumi
+	// program, which preparePulumi runs through internal/langhost.
+	load  func(dir string) (project, error)
+	style display.Style
+}
+
+// The formats' names.
+const (
+	programYAML      = "yaml"
+	programPulumi    = "pulumi"
+	programTerraform = "terraform"
+)
+
+// formats are the program formats in the order they are tried: the
+// first whose files a directory holds is its format. plinth.yaml wins
+// over the others, and a Pulumi.yaml over .tf files; a directory that
+// holds none of them is read as YAML, whose loader says what is
+// missing. A new format is a package under internal/program and a line
+// here.
+func formats() []format {
+	return []format{
+		{name: programYAML, what: "a plinth.yaml program", holds: holdsYAML, load: loadYAML, style: display.StylePlinth},
+		{name: programPulumi, what: "a Pulumi program", holds: holdsPulumi, style: display.StylePlinth},
+		{name: programTerraform, what: "a Terraform configuration", holds: hcl.IsConfig, load: loadTerraform, style: display.StyleTerraform},
+	}
+}
+
+// formatOf is the one place the program format is chosen: the format of
+// the program in dir.
+func formatOf(dir string) format {
+	all := formats()
+	for _, f := range all {
+		if f.holds(dir) {
+			return f
 		}
-		return tfProject{c}, nil
 	}
-	p, err := yaml.Load(dir)
-	if err != nil {
-		return nil, err
+	return all[0]
+}
+
+// loadProject reads and checks the program in dir, in its format.
+func loadProject(dir string) (project, error) {
+	f := formatOf(dir)
+	if f.load == nil {
+		return nil, fmt.Errorf("%s holds %s, which plinth runs but does not otherwise read", dir, f.what)
 	}
-	return yamlProject{p}, nil
+	return f.load(dir)
 }
 
 // isTerraform reports whether dir holds a Terraform configuration: .tf
-// or .tf.json files and no plinth.yaml.
-func isTerraform(dir string) bool {
-	_, err := os.Stat(filepath.Join(dir, yaml.FileName))
-	return errors.Is(err, os.ErrNotExist) && hcl.IsConfig(dir)
-}
+// or .tf.json files, and neither a plinth.yaml nor a Pulumi.yaml.
+func isTerraform(dir string) bool { return formatOf(dir).name == programTerraform }
+
+// isPulumiProject reports whether dir holds a Pulumi project and no
+// plinth.yaml (which wins when both are there).
+func isPulumiProject(dir string) bool { return formatOf(dir).name == programPulumi }
 
 // displayStyle is how the views word an operation on the project in
 // dir: terraform's plan and progress lines for a Terraform
@@ -59,10 +98,33 @@ func displayStyle(dir string) display.Style {
 	if dir == "" {
 		dir = "."
 	}
-	if isTerraform(dir) {
-		return display.StyleTerraform
+	return formatOf(dir).style
+}
+
+// holdsYAML reports whether dir holds a plinth.yaml, or may: an error
+// other than its absence is the YAML loader's to report.
+func holdsYAML(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, yaml.FileName))
+	return !errors.Is(err, os.ErrNotExist)
+}
+
+// holdsPulumi reports whether dir holds a Pulumi project file.
+func holdsPulumi(dir string) bool { return langhost.Find(dir) != "" }
+
+func loadYAML(dir string) (project, error) {
+	p, err := yaml.Load(dir)
+	if err != nil {
+		return nil, err
 	}
-	return display.StylePlinth
+	return yamlProject{p}, nil
+}
+
+func loadTerraform(dir string) (project, error) {
+	c, err := hcl.Load(dir)
+	if err != nil {
+		return nil, err
+	}
+	return tfProject{c}, nil
 }
 
 // yamlProject is a plinth.yaml program.

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -13,7 +12,6 @@ import (
 	"github.com/plinth-iac/plinth/internal/langhost/nodejs"
 	"github.com/plinth-iac/plinth/internal/monitor"
 	"github.com/plinth-iac/plinth/internal/program"
-	"github.com/plinth-iac/plinth/internal/program/yaml"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -24,15 +22,6 @@ import (
 // hosts are the language runtimes plinth runs.
 func hosts() langhost.Hosts {
 	return langhost.Hosts{nodejs.Runtime: &nodejs.Host{}}
-}
-
-// isPulumiProject reports whether dir holds a Pulumi project and no
-// plinth.yaml (which wins when both are there).
-func isPulumiProject(dir string) bool {
-	if _, err := os.Stat(filepath.Join(dir, yaml.FileName)); err == nil {
-		return false
-	}
-	return langhost.Find(dir) != ""
 }
 
 // preparePulumi is prepare for a Pulumi program: the project file and its
