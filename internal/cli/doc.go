@@ -1,7 +1,9 @@
 // Package cli is the plinth command line: one cobra command per file,
 // global flags (-C, --stack, --color, --verbose), and the wiring that
 // puts a command's pieces together: the project directory and its
-// program (internal/program), the stack's config file beside it
+// program (in the format format.go chooses: internal/program/yaml,
+// internal/program/hcl, or a Pulumi program through internal/langhost),
+// the stack's config file beside it
 // (plinth.<stack>.yaml, secrets sealed by internal/secrets), the state
 // store under .plinth (internal/state/file), the provider source
 // (internal/registry over internal/plugin's finder, with the built-in
@@ -16,6 +18,6 @@
 // command code in process.
 //
 // It decides nothing about resources (the engine does), parses no
-// programs (internal/program does) and draws nothing itself beyond plain
+// programs (the formats under internal/program do) and draws nothing itself beyond plain
 // listings (internal/display draws operations and diagnostics).
 package cli

@@ -53,7 +53,8 @@ const (
 // over the others, and a Pulumi.yaml over .tf files; a directory that
 // holds none of them is read as YAML, whose loader says what is
 // missing. A new format is a package under internal/program and a line
-// here.
+// here, with an adapter to project (as yamlProject and tfProject are)
+// where its methods differ.
 func formats() []format {
 	return []format{
 		{name: programYAML, what: "a plinth.yaml program", holds: holdsYAML, load: loadYAML, style: display.StylePlinth},

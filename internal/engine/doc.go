@@ -19,7 +19,7 @@
 // operations (update.go, destroy.go, refresh.go, importop.go) choose what
 // becomes a step; providers.go holds the provider instances.
 //
-// Its neighbours: a Program (the YAML evaluator in internal/program, or a
+// Its neighbours: a Program (the YAML evaluator in internal/program/yaml, or a
 // fake in tests) registers resources through a Monitor; providers come from
 // a ProviderSource (internal/registry and the adapters under internal/provider);
 // every step is written to a Journal (internal/state) before and after its

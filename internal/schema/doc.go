@@ -6,7 +6,8 @@
 // (internal/provider) returns it from GetSchema, the adapters
 // (internal/provider/inproc, pulumirpc, tfplugin) translate their
 // protocol's schema into it, the engine caches it per package, and the
-// program (internal/program) checks types and property names against it
-// without depending on the provider interface. Encodings of schemas (a
+// program formats (internal/program/yaml, internal/program/hcl) check
+// types and property names against it without depending on the provider
+// interface. Encodings of schemas (a
 // Pulumi package schema, Terraform's) stay with the adapters.
 package schema

@@ -2,7 +2,7 @@
 // configuration files (*.tf, *.tf.json) run unchanged. It parses them with
 // github.com/hashicorp/hcl/v2, evaluates expressions with go-cty, and
 // registers resources with an engine.Monitor exactly as the YAML format
-// (internal/program) does, so the engine cannot tell the formats apart.
+// (internal/program/yaml) does, so the engine cannot tell the formats apart.
 //
 // A resource's name is its Terraform address (local_file.page[1],
 // module.site["a"].local_file.page). Data sources are provider
