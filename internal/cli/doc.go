@@ -3,8 +3,8 @@
 // puts a command's pieces together: the project directory and its
 // program (in the format format.go chooses: internal/program/yaml,
 // internal/program/hcl, or a Pulumi program through internal/langhost),
-// the stack's config file beside it
-// (plinth.<stack>.yaml, secrets sealed by internal/secrets), the state
+// the stack's config file beside it (plinth.<stack>.yaml, secrets
+// sealed by internal/secrets), the state
 // store under .plinth (internal/state/file), the provider source
 // (internal/registry over internal/plugin's finder, with the built-in
 // provider in process and launchers for Pulumi and Terraform plugins, all
@@ -18,6 +18,7 @@
 // command code in process.
 //
 // It decides nothing about resources (the engine does), parses no
-// programs (the formats under internal/program do) and draws nothing itself beyond plain
-// listings (internal/display draws operations and diagnostics).
+// programs (the formats under internal/program do) and draws nothing
+// itself beyond plain listings (internal/display draws operations and
+// diagnostics).
 package cli
