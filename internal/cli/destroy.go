@@ -34,7 +34,7 @@ func (a *app) runDestroy(ctx context.Context, f opFlags) error {
 		return err
 	}
 	view := a.newView(f.json, f.diff)
-	r, err := a.prepare(ctx, view)
+	r, err := a.prepareFromState(ctx, view)
 	if err != nil {
 		return err
 	}

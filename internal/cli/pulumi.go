@@ -27,14 +27,15 @@ func hosts() langhost.Hosts {
 // preparePulumi is prepare for a Pulumi program: the project file and its
 // runtime's host are checked first, then the secrets and the config of
 // both plinth.<stack>.yaml and Pulumi.<stack>.yaml (whose secure: values
-// are sealed with the stack's key, as plinth's are).
-func (a *app) preparePulumi(ctx context.Context, view display.View, ws *workspace) (*stackRun, error) {
+// are sealed with the stack's key, as plinth's are). The host's own
+// needs (node, node_modules) are checked only if runsProgram.
+func (a *app) preparePulumi(ctx context.Context, view display.View, ws *workspace, runsProgram bool) (*stackRun, error) {
 	proj, err := langhost.Load(ws.dir, ws.arg)
 	if err != nil {
 		return nil, display.Summarise("Cannot read the program", err)
 	}
 	host, err := hosts().For(proj)
-	if err == nil {
+	if err == nil && runsProgram {
 		err = host.Check(proj)
 	}
 	if err != nil {

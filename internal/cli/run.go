@@ -37,12 +37,26 @@ type stackRun struct {
 // prepare loads everything an operation needs, in the order that finds
 // mistakes cheapest first: the program, the secrets, the stack config.
 func (a *app) prepare(ctx context.Context, view display.View) (*stackRun, error) {
+	return a.prepareFor(ctx, view, true)
+}
+
+// prepareFromState is prepare for an operation that works from the state
+// alone and never runs the program (destroy, refresh): a Pulumi program's
+// language runtime and SDK (node, node_modules) need not be there, as
+// with pulumi destroy and pulumi refresh.
+func (a *app) prepareFromState(ctx context.Context, view display.View) (*stackRun, error) {
+	return a.prepareFor(ctx, view, false)
+}
+
+// prepareFor is prepare; runsProgram says whether the operation will run
+// the program.
+func (a *app) prepareFor(ctx context.Context, view display.View, runsProgram bool) (*stackRun, error) {
 	ws, err := a.workspace()
 	if err != nil {
 		return nil, err
 	}
 	if isPulumiProject(ws.dir) {
-		return a.preparePulumi(ctx, view, ws)
+		return a.preparePulumi(ctx, view, ws, runsProgram)
 	}
 	p, err := ws.program()
 	if err != nil {

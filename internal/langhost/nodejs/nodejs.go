@@ -106,6 +106,12 @@ func (h *Host) Run(ctx context.Context, req langhost.RunRequest) error {
 	if err != nil {
 		return err
 	}
+	preload, remove, err := writePreload(entry)
+	if err != nil {
+		return err
+	}
+	defer remove()
+	env = withPreload(env, preload)
 	cmd := exec.Command(node, append(nodeArgs(req.Project, env), Args(entry, req)...)...)
 	cmd.Dir, cmd.Env = req.Project.Dir, env
 	return h.wait(ctx, cmd, req)
