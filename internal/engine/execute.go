@@ -127,6 +127,7 @@ func (x *executor) newResource(urn resource.URN, reg *Registration, inputs resou
 		IgnoreChanges: reg.IgnoreChanges, ReplaceOnChanges: reg.ReplaceOnChanges,
 		CustomTimeouts:      state.CustomTimeouts(reg.CustomTimeouts),
 		DestroyProvisioners: destroyProvisioners(reg),
-		Created:             now, Modified: now,
+		DeletedWith:         reg.DeletedWith, AdditionalSecretOutputs: reg.AdditionalSecretOutputs,
+		Created: now, Modified: now,
 	}
 }

@@ -105,7 +105,7 @@ type dropStep struct {
 func (s dropStep) apply(x *executor) (Registered, error) {
 	start := x.started(s.shown, s.r, nil, nil)
 	op, counted := state.OpDelete, s.shown
-	if s.r.RetainOnDelete {
+	if s.r.RetainOnDelete || s.r.External {
 		op, counted = state.OpRemove, OpDiscard
 	}
 	if err := x.write(op, s.r, nil); err != nil {
@@ -203,6 +203,7 @@ func sameRecord(a, b *state.Resource) bool {
 	return a.Type == b.Type && a.Custom == b.Custom && a.ID == b.ID && a.Parent == b.Parent &&
 		a.Provider == b.Provider && a.Protect == b.Protect && a.RetainOnDelete == b.RetainOnDelete &&
 		a.DeleteBeforeReplace == b.DeleteBeforeReplace && a.CustomTimeouts == b.CustomTimeouts && a.SecretID == b.SecretID &&
+		a.External == b.External && a.DeletedWith == b.DeletedWith && slices.Equal(a.AdditionalSecretOutputs, b.AdditionalSecretOutputs) &&
 		a.Inputs.Equal(b.Inputs) && a.Outputs.Equal(b.Outputs) &&
 		slices.Equal(a.Dependencies, b.Dependencies) && slices.Equal(a.DependencyGroups, b.DependencyGroups) &&
 		slices.Equal(a.IgnoreChanges, b.IgnoreChanges) &&
