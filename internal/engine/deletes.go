@@ -10,9 +10,10 @@ import (
 
 // deleteStep generates the step that deletes one recorded resource:
 // through its provider for a custom resource, from state alone for a
-// component or provider resource or one with retainOnDelete, and not at
-// all in the world for a record whose ID a live resource holds (see
-// claimSharedID) or one already missing.
+// component or provider resource, one with retainOnDelete, an external
+// (read) one, or one deleted with a resource this operation deletes (see
+// deletedwith.go), and not at all in the world for a record whose ID a
+// live resource holds (see claimSharedID) or one already missing.
 func (d *deployment) deleteStep(r *state.Resource, shown StepOp) step {
 	switch {
 	case r.Missing || r.External && r.Delete:

@@ -17,7 +17,8 @@ import (
 // discard (a record sharing a live one's ID), refuse (protected), import,
 // refresh, rename (an alias), component, provider, keep (untargeted). The
 // kinds that call a provider to change the world are in stepsworld.go;
-// reads in stepsread.go; provider resources in providerstep.go.
+// reads in stepsread.go, and of external resources in read.go; provider
+// resources in providerstep.go.
 type step interface {
 	// apply carries the step out with x and returns what a registration
 	// of the resource learns from it.
