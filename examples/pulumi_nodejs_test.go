@@ -1,6 +1,7 @@
 package examples_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -87,7 +88,7 @@ func transpileOnly(t *testing.T, dir string) {
 
 // TestPulumiNodejs runs the example TypeScript program through plinth:
 // up, a preview that finds nothing, an edit that updates and one that
-// replaces, a refresh after drift, protect, and destroy.
+// replaces, a refresh after drift, protect, a get, and destroy.
 func TestPulumiNodejs(t *testing.T) {
 	t.Parallel()
 	p := newNodeProject(t)
@@ -106,6 +107,9 @@ func TestPulumiNodejs(t *testing.T) {
 	}
 	if !strings.HasPrefix(p.read("out/note.txt"), "hello, ") {
 		t.Errorf("out/note.txt = %q, want a greeting", p.read("out/note.txt"))
+	}
+	if got, want := p.output("manifestSize"), fmt.Sprint(len(p.read("Pulumi.yaml"))); got != want {
+		t.Errorf("manifestSize (a get of Pulumi.yaml) = %s, want %s", got, want)
 	}
 	if out := p.run("stack", "output").Stdout; !strings.Contains(out, "tokenOut") || strings.Contains(out, "s3cr3t") {
 		t.Errorf("stack output shows the secret output in plain text, or not at all:\n%s", out)
@@ -152,6 +156,9 @@ func TestPulumiNodejs(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(p.dir, f)); !os.IsNotExist(err) {
 			t.Errorf("after destroy, %s still exists (err %v)", f, err)
 		}
+	}
+	if _, err := os.Stat(filepath.Join(p.dir, "Pulumi.yaml")); err != nil {
+		t.Errorf("destroy deleted the file the program only read (get): %v", err)
 	}
 	p.emptyState()
 }

@@ -130,6 +130,11 @@ func TestComponentChildFails(t *testing.T) {
 			t.Errorf("the failed up does not say %q:\n%s", want, up.Output())
 		}
 	}
+	// Once among the errors (the step's line shows it too): the
+	// component's Construct relays it, and was reported as a second error.
+	if n := strings.Count(up.Stderr, `items named "refuse" are refused`); n != 1 {
+		t.Errorf("the failed up reports the child's failure %d times among its errors, want once:\n%s", n, up.Output())
+	}
 	rows := p.rows()
 	if _, ok := rows[itemURN+"a"]; !ok {
 		t.Errorf("the child made before the failure is not recorded: %v", rows)

@@ -1,6 +1,7 @@
 // A Pulumi program in TypeScript, run unchanged by plinth: random pets,
 // files written from them, a component resource of the program's own,
-// config (plain and secret), dependsOn, protect, and stack outputs.
+// config (plain and secret), dependsOn, protect, a get of an existing
+// file, and stack outputs.
 import * as pulumi from "@pulumi/pulumi";
 import * as plinth from "./plinth";
 
@@ -41,7 +42,11 @@ const shouted = new plinth.File("shouted", { path: "out/shouted.txt", content: s
 // A protected resource: plinth refuses to delete or replace it.
 const keep = new plinth.RandomString("keep", { length: 8, special: false }, { protect: config.getBoolean("protect") ?? true });
 
+// A get: the project file, read and recorded but never managed.
+const manifest = plinth.File.get("manifest", "Pulumi.yaml");
+
 export const petName = pet.name;
+export const manifestSize = manifest.size;
 export const notePath = note.file.absolutePath;
 export const shoutedSize = shouted.size;
 export const keepResult = keep.result;

@@ -29,13 +29,14 @@ var opStyles = map[engine.StepOp]opStyle{
 	engine.OpRefresh:           {"~", "refresh", "refreshing", "refreshed", colourCyan, "refreshed"},
 	engine.OpImport:            {"=", "import", "importing", "imported", colourCyan, "imported"},
 	engine.OpDiscard:           {"-", "discard", "discarding", "discarded", colourRed, "discarded"},
+	engine.OpRead:              {">", "read", "reading", "read", colourCyan, "read"},
 }
 
 // planWords are the summary words of a preview: "2 to create".
 var planWords = map[engine.StepOp]string{
 	engine.OpSame: "unchanged", engine.OpCreate: "to create", engine.OpUpdate: "to update",
 	engine.OpDelete: "to delete", engine.OpReplace: "to replace", engine.OpRefresh: "to refresh",
-	engine.OpImport: "to import", engine.OpDiscard: "to discard",
+	engine.OpImport: "to import", engine.OpDiscard: "to discard", engine.OpRead: "to read",
 }
 
 func styleOf(op engine.StepOp) opStyle {
@@ -49,7 +50,7 @@ func styleOf(op engine.StepOp) opStyle {
 // summaryOrder lists operations in the order a summary names them.
 var summaryOrder = []engine.StepOp{
 	engine.OpCreate, engine.OpUpdate, engine.OpReplace, engine.OpDelete,
-	engine.OpImport, engine.OpRefresh, engine.OpDiscard, engine.OpSame,
+	engine.OpImport, engine.OpRead, engine.OpRefresh, engine.OpDiscard, engine.OpSame,
 }
 
 // Counts formats per-operation counts as "2 created, 1 updated, 3

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -68,9 +69,37 @@ func (d *deployment) construct(reg Registration, done func(Registered, error)) {
 		var res Registered
 		err := guard(func() (err error) { res, err = d.constructNow(&reg); return err })
 		err = stepError(urn, err)
-		d.fail(err)
+		if !d.descendantFailed(urn) { // else the provider relays that failure: reported once
+			d.fail(err)
+		}
 		done(res, err)
 	}()
+}
+
+// descendantFailed reports whether a step of a resource under the
+// component urn (a child, or a child's child) has failed in this
+// operation. A component provider whose child fails fails its Construct
+// with that child's error, which is reported already under the child's
+// URN.
+func (d *deployment) descendantFailed(urn resource.URN) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, err := range d.errs {
+		var se *StepError
+		if !errors.As(err, &se) {
+			continue
+		}
+		for u, seen := se.URN, 0; u != "" && seen < len(d.registered); seen++ {
+			rs := d.registered[u]
+			if rs == nil {
+				break
+			}
+			if u = rs.reg.Parent; u == urn {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (d *deployment) constructNow(reg *Registration) (Registered, error) {

@@ -96,7 +96,8 @@ func TestConstructOutputs(t *testing.T) {
 	}
 }
 
-// TestConstructChildFails: a child that fails fails the update, and the
+// TestConstructChildFails: a child that fails fails the update, once
+// (not again as the component's Construct, which relays it), and the
 // state stays integral (the harness verifies it after every write).
 func TestConstructChildFails(t *testing.T) {
 	h, _ := componentHarness(t)
@@ -112,6 +113,10 @@ func TestConstructChildFails(t *testing.T) {
 		t.Fatalf("update error = %v, want the child's failure", err)
 	}
 	diffStrings(t, "resources after the failure", []string{"c"}, h.names())
+	var oe *engine.OperationError
+	if !errors.As(err, &oe) || len(oe.Errs) != 1 || !strings.Contains(oe.Errs[0].Error(), "c-child") {
+		t.Errorf("update error = %v, want the child's failure reported once, under the child", err)
+	}
 }
 
 // TestConstructWithoutMonitor: without ServeMonitor a remote component is

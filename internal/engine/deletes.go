@@ -10,13 +10,16 @@ import (
 
 // deleteStep generates the step that deletes one recorded resource:
 // through its provider for a custom resource, from state alone for a
-// component or provider resource or one with retainOnDelete, and not at
-// all in the world for a record whose ID a live resource holds (see
-// claimSharedID) or one already missing.
+// component or provider resource, one with retainOnDelete, an external
+// (read) one, or one deleted with a resource this operation deletes (see
+// deletedwith.go), and not at all in the world for a record whose ID a
+// live resource holds (see claimSharedID) or one already missing.
 func (d *deployment) deleteStep(r *state.Resource, shown StepOp) step {
 	switch {
-	case r.Missing:
+	case r.Missing || r.External && r.Delete:
 		return removeStep{r}
+	case r.External:
+		return dropStep{r, OpDiscard} // read, never plinth's: forgotten
 	case r.Protect:
 		return refuseStep{op: shown, old: r, err: &ProtectedError{URN: r.URN, Action: "delete"}}
 	}
@@ -31,6 +34,9 @@ func (d *deployment) deleteStep(r *state.Resource, shown StepOp) step {
 		kept.RetainOnDelete = true
 		return dropStep{&kept, OpDiscard}
 	}
+	if d.deletedWithOther(r) {
+		return dropStep{r, shown}
+	}
 	return deleteStep{r: r, shown: shown}
 }
 
@@ -39,6 +45,7 @@ func (d *deployment) deleteStep(r *state.Resource, shown StepOp) step {
 // refers to it is gone, so independent deletes run in parallel. If a delete
 // fails, what depends on it is kept.
 func (d *deployment) deleteAll(doomed []*state.Resource, shown func(*state.Resource) StepOp) {
+	d.deleting(doomed)
 	g := newDeleteGraph(doomed)
 	var wg sync.WaitGroup
 	var run func(i int)

@@ -53,6 +53,9 @@ type deployment struct {
 	forget func(resource.URN) bool
 	// served is the resource monitor started for component providers.
 	served servedMonitor
+	// goneWith holds the URNs of resources deleted in the world in this
+	// operation, for deletedWith (deletedwith.go).
+	goneWith map[resource.URN]bool
 }
 
 // newDeployment prepares an operation over base. preview is decided here,

@@ -7,8 +7,8 @@
 // resources; resource options; targets; cancellation.
 //
 // Its shape is a step generator and a step executor. The generator
-// (generate.go, decide.go, replace.go, deletes.go, alias.go, component.go,
-// providerstep.go) turns a registration, and after the program each
+// (generate.go, decide.go, replace.go, deletes.go, deletedwith.go,
+// alias.go, component.go, providerstep.go, read.go) turns a registration, and after the program each
 // resource not registered, into a step value (steps.go, stepsworld.go,
 // stepsread.go). The executor (execute.go, journal.go, outcome.go,
 // guard.go) runs steps: it brackets each provider call that may change the

@@ -23,6 +23,8 @@ const (
 	OpRefresh           StepOp = "refresh"
 	OpImport            StepOp = "import"
 	OpDiscard           StepOp = "discard"
+	// OpRead reads a resource plinth does not manage (Registration.ReadID).
+	OpRead StepOp = "read"
 )
 
 // ReplaceReason says why a replacement was forced.

@@ -120,13 +120,16 @@ func (x *executor) timeoutFor(t time.Duration) time.Duration {
 // newResource builds the state record of a registration.
 func (x *executor) newResource(urn resource.URN, reg *Registration, inputs resource.Object, ref string) *state.Resource {
 	now := x.now()
-	return &state.Resource{
+	r := &state.Resource{
 		URN: urn, Type: reg.Type, Custom: reg.Custom, Inputs: inputs, Parent: reg.Parent,
 		Provider: ref, Dependencies: reg.Dependencies, DependencyGroups: reg.DependencyGroups, PropertyDependencies: reg.PropertyDependencies,
 		Protect: reg.Protect, RetainOnDelete: reg.RetainOnDelete, DeleteBeforeReplace: reg.DeleteBeforeReplace,
 		IgnoreChanges: reg.IgnoreChanges, ReplaceOnChanges: reg.ReplaceOnChanges,
 		CustomTimeouts:      state.CustomTimeouts(reg.CustomTimeouts),
 		DestroyProvisioners: destroyProvisioners(reg),
-		Created:             now, Modified: now,
+		DeletedWith:         reg.DeletedWith, AdditionalSecretOutputs: reg.AdditionalSecretOutputs,
+		Created: now, Modified: now,
 	}
+	sealAdditionalSecrets(r)
+	return r
 }

@@ -46,6 +46,8 @@ func (d *deployment) generate(urn resource.URN, reg *Registration) (step, error)
 		return d.componentStep(urn, reg), nil
 	case isProvider(reg.Type):
 		return d.providerStep(urn, reg)
+	case reg.ReadID != "":
+		return d.readStep(urn, reg)
 	}
 	return d.resourceStep(urn, reg)
 }
@@ -104,7 +106,9 @@ func (d *deployment) newChange(urn resource.URN, reg *Registration) (*change, er
 		// have deleted it.
 		c.old = nil
 	}
-	if c.old != nil && c.old.Missing {
+	if c.old != nil && (c.old.Missing || c.old.External) {
+		// A record to be created afresh: gone, or read until now and
+		// never plinth's (see read.go).
 		c.gone, c.old = c.old, nil
 	}
 	return c, nil

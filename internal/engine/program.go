@@ -134,6 +134,19 @@ type Registration struct {
 	// ImportID adopts an existing resource with this ID instead of creating
 	// one.
 	ImportID string
+	// ReadID makes this a read of an existing resource that plinth does
+	// not manage (Pulumi's ReadResource, a `get` function): its provider
+	// reads it by this ID (UnknownID in a preview where the ID is not
+	// known yet) and it is recorded as External (see read.go). Inputs are
+	// passed to the provider's Read as the resource's last known state.
+	ReadID string
+	// DeletedWith names a resource whose deletion deletes this one too
+	// (Pulumi's deletedWith): when both are deleted in one operation,
+	// this one's Delete is not called (see deletedwith.go).
+	DeletedWith resource.URN
+	// AdditionalSecretOutputs names outputs to store and return as
+	// secrets whatever the provider says.
+	AdditionalSecretOutputs []string
 	// Aliases name identities the resource had before (an old name, type
 	// or parent); a resource recorded under one is taken over, not
 	// replaced.

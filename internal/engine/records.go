@@ -83,7 +83,7 @@ func (rs *records) apply(op state.Op, old, nu *state.Resource) {
 // hold records that a live resource took its ID from a provider; rs.mu is
 // held.
 func (rs *records) hold(r *state.Resource) {
-	if !r.Custom || r.ID == "" || r.ID == UnknownID || isProvider(r.Type) {
+	if !r.Custom || r.External || r.ID == "" || r.ID == UnknownID || isProvider(r.Type) {
 		return
 	}
 	k := physical{r.Type, r.ID}

@@ -71,6 +71,7 @@ func (s deleteFirstStep) apply(x *executor) (Registered, error) {
 			return Registered{}, &ProtectedError{URN: r.URN, Action: fmt.Sprintf("delete (to replace %s, which it depends on)", c.urn)}
 		}
 	}
+	g.deleting(append(closure, c.old))
 	for _, r := range closure {
 		if _, err := x.run(g.deleteStep(r, OpDeleteReplaced)); err != nil {
 			return Registered{}, err

@@ -17,7 +17,8 @@ import (
 // discard (a record sharing a live one's ID), refuse (protected), import,
 // refresh, rename (an alias), component, provider, keep (untargeted). The
 // kinds that call a provider to change the world are in stepsworld.go;
-// reads in stepsread.go; provider resources in providerstep.go.
+// reads in stepsread.go, and of external resources in read.go; provider
+// resources in providerstep.go.
 type step interface {
 	// apply carries the step out with x and returns what a registration
 	// of the resource learns from it.
@@ -105,7 +106,7 @@ type dropStep struct {
 func (s dropStep) apply(x *executor) (Registered, error) {
 	start := x.started(s.shown, s.r, nil, nil)
 	op, counted := state.OpDelete, s.shown
-	if s.r.RetainOnDelete {
+	if s.r.RetainOnDelete || s.r.External {
 		op, counted = state.OpRemove, OpDiscard
 	}
 	if err := x.write(op, s.r, nil); err != nil {
@@ -203,6 +204,7 @@ func sameRecord(a, b *state.Resource) bool {
 	return a.Type == b.Type && a.Custom == b.Custom && a.ID == b.ID && a.Parent == b.Parent &&
 		a.Provider == b.Provider && a.Protect == b.Protect && a.RetainOnDelete == b.RetainOnDelete &&
 		a.DeleteBeforeReplace == b.DeleteBeforeReplace && a.CustomTimeouts == b.CustomTimeouts && a.SecretID == b.SecretID &&
+		a.External == b.External && a.DeletedWith == b.DeletedWith && slices.Equal(a.AdditionalSecretOutputs, b.AdditionalSecretOutputs) &&
 		a.Inputs.Equal(b.Inputs) && a.Outputs.Equal(b.Outputs) &&
 		slices.Equal(a.Dependencies, b.Dependencies) && slices.Equal(a.DependencyGroups, b.DependencyGroups) &&
 		slices.Equal(a.IgnoreChanges, b.IgnoreChanges) &&

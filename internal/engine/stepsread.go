@@ -141,6 +141,7 @@ func (x *executor) refresh(r *state.Resource, referenced bool) error {
 		nr.Inputs = resp.Inputs
 	}
 	markSecretID(nr, nr.Inputs, r.SecretID)
+	sealAdditionalSecrets(nr) // as recorded, so that they are no drift
 	drift := resource.DiffObjects(r.Outputs, nr.Outputs, nil)
 	op := OpSame
 	if !sameRecord(r, nr) {

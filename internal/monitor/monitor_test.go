@@ -2,6 +2,7 @@ package monitor_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -39,6 +40,10 @@ func (f *fakeMonitor) Register(reg engine.Registration, done func(engine.Registe
 	f.regs = append(f.regs, reg)
 	f.mu.Unlock()
 	urn := f.URN(reg.Type, reg.Name, reg.Parent)
+	if reg.ReadID == "nope" {
+		done(engine.Registered{}, &engine.ReadNotFoundError{URN: urn, ID: reg.ReadID})
+		return
+	}
 	r := engine.Registered{URN: urn, ID: resource.NewString("id-" + reg.Name), Outputs: reg.Inputs, Custom: reg.Custom}
 	if strings.HasPrefix(reg.Type, "pulumi:providers:") {
 		r.ProviderRef = string(urn) + "::engine-id"
@@ -250,10 +255,6 @@ func TestUnsupported(t *testing.T) {
 	_, _, c, _, _ := client(t)
 	ctx := context.Background()
 	calls := map[string]func() error{
-		"ReadResource": func() error {
-			_, err := c.ReadResource(ctx, &pulumirpc.ReadResourceRequest{Type: "plinth:fs:File", Name: "f", Id: "x"})
-			return err
-		},
 		"RegisterStackTransform": func() error {
 			_, err := c.RegisterStackTransform(ctx, &pulumirpc.Callback{})
 			return err
@@ -289,9 +290,10 @@ func TestUnsupported(t *testing.T) {
 }
 
 // TestIgnoredOptions: options plinth does not honour are warned about by
-// name, and additionalSecretOutputs come back as secrets.
+// name; deletedWith and additionalSecretOutputs reach the engine (they
+// were warned about and dropped) and the latter come back as secrets.
 func TestIgnoredOptions(t *testing.T) {
-	_, _, c, _, logs := client(t)
+	fake, _, c, _, logs := client(t)
 	registerRoot(t, c)
 	resp, err := c.RegisterResource(context.Background(), &pulumirpc.RegisterResourceRequest{
 		Type: "plinth:random:Pet", Name: "pet", Custom: true, Parent: root,
@@ -310,10 +312,16 @@ func TestIgnoredOptions(t *testing.T) {
 		msgs = append(msgs, l.Message)
 	}
 	all := strings.Join(msgs, "\n")
-	for _, w := range []string{"pluginDownloadURL \"https://example.com/plugins\" is ignored", "deletedWith is not supported", "additionalSecretOutputs (prefix)"} {
-		if !strings.Contains(all, w) {
-			t.Errorf("warnings do not say %q:\n%s", w, all)
+	if w := "pluginDownloadURL \"https://example.com/plugins\" is ignored"; !strings.Contains(all, w) {
+		t.Errorf("warnings do not say %q:\n%s", w, all)
+	}
+	for _, w := range []string{"deletedWith", "additionalSecretOutputs"} {
+		if strings.Contains(all, w) {
+			t.Errorf("warnings mention %s, which plinth now honours:\n%s", w, all)
 		}
+	}
+	if reg := fake.regs[0]; reg.DeletedWith != "urn:pulumi:dev::proj::plinth:random:Pet::other" || fmt.Sprint(reg.AdditionalSecretOutputs) != "[prefix]" {
+		t.Errorf("registration has deletedWith %q, additionalSecretOutputs %v", reg.DeletedWith, reg.AdditionalSecretOutputs)
 	}
 }
 
@@ -360,5 +368,48 @@ func TestCall(t *testing.T) {
 	bad, err := c.Call(ctx, &pulumirpc.ResourceCallRequest{Tok: "pkg:index:C/method", Args: obj(t, map[string]any{"refuse": true})})
 	if err != nil || len(bad.GetFailures()) != 1 || bad.GetFailures()[0].GetReason() != "refused" {
 		t.Errorf("a refused call gave %v, %v; want one failure", bad, err)
+	}
+}
+
+// TestReadResource: a get reaches the engine as a read registration with
+// its ID, properties, parent, dependencies and provider; the answer is
+// the URN and what was read, with additionalSecretOutputs secret when the
+// program accepts secrets; a get without an ID, and one the engine cannot
+// find, are errors naming the resource.
+func TestReadResource(t *testing.T) {
+	fake, _, c, _, _ := client(t)
+	ctx := context.Background()
+	registerRoot(t, c)
+	resp, err := c.ReadResource(ctx, &pulumirpc.ReadResourceRequest{Type: "plinth:fs:File", Name: "f", Id: "/tmp/x", Parent: root,
+		Properties: obj(t, map[string]any{"path": "/tmp/x"}), Dependencies: []string{root, "urn:pulumi:dev::proj::plinth:fs:File::g"},
+		Provider: "urn:pulumi:dev::proj::pulumi:providers:plinth::p::pid", AdditionalSecretOutputs: []string{"path"}, AcceptSecrets: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.GetUrn() != "urn:pulumi:dev::proj::plinth:fs:File::f" {
+		t.Errorf("urn = %q", resp.GetUrn())
+	}
+	if sig := resp.GetProperties().GetFields()["path"].GetStructValue().GetFields()["4dabf18193072939515e22adb298388d"].GetStringValue(); sig != "1b47061264138c4ac30d75fd1eb44270" {
+		t.Errorf("path = %v, want a secret", resp.GetProperties().GetFields()["path"])
+	}
+	want := engine.Registration{Type: "plinth:fs:File", Name: "f", Custom: true, ReadID: "/tmp/x",
+		Inputs:       resource.Object{"path": resource.NewString("/tmp/x")},
+		Dependencies: []resource.URN{"urn:pulumi:dev::proj::plinth:fs:File::g"},
+		Provider:     "urn:pulumi:dev::proj::pulumi:providers:plinth::p::pid", AdditionalSecretOutputs: []string{"path"}}
+	if diff := cmp.Diff([]engine.Registration{want}, fake.regs, cmpopts.EquateEmpty(), cmp.Comparer(func(a, b resource.Value) bool { return a.Equal(b) })); diff != "" {
+		t.Errorf("registration (-want +got):\n%s", diff)
+	}
+	plain, err := c.ReadResource(ctx, &pulumirpc.ReadResourceRequest{Type: "plinth:fs:File", Name: "h", Id: "/tmp/h", Parent: root,
+		Properties: obj(t, map[string]any{"path": "/tmp/h"}), AdditionalSecretOutputs: []string{"path"}})
+	if err != nil || plain.GetProperties().GetFields()["path"].GetStringValue() != "/tmp/h" {
+		t.Errorf("without acceptSecrets: %v, %v; want the plain value", plain, err)
+	}
+	for id, want := range map[string][]string{"": {"plinth:fs:File::bad", "without an ID"}, "nope": {"plinth:fs:File::bad", `"nope"`, "found no resource"}} {
+		_, err := c.ReadResource(ctx, &pulumirpc.ReadResourceRequest{Type: "plinth:fs:File", Name: "bad", Id: id, Parent: root})
+		for _, w := range want {
+			if err == nil || !strings.Contains(err.Error(), w) {
+				t.Errorf("get with ID %q: error %v does not say %q", id, err, w)
+			}
+		}
 	}
 }

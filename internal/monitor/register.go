@@ -40,6 +40,9 @@ func (s *Server) registration(req *pulumirpc.RegisterResourceRequest, urn resour
 		IgnoreChanges:       pulumiwire.DecodePaths(req.GetIgnoreChanges()),
 		ReplaceOnChanges:    pulumiwire.DecodePaths(req.GetReplaceOnChanges()),
 		ImportID:            req.GetImportId(),
+		DeletedWith:         resource.URN(req.GetDeletedWith()),
+		// Sealed in the state by the engine, and returned as secrets.
+		AdditionalSecretOutputs: req.GetAdditionalSecretOutputs(),
 	}
 	if reg.Provider == "" && req.GetCustom() {
 		reg.Provider = s.providerRef(req.GetProviders()[packageOf(req.GetType())])
@@ -71,12 +74,6 @@ func (s *Server) refuseUnsupported(req *pulumirpc.RegisterResourceRequest, what 
 	urn := resource.URN(strings.TrimPrefix(what, "resource "))
 	if req.GetPluginDownloadURL() != "" {
 		s.warn(urn, "%s: pluginDownloadURL %q is ignored: plinth does not download plugins; install the plugin where plinth finds it (see `plinth plugin ls`).", what, req.GetPluginDownloadURL())
-	}
-	if req.GetDeletedWith() != "" {
-		s.warn(urn, "%s: deletedWith is not supported by plinth yet and is ignored: the resource will be deleted on its own when it is deleted.", what)
-	}
-	if len(req.GetAdditionalSecretOutputs()) > 0 {
-		s.warn(urn, "%s: additionalSecretOutputs (%s) are returned to the program as secrets, but plinth records them unencrypted in the state.", what, strings.Join(req.GetAdditionalSecretOutputs(), ", "))
 	}
 	return nil
 }

@@ -25,8 +25,7 @@ type resourceMonitor struct {
 
 var _ pulumirpc.ResourceMonitorServer = (*resourceMonitor)(nil)
 
-// features are the monitor features plinth has. deletedWith is accepted
-// (and warned about) so that programs using it run unchanged.
+// features are the monitor features plinth has.
 var features = map[string]bool{
 	"secrets": true, "resourceReferences": true, "outputValues": true,
 	"deletedWith": true, "aliasSpecs": true,
@@ -72,15 +71,7 @@ func (s *Server) registerRoot(req *pulumirpc.RegisterResourceRequest) (*pulumirp
 
 // response encodes a registration's result as the request asked.
 func (s *Server) response(req *pulumirpc.RegisterResourceRequest, res engine.Registered) (*pulumirpc.RegisterResourceResponse, error) {
-	outputs := res.Outputs
-	if names := req.GetAdditionalSecretOutputs(); len(names) > 0 {
-		outputs = outputs.Copy()
-		for _, k := range names {
-			if v, ok := outputs[k]; ok && !v.IsSecret() {
-				outputs[k] = resource.MakeSecret(v)
-			}
-		}
-	}
+	outputs := withSecrets(res.Outputs, req.GetAdditionalSecretOutputs())
 	obj, err := pulumiwire.EncodeObject(outputs, pulumiwire.Options{Secrets: req.GetAcceptSecrets(), Resources: req.GetAcceptResources(), ByteStrings: req.GetAcceptsByteString()})
 	if err != nil {
 		return nil, status.Errorf(codes.Internal, "resource %s: encoding its outputs: %v", res.URN, err)
@@ -176,12 +167,6 @@ func (m *resourceMonitor) Call(ctx context.Context, req *pulumirpc.ResourceCallR
 		return nil, status.Errorf(codes.Internal, "method %s: encoding its result: %v", req.GetTok(), err)
 	}
 	return &pulumirpc.CallResponse{Return: obj}, nil
-}
-
-// ReadResource implements pulumirpc.ResourceMonitorServer: not yet.
-func (m *resourceMonitor) ReadResource(_ context.Context, req *pulumirpc.ReadResourceRequest) (*pulumirpc.ReadResourceResponse, error) {
-	return nil, unsupported(fmt.Sprintf("reading the existing resource %s %q (%s.get)", req.GetType(), req.GetId(), req.GetName()),
-		"adopt it with the import resource option, or read it with a function (invoke)")
 }
 
 // RegisterStackTransform implements pulumirpc.ResourceMonitorServer.

@@ -67,6 +67,9 @@ type (
 		IgnoreChanges        []string                  `json:"ignoreChanges,omitempty"`
 		ReplaceOnChanges     []string                  `json:"replaceOnChanges,omitempty"`
 		CustomTimeouts       *timeoutsJSON             `json:"customTimeouts,omitempty"`
+		External             bool                      `json:"external,omitempty"`
+		DeletedWith          resource.URN              `json:"deletedWith,omitempty"`
+		AdditionalSecrets    []string                  `json:"additionalSecretOutputs,omitempty"`
 		Delete               bool                      `json:"delete,omitempty"`
 		Missing              bool                      `json:"missing,omitempty"`
 		Tainted              bool                      `json:"tainted,omitempty"`
@@ -176,6 +179,7 @@ func (enc *valueEncoder) resource(r *Resource) (*resourceJSON, error) {
 		RetainOnDelete: r.RetainOnDelete, DeleteBeforeReplace: r.DeleteBeforeReplace,
 		IgnoreChanges: r.IgnoreChanges, ReplaceOnChanges: r.ReplaceOnChanges,
 		CustomTimeouts: timeoutsOf(r.CustomTimeouts), Delete: r.Delete, Missing: r.Missing, Tainted: r.Tainted,
+		External: r.External, DeletedWith: r.DeletedWith, AdditionalSecrets: r.AdditionalSecretOutputs,
 		InitErrors: r.InitErrors, Private: r.Private,
 		Created: timePtr(r.Created), Modified: timePtr(r.Modified),
 	}, nil
@@ -394,6 +398,7 @@ func (rj *resourceJSON) decode(c Crypter) (*Resource, error) {
 		RetainOnDelete: rj.RetainOnDelete, DeleteBeforeReplace: rj.DeleteBeforeReplace,
 		IgnoreChanges: rj.IgnoreChanges, ReplaceOnChanges: rj.ReplaceOnChanges,
 		Delete: rj.Delete, Missing: rj.Missing, Tainted: rj.Tainted, InitErrors: rj.InitErrors, Private: rj.Private,
+		External: rj.External, DeletedWith: rj.DeletedWith, AdditionalSecretOutputs: rj.AdditionalSecrets,
 		Created: timeOf(rj.Created), Modified: timeOf(rj.Modified),
 	}
 	var err error

@@ -39,6 +39,22 @@ type Resource struct {
 	ReplaceOnChanges    []string
 	CustomTimeouts      CustomTimeouts
 
+	// External marks a resource the program reads (Pulumi's `get`
+	// functions, ReadResource) rather than manages: it is recorded with
+	// what its provider's Read returned so that other resources can
+	// depend on it, but plinth never creates, updates or deletes it; a
+	// destroy, or a program that stops reading it, only drops the record.
+	External bool
+	// DeletedWith names a resource that deletes this one along with
+	// itself (Pulumi's deletedWith option): when both are deleted in one
+	// operation, this one's provider Delete is skipped and its record
+	// just dropped.
+	DeletedWith resource.URN
+	// AdditionalSecretOutputs names outputs that are stored and returned
+	// as secrets whatever the provider says (Pulumi's
+	// additionalSecretOutputs option).
+	AdditionalSecretOutputs []string
+
 	// Delete marks a resource replaced by a newer one with the same URN and
 	// awaiting deletion. Only such resources may share a URN.
 	Delete bool
@@ -103,6 +119,7 @@ func (r *Resource) Clone() *Resource {
 		}
 	}
 	c.IgnoreChanges = append([]string(nil), r.IgnoreChanges...)
+	c.AdditionalSecretOutputs = slices.Clone(r.AdditionalSecretOutputs)
 	c.DestroyProvisioners = slices.Clone(r.DestroyProvisioners)
 	c.ReplaceOnChanges = append([]string(nil), r.ReplaceOnChanges...)
 	c.InitErrors = append([]string(nil), r.InitErrors...)

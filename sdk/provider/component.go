@@ -204,7 +204,7 @@ func WithMethod(token string, m Method, doc string) Option {
 		if _, dup := s.methods[token]; dup {
 			return fmt.Errorf("method %s is added twice", token)
 		}
-		s.methods[token] = m
+		s.methods[token], s.methodDocs[token] = m, doc
 		return nil
 	}
 }

@@ -51,6 +51,15 @@ type ResourceSchema struct {
 	// IsComponent marks a component the provider builds with Construct
 	// (see WithComponent); it has no Create, Read, Update or Delete.
 	IsComponent bool
+	// Methods are a component's methods (see WithMethod), by name.
+	Methods map[string]MethodSchema
+}
+
+// MethodSchema describes a method of a component: its token (TYPE/name)
+// and documentation. Its arguments and result are not typed.
+type MethodSchema struct {
+	Token       string
+	Description string
 }
 
 // FunctionSchema describes a provider function.

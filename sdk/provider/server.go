@@ -37,8 +37,9 @@ type setup struct {
 	functions map[string]functionHandler
 	// components are keyed by type token.
 	components map[string]componentHandler
-	// methods are keyed by method token (TYPE/name).
-	methods map[string]Method
+	// methods are keyed by method token (TYPE/name), as are their docs.
+	methods    map[string]Method
+	methodDocs map[string]string
 }
 
 // module checks that token belongs to the package and returns its module
@@ -83,7 +84,7 @@ func New(info Info, opts ...Option) (Provider, error) {
 	}
 	s := &setup{info: info, types: newTypeBuilder(info.Name),
 		resources: map[string]resourceHandler{}, functions: map[string]functionHandler{},
-		components: map[string]componentHandler{}, methods: map[string]Method{}}
+		components: map[string]componentHandler{}, methods: map[string]Method{}, methodDocs: map[string]string{}}
 	for _, opt := range opts {
 		if err := opt(s); err != nil {
 			return nil, fmt.Errorf("provider %s: %w", info.Name, err)
@@ -125,7 +126,24 @@ func newServer(s *setup) *server {
 	srv := &server{info: s.info, config: s.config, resources: s.resources, functions: s.functions, components: s.components, methods: s.methods}
 	srv.cancelled, srv.cancel = context.WithCancel(context.Background())
 	srv.schema = srv.buildSchema(s.types)
+	addMethods(srv.schema, s.methodDocs)
 	return srv
+}
+
+// addMethods lists each method under its component's schema.
+func addMethods(sc Schema, docs map[string]string) {
+	for token, doc := range docs {
+		typ, name, _ := strings.Cut(token, "/")
+		r, ok := sc.Resources[typ]
+		if !ok {
+			continue
+		}
+		if r.Methods == nil {
+			r.Methods = map[string]MethodSchema{}
+		}
+		r.Methods[name] = MethodSchema{Token: token, Description: doc}
+		sc.Resources[typ] = r
+	}
 }
 
 func (s *server) buildSchema(tb *typeBuilder) Schema {

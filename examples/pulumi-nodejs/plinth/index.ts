@@ -54,8 +54,17 @@ export class File extends pulumi.CustomResource {
     public readonly sha256!: pulumi.Output<string>;
     public readonly size!: pulumi.Output<number>;
 
+    /**
+     * Reads an existing file that plinth does not manage: recorded with
+     * what was read, never changed or deleted. id is its path.
+     */
+    public static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): File {
+        return new File(name, undefined as unknown as FileArgs, { ...opts, id });
+    }
+
     constructor(name: string, args: FileArgs, opts?: pulumi.CustomResourceOptions) {
-        super("plinth:fs:File", name, { absolutePath: undefined, sha256: undefined, size: undefined, ...args }, opts);
+        const outputs = { absolutePath: undefined, sha256: undefined, size: undefined };
+        super("plinth:fs:File", name, opts?.id ? { path: undefined, content: undefined, ...outputs } : { ...outputs, ...args }, opts);
     }
 }
 

@@ -149,7 +149,7 @@ func (rw rewriter) resource(r Resource, c state.Crypter) (*state.Resource, error
 	}
 	res := &state.Resource{URN: urn, Type: r.Type, Custom: r.Custom, ID: r.ID, Protect: r.Protect, Tainted: r.Taint,
 		Delete: r.Delete, InitErrors: r.InitErrors, RetainOnDelete: r.RetainOnDelete,
-		IgnoreChanges: r.IgnoreChanges, ReplaceOnChanges: r.ReplaceOnChanges}
+		IgnoreChanges: r.IgnoreChanges, ReplaceOnChanges: r.ReplaceOnChanges, External: r.External}
 	if res.Parent, err = rw.urn(r.Parent); err != nil {
 		return nil, fmt.Errorf("%s: parent: %v", r.URN, err)
 	}
@@ -273,7 +273,7 @@ func resourceOut(r *state.Resource, c state.Crypter) (Resource, error) {
 	}
 	rj := Resource{URN: string(r.URN), Custom: r.Custom, Delete: r.Delete, ID: r.ID, Type: r.Type, Inputs: in, Outputs: out,
 		Parent: string(r.Parent), Protect: r.Protect, Taint: r.Tainted, InitErrors: r.InitErrors, Provider: r.Provider,
-		RetainOnDelete: r.RetainOnDelete, IgnoreChanges: r.IgnoreChanges, ReplaceOnChanges: r.ReplaceOnChanges}
+		RetainOnDelete: r.RetainOnDelete, IgnoreChanges: r.IgnoreChanges, ReplaceOnChanges: r.ReplaceOnChanges, External: r.External}
 	for _, dep := range r.Dependencies {
 		rj.Dependencies = append(rj.Dependencies, string(dep))
 	}

@@ -59,6 +59,7 @@ type Resource struct {
 	URN                  string              `json:"urn"`
 	Custom               bool                `json:"custom"`
 	Delete               bool                `json:"delete,omitempty"`
+	External             bool                `json:"external,omitempty"`
 	ID                   string              `json:"id,omitempty"`
 	Type                 string              `json:"type"`
 	Inputs               json.RawMessage     `json:"inputs,omitempty"`

@@ -51,6 +51,8 @@ func deployment(t *testing.T) []byte {
 			{URN: pet, Custom: true, ID: "pet-1", Type: "random:index:RandomPet", Parent: comp, Provider: string(prov) + "::prov-id",
 				Inputs: map[string]any{"length": 2}, Outputs: map[string]any{"id": "pet-1", "length": 2, "pw": pulumiSecret(t, pc, "s3cret")},
 				Dependencies: []presource.URN{comp}, Protect: true, Taint: true},
+			{URN: "urn:pulumi:prod::web::random:index:RandomPet::read", Custom: true, ID: "pet-0", Type: "random:index:RandomPet",
+				Parent: stack, Provider: string(prov) + "::prov-id", External: true, Outputs: map[string]any{"id": "pet-0"}},
 		},
 		PendingOperations: []apitype.OperationV2{{Type: apitype.OperationTypeCreating,
 			Resource: apitype.ResourceV3{URN: "urn:pulumi:prod::web::random:index:RandomPet::new", Custom: true, Type: "random:index:RandomPet",

@@ -165,7 +165,8 @@ func TestConstructWithoutComponents(t *testing.T) {
 }
 
 // TestComponentSchema: a component is isComponent in the Pulumi schema,
-// with its inputs and outputs.
+// with its inputs and outputs, and its methods listed (they were not) as
+// Pulumi lists them: names to tokens, a function each with __self__.
 func TestComponentSchema(t *testing.T) {
 	resp, err := newComponentServer(t).GetSchema(context.Background(), &pb.GetSchemaRequest{})
 	if err != nil {
@@ -181,6 +182,13 @@ func TestComponentSchema(t *testing.T) {
 	}
 	if spec.Resources["test:index:Box"].IsComponent {
 		t.Error("a custom resource is marked isComponent")
+	}
+	if got := r.Methods["greet"]; got != "test:index:Pair/greet" {
+		t.Errorf("the component's methods are %v, want greet: test:index:Pair/greet", r.Methods)
+	}
+	fn := spec.Functions["test:index:Pair/greet"]
+	if fn.Description != "Greets from the component." || fn.Inputs == nil || fn.Inputs.Properties["__self__"].Ref != "#/resources/test:index:Pair" {
+		t.Errorf("the method's function is %+v, want its doc and __self__ referring to the component", fn)
 	}
 }
 

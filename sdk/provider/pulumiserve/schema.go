@@ -37,6 +37,8 @@ type ResourceSpec struct {
 	InputProperties map[string]PropertySpec `json:"inputProperties,omitempty"`
 	RequiredInputs  []string                `json:"requiredInputs,omitempty"`
 	IsComponent     bool                    `json:"isComponent,omitempty"`
+	// Methods maps a component's method names to their function tokens.
+	Methods map[string]string `json:"methods,omitempty"`
 }
 
 // FunctionSpec describes a function.
@@ -95,7 +97,7 @@ func PackageSchema(s provider.Schema) Spec {
 			Description: r.Description,
 			Properties:  properties(r.Outputs), Required: provider.RequiredNames(r.Outputs),
 			InputProperties: properties(r.Inputs), RequiredInputs: provider.RequiredNames(r.Inputs),
-			IsComponent: r.IsComponent,
+			IsComponent: r.IsComponent, Methods: methods(out.Functions, tok, r.Methods),
 		}
 	}
 	for tok, f := range s.Functions {
@@ -107,6 +109,24 @@ func PackageSchema(s provider.Schema) Spec {
 	for tok, t := range s.Types {
 		out.Types[tok] = TypeDefSpec{Type: "object", Description: t.Description,
 			Properties: properties(t.Properties), Required: provider.RequiredNames(t.Properties)}
+	}
+	return out
+}
+
+// methods lists a component's methods as Pulumi's schema does: a map from
+// name to token on the resource, and a function per method whose input
+// __self__ is the component (arguments and result are not typed).
+func methods(fns map[string]FunctionSpec, typ string, ms map[string]provider.MethodSchema) map[string]string {
+	if len(ms) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(ms))
+	for name, m := range ms {
+		out[name] = m.Token
+		fns[m.Token] = FunctionSpec{Description: m.Description, Inputs: &ObjectSpec{
+			Properties: map[string]PropertySpec{"__self__": {TypeSpec: TypeSpec{Ref: "#/resources/" + typ}}},
+			Required:   []string{"__self__"},
+		}}
 	}
 	return out
 }

@@ -1,0 +1,41 @@
+package engine
+
+import (
+	"github.com/plinth-iac/plinth/internal/state"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// deletedWith (Pulumi's option): a resource R with DeletedWith D goes away
+// in the world when D is deleted (a child object inside a database, a
+// file inside a directory), so when both are deleted in one operation,
+// R's provider Delete is not called: it would fail, or cost time, on
+// something already gone. R's record is just dropped. D may be deleted
+// by a destroy, by leaving the program, or as the old half of a
+// replacement; R is skipped whatever order the two are deleted in.
+
+// deleting notes the resources about to be deleted in the world: those a
+// delete will reach (not protected, retained or external).
+func (d *deployment) deleting(rs []*state.Resource) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, r := range rs {
+		if r.Protect || r.RetainOnDelete || r.External {
+			continue
+		}
+		if d.goneWith == nil {
+			d.goneWith = map[resource.URN]bool{}
+		}
+		d.goneWith[r.URN] = true
+	}
+}
+
+// deletedWithOther reports whether r is deleted along with a resource
+// that this operation deletes.
+func (d *deployment) deletedWithOther(r *state.Resource) bool {
+	if r.DeletedWith == "" {
+		return false
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.goneWith[r.DeletedWith]
+}
