@@ -57,3 +57,46 @@ func TestSchemaChecks(t *testing.T) {
 		t.Errorf("a configuration that fits the schema failed: %v", err)
 	}
 }
+
+// TestValueChecks: a value of the wrong type that reaches an argument
+// through a variable, a local or a nested block, or is written in a
+// .tf.json file, is reported at the file:line:col of its expression, as
+// terraform reports it when it plans, and nothing of the resource runs.
+func TestValueChecks(t *testing.T) {
+	cases := map[string]struct {
+		files map[string]string
+		want  string
+	}{
+		"through a variable": {map[string]string{"main.tf": "variable \"s\" {\n  default = \"big\"\n}\nresource \"chk_file\" \"a\" {\n  filename = \"x\"\n  size     = var.s\n}"},
+			`main.tf:6:14: Incorrect attribute value type`},
+		"value named": {map[string]string{"main.tf": "variable \"s\" {\n  default = \"big\"\n}\nresource \"chk_file\" \"a\" {\n  filename = \"x\"\n  size     = var.s\n}"},
+			`Inappropriate value for attribute "size": a number is required. The expression's value is "big".`},
+		"through a local": {map[string]string{"main.tf": "locals {\n  t = \"one\"\n}\nresource \"chk_file\" \"a\" {\n  filename = \"x\"\n  tags     = local.t\n}"},
+			`main.tf:6:14: Incorrect attribute value type`},
+		"in a nested block": {map[string]string{"main.tf": "locals {\n  cn = [1]\n}\nresource \"chk_file\" \"a\" {\n  filename = \"x\"\n  subject {\n    cn = local.cn\n  }\n}"},
+			`main.tf:7:10: Incorrect attribute value type`},
+		"data source": {map[string]string{"main.tf": "locals {\n  f = {}\n}\ndata \"chk_file\" \"a\" {\n  filename = local.f\n}"},
+			`main.tf:5:14: Incorrect attribute value type`},
+		"sensitive value not shown": {map[string]string{"main.tf": "variable \"s\" {\n  default   = \"big\"\n  sensitive = true\n}\nresource \"chk_file\" \"a\" {\n  filename = \"x\"\n  size     = var.s\n}"},
+			`a number is required.` + "\n"},
+		"json literal": {map[string]string{"main.tf.json": `{"resource": {"chk_file": {"a": {"filename": "x", "size": "big"}}}}`},
+			`main.tf.json:1:59: Incorrect attribute value type`},
+		"json unknown argument": {map[string]string{"main.tf.json": `{"resource": {"chk_file": {"a": {"filename": "x", "colour": 1}}}}`},
+			`main.tf.json:1:51: Extraneous JSON object property`},
+		"json missing required": {map[string]string{"main.tf.json": `{"resource": {"chk_file": {"a": {"size": 1}}}}`},
+			`Missing required argument`},
+		"json through a variable": {map[string]string{"main.tf.json": `{"variable": {"s": {"default": "big"}}, "resource": {"chk_file": {"a": {"filename": "x", "size": "${var.s}"}}}}`},
+			`main.tf.json:1:98: Incorrect attribute value type`},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			mon, err := runConfig(t, c.files, program.Options{}, false)
+			if err == nil || !strings.Contains(err.Error()+"\n", c.want) {
+				t.Fatalf("got error %v, want one with %q", err, c.want)
+			}
+			if mon != nil && len(mon.regs)+len(mon.invokes) > 0 {
+				t.Errorf("the resource ran despite the error: %v %v", names(mon), mon.invokes)
+			}
+		})
+	}
+}
