@@ -51,6 +51,9 @@ type run struct {
 	// arguments, from their providers, for checkValues; written before
 	// anything is evaluated.
 	argSchemas map[*resourceConfig]map[string]schema.Property
+	// dataOutputs are the schemas of the data sources' attributes, for
+	// the computed ones a deferred read shows as known after apply.
+	dataOutputs map[*resourceConfig]map[string]schema.Property
 }
 
 // nodeState is a node's result, written before its done channel closes.

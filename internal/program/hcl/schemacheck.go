@@ -25,6 +25,7 @@ import (
 func (r *run) schemaCheck() bool {
 	cache := map[string]*schema.Schema{}
 	r.argSchemas = map[*resourceConfig]map[string]schema.Property{}
+	r.dataOutputs = map[*resourceConfig]map[string]schema.Property{}
 	var ds hcl.Diagnostics
 	var walk func(m *Module)
 	walk = func(m *Module) {
@@ -81,6 +82,9 @@ func (r *run) checkResource(m *Module, rc *resourceConfig, cache map[string]*sch
 	inputs, d := typeInputs(s, rc, token, pkg)
 	if d != nil {
 		return nil, hcl.Diagnostics{d}
+	}
+	if rc.mode == dataMode {
+		r.dataOutputs[rc] = s.Functions[token].Outputs
 	}
 	if inputs == nil {
 		return nil, nil

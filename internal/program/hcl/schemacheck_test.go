@@ -2,10 +2,14 @@ package hcl
 
 import (
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/internal/schema"
+	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
 var (
@@ -21,8 +25,11 @@ var (
 			"subject": {Type: schema.Type{Kind: schema.TypeArray, Elem: &schema.Type{Kind: schema.TypeObject,
 				Properties: map[string]schema.Property{"cn": {Type: str, Required: true}}}}},
 		}}},
-		Functions: map[string]schema.FunctionSchema{"chk:index:chk_file": {Inputs: map[string]schema.Property{
-			"filename": {Type: str, Required: true}}}},
+		Functions: map[string]schema.FunctionSchema{"chk:index:chk_file": {
+			Inputs: map[string]schema.Property{
+				"filename": {Type: str, Required: true}, "mode": {Type: str, Computed: true}, "note": {Type: str}},
+			Outputs: map[string]schema.Property{"filename": {Type: str}, "mode": {Type: str}, "note": {Type: str},
+				"content": {Type: str}, "key": {Type: str, Secret: true}}}},
 	}}
 )
 
@@ -98,5 +105,33 @@ func TestValueChecks(t *testing.T) {
 				t.Errorf("the resource ran despite the error: %v %v", names(mon), mon.invokes)
 			}
 		})
+	}
+}
+
+// TestDeferredReadShowsComputed: a data source read left to apply is
+// shown as terraform shows it: its arguments, and each computed
+// attribute the configuration leaves unset as known after apply
+// (sensitive ones secret); an optional argument that is not computed
+// stays unset.
+func TestDeferredReadShowsComputed(t *testing.T) {
+	files := map[string]string{"main.tf": `
+resource "chk_file" "f" { filename = "x" }
+data "chk_file" "r" { filename = chk_file.f.id }
+`}
+	var got []program.DeferredRead
+	var mu sync.Mutex
+	opts := program.Options{DeferredRead: func(d program.DeferredRead) {
+		mu.Lock()
+		got = append(got, d)
+		mu.Unlock()
+	}}
+	if _, err := runConfig(t, files, opts, true); err != nil {
+		t.Fatal(err)
+	}
+	want := []program.DeferredRead{{Address: "data.chk_file.r", Type: "chk:index:chk_file", Args: resource.Object{
+		"filename": resource.Unknown(), "mode": resource.Unknown(), "content": resource.Unknown(),
+		"key": resource.MakeSecret(resource.Unknown())}}}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(resource.Value{})); diff != "" {
+		t.Errorf("deferred reads (-want +got):\n%s", diff)
 	}
 }

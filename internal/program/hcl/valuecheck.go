@@ -10,6 +10,7 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/plinth-iac/plinth/internal/schema"
+	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
 // checkValues checks a resource's or data source's evaluated arguments
@@ -133,4 +134,32 @@ func sortedValues(vals map[string]cty.Value) []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// withComputed is a deferred data source read's planned value, as
+// terraform shows it: its arguments, and every computed attribute the
+// configuration leaves unset unknown until the read (sensitive ones
+// secret).
+func (r *run) withComputed(rc *resourceConfig, args resource.Object) resource.Object {
+	outs := r.dataOutputs[rc]
+	if outs == nil {
+		return args
+	}
+	ins := r.argSchemas[rc]
+	out := resource.Object{}
+	for k, v := range args {
+		out[k] = v
+	}
+	for name, p := range outs {
+		in, settable := ins[name]
+		if v, set := args[name]; set && !v.IsNull() || settable && !in.Computed {
+			continue
+		}
+		u := resource.Unknown()
+		if p.Secret {
+			u = resource.MakeSecret(u)
+		}
+		out[name] = u
+	}
+	return out
 }
