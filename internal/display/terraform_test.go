@@ -163,3 +163,30 @@ func TestTerraformDeferredRead(t *testing.T) {
 		}
 	}
 }
+
+// TestTerraformCountsLeaveProvidersOut: an explicit provider
+// configuration (a provider block), which the engine counts with the
+// resources, is not counted in the plan or apply summary, as terraform
+// never counts one.
+func TestTerraformCountsLeaveProvidersOut(t *testing.T) {
+	prov := &state.Resource{URN: urn("pulumi:providers:tls", "provider.tls"), Type: "pulumi:providers:tls", ID: "x"}
+	def := &state.Resource{URN: urn("pulumi:providers:tls", "default"), Type: "pulumi:providers:tls", ID: "y"}
+	key := tfRes("tls_private_key", "tls_private_key.k", "k1", obj("algorithm", "ED25519"))
+	counts := &engine.Result{Counts: map[engine.StepOp]int{engine.OpCreate: 2}} // the key and provider.tls
+	for _, preview := range []bool{true, false} {
+		var out bytes.Buffer
+		v := New(Options{Out: &out, Style: StyleTerraform, Scrubber: &Scrubber{}})
+		v.Begin(Operation{Verb: "update", Preview: preview, Stack: "dev"})
+		for _, r := range []*state.Resource{prov, def, key} {
+			v.Event(tfEvent(engine.OpCreate, nil, r, preview))
+		}
+		v.End(Outcome{Result: counts})
+		want := "Apply complete! Resources: 1 added, 0 changed, 0 destroyed."
+		if preview {
+			want = "Plan: 1 to add, 0 to change, 0 to destroy."
+		}
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("preview=%v: the summary is not %q:\n%s", preview, want, out.String())
+		}
+	}
+}
