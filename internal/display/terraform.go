@@ -263,9 +263,8 @@ func (v *terraformView) applyEndLines(o Outcome) []string {
 		lines = append(lines, "", v.p.paint(colourGreen, "Outputs:"), "")
 		keys := o.Result.Outputs.Keys()
 		sort.Strings(keys)
-		width := maxLen(keys)
 		for _, k := range keys {
-			lines = append(lines, tfOutputLines(k, width, o.Result.Outputs[k])...)
+			lines = append(lines, tfOutputLines(k, o.Result.Outputs[k])...)
 		}
 	}
 	return lines

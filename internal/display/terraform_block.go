@@ -306,15 +306,6 @@ func tfAttrLines(name string, width int, v resource.Value, symbol, suffix string
 	return tfValueLines(tfAttrIndent+symbol+" ", tfAttrIndent+"    "+symbol+" ", tfAttrIndent+"  ", pad(name, width), v, suffix)
 }
 
-// tfOutputLines render a stack output after an update: "name = value",
-// "name = <sensitive>".
-func tfOutputLines(name string, width int, v resource.Value) []string {
-	if v.IsSecret() {
-		return []string{pad(name, width) + " = <sensitive>"}
-	}
-	return tfValueLines("", "  ", "", pad(name, width), v, "")
-}
-
 // tfValueLines render "name = value" after lead, a list's or object's
 // elements on lines of their own after inner, closed after closing.
 func tfValueLines(lead, inner, closing, name string, v resource.Value, suffix string) []string {

@@ -190,3 +190,29 @@ func TestTerraformCountsLeaveProvidersOut(t *testing.T) {
 		}
 	}
 }
+
+// TestTerraformOutputFormat: outputs after an update are written as
+// terraform 1.11.4 writes them (each want was printed by terraform apply
+// for the same value): names not aligned, nested lists and objects one
+// element a line, strings of several lines as heredocs.
+func TestTerraformOutputFormat(t *testing.T) {
+	cases := map[string]struct {
+		v    resource.Value
+		want string
+	}{
+		"tuple": {resource.MustFromGo([]any{1, "two", true, nil}), "tuple = [\n  1,\n  \"two\",\n  true,\n  null,\n]"},
+		"object": {resource.MustFromGo(map[string]any{"a": nil, "b": "x", "long_key": 1}),
+			"object = {\n  \"a\" = null\n  \"b\" = \"x\"\n  \"long_key\" = 1\n}"},
+		"nested": {resource.MustFromGo([]any{[]any{"a", 1}, map[string]any{}, []any{}}), "nested = [\n  [\n    \"a\",\n    1,\n  ],\n  {},\n  [],\n]"},
+		"heredoc": {resource.NewString("# alpha\n- beta\n"), "heredoc = <<EOT\n# alpha\n- beta\n\nEOT"},
+		"heredoc delimiter": {resource.NewString("a\nEOT"), "heredoc delimiter = <<EOT_\na\nEOT\nEOT_"},
+		"indented heredoc":  {resource.MustFromGo(map[string]any{"k": "x\ny"}), "indented heredoc = {\n  \"k\" = <<-EOT\n  x\n  y\n  EOT\n}"},
+		"secret":            {resource.MakeSecret(resource.NewString("s")), "secret = <sensitive>"},
+	}
+	for name, c := range cases {
+		got := strings.Join(tfOutputLines(name, c.v), "\n")
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", name, diff)
+		}
+	}
+}
