@@ -244,3 +244,66 @@ resource "local_file" "other" {
 		t.Errorf("the state still holds local_file.f, or lost local_file.other:\n%s", ls)
 	}
 }
+
+const movedOntoStep1 = `
+resource "random_pet" "a" { length = 1 }
+resource "random_pet" "b" { length = 2 }
+output "b" { value = random_pet.b.id }
+`
+
+const movedOntoStep2 = `
+resource "random_pet" "b" { length = 2 }
+moved {
+  from = random_pet.a
+  to   = random_pet.b
+}
+output "b" { value = random_pet.b.id }
+`
+
+// TestMovedOntoExistingTarget: a moved block whose target the state
+// already holds is not carried out, in both tools: the plan warns
+// "Unresolved resource instance address changes", keeps random_pet.b and
+// destroys random_pet.a, which is no longer declared. A move from a
+// resource still declared is an error in both.
+func TestMovedOntoExistingTarget(t *testing.T) {
+	needReal(t)
+	const warning, move, plan = "Unresolved resource instance address changes", "random_pet.a could not move to random_pet.b", "Plan: 0 to add, 0 to change, 1 to destroy."
+	p := newProject(t, configDir(t, movedOntoStep1))
+	p.must("up", "--yes")
+	before := p.outputs()
+	writeConfig(t, p.dir, movedOntoStep1+"moved {\n  from = random_pet.a\n  to   = random_pet.b\n}\n")
+	if r := p.run("preview"); r.Code != 1 || !strings.Contains(r.Output(), "Moved object still exists") {
+		t.Errorf("plinth: a move from a declared resource is not refused (exit %d):\n%s", r.Code, r.Output())
+	}
+	writeConfig(t, p.dir, movedOntoStep2)
+	for _, want := range []string{warning, move, plan} {
+		if out := p.must("preview").Output(); !strings.Contains(out, want) {
+			t.Errorf("plinth's preview lacks %q:\n%s", want, out)
+		}
+	}
+	p.must("up", "--yes")
+	if diff := cmp.Diff(before, p.outputs()); diff != "" {
+		t.Errorf("plinth: random_pet.b changed (-before +after):\n%s", diff)
+	}
+	if ls := p.must("state", "ls").Stdout; strings.Contains(ls, "random_pet.a") || !strings.Contains(ls, "random_pet.b") {
+		t.Errorf("plinth's state after the apply:\n%s", ls)
+	}
+	tf, err := exec.LookPath("terraform")
+	if err != nil {
+		t.Skip("terraform is not on PATH: skipping its side")
+	}
+	d := newTFDir(t, tf, configDir(t, movedOntoStep1))
+	d.must("apply", "-auto-approve", "-no-color")
+	tfBefore := d.outputs()
+	writeConfig(t, d.dir, movedOntoStep2)
+	out := d.must("plan", "-no-color")
+	for _, want := range []string{warning, move, plan} {
+		if !strings.Contains(strings.Join(strings.Fields(out), " "), want) {
+			t.Errorf("terraform's plan lacks %q:\n%s", want, out)
+		}
+	}
+	d.must("apply", "-auto-approve", "-no-color")
+	if diff := cmp.Diff(tfBefore, d.outputs()); diff != "" {
+		t.Errorf("terraform: random_pet.b changed (-before +after):\n%s", diff)
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/plinth-iac/plinth/internal/display"
 	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/internal/state"
 )
 
@@ -51,7 +52,12 @@ func (a *app) runDestroy(ctx context.Context, f opFlags) error {
 	}
 	ctx, hard, stop := a.interruptible(ctx, view)
 	defer stop()
+	setup, err := r.destroySetup(f)
+	if err != nil {
+		return err
+	}
 	expected, err := r.previewAndConfirm(ctx, hard, "destroy", "Do you want to delete these resources?", f, nil, func(opts engine.Options) (*engine.Result, error) {
+		opts.DestroySetup = setup
 		return engine.PreviewDestroy(ctx, sess.Base(), opts)
 	})
 	if err != nil {
@@ -61,11 +67,26 @@ func (a *app) runDestroy(ctx context.Context, f opFlags) error {
 	if err != nil {
 		return err
 	}
+	opts.DestroySetup = setup
 	_, err = r.phase(display.Operation{Verb: "destroy", Expected: expected}, false, func() (*engine.Result, error) {
 		res, err := engine.Destroy(ctx, sess.Base(), opts)
 		return res, errors.Join(err, r.finishSession(sess, res, err))
 	})
 	return err
+}
+
+// destroySetup is what configures a Terraform configuration's providers
+// for a destroy, as terraform does: the configuration run again, its
+// provider blocks evaluated with their ephemeral inputs (ephemeral
+// resources opened, ephemeral variables given), which the state never
+// records. Other programs' providers are configured from the state.
+func (r *stackRun) destroySetup(f opFlags) (engine.Program, error) {
+	if r.pulumi != nil || !r.project.Terraform() {
+		return nil, nil
+	}
+	return r.project.Program(r.config, program.Options{Warn: func(d program.Diagnostic) {
+		r.view.Diagnostic(display.FromProgram(d))
+	}, Stack: r.ws.stack, Vars: f.vars, VarFiles: f.varFiles, Getenv: r.a.env.getenv})
 }
 
 // refuseProtected stops a destroy that would reach a protected resource

@@ -3,11 +3,13 @@ package display
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/state"
+	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
 // Style is how a text view words what it shows: plinth's own lines, or
@@ -39,6 +41,9 @@ type terraformView struct {
 	began   bool
 	planned []engine.Event  // the preview's changes, in arrival order
 	legends map[string]bool // the legend lines the plan needs
+	// providers counts the steps of provider configurations the
+	// engine counts with the resources (terraform never does), by op.
+	providers map[engine.StepOp]int
 }
 
 func newTerraformView(opts Options) *terraformView {
@@ -53,14 +58,18 @@ func (v *terraformView) Begin(op Operation) {
 	}
 	v.began = true
 	v.op, v.start, v.planned, v.legends = op, v.opts.now(), nil, map[string]bool{}
+	v.providers = map[engine.StepOp]int{}
 }
 
 func (v *terraformView) Event(e engine.Event) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if e.Kind == engine.EventStepDone && e.Err == nil && state.IsProviderType(e.Type) && !defaultProvider(e.URN) && v.providers != nil {
+		v.providers[e.Op]++
+	}
 	if v.hidden(e) {
 		return
 	}
-	v.mu.Lock()
-	defer v.mu.Unlock()
 	switch {
 	case e.Kind == engine.EventDiagnostic:
 		d := Diagnostic{Severity: e.Severity, Summary: e.Message}
@@ -146,7 +155,7 @@ func (v *terraformView) planLines(o Outcome) []string {
 		lines = append(lines, v.legend()...)
 		lines = append(lines, "", "Plinth will perform the following actions:")
 		lines = append(lines, blocks...)
-		lines = append(lines, "", v.p.paint(colourBold, "Plan:")+" "+planCounts(o.Result))
+		lines = append(lines, "", v.p.paint(colourBold, "Plan:")+" "+v.planCounts(o.Result))
 	}
 	if len(outs) > 0 {
 		lines = append(lines, "", "Changes to Outputs:")
@@ -168,17 +177,26 @@ func (v *terraformView) legend() []string {
 
 // planCounts is terraform's plan summary: "1 to add, 0 to change, 0 to
 // destroy." A replacement adds one and destroys one.
-func planCounts(res *engine.Result) string {
-	add, change, destroy := tfCounts(res)
+func (v *terraformView) planCounts(res *engine.Result) string {
+	add, change, destroy := v.tfCounts(res)
 	return fmt.Sprintf("%d to add, %d to change, %d to destroy.", add, change, destroy)
 }
 
-func tfCounts(res *engine.Result) (add, change, destroy int) {
+// tfCounts are the resources added, changed and destroyed, as terraform
+// counts them: without provider configurations.
+func (v *terraformView) tfCounts(res *engine.Result) (add, change, destroy int) {
 	if res == nil {
 		return 0, 0, 0
 	}
-	c := res.Counts
-	return c[engine.OpCreate] + c[engine.OpReplace], c[engine.OpUpdate], c[engine.OpDelete] + c[engine.OpReplace]
+	c := func(op engine.StepOp) int { return max(res.Counts[op]-v.providers[op], 0) }
+	return c(engine.OpCreate) + c(engine.OpReplace), c(engine.OpUpdate), c(engine.OpDelete) + c(engine.OpReplace)
+}
+
+// defaultProvider reports whether urn names a default provider, which
+// the engine does not count.
+func defaultProvider(urn resource.URN) bool {
+	name := urn.Name()
+	return name == "default" || strings.HasPrefix(name, "default_")
 }
 
 // progressLine is the line for a step of an update as it runs:
@@ -230,7 +248,7 @@ func (v *terraformView) applyEndLines(o Outcome) []string {
 	if o.Err != nil {
 		return nil
 	}
-	add, change, destroy := tfCounts(o.Result)
+	add, change, destroy := v.tfCounts(o.Result)
 	var s string
 	switch v.op.Verb {
 	case "destroy":
@@ -245,9 +263,8 @@ func (v *terraformView) applyEndLines(o Outcome) []string {
 		lines = append(lines, "", v.p.paint(colourGreen, "Outputs:"), "")
 		keys := o.Result.Outputs.Keys()
 		sort.Strings(keys)
-		width := maxLen(keys)
 		for _, k := range keys {
-			lines = append(lines, tfOutputLines(k, width, o.Result.Outputs[k])...)
+			lines = append(lines, tfOutputLines(k, o.Result.Outputs[k])...)
 		}
 	}
 	return lines

@@ -210,26 +210,34 @@ func tfChangedAttrs(p painter, e engine.Event) []string {
 	cs = append(cs, recomputed(e, old, cs)...)
 	replacing := e.Op == engine.OpReplace || e.Op == engine.OpCreateReplacement
 	shown := map[string]bool{}
-	width := 0
+	// terraform aligns the names of every attribute set, hidden ones too
+	width := max(maxLen(nonNullKeys(old)), maxLen(nonNullKeys(planned(e.New))))
 	for _, c := range cs {
 		width = max(width, len(c.path))
 		shown[rootOf(c.path)] = true
 	}
 	var out []string
+	idLine := ""
 	if id, ok := old["id"]; ok && !shown["id"] {
 		width = max(width, 2)
 		if replacing {
-			out = append(out, tfAttrIndent+p.paint(colourYellow, "~")+" "+pad("id", width)+" = "+tfInline(id)+" -> "+tfKnownAfterApply)
+			idLine = tfAttrIndent + p.paint(colourYellow, "~") + " " + pad("id", width) + " = " + tfInline(id) + " -> " + tfKnownAfterApply
 		} else {
-			out = append(out, tfAttrIndent+"  "+pad("id", width)+" = "+tfInline(id))
+			idLine = tfAttrIndent + "  " + pad("id", width) + " = " + tfInline(id)
 		}
 		shown["id"] = true
 	}
 	for _, c := range cs {
+		if idLine != "" && c.path > "id" { // terraform's order: by name, id among them
+			out, idLine = append(out, idLine), ""
+		}
 		out = append(out, tfChangeLine(p, c, width))
 	}
+	if idLine != "" {
+		out = append(out, idLine)
+	}
 	if n := len(nonNullKeys(old)) - countShown(old, shown); n > 0 {
-		out = append(out, "", tfAttrIndent+"  "+p.paint(colourDim, "# ("+itoa(n)+" unchanged attribute"+plural(n)+" hidden)"))
+		out = append(out, tfAttrIndent+"  "+p.paint(colourDim, "# ("+itoa(n)+" unchanged attribute"+plural(n)+" hidden)"))
 	}
 	return out
 }
@@ -304,15 +312,6 @@ func tfSymbolColour(symbol string) colour {
 // object value over several lines as terraform writes them.
 func tfAttrLines(name string, width int, v resource.Value, symbol, suffix string) []string {
 	return tfValueLines(tfAttrIndent+symbol+" ", tfAttrIndent+"    "+symbol+" ", tfAttrIndent+"  ", pad(name, width), v, suffix)
-}
-
-// tfOutputLines render a stack output after an update: "name = value",
-// "name = <sensitive>".
-func tfOutputLines(name string, width int, v resource.Value) []string {
-	if v.IsSecret() {
-		return []string{pad(name, width) + " = <sensitive>"}
-	}
-	return tfValueLines("", "  ", "", pad(name, width), v, "")
 }
 
 // tfValueLines render "name = value" after lead, a list's or object's

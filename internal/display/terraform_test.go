@@ -163,3 +163,56 @@ func TestTerraformDeferredRead(t *testing.T) {
 		}
 	}
 }
+
+// TestTerraformCountsLeaveProvidersOut: an explicit provider
+// configuration (a provider block), which the engine counts with the
+// resources, is not counted in the plan or apply summary, as terraform
+// never counts one.
+func TestTerraformCountsLeaveProvidersOut(t *testing.T) {
+	prov := &state.Resource{URN: urn("pulumi:providers:tls", "provider.tls"), Type: "pulumi:providers:tls", ID: "x"}
+	def := &state.Resource{URN: urn("pulumi:providers:tls", "default"), Type: "pulumi:providers:tls", ID: "y"}
+	key := tfRes("tls_private_key", "tls_private_key.k", "k1", obj("algorithm", "ED25519"))
+	counts := &engine.Result{Counts: map[engine.StepOp]int{engine.OpCreate: 2}} // the key and provider.tls
+	for _, preview := range []bool{true, false} {
+		var out bytes.Buffer
+		v := New(Options{Out: &out, Style: StyleTerraform, Scrubber: &Scrubber{}})
+		v.Begin(Operation{Verb: "update", Preview: preview, Stack: "dev"})
+		for _, r := range []*state.Resource{prov, def, key} {
+			v.Event(tfEvent(engine.OpCreate, nil, r, preview))
+		}
+		v.End(Outcome{Result: counts})
+		want := "Apply complete! Resources: 1 added, 0 changed, 0 destroyed."
+		if preview {
+			want = "Plan: 1 to add, 0 to change, 0 to destroy."
+		}
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("preview=%v: the summary is not %q:\n%s", preview, want, out.String())
+		}
+	}
+}
+
+// TestTerraformOutputFormat: outputs after an update are written as
+// terraform 1.11.4 writes them (each want was printed by terraform apply
+// for the same value): names not aligned, nested lists and objects one
+// element a line, strings of several lines as heredocs.
+func TestTerraformOutputFormat(t *testing.T) {
+	cases := map[string]struct {
+		v    resource.Value
+		want string
+	}{
+		"tuple": {resource.MustFromGo([]any{1, "two", true, nil}), "tuple = [\n  1,\n  \"two\",\n  true,\n  null,\n]"},
+		"object": {resource.MustFromGo(map[string]any{"a": nil, "b": "x", "long_key": 1}),
+			"object = {\n  \"a\" = null\n  \"b\" = \"x\"\n  \"long_key\" = 1\n}"},
+		"nested":            {resource.MustFromGo([]any{[]any{"a", 1}, map[string]any{}, []any{}}), "nested = [\n  [\n    \"a\",\n    1,\n  ],\n  {},\n  [],\n]"},
+		"heredoc":           {resource.NewString("# alpha\n- beta\n"), "heredoc = <<EOT\n# alpha\n- beta\n\nEOT"},
+		"heredoc delimiter": {resource.NewString("a\nEOT"), "heredoc delimiter = <<EOT_\na\nEOT\nEOT_"},
+		"indented heredoc":  {resource.MustFromGo(map[string]any{"k": "x\ny"}), "indented heredoc = {\n  \"k\" = <<-EOT\n  x\n  y\n  EOT\n}"},
+		"secret":            {resource.MakeSecret(resource.NewString("s")), "secret = <sensitive>"},
+	}
+	for name, c := range cases {
+		got := strings.Join(tfOutputLines(name, c.v), "\n")
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", name, diff)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -49,7 +50,13 @@ func destroy(ctx context.Context, base *state.Snapshot, opts *Options, preview b
 			return d.result(start), err
 		}
 	}
+	if err := d.runDestroySetup(); err != nil {
+		err = errors.Join(err, d.closeEphemerals())
+		d.pool.close()
+		return d.result(start), err
+	}
 	d.deleteAll(doomed, deleteShown)
+	d.fail(d.closeEphemerals()) // after the deletes, which may need them
 	if !d.targets.limited() && !preview && !d.failed() && d.ctx.Err() == nil {
 		d.mu.Lock()
 		d.outputs, d.outputsSet = nil, true

@@ -63,6 +63,12 @@ type Options struct {
 	// plan, an update's checked against one. An error refuses the step,
 	// which fails before anything is recorded, as a failed step does.
 	CheckStep func(PlannedStep) error
+	// DestroySetup, if set, runs before a destroy's deletes (and its
+	// preview's) to configure the providers they use as the program
+	// configures them now: Terraform's provider blocks, whose ephemeral
+	// inputs (from ephemeral resources or variables) the state never
+	// records. See setupMonitor. Other operations ignore it.
+	DestroySetup Program
 }
 
 // DefaultParallel is the default bound on concurrent steps: provider calls

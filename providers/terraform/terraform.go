@@ -82,15 +82,12 @@ func (Data) Create(_ context.Context, op provider.CreateOp[DataArgs]) (provider.
 		Secrets: secretOutput(op.Secrets)}, nil
 }
 
-// PreviewCreate knows the output when the input is known; the id is
-// known after apply.
+// PreviewCreate leaves the id and the output known after apply, as
+// terraform plans a new terraform_data (so an output used in count or
+// for_each is refused while planning, as terraform refuses it).
 func (Data) PreviewCreate(_ context.Context, op provider.CreateOp[DataArgs]) (provider.CreateResult[DataState], error) {
-	unknowns := []string{"id"}
-	if slices.Contains(op.Unknowns, "input") {
-		unknowns = append(unknowns, "output")
-	}
 	return provider.CreateResult[DataState]{Outputs: DataState{DataArgs: op.Inputs, Output: op.Inputs.Input},
-		Unknowns: unknowns, Secrets: secretOutput(op.Secrets)}, nil
+		Unknowns: []string{"id", "output"}, Secrets: secretOutput(op.Secrets)}, nil
 }
 
 // Update copies the new input to output.

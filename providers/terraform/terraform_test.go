@@ -33,6 +33,10 @@ func TestDataLifecycle(t *testing.T) {
 	if !created.Outputs.Output.Equal(in.Input) {
 		t.Errorf("output = %v, want the input", created.Outputs.Output)
 	}
+	planned, _ := Data{}.PreviewCreate(ctx, provider.CreateOp[DataArgs]{Inputs: in, Preview: true})
+	if diff := cmp.Diff([]string{"id", "output"}, planned.Unknowns); diff != "" {
+		t.Errorf("a new terraform_data's id and output are known after apply, as terraform plans them, even with a known input (-want +got):\n%s", diff)
+	}
 	news := DataArgs{Input: resource.NewString("b"), TriggersReplace: in.TriggersReplace}
 	preview, _ := Data{}.PreviewUpdate(ctx, provider.UpdateOp[DataArgs, DataState]{ID: created.ID, OldInputs: in, OldOutputs: created.Outputs, News: news, Preview: true})
 	if diff := cmp.Diff([]string{"output"}, preview.Unknowns); diff != "" {

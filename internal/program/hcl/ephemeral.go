@@ -41,7 +41,7 @@ func (r *run) resourceBody(rc *resourceConfig, ctx *hcl.EvalContext) (resource.O
 	if rc.mode == ephemeral {
 		return objectOf(vals), true
 	}
-	ok := true
+	ok := r.checkValues(rc, vals)
 	for name, v := range vals {
 		if hasEphemeral(v) {
 			ok = r.fail(argRange(rc, name), "Ephemeral value not allowed",

@@ -18,6 +18,7 @@ import (
 
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/program"
+	"github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -46,6 +47,13 @@ type run struct {
 	// outcomes are what the engine did to each managed instance, by
 	// address, for replace_triggered_by.
 	outcomes map[string]engine.Registered
+	// argSchemas are the schemas of the resources' and data sources'
+	// arguments, from their providers, for checkValues; written before
+	// anything is evaluated.
+	argSchemas map[*resourceConfig]map[string]schema.Property
+	// dataOutputs are the schemas of the data sources' attributes, for
+	// the computed ones a deferred read shows as known after apply.
+	dataOutputs map[*resourceConfig]map[string]schema.Property
 }
 
 // nodeState is a node's result, written before its done channel closes.

@@ -145,15 +145,17 @@ func impliedMove(rc *resourceConfig, name string, k instanceKey) (string, bool) 
 }
 
 // moveAliases sets a registration's aliases from the moved blocks and
-// the implied moves. A move whose target the state already holds is an
-// error: renaming would overwrite it.
+// the implied moves. A move whose target the state already holds is not
+// carried out, as terraform does: a warning says so, and the object at
+// the old address, no longer in the configuration, is planned for
+// destruction.
 func (r *run) moveAliases(n *node, inst *modInst, k instanceKey, reg *engine.Registration) bool {
 	from := movedFrom(inst, reg.Name)
 	urn := r.mon.URN(reg.Type, reg.Name, "")
 	for _, old := range from {
-		if r.mon.Recorded(r.mon.URN(reg.Type, old, "")) && r.mon.Recorded(urn) {
-			return r.fail(n.resource.rng, "Unresolved resource instance address changes",
-				"plinth tried to adjust resource instance addresses in the prior state based on change information recorded in the configuration, but some adjustments did not succeed due to existing objects already at the intended addresses:\n  - %s could not move to %s\n\nResolve the conflict with `plinth state rm %s` or `plinth state mv` (or remove the moved block), then run again.", old, reg.Name, reg.Name)
+		if r.mon.Recorded(urn) && r.mon.Recorded(r.mon.URN(reg.Type, old, "")) {
+			r.report(hcl.Diagnostics{unresolvedMove(n.resource.rng, old, reg.Name)})
+			break // the addresses before old are old's history, not reg's
 		}
 		reg.Aliases = append(reg.Aliases, engine.Alias{URN: r.mon.URN(reg.Type, old, "")})
 	}
@@ -161,4 +163,12 @@ func (r *run) moveAliases(n *node, inst *modInst, k instanceKey, reg *engine.Reg
 		reg.Aliases = append(reg.Aliases, engine.Alias{URN: r.mon.URN(reg.Type, old, "")})
 	}
 	return true
+}
+
+// unresolvedMove is terraform's warning for a move onto an address the
+// state already holds.
+func unresolvedMove(rng hcl.Range, from, to string) *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Unresolved resource instance address changes", Subject: rng.Ptr(),
+		Detail: fmt.Sprintf("plinth tried to adjust resource instance addresses in the prior state based on change information recorded in the configuration, but some adjustments did not succeed due to existing objects already at the intended addresses:\n  - %s could not move to %s\n\n"+
+			"plinth has planned to destroy these objects. If that is not what you want, resolve the conflict first with `plinth state rm %s` or `plinth state mv %s ...`, or remove the moved block, and run again.", from, to, from, from)}
 }

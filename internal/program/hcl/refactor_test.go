@@ -133,12 +133,6 @@ func TestRefactoringErrors(t *testing.T) {
 		recorded []string
 		want     []string // in the error's text
 	}{
-		"move target already in state": {files: map[string]string{"main.tf": `resource "random_pet" "b" {}
-moved {
-  from = random_pet.a
-  to   = random_pet.b
-}`}, recorded: []string{"random_pet.a", "random_pet.b"},
-			want: []string{"Unresolved resource instance address changes", "random_pet.a could not move to random_pet.b"}},
 		"move from a declared resource": {files: map[string]string{"main.tf": `resource "random_pet" "a" {}
 resource "random_pet" "b" {}
 moved {
@@ -258,5 +252,39 @@ removed {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Forget (-want +got):\n%s", diff)
+	}
+}
+
+// TestMoveOntoRecordedTarget: a moved block whose target the state
+// already holds is not carried out, as terraform 1.11 plans it: a
+// warning names the move, random_pet.b keeps its own object (no alias to
+// random_pet.a), and random_pet.a, no longer declared, is left to be
+// destroyed.
+func TestMoveOntoRecordedTarget(t *testing.T) {
+	files := map[string]string{"main.tf": `resource "random_pet" "b" {}
+moved {
+  from = random_pet.a
+  to   = random_pet.b
+}`}
+	c, err := loadFiles(t, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var warnings []string
+	ev, err := c.Program(nil, program.Options{Getenv: func(string) string { return "" },
+		Warn: func(d program.Diagnostic) { warnings = append(warnings, d.Summary+": "+d.Detail) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mon := &fakeMonitor{regs: map[string]engine.Registration{}, recorded: map[string]bool{"random_pet.a": true, "random_pet.b": true}}
+	if err := ev.Run(context.Background(), mon); err != nil {
+		t.Fatalf("a move onto a recorded target failed the run; terraform warns: %v", err)
+	}
+	if got := aliasNames(mon.regs["random_pet.b"]); len(got) != 0 {
+		t.Errorf("random_pet.b aliases %v; the move must not be carried out", got)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "Unresolved resource instance address changes") ||
+		!strings.Contains(warnings[0], "random_pet.a could not move to random_pet.b") {
+		t.Errorf("warnings %q, want one naming the unresolved move", warnings)
 	}
 }

@@ -254,7 +254,7 @@ func (r *run) readInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.EvalC
 			return
 		}
 		if r.opts.DeferredRead != nil && rc.mode == dataMode {
-			r.opts.DeferredRead(program.DeferredRead{Address: inst.prefix + rc.addr() + k.suffix(), Type: token, Args: args})
+			r.opts.DeferredRead(program.DeferredRead{Address: inst.prefix + rc.addr() + k.suffix(), Type: token, Args: r.withComputed(rc, args)})
 		}
 		set(cty.DynamicVal, false)
 		return

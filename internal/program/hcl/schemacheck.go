@@ -20,14 +20,21 @@ import (
 // the attribute's type, and required arguments are set. Each problem is
 // reported at the file:line:col of the argument, as terraform does.
 // A provider whose schema cannot be loaded is not checked here: its
-// registration reports it.
+// registration reports it. The arguments' schemas are kept in r.argSchemas
+// for checkValues, which checks the values once they are evaluated.
 func (r *run) schemaCheck() bool {
 	cache := map[string]*schema.Schema{}
+	r.argSchemas = map[*resourceConfig]map[string]schema.Property{}
+	r.dataOutputs = map[*resourceConfig]map[string]schema.Property{}
 	var ds hcl.Diagnostics
 	var walk func(m *Module)
 	walk = func(m *Module) {
 		for _, rc := range m.resources {
-			ds = append(ds, r.checkResource(m, rc, cache)...)
+			inputs, rds := r.checkResource(m, rc, cache)
+			ds = append(ds, rds...)
+			if inputs != nil {
+				r.argSchemas[rc] = inputs
+			}
 		}
 		for _, c := range m.calls {
 			if c.module != nil {
@@ -57,19 +64,41 @@ func (r *run) providerSchema(m *Module, pkg string, cache map[string]*schema.Sch
 	return s
 }
 
-func (r *run) checkResource(m *Module, rc *resourceConfig, cache map[string]*schema.Schema) hcl.Diagnostics {
-	body, ok := rc.body.(*hclsyntax.Body)
-	if !ok || rc.mode == ephemeral {
-		return nil // .tf.json bodies are checked by the provider
+// checkResource checks one resource or data block against its
+// provider's schema and returns the schema of its arguments (nil when
+// there is none to check against).
+func (r *run) checkResource(m *Module, rc *resourceConfig, cache map[string]*schema.Schema) (map[string]schema.Property, hcl.Diagnostics) {
+	if rc.mode == ephemeral {
+		return nil, nil
 	}
 	token, pkg, err := program.NormalizeType(rc.typ)
-	if err != nil || pkg == "terraform" {
-		return nil
+	if err != nil {
+		return nil, nil
 	}
 	s := r.providerSchema(m, pkg, cache)
 	if s == nil {
-		return nil
+		return nil, nil
 	}
+	inputs, d := typeInputs(s, rc, token, pkg)
+	if d != nil {
+		return nil, hcl.Diagnostics{d}
+	}
+	if rc.mode == dataMode {
+		r.dataOutputs[rc] = s.Functions[token].Outputs
+	}
+	if inputs == nil {
+		return nil, nil
+	}
+	if body, ok := rc.body.(*hclsyntax.Body); ok {
+		return inputs, checkBody(body, inputs, true)
+	}
+	return inputs, checkJSONBody(rc.body, inputs)
+}
+
+// typeInputs finds a resource or data source type in its provider's
+// schema: the schema of its arguments, or a diagnostic when the
+// provider has no such type.
+func typeInputs(s *schema.Schema, rc *resourceConfig, token, pkg string) (map[string]schema.Property, *hcl.Diagnostic) {
 	var inputs map[string]schema.Property
 	kind, known := "resource", map[string]bool{}
 	if rc.mode == managed {
@@ -79,7 +108,7 @@ func (r *run) checkResource(m *Module, rc *resourceConfig, cache map[string]*sch
 			known[strings.TrimPrefix(t, pkg+":index:")] = ok
 		}
 		if !ok && len(s.Resources) > 0 {
-			return hcl.Diagnostics{unknownType(rc, kind, pkg, known)}
+			return nil, unknownType(rc, kind, pkg, known)
 		}
 	} else {
 		kind = "data source"
@@ -91,13 +120,10 @@ func (r *run) checkResource(m *Module, rc *resourceConfig, cache map[string]*sch
 			}
 		}
 		if !ok && len(known) > 0 {
-			return hcl.Diagnostics{unknownType(rc, kind, pkg, known)}
+			return nil, unknownType(rc, kind, pkg, known)
 		}
 	}
-	if inputs == nil {
-		return nil
-	}
-	return checkBody(body, inputs, true)
+	return inputs, nil
 }
 
 func unknownType(rc *resourceConfig, kind, pkg string, known map[string]bool) *hcl.Diagnostic {
@@ -170,6 +196,36 @@ func checkBody(body *hclsyntax.Body, props map[string]schema.Property, top bool)
 	return ds
 }
 
+// checkJSONBody checks a .tf.json resource body: each property is an
+// argument or nested block the type has, literal values have the
+// attribute's type, and required arguments are set. Nested blocks are
+// JSON values here, checked by checkValues once evaluated.
+func checkJSONBody(body hcl.Body, props map[string]schema.Property) hcl.Diagnostics {
+	attrs, ds := body.JustAttributes()
+	if ds.HasErrors() {
+		return ds
+	}
+	for _, a := range sortedAttrs(attrs) {
+		name := a.Name
+		if metaArguments[name] || name == "//" {
+			continue
+		}
+		p, ok := props[name]
+		if !ok {
+			ds = append(ds, errorAt(a.NameRange, "Extraneous JSON object property", "No argument or block type is named %q.%s", name, didYouMean(name, props)))
+			continue
+		}
+		ds = append(ds, checkLiteral(name, a.Expr, p.Type)...)
+	}
+	for _, name := range sortedProps(props) {
+		if _, set := attrs[name]; props[name].Required && !set {
+			ds = append(ds, errorAt(body.MissingItemRange(), "Missing required argument",
+				"The argument %q is required, but no definition was found.", name))
+		}
+	}
+	return ds
+}
+
 // checkBlock checks a nested block (content is a dynamic block's content).
 func checkBlock(name string, b *hclsyntax.Block, content *hclsyntax.Body, props map[string]schema.Property) hcl.Diagnostics {
 	p, ok := props[name]
@@ -209,7 +265,7 @@ func sortedProps(props map[string]schema.Property) []string {
 // checkLiteral checks a value known before running (no references, no
 // function calls) against a primitive attribute type or a list or map of
 // one.
-func checkLiteral(name string, e hclsyntax.Expression, t schema.Type) hcl.Diagnostics {
+func checkLiteral(name string, e hcl.Expression, t schema.Type) hcl.Diagnostics {
 	ty, ok := ctyType(t)
 	if !ok || len(e.Variables()) > 0 {
 		return nil

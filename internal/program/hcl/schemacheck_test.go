@@ -2,10 +2,14 @@ package hcl
 
 import (
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/internal/schema"
+	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
 var (
@@ -21,8 +25,11 @@ var (
 			"subject": {Type: schema.Type{Kind: schema.TypeArray, Elem: &schema.Type{Kind: schema.TypeObject,
 				Properties: map[string]schema.Property{"cn": {Type: str, Required: true}}}}},
 		}}},
-		Functions: map[string]schema.FunctionSchema{"chk:index:chk_file": {Inputs: map[string]schema.Property{
-			"filename": {Type: str, Required: true}}}},
+		Functions: map[string]schema.FunctionSchema{"chk:index:chk_file": {
+			Inputs: map[string]schema.Property{
+				"filename": {Type: str, Required: true}, "mode": {Type: str, Computed: true}, "note": {Type: str}},
+			Outputs: map[string]schema.Property{"filename": {Type: str}, "mode": {Type: str}, "note": {Type: str},
+				"content": {Type: str}, "key": {Type: str, Secret: true}}}},
 	}}
 )
 
@@ -55,5 +62,76 @@ func TestSchemaChecks(t *testing.T) {
 	ok := "resource \"chk_file\" \"a\" {\n  filename = \"x\"\n  size = \"3\"\n  tags = [1]\n  dynamic \"subject\" {\n    for_each = [\"a\"]\n    content { cn = subject.value }\n  }\n}"
 	if _, err := runConfig(t, map[string]string{"main.tf": ok}, program.Options{}, false); err != nil {
 		t.Errorf("a configuration that fits the schema failed: %v", err)
+	}
+}
+
+// TestValueChecks: a value of the wrong type that reaches an argument
+// through a variable, a local or a nested block, or is written in a
+// .tf.json file, is reported at the file:line:col of its expression, as
+// terraform reports it when it plans, and nothing of the resource runs.
+func TestValueChecks(t *testing.T) {
+	cases := map[string]struct {
+		files map[string]string
+		want  string
+	}{
+		"through a variable": {map[string]string{"main.tf": "variable \"s\" {\n  default = \"big\"\n}\nresource \"chk_file\" \"a\" {\n  filename = \"x\"\n  size     = var.s\n}"},
+			`main.tf:6:14: Incorrect attribute value type`},
+		"value named": {map[string]string{"main.tf": "variable \"s\" {\n  default = \"big\"\n}\nresource \"chk_file\" \"a\" {\n  filename = \"x\"\n  size     = var.s\n}"},
+			`Inappropriate value for attribute "size": a number is required. The expression's value is "big".`},
+		"through a local": {map[string]string{"main.tf": "locals {\n  t = \"one\"\n}\nresource \"chk_file\" \"a\" {\n  filename = \"x\"\n  tags     = local.t\n}"},
+			`main.tf:6:14: Incorrect attribute value type`},
+		"in a nested block": {map[string]string{"main.tf": "locals {\n  cn = [1]\n}\nresource \"chk_file\" \"a\" {\n  filename = \"x\"\n  subject {\n    cn = local.cn\n  }\n}"},
+			`main.tf:7:10: Incorrect attribute value type`},
+		"data source": {map[string]string{"main.tf": "locals {\n  f = {}\n}\ndata \"chk_file\" \"a\" {\n  filename = local.f\n}"},
+			`main.tf:5:14: Incorrect attribute value type`},
+		"sensitive value not shown": {map[string]string{"main.tf": "variable \"s\" {\n  default   = \"big\"\n  sensitive = true\n}\nresource \"chk_file\" \"a\" {\n  filename = \"x\"\n  size     = var.s\n}"},
+			`a number is required.` + "\n"},
+		"json literal": {map[string]string{"main.tf.json": `{"resource": {"chk_file": {"a": {"filename": "x", "size": "big"}}}}`},
+			`main.tf.json:1:59: Incorrect attribute value type`},
+		"json unknown argument": {map[string]string{"main.tf.json": `{"resource": {"chk_file": {"a": {"filename": "x", "colour": 1}}}}`},
+			`main.tf.json:1:51: Extraneous JSON object property`},
+		"json missing required": {map[string]string{"main.tf.json": `{"resource": {"chk_file": {"a": {"size": 1}}}}`},
+			`Missing required argument`},
+		"json through a variable": {map[string]string{"main.tf.json": `{"variable": {"s": {"default": "big"}}, "resource": {"chk_file": {"a": {"filename": "x", "size": "${var.s}"}}}}`},
+			`main.tf.json:1:98: Incorrect attribute value type`},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			mon, err := runConfig(t, c.files, program.Options{}, false)
+			if err == nil || !strings.Contains(err.Error()+"\n", c.want) {
+				t.Fatalf("got error %v, want one with %q", err, c.want)
+			}
+			if mon != nil && len(mon.regs)+len(mon.invokes) > 0 {
+				t.Errorf("the resource ran despite the error: %v %v", names(mon), mon.invokes)
+			}
+		})
+	}
+}
+
+// TestDeferredReadShowsComputed: a data source read left to apply is
+// shown as terraform shows it: its arguments, and each computed
+// attribute the configuration leaves unset as known after apply
+// (sensitive ones secret); an optional argument that is not computed
+// stays unset.
+func TestDeferredReadShowsComputed(t *testing.T) {
+	files := map[string]string{"main.tf": `
+resource "chk_file" "f" { filename = "x" }
+data "chk_file" "r" { filename = chk_file.f.id }
+`}
+	var got []program.DeferredRead
+	var mu sync.Mutex
+	opts := program.Options{DeferredRead: func(d program.DeferredRead) {
+		mu.Lock()
+		got = append(got, d)
+		mu.Unlock()
+	}}
+	if _, err := runConfig(t, files, opts, true); err != nil {
+		t.Fatal(err)
+	}
+	want := []program.DeferredRead{{Address: "data.chk_file.r", Type: "chk:index:chk_file", Args: resource.Object{
+		"filename": resource.Unknown(), "mode": resource.Unknown(), "content": resource.Unknown(),
+		"key": resource.MakeSecret(resource.Unknown())}}}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(resource.Value{})); diff != "" {
+		t.Errorf("deferred reads (-want +got):\n%s", diff)
 	}
 }

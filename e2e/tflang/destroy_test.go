@@ -1,0 +1,50 @@
+package tflang
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/plinth-iac/plinth/internal/cli/clitest"
+)
+
+// TestDestroyConfiguresProviders: destroy configures the providers as
+// the configuration does now, opening the ephemeral resources and taking
+// the ephemeral variables their provider blocks use, as terraform's
+// destroy does: without the ephemeral variable's value both tools refuse
+// ("No value for required variable") and change nothing; with it both
+// destroy everything.
+func TestDestroyConfiguresProviders(t *testing.T) {
+	needReal(t)
+	const missing = "No value for required variable"
+	p := newProject(t, "testdata/destroy_ephemeral")
+	p.must("up", "--yes", "--var", "proxy_user=u")
+	if r := p.run("destroy", "--yes"); r.Code != 1 || !strings.Contains(r.Output(), missing) {
+		t.Errorf("plinth destroy without the provider's ephemeral variable: exit %d, want 1 with %q:\n%s", r.Code, missing, r.Output())
+	}
+	if ls := p.must("state", "ls").Stdout; !strings.Contains(ls, "tls_private_key.k") {
+		t.Errorf("the refused destroy changed the state:\n%s", ls)
+	}
+	p.must("destroy", "--yes", "--var", "proxy_user=u")
+	if ls := p.must("state", "ls").Stdout; !strings.Contains(ls, "records no resources") {
+		t.Errorf("destroy left resources:\n%s", ls)
+	}
+	tf, err := exec.LookPath("terraform")
+	if err != nil {
+		t.Skip("terraform is not on PATH: skipping its side")
+	}
+	dir := clitest.CopyDir(t, "testdata/destroy_ephemeral")
+	env := clitest.TerraformEnv(devOverrides(t, dir), filepath.Join(dir, ".terraform"))
+	terraform := clitest.Terraform(t, tf, dir, env)
+	terraform("init", "-input=false", "-no-color")
+	terraform("apply", "-auto-approve", "-no-color", "-var", "proxy_user=u")
+	cmd := exec.Command(tf, "destroy", "-auto-approve", "-no-color")
+	cmd.Dir, cmd.Env = dir, env
+	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), missing) {
+		t.Errorf("terraform destroy without the variable: %v, want a failure with %q:\n%s", err, missing, out)
+	}
+	if out := string(terraform("destroy", "-auto-approve", "-no-color", "-var", "proxy_user=u")); !strings.Contains(out, "Resources: 1 destroyed") {
+		t.Errorf("terraform destroy:\n%s", out)
+	}
+}
