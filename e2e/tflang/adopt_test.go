@@ -22,7 +22,6 @@ var adoptUnsuitable = map[string]string{
 	// Known bugs, open in issue 10 (found when the corpus grew from 14
 	// to 42 configurations):
 	"provider_alias": "known bug: adopt records the root module's unaliased provider as the default provider, while the configuration's explicit provider \"random\" {} block registers provider.random, so the adopted stack's preview replaces the provider record",
-	"functions_net":  "known bug: export writes terraform_data's list input with a tuple type, so terraform plans an update of its output",
 }
 
 // TestAdoptCorpus is the round trip between the tools for every
