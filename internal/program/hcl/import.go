@@ -13,9 +13,10 @@ import (
 )
 
 // importStmt is an import block: adopt the existing object id at to.
-// The engine carries it out with a registration's ImportID (read the
-// object, check the configuration against it); an address the state
-// already holds is left alone, as terraform leaves it.
+// The engine carries it out with a registration's ImportID and
+// ImportUpdates (read the object, then update it when the configuration
+// differs, as terraform plans an import and an update); an address the
+// state already holds is left alone, as terraform leaves it.
 type importStmt struct {
 	to      tfAddr         // the target; its key is "" when keyExpr gives it
 	keyExpr hcl.Expression // the target's instance key, as an expression of each; or nil
@@ -142,7 +143,7 @@ func (r *run) importID(n *node, _ *modInst, reg *engine.Registration) bool {
 				return false
 			}
 			if name == reg.Name && !r.mon.Recorded(r.mon.URN(reg.Type, reg.Name, "")) {
-				reg.ImportID = id
+				reg.ImportID, reg.ImportUpdates = id, true
 			}
 		}
 	}
