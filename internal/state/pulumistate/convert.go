@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -25,7 +26,7 @@ type Target struct {
 func Parse(data []byte) (*Deployment, error) {
 	var u Untyped
 	if err := json.Unmarshal(data, &u); err != nil {
-		return nil, fmt.Errorf("it is not a Pulumi deployment: %v", err)
+		return nil, fmt.Errorf("it is not a Pulumi deployment: %w", state.DescribeJSONError(data, err))
 	}
 	switch {
 	case u.Version == 0 && u.Deployment == nil:
@@ -37,13 +38,16 @@ func Parse(data []byte) (*Deployment, error) {
 	}
 	var d Deployment
 	if err := json.Unmarshal(u.Deployment, &d); err != nil {
-		return nil, fmt.Errorf("its deployment is not valid: %v", err)
+		return nil, fmt.Errorf("its deployment is not valid: %w", state.DescribeJSONError(u.Deployment, err))
 	}
 	return &d, nil
 }
 
 // ToSnapshot maps a deployment to a snapshot for the target stack.
 func ToSnapshot(d *Deployment, t Target) (*state.Snapshot, error) {
+	if err := checkReferences(d); err != nil {
+		return nil, err
+	}
 	c, err := crypterFor(d.SecretsProviders, t)
 	if err != nil {
 		return nil, err
@@ -90,6 +94,52 @@ func ToSnapshot(d *Deployment, t Target) (*state.Snapshot, error) {
 	return snap, nil
 }
 
+// checkReferences refuses a deployment whose resources name a parent,
+// provider or dependency it does not hold, in the deployment's own URNs
+// (plinth's integrity check, after conversion, catches the rest).
+func checkReferences(d *Deployment) error {
+	held := map[string]bool{}
+	for _, r := range d.Resources {
+		held[r.URN] = true
+	}
+	for _, r := range d.Resources {
+		for _, ref := range references(r) {
+			if !held[ref.urn] {
+				return fmt.Errorf("resource %s names %s as its %s, which the deployment does not hold: a dangling reference; export the whole stack again with `pulumi stack export`",
+					r.URN, ref.urn, ref.what)
+			}
+		}
+	}
+	return nil
+}
+
+type reference struct{ what, urn string }
+
+// references lists what a resource refers to, in a fixed order.
+func references(r Resource) []reference {
+	var out []reference
+	if r.Parent != "" {
+		out = append(out, reference{"parent", r.Parent})
+	}
+	if pu, _, err := state.ParseProviderRef(r.Provider); err == nil {
+		out = append(out, reference{"provider", string(pu)})
+	}
+	for _, dep := range r.Dependencies {
+		out = append(out, reference{"dependency", dep})
+	}
+	keys := make([]string, 0, len(r.PropertyDependencies))
+	for k := range r.PropertyDependencies {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		for _, dep := range r.PropertyDependencies[k] {
+			out = append(out, reference{"dependency (of property " + k + ")", dep})
+		}
+	}
+	return out
+}
+
 // stackType is the type of Pulumi's root stack resource.
 const stackType = "pulumi:pulumi:Stack"
 
@@ -99,7 +149,8 @@ var opOf = map[string]state.Op{"creating": state.OpCreate, "updating": state.OpU
 func crypterFor(sp *SecretsProviders, t Target) (state.Crypter, error) {
 	switch {
 	case sp == nil:
-		return nil, nil
+		return missingKey{"it holds a secret but names no secrets provider (secrets_providers) to open it; " +
+			"re-export it with `pulumi stack export --show-secrets`"}, nil
 	case sp.Type == "passphrase" && t.HasPassphrase:
 		return OpenPassphrase(sp.State, t.Passphrase)
 	case sp.Type == "passphrase":
