@@ -163,7 +163,11 @@ func TestRefused(t *testing.T) {
 		"dangling": {data: edit(func(d *apitype.DeploymentV3) {
 			d.Resources[3].Dependencies = []presource.URN{"urn:pulumi:prod::web::x:index:Y::gone"}
 		}),
-			target: full, want: "dependency urn:pulumi:prod::web::x:index:Y::gone does not appear before it"},
+			target: full, want: "names urn:pulumi:prod::web::x:index:Y::gone as its dependency, which the deployment does not hold"},
+		"misordered": {data: edit(func(d *apitype.DeploymentV3) {
+			d.Resources[3].Dependencies = []presource.URN{d.Resources[len(d.Resources)-1].URN}
+		}),
+			target: full, want: "does not appear before it"},
 		"duplicate URN": {data: edit(func(d *apitype.DeploymentV3) { d.Resources = append(d.Resources, d.Resources[3]) }),
 			target: full, want: "appears twice"},
 		"no passphrase":    {data: good, target: Target{Stack: "prod", Project: "web"}, want: "set PULUMI_CONFIG_PASSPHRASE"},
