@@ -43,23 +43,47 @@ func Parse(data []byte) (*Deployment, error) {
 	return &d, nil
 }
 
-// ToSnapshot maps a deployment to a snapshot for the target stack.
-func ToSnapshot(d *Deployment, t Target) (*state.Snapshot, error) {
+// ToSnapshot maps a deployment to a snapshot for the target stack. It
+// returns notes for people about the fields it left out.
+func ToSnapshot(d *Deployment, t Target) (*state.Snapshot, []string, error) {
 	if err := checkReferences(d); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	c, err := crypterFor(d.SecretsProviders, t)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	rw := rewriter{t: t}
+	rw := rewriter{t: t, dropped: map[string]int{}}
 	snap := &state.Snapshot{}
+	if err := rw.resources(d.Resources, c, snap); err != nil {
+		return nil, nil, err
+	}
+	for i, op := range d.PendingOperations {
+		res, err := rw.resource(op.Resource, c)
+		if err != nil {
+			return nil, nil, fmt.Errorf("pending_operations[%d]: %w", i, err)
+		}
+		o, ok := opOf[op.Type]
+		if !ok {
+			return nil, nil, fmt.Errorf("pending_operations[%d] is of type %q; Pulumi writes creating, updating, deleting or reading", i, op.Type)
+		}
+		snap.Pending = append(snap.Pending, state.PendingOperation{Op: o, Resource: res})
+	}
+	if err := snap.Verify(); err != nil {
+		return nil, nil, fmt.Errorf("it fails plinth's integrity check (dangling or misordered references, duplicate URNs): %w", err)
+	}
+	return snap, droppedNotes(rw.dropped), nil
+}
+
+// resources maps the deployment's resources into snap; the root stack
+// resource's outputs become the stack's outputs.
+func (rw rewriter) resources(rs []Resource, c state.Crypter, snap *state.Snapshot) error {
 	seen := map[string]bool{}
 	var stackURN resource.URN
-	for i, r := range d.Resources {
+	for i, r := range rs {
 		res, err := rw.resource(r, c)
 		if err != nil {
-			return nil, fmt.Errorf("resources[%d]: %w", i, err)
+			return fmt.Errorf("resources[%d]: %w", i, err)
 		}
 		if res.Type == stackType {
 			// plinth has no root stack resource: its outputs are the
@@ -72,26 +96,12 @@ func ToSnapshot(d *Deployment, t Target) (*state.Snapshot, error) {
 		}
 		key := string(res.URN) + fmt.Sprint(res.Delete, res.ID)
 		if seen[key] || (!res.Delete && seen[string(res.URN)]) {
-			return nil, fmt.Errorf("resource %s appears twice", r.URN)
+			return fmt.Errorf("resource %s appears twice", r.URN)
 		}
 		seen[key], seen[string(res.URN)] = true, seen[string(res.URN)] || !res.Delete
 		snap.Resources = append(snap.Resources, res)
 	}
-	for i, op := range d.PendingOperations {
-		res, err := rw.resource(op.Resource, c)
-		if err != nil {
-			return nil, fmt.Errorf("pending_operations[%d]: %w", i, err)
-		}
-		o, ok := opOf[op.Type]
-		if !ok {
-			return nil, fmt.Errorf("pending_operations[%d] is of type %q; Pulumi writes creating, updating, deleting or reading", i, op.Type)
-		}
-		snap.Pending = append(snap.Pending, state.PendingOperation{Op: o, Resource: res})
-	}
-	if err := snap.Verify(); err != nil {
-		return nil, fmt.Errorf("it fails plinth's integrity check (dangling or misordered references, duplicate URNs): %w", err)
-	}
-	return snap, nil
+	return nil
 }
 
 // checkReferences refuses a deployment whose resources name a parent,
@@ -166,8 +176,12 @@ type missingKey struct{ why string }
 func (m missingKey) Seal([]byte) (string, error) { return "", errors.New(m.why) }
 func (m missingKey) Open(string) ([]byte, error) { return nil, errors.New(m.why) }
 
-// rewriter moves URNs into the target's stack and project.
-type rewriter struct{ t Target }
+// rewriter moves URNs into the target's stack and project, and counts
+// the fields it drops.
+type rewriter struct {
+	t       Target
+	dropped map[string]int
+}
 
 func (rw rewriter) urn(u string) (resource.URN, error) {
 	if u == "" {
@@ -197,6 +211,9 @@ func (rw rewriter) resource(r Resource, c state.Crypter) (*state.Resource, error
 	urn, err := rw.urn(r.URN)
 	if err != nil || urn == "" {
 		return nil, fmt.Errorf("resource URN %q: %v", r.URN, err)
+	}
+	if err := unmapped(r, rw.dropped); err != nil {
+		return nil, err
 	}
 	res := &state.Resource{URN: urn, Type: r.Type, Custom: r.Custom, ID: r.ID, Protect: r.Protect, Tainted: r.Taint,
 		Delete: r.Delete, InitErrors: r.InitErrors, RetainOnDelete: r.RetainOnDelete,

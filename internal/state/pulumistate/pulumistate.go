@@ -7,9 +7,10 @@
 //
 // The format's definition is github.com/pulumi/pulumi/sdk/v3/go/common/
 // apitype (DeploymentV3); the structs here mirror the fields plinth maps,
-// and the tests check them against apitype. Left out: fields plinth has no
-// place for (aliases, import IDs, deletedWith, source positions, hooks,
-// snippets, extensions), which are dropped on adoption.
+// and the tests check them against apitype. Fields plinth has no place for
+// are never dropped silently (unmapped.go): those that change what the
+// next run does (external, deletedWith, hooks, ...) are refused, the rest
+// (import IDs, aliases, source positions, ...) dropped with a note.
 package pulumistate
 
 import (
@@ -76,6 +77,8 @@ type Resource struct {
 	Modified             *time.Time          `json:"modified,omitempty"`
 	IgnoreChanges        []string            `json:"ignoreChanges,omitempty"`
 	ReplaceOnChanges     []string            `json:"replaceOnChanges,omitempty"`
+	// Unmapped are read to refuse or note them, never written.
+	Unmapped
 }
 
 // CustomTimeouts is Pulumi's, in seconds.
