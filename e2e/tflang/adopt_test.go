@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -17,13 +18,8 @@ import (
 
 // adoptUnsuitable names the configurations of the side-by-side corpus the
 // adoption round trip cannot run, and why. Keep it short: every entry is
-// a gap in what the round trip proves.
-var adoptUnsuitable = map[string]string{
-	// Known bugs, open in issue 10 (found when the corpus grew from 14
-	// to 42 configurations):
-	"provider_alias": "known bug: adopt records the root module's unaliased provider as the default provider, while the configuration's explicit provider \"random\" {} block registers provider.random, so the adopted stack's preview replaces the provider record",
-	"functions_net":  "known bug: export writes terraform_data's list input with a tuple type, so terraform plans an update of its output",
-}
+// a gap in what the round trip proves. Every configuration runs today.
+var adoptUnsuitable = map[string]string{}
 
 // TestAdoptCorpus is the round trip between the tools for every
 // configuration of testdata/compare: terraform applies it (and its
@@ -209,4 +205,39 @@ func (d *tfDir) run(args ...string) tfResult {
 		d.t.Fatalf("terraform %v: %v", args, err)
 	}
 	return tfResult{out: string(out)}
+}
+
+// TestProviderBlockKeepsOldName checks a stack recorded before the root
+// module's unaliased provider block was named as the default provider
+// (it was provider.random): the resources it manages are neither replaced
+// nor changed, and after one up the stack previews clean.
+func TestProviderBlockKeepsOldName(t *testing.T) {
+	p := newProject(t, configDir(t, "provider \"random\" {}\nresource \"random_pet\" \"p\" {}\noutput \"p\" { value = random_pet.p.id }\n"))
+	p.must("up", "--yes")
+	want := p.outputs()
+	// Rewrite the stack as the old naming recorded it.
+	f := filepath.Join(t.TempDir(), "old.json")
+	p.must("state", "export", "--format", "pulumi", "--file", f)
+	data, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := strings.ReplaceAll(string(data), "pulumi:providers:random::default", "pulumi:providers:random::provider.random")
+	if old == string(data) {
+		t.Fatal("the exported stack has no provider named default")
+	}
+	if err := os.WriteFile(f, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.must("state", "adopt", "--format", "pulumi", "--force", f)
+	if out := p.must("preview", "--diff").Output(); strings.Contains(out, "random_pet.p") {
+		t.Errorf("the preview changes random_pet.p:\n%s", out)
+	}
+	p.must("up", "--yes")
+	if diff := cmp.Diff(want, p.outputs()); diff != "" {
+		t.Errorf("outputs after up (-before +after):\n%s", diff)
+	}
+	if r := p.run("preview", "--detailed-exitcode"); r.Code != 0 {
+		t.Errorf("the second preview is not clean (exit %d):\n%s", r.Code, r.Output())
+	}
 }

@@ -206,6 +206,58 @@ func TestImportBlock(t *testing.T) {
 	compareOutputs(t, d.outputs(), got)
 }
 
+// importUpdateConfig imports a terraform_data whose configuration sets
+// an input the imported object does not have.
+const importUpdateConfig = `
+import {
+  to = terraform_data.d
+  id = "0f9c5b4e-1d7a-4d0a-9d5c-2f1e3b4a5c6d"
+}
+resource "terraform_data" "d" {
+  input = "hello"
+}
+output "o" { value = terraform_data.d.output }
+output "id" { value = terraform_data.d.id }
+`
+
+// TestImportThenUpdate imports an object whose configuration differs from
+// it, in both tools: each plans one import and one in-place update (not
+// a refusal, not a replacement), applies them, and then plans nothing.
+func TestImportThenUpdate(t *testing.T) {
+	const planLine = "Plan: 1 to import, 0 to add, 1 to change, 0 to destroy."
+	p := newProject(t, configDir(t, importUpdateConfig))
+	out := p.must("preview").Stdout
+	for _, want := range []string{"terraform_data.d will be imported", "terraform_data.d will be updated in-place", planLine} {
+		if !strings.Contains(out, want) {
+			t.Errorf("plinth's preview does not say %q:\n%s", want, out)
+		}
+	}
+	if out := p.must("up", "--yes").Stdout; !strings.Contains(out, "Resources: 1 imported, 0 added, 1 changed, 0 destroyed.") {
+		t.Errorf("plinth's up did not import and update:\n%s", out)
+	}
+	got := p.outputs()
+	if r := p.run("preview", "--detailed-exitcode"); r.Code != 0 {
+		t.Errorf("plinth: a preview after the import is not clean (exit %d):\n%s", r.Code, r.Output())
+	}
+	want := map[string]any{"o": "hello", "id": "0f9c5b4e-1d7a-4d0a-9d5c-2f1e3b4a5c6d"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("plinth outputs (-want +got):\n%s", diff)
+	}
+	tf, err := exec.LookPath("terraform")
+	if err != nil {
+		t.Skip("terraform is not on PATH: skipping its side")
+	}
+	d := newTFDir(t, tf, configDir(t, importUpdateConfig))
+	if out := d.must("plan", "-no-color"); !strings.Contains(out, planLine) {
+		t.Errorf("terraform's plan is not one import and one update:\n%s", out)
+	}
+	d.must("apply", "-auto-approve", "-no-color")
+	if out := d.must("plan", "-no-color"); !strings.Contains(out, "No changes") {
+		t.Errorf("terraform: a plan after the import is not clean:\n%s", out)
+	}
+	compareOutputs(t, d.outputs(), got)
+}
+
 // TestRemovedBlock forgets a file with removed { lifecycle { destroy =
 // false } }: it stays on disk and leaves the state.
 func TestRemovedBlock(t *testing.T) {

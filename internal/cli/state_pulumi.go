@@ -19,8 +19,7 @@ func (a *app) convertPulumi(data []byte, stack, project string) (*state.Snapshot
 	}
 	phrase := a.env.getenv(pulumiPassphraseEnv)
 	ok := phrase != ""
-	snap, err := pulumistate.ToSnapshot(d, pulumistate.Target{Stack: stack, Project: project, Passphrase: phrase, HasPassphrase: ok})
-	return snap, nil, err
+	return pulumistate.ToSnapshot(d, pulumistate.Target{Stack: stack, Project: project, Passphrase: phrase, HasPassphrase: ok})
 }
 
 // exportPulumi writes a deployment for `pulumi stack import`, its secrets

@@ -62,14 +62,15 @@ func (a *app) stateExportCommand() *cobra.Command {
 	c.Flags().StringVar(&tf.Lineage, "lineage", "", "with --format terraform: the state's lineage (default: a new one)")
 	c.Flags().Uint64Var(&tf.Serial, "serial", 1, "with --format terraform: the state's serial number")
 	c.Flags().StringVar(&tf.TerraformVersion, "terraform-version", "1.11.4", "with --format terraform: the terraform_version to write")
-	c.Flags().StringVar(&previous, "previous", "", "with --format terraform: the Terraform state `file` this export replaces; its lineage, next serial and output types are kept")
+	c.Flags().StringVar(&previous, "previous", "", "with --format terraform: the Terraform state `file` this export replaces; its lineage, next serial, and the types of outputs and terraform_data values are kept")
 	return c
 }
 
 // applyPrevious takes from the Terraform state an export replaces what
 // plinth does not keep: its lineage (unless --lineage), the next serial
-// (unless --serial), and its outputs' types, so that terraform sees a list
-// output as a list and a map as a map.
+// (unless --serial), and the types of its outputs and of terraform_data's
+// input and output, so that terraform sees a list as a list and a map as
+// a map.
 func applyPrevious(tf *tfstate.ExportOptions, file string, serialGiven bool) error {
 	if file == "" {
 		return nil
@@ -92,6 +93,7 @@ func applyPrevious(tf *tfstate.ExportOptions, file string, serialGiven bool) err
 	for name, o := range prev.Outputs {
 		tf.OutputTypes[name] = o.Type
 	}
+	tf.DynamicTypes = tfstate.DynamicTypes(prev)
 	return nil
 }
 

@@ -179,7 +179,16 @@ func (v *terraformView) legend() []string {
 // destroy." A replacement adds one and destroys one.
 func (v *terraformView) planCounts(res *engine.Result) string {
 	add, change, destroy := v.tfCounts(res)
-	return fmt.Sprintf("%d to add, %d to change, %d to destroy.", add, change, destroy)
+	return importCount(res, "%d to import, ") + fmt.Sprintf("%d to add, %d to change, %d to destroy.", add, change, destroy)
+}
+
+// importCount formats the number of imports, as terraform leads its
+// summaries with it when there are any: "1 to import, ", "1 imported, ".
+func importCount(res *engine.Result, format string) string {
+	if res == nil || res.Counts[engine.OpImport] == 0 {
+		return ""
+	}
+	return fmt.Sprintf(format, res.Counts[engine.OpImport])
 }
 
 // tfCounts are the resources added, changed and destroyed, as terraform
@@ -256,7 +265,7 @@ func (v *terraformView) applyEndLines(o Outcome) []string {
 	case "refresh":
 		s = "Refresh complete!"
 	default:
-		s = fmt.Sprintf("Apply complete! Resources: %d added, %d changed, %d destroyed.", add, change, destroy)
+		s = "Apply complete! Resources: " + importCount(o.Result, "%d imported, ") + fmt.Sprintf("%d added, %d changed, %d destroyed.", add, change, destroy)
 	}
 	lines := []string{"", v.p.paint(colourGreen, s)}
 	if o.ShowOutputs && o.Result != nil && len(o.Result.Outputs) > 0 {

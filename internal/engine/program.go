@@ -147,6 +147,11 @@ type Registration struct {
 	// AdditionalSecretOutputs names outputs to store and return as
 	// secrets whatever the provider says.
 	AdditionalSecretOutputs []string
+	// ImportUpdates gives an import Terraform's semantics: inputs that
+	// differ from the resource as read import it as it is, then update it
+	// to the inputs (one import and one update), where by default (as
+	// Pulumi's import option does) the import fails.
+	ImportUpdates bool
 	// Aliases name identities the resource had before (an old name, type
 	// or parent); a resource recorded under one is taken over, not
 	// replaced.

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"regexp"
 	"strings"
 	"sync"
 
@@ -279,15 +278,8 @@ func packageOf(typ string) string {
 	return pkg
 }
 
-var nonIdent = regexp.MustCompile(`[^A-Za-z0-9_]`)
-
 // defaultProviderName names the default provider resource of a version.
-func defaultProviderName(version string) string {
-	if version == "" {
-		return "default"
-	}
-	return "default_" + nonIdent.ReplaceAllString(version, "_")
-}
+func defaultProviderName(version string) string { return state.DefaultProviderName(version) }
 
 func newProviderID() string {
 	var b [16]byte

@@ -17,9 +17,16 @@ type ImportMismatchError struct {
 	URN   resource.URN
 	ID    string
 	Paths []string
+	// Replace says the difference would replace the resource, which an
+	// import that updates (Registration.ImportUpdates) does not do.
+	Replace bool
 }
 
 func (e *ImportMismatchError) Error() string {
+	if e.Replace {
+		return fmt.Sprintf("cannot import %s (ID %q): the configuration differs from the resource as it exists in properties that force its replacement: %s; plinth imports and then updates a resource, but does not replace one it imports: change the configuration to match the resource, import it, then change the configuration",
+			e.URN, e.ID, strings.Join(e.Paths, ", "))
+	}
 	return fmt.Sprintf("cannot import %s (ID %q): the program's inputs differ from the resource as it exists in these properties: %s; change the program to match the resource, then import again",
 		e.URN, e.ID, strings.Join(e.Paths, ", "))
 }
@@ -30,7 +37,9 @@ func (e *ImportMismatchError) Error() string {
 
 // importStep adopts an existing resource: Read by ID, Check the program's
 // inputs against what was read, and require that Diff finds no change. An
-// import registration with no inputs adopts the resource as read.
+// import registration with no inputs adopts the resource as read; one with
+// ImportUpdates imports the resource as read, then updates it when Diff
+// finds a change.
 type importStep struct{ c *change }
 
 func (s importStep) apply(x *executor) (Registered, error) {
@@ -40,7 +49,7 @@ func (s importStep) apply(x *executor) (Registered, error) {
 		return Registered{}, fmt.Errorf("cannot import %s with ID %q: the state already holds it with ID %q; run `plinth state rm %s` first to adopt another", c.urn, id, c.old.ID, c.urn)
 	}
 	start := x.started(OpImport, nil, &state.Resource{URN: c.urn, Type: c.reg.Type}, nil)
-	nr, err := x.importRead(c, id)
+	nr, update, err := x.importRead(c, id)
 	if err != nil {
 		x.done(OpImport, nil, &state.Resource{URN: c.urn, Type: c.reg.Type}, nil, start, err)
 		return Registered{}, err
@@ -50,20 +59,28 @@ func (s importStep) apply(x *executor) (Registered, error) {
 	}
 	x.count(OpImport)
 	x.done(OpImport, nil, nr, nil, start, nil)
+	if update {
+		c.old = nr
+		return updateStep{c}.apply(x)
+	}
 	return registered(nr), nil
 }
 
-func (x *executor) importRead(c *change, id string) (*state.Resource, error) {
+// importRead reads the resource to import and checks the program's
+// inputs against it. update says they differ and the registration asks
+// for an update after the import (ImportUpdates): the resource returned
+// is as read, and c holds the checked inputs and the diff.
+func (x *executor) importRead(c *change, id string) (nr *state.Resource, update bool, err error) {
 	var read provider.ReadResponse
-	err := x.call(0, func(ctx context.Context) (err error) {
+	err = x.call(0, func(ctx context.Context) (err error) {
 		read, err = c.inst.p.Read(ctx, provider.ReadRequest{URN: c.urn, ID: id})
 		return err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("importing %s: reading ID %q: %w", c.urn, id, err)
+		return nil, false, fmt.Errorf("importing %s: reading ID %q: %w", c.urn, id, err)
 	}
 	if read.ID == "" {
-		return nil, fmt.Errorf("cannot import %s: the provider found no resource with ID %q", c.urn, id)
+		return nil, false, fmt.Errorf("cannot import %s: the provider found no resource with ID %q", c.urn, id)
 	}
 	news := c.reg.Inputs
 	if len(news) == 0 {
@@ -73,45 +90,56 @@ func (x *executor) importRead(c *change, id string) (*state.Resource, error) {
 	checked, err := check(x.ctx, c, news, true)
 	c.old = nil
 	if err != nil {
-		return nil, fmt.Errorf("importing %s: %w", c.urn, err)
+		return nil, false, fmt.Errorf("importing %s: %w", c.urn, err)
 	}
-	if err := x.importDiff(c, read, checked); err != nil {
-		return nil, err
+	dd, update, err := x.importDiff(c, read, checked)
+	if err != nil {
+		return nil, false, err
 	}
-	nr := x.newResource(c.urn, c.reg, checked, c.inst.ref)
+	inputs := checked
+	if update {
+		inputs, c.inputs, c.diff = read.Inputs, checked, dd
+	}
+	nr = x.newResource(c.urn, c.reg, inputs, c.inst.ref)
 	nr.ID, nr.Outputs, nr.Private = read.ID, read.Outputs, read.Private
-	markSecretID(nr, checked, false)
-	return nr, nil
+	markSecretID(nr, inputs, false)
+	return nr, update, nil
 }
 
-// importDiff requires that the checked inputs describe the resource read.
-func (x *executor) importDiff(c *change, read provider.ReadResponse, checked resource.Object) error {
+// importDiff requires that the checked inputs describe the resource read,
+// unless the registration has ImportUpdates: then it returns the diff of
+// the update that brings the resource to them (update is false when
+// there is none), and fails only for a difference that would replace it.
+func (x *executor) importDiff(c *change, read provider.ReadResponse, checked resource.Object) (dd resource.DetailedDiff, update bool, err error) {
 	var resp provider.DiffResponse
-	err := x.call(0, func(ctx context.Context) (err error) {
+	err = x.call(0, func(ctx context.Context) (err error) {
 		resp, err = c.inst.p.Diff(ctx, provider.DiffRequest{URN: c.urn, ID: read.ID, OldInputs: read.Inputs, OldOutputs: read.Outputs, News: checked, Private: read.Private})
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("importing %s: diffing: %w", c.urn, err)
+		return nil, false, fmt.Errorf("importing %s: diffing: %w", c.urn, err)
 	}
-	paths := resp.DetailedDiff.Paths()
-	switch resp.Changes {
-	case provider.DiffUnknown:
-		paths = resource.DiffObjects(read.Inputs, checked, nil).Paths()
-	case provider.DiffSome:
-		if len(paths) == 0 {
-			paths = append(resp.ChangedKeys, resp.ReplaceKeys...)
-		}
+	dd = resp.DetailedDiff
+	if resp.Changes == provider.DiffUnknown || (resp.Changes == provider.DiffSome && len(dd) == 0) {
+		dd = resource.DiffObjects(read.Inputs, checked, nil)
+		markReplaceKeys(dd, resp.ReplaceKeys)
+	}
+	paths := dd.Paths()
+	if resp.Changes == provider.DiffSome && len(paths) == 0 {
+		paths = append(resp.ChangedKeys, resp.ReplaceKeys...)
 		if len(paths) == 0 {
 			paths = []string{"(the provider named none)"}
 		}
-	default:
-		paths = nil
 	}
-	if len(paths) > 0 {
-		return &ImportMismatchError{URN: c.urn, ID: read.ID, Paths: paths}
+	switch {
+	case resp.Changes == provider.DiffNone || len(paths) == 0:
+		return nil, false, nil
+	case !c.reg.ImportUpdates:
+		return nil, false, &ImportMismatchError{URN: c.urn, ID: read.ID, Paths: paths}
+	case resp.Replaces() || len(dd.ReplacePaths()) > 0:
+		return nil, false, &ImportMismatchError{URN: c.urn, ID: read.ID, Paths: paths, Replace: true}
 	}
-	return nil
+	return dd.Clone(), true, nil
 }
 
 // refreshStep reads one resource and records what it finds. referenced

@@ -2,6 +2,7 @@ package state
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/plinth-iac/plinth/sdk/resource"
@@ -23,4 +24,18 @@ func ParseProviderRef(ref string) (resource.URN, string, error) {
 		return "", "", fmt.Errorf("invalid provider reference %q: %w", ref, err)
 	}
 	return urn, ref[i+2:], nil
+}
+
+var nonIdent = regexp.MustCompile(`[^A-Za-z0-9_]`)
+
+// DefaultProviderName names the default provider resource of a package at
+// a version: "default", or "default_3_1_0" for version 3.1.0. A Terraform
+// configuration's root-module provider block without an alias is named so
+// too: Terraform sees it and the provider it implies when there is no
+// block as one configuration, provider["registry.terraform.io/hashicorp/random"].
+func DefaultProviderName(version string) string {
+	if version == "" {
+		return "default"
+	}
+	return "default_" + nonIdent.ReplaceAllString(version, "_")
 }

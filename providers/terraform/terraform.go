@@ -62,7 +62,18 @@ var (
 	_ provider.Updater[DataArgs, DataState]         = Data{}
 	_ provider.UpdatePreviewer[DataArgs, DataState] = Data{}
 	_ provider.Differ[DataArgs, DataState]          = Data{}
+	_ provider.Reader[DataArgs, DataState]          = Data{}
 )
+
+// Read returns the state as recorded: terraform_data lives only in state.
+// An import (an import block, or plinth import) takes the ID, with input
+// and output null, as terraform imports it.
+func (Data) Read(_ context.Context, op provider.ReadOp[DataArgs, DataState]) (provider.ReadResult[DataArgs, DataState], error) {
+	if op.Import {
+		return provider.ReadResult[DataArgs, DataState]{ID: op.ID, Outputs: DataState{ID: op.ID}}, nil
+	}
+	return provider.ReadResult[DataArgs, DataState]{ID: op.ID, Inputs: op.Inputs, Outputs: op.State}, nil
+}
 
 // Diff is the SDK's diff, replacing delete-first as terraform does: it
 // destroys a terraform_data before creating its replacement unless the

@@ -91,7 +91,7 @@ resource "random_pet" "p" { prefix = var.token }`, wantErr: `main.tf:11:29: Ephe
 				if len(mon.invokes) != 0 {
 					t.Errorf("ephemeral resources were read as data sources: %v", mon.invokes)
 				}
-				if diff := cmp.Diff(tc.provider, mon.regs["provider.vault"].EphemeralInputs); diff != "" {
+				if diff := cmp.Diff(tc.provider, mon.regs["default"].EphemeralInputs); diff != "" {
 					t.Errorf("provider EphemeralInputs (-want +got):\n%s", diff)
 				}
 				// ephemeralasnull makes n null, and a null root output is

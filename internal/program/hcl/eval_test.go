@@ -131,6 +131,21 @@ func TestAddresses(t *testing.T) {
 		"provider alias": {files: map[string]string{"main.tf": `
 provider "random" { alias = "west" }
 resource "random_pet" "p" { provider = random.west }`}, want: []string{"provider.random.west", "random_pet.p"}},
+		// The root module's unaliased block is the provider Terraform
+		// implies without one: provider["registry.terraform.io/hashicorp/random"]
+		// either way, so plinth names it as the default provider.
+		"root provider without alias": {files: map[string]string{
+			"main.tf":   "provider \"random\" {}\nresource \"random_pet\" \"p\" {}\nmodule \"m\" { source = \"./m\" }",
+			"m/main.tf": "provider \"local\" {}\nresource \"local_file\" \"f\" { filename = \"f\" }",
+		}, want: []string{"default", "module.m.local_file.f", "module.m.provider.local", "random_pet.p"}},
+		"root provider with a version": {files: map[string]string{"main.tf": `
+terraform {
+  required_providers {
+    random = { source = "hashicorp/random", version = "3.6.0" }
+  }
+}
+provider "random" {}
+resource "random_pet" "p" {}`}, want: []string{"default_3_6_0", "random_pet.p"}},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

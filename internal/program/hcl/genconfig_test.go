@@ -97,3 +97,48 @@ func TestGenerateConfigOut(t *testing.T) {
 		t.Errorf("an existing file: %v, want it refused", err)
 	}
 }
+
+// TestGenerateConfigOutUnsupported: as terraform 1.11, configuration is
+// not generated for an import with for_each, an instance of a counted or
+// for_each resource, or a target in a module; each is refused up front,
+// with terraform's message, and no file is written.
+func TestGenerateConfigOutUnsupported(t *testing.T) {
+	tests := map[string]struct {
+		main string
+		want []string
+	}{
+		"import with for_each": {main: "import {\n  for_each = { a = \"x\" }\n  to = random_id.r[each.key]\n  id = each.value\n}\n",
+			want: []string{"main.tf:1", "not compatible with config generation", "for_each, or resources which use for_each or count", "random_id.r"}},
+		"counted instance": {main: "import {\n  to = random_id.r[0]\n  id = \"x\"\n}\n",
+			want: []string{"not compatible with config generation", "random_id.r"}},
+		"for_each instance": {main: "import {\n  to = random_id.r[\"a\"]\n  id = \"x\"\n}\n",
+			want: []string{"not compatible with config generation"}},
+		"module target": {main: "import {\n  to = module.m.random_id.r\n  id = \"x\"\n}\n",
+			want: []string{"module.m.random_id.r does not exist", "All target instances must have an associated configuration", "root module"}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(tc.main), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			c, err := Load(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(dir, "gen.tf")
+			_, err = c.Program(nil, program.Options{GenerateConfigOut: out})
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range append(tc.want, "Configuration for import target does not exist") {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error lacks %q:\n%s", w, err)
+				}
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("%s was written", out)
+			}
+		})
+	}
+}

@@ -13,9 +13,10 @@ import (
 )
 
 // importStmt is an import block: adopt the existing object id at to.
-// The engine carries it out with a registration's ImportID (read the
-// object, check the configuration against it); an address the state
-// already holds is left alone, as terraform leaves it.
+// The engine carries it out with a registration's ImportID and
+// ImportUpdates (read the object, then update it when the configuration
+// differs, as terraform plans an import and an update); an address the
+// state already holds is left alone, as terraform leaves it.
 type importStmt struct {
 	to      tfAddr         // the target; its key is "" when keyExpr gives it
 	keyExpr hcl.Expression // the target's instance key, as an expression of each; or nil
@@ -81,13 +82,14 @@ func (l *loader) linkImports(root *Module) {
 
 // checkUnconfigured refuses imports whose target has no resource block,
 // unless configuration is to be generated for them into a file that does
-// not exist yet.
+// not exist yet; as terraform 1.11, it generates none for a target in a
+// module, an instance of a counted or for_each resource, or an import
+// with for_each.
 func (c *Config) checkUnconfigured(out string) error {
 	var ds hcl.Diagnostics
 	for _, im := range c.root.unconfigured {
-		if out == "" || im.to.module != "" {
-			ds = append(ds, errorAt(im.rng, "Configuration for import target does not exist",
-				"The configuration for the given import target %s does not exist. If you wish to automatically generate config for this resource, use the --generate-config-out option of plinth preview. Otherwise, make sure the target resource exists within your configuration. For example:\n\n  plinth preview --generate-config-out=generated.tf", im.to.module+im.to.resource()))
+		if d := unconfiguredDiag(im, out); d != nil {
+			ds = append(ds, d)
 		}
 	}
 	if err := c.src.errorOf(ds); err != nil {
@@ -97,6 +99,23 @@ func (c *Config) checkUnconfigured(out string) error {
 		if _, err := os.Lstat(out); err == nil {
 			return fmt.Errorf("cannot generate configuration into %s: the file already exists; choose a new file name, or move or delete %s first", out, out)
 		}
+	}
+	return nil
+}
+
+// unconfiguredDiag is the error for an import whose target has no
+// resource block, with terraform's wording; nil when configuration is
+// generated for it.
+func unconfiguredDiag(im *importStmt, out string) *hcl.Diagnostic {
+	const summary = "Configuration for import target does not exist"
+	target := im.to.String()
+	switch {
+	case out == "":
+		return errorAt(im.rng, summary, "The configuration for the given import target %s does not exist. If you wish to automatically generate config for this resource, use the --generate-config-out option of plinth preview. Otherwise, make sure the target resource exists within your configuration. For example:\n\n  plinth preview --generate-config-out=generated.tf", target)
+	case im.to.module != "":
+		return errorAt(im.rng, summary, "The configuration for the given import target %s does not exist. All target instances must have an associated configuration to be imported: configuration is generated only for resources of the root module; write the resource block in the module by hand.", target)
+	case im.forEach != nil || im.keyExpr != nil || im.to.key != "":
+		return errorAt(im.rng, summary, "The given import block is not compatible with config generation. The --generate-config-out option cannot be used with import blocks which use for_each, or resources which use for_each or count: write the resource block of %s by hand, with its count or for_each.", target)
 	}
 	return nil
 }
@@ -142,7 +161,7 @@ func (r *run) importID(n *node, _ *modInst, reg *engine.Registration) bool {
 				return false
 			}
 			if name == reg.Name && !r.mon.Recorded(r.mon.URN(reg.Type, reg.Name, "")) {
-				reg.ImportID = id
+				reg.ImportID, reg.ImportUpdates = id, true
 			}
 		}
 	}

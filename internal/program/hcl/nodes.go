@@ -8,6 +8,7 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/state"
 )
 
 // variable evaluates an input variable: the value given (on the command
@@ -214,7 +215,7 @@ func (r *run) providerNode(n *node) bool {
 			continue
 		}
 		src, version := r.required(n.mod, p.name)
-		reg := engine.Registration{Type: "pulumi:providers:" + p.name, Name: inst.prefix + "provider." + p.key(),
+		reg := engine.Registration{Type: "pulumi:providers:" + p.name, Name: providerName(inst, p, version),
 			Custom: true, Inputs: objectOf(vals), Version: version, PluginSource: src, EphemeralInputs: ephemeralKeys(vals)}
 		res, err := engine.RegisterAndWait(r.ctx, r.mon, reg)
 		if err != nil {
@@ -226,6 +227,18 @@ func (r *run) providerNode(n *node) bool {
 		inst.mu.Unlock()
 	}
 	return ok
+}
+
+// providerName names a provider block's resource: the root module's
+// block without an alias as the provider it stands for when absent (the
+// default provider: Terraform sees both as one configuration, so a
+// terraform.tfstate adopted names it so too), the others
+// [module.NAME.]provider.TYPE[.ALIAS].
+func providerName(inst *modInst, p *providerConfig, version string) string {
+	if inst.prefix == "" && p.alias == "" {
+		return state.DefaultProviderName(version)
+	}
+	return inst.prefix + "provider." + p.key()
 }
 
 // required finds the source and version of a provider's local name in a

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -25,7 +26,7 @@ type Target struct {
 func Parse(data []byte) (*Deployment, error) {
 	var u Untyped
 	if err := json.Unmarshal(data, &u); err != nil {
-		return nil, fmt.Errorf("it is not a Pulumi deployment: %v", err)
+		return nil, fmt.Errorf("it is not a Pulumi deployment: %w", state.DescribeJSONError(data, err))
 	}
 	switch {
 	case u.Version == 0 && u.Deployment == nil:
@@ -37,25 +38,52 @@ func Parse(data []byte) (*Deployment, error) {
 	}
 	var d Deployment
 	if err := json.Unmarshal(u.Deployment, &d); err != nil {
-		return nil, fmt.Errorf("its deployment is not valid: %v", err)
+		return nil, fmt.Errorf("its deployment is not valid: %w", state.DescribeJSONError(u.Deployment, err))
 	}
 	return &d, nil
 }
 
-// ToSnapshot maps a deployment to a snapshot for the target stack.
-func ToSnapshot(d *Deployment, t Target) (*state.Snapshot, error) {
+// ToSnapshot maps a deployment to a snapshot for the target stack. It
+// returns notes for people about the fields it left out.
+func ToSnapshot(d *Deployment, t Target) (*state.Snapshot, []string, error) {
+	if err := checkReferences(d); err != nil {
+		return nil, nil, err
+	}
 	c, err := crypterFor(d.SecretsProviders, t)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	rw := rewriter{t: t}
+	rw := rewriter{t: t, dropped: map[string]int{}}
 	snap := &state.Snapshot{}
+	if err := rw.resources(d.Resources, c, snap); err != nil {
+		return nil, nil, err
+	}
+	for i, op := range d.PendingOperations {
+		res, err := rw.resource(op.Resource, c)
+		if err != nil {
+			return nil, nil, fmt.Errorf("pending_operations[%d]: %w", i, err)
+		}
+		o, ok := opOf[op.Type]
+		if !ok {
+			return nil, nil, fmt.Errorf("pending_operations[%d] is of type %q; Pulumi writes creating, updating, deleting or reading", i, op.Type)
+		}
+		snap.Pending = append(snap.Pending, state.PendingOperation{Op: o, Resource: res})
+	}
+	if err := snap.Verify(); err != nil {
+		return nil, nil, fmt.Errorf("it fails plinth's integrity check (dangling or misordered references, duplicate URNs): %w", err)
+	}
+	return snap, droppedNotes(rw.dropped), nil
+}
+
+// resources maps the deployment's resources into snap; the root stack
+// resource's outputs become the stack's outputs.
+func (rw rewriter) resources(rs []Resource, c state.Crypter, snap *state.Snapshot) error {
 	seen := map[string]bool{}
 	var stackURN resource.URN
-	for i, r := range d.Resources {
+	for i, r := range rs {
 		res, err := rw.resource(r, c)
 		if err != nil {
-			return nil, fmt.Errorf("resources[%d]: %w", i, err)
+			return fmt.Errorf("resources[%d]: %w", i, err)
 		}
 		if res.Type == stackType {
 			// plinth has no root stack resource: its outputs are the
@@ -68,26 +96,61 @@ func ToSnapshot(d *Deployment, t Target) (*state.Snapshot, error) {
 		}
 		key := string(res.URN) + fmt.Sprint(res.Delete, res.ID)
 		if seen[key] || (!res.Delete && seen[string(res.URN)]) {
-			return nil, fmt.Errorf("resource %s appears twice", r.URN)
+			return fmt.Errorf("resource %s appears twice", r.URN)
 		}
 		seen[key], seen[string(res.URN)] = true, seen[string(res.URN)] || !res.Delete
 		snap.Resources = append(snap.Resources, res)
 	}
-	for i, op := range d.PendingOperations {
-		res, err := rw.resource(op.Resource, c)
-		if err != nil {
-			return nil, fmt.Errorf("pending_operations[%d]: %w", i, err)
-		}
-		o, ok := opOf[op.Type]
-		if !ok {
-			return nil, fmt.Errorf("pending_operations[%d] is of type %q; Pulumi writes creating, updating, deleting or reading", i, op.Type)
-		}
-		snap.Pending = append(snap.Pending, state.PendingOperation{Op: o, Resource: res})
+	return nil
+}
+
+// checkReferences refuses a deployment whose resources name a parent,
+// provider or dependency it does not hold, in the deployment's own URNs
+// (plinth's integrity check, after conversion, catches the rest).
+func checkReferences(d *Deployment) error {
+	held := map[string]bool{}
+	for _, r := range d.Resources {
+		held[r.URN] = true
 	}
-	if err := snap.Verify(); err != nil {
-		return nil, fmt.Errorf("it fails plinth's integrity check (dangling or misordered references, duplicate URNs): %w", err)
+	for _, r := range d.Resources {
+		for _, ref := range references(r) {
+			if !held[ref.urn] {
+				return fmt.Errorf("resource %s names %s as its %s, which the deployment does not hold: a dangling reference; export the whole stack again with `pulumi stack export`",
+					r.URN, ref.urn, ref.what)
+			}
+		}
 	}
-	return snap, nil
+	return nil
+}
+
+type reference struct{ what, urn string }
+
+// references lists what a resource refers to, in a fixed order.
+func references(r Resource) []reference {
+	var out []reference
+	if r.Parent != "" {
+		out = append(out, reference{"parent", r.Parent})
+	}
+	if pu, _, err := state.ParseProviderRef(r.Provider); err == nil {
+		out = append(out, reference{"provider", string(pu)})
+	}
+	for _, dep := range r.Dependencies {
+		out = append(out, reference{"dependency", dep})
+	}
+	if r.DeletedWith != "" {
+		out = append(out, reference{"deletedWith resource", r.DeletedWith})
+	}
+	keys := make([]string, 0, len(r.PropertyDependencies))
+	for k := range r.PropertyDependencies {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		for _, dep := range r.PropertyDependencies[k] {
+			out = append(out, reference{"dependency (of property " + k + ")", dep})
+		}
+	}
+	return out
 }
 
 // stackType is the type of Pulumi's root stack resource.
@@ -99,7 +162,8 @@ var opOf = map[string]state.Op{"creating": state.OpCreate, "updating": state.OpU
 func crypterFor(sp *SecretsProviders, t Target) (state.Crypter, error) {
 	switch {
 	case sp == nil:
-		return nil, nil
+		return missingKey{"it holds a secret but names no secrets provider (secrets_providers) to open it; " +
+			"re-export it with `pulumi stack export --show-secrets`"}, nil
 	case sp.Type == "passphrase" && t.HasPassphrase:
 		return OpenPassphrase(sp.State, t.Passphrase)
 	case sp.Type == "passphrase":
@@ -115,8 +179,12 @@ type missingKey struct{ why string }
 func (m missingKey) Seal([]byte) (string, error) { return "", errors.New(m.why) }
 func (m missingKey) Open(string) ([]byte, error) { return nil, errors.New(m.why) }
 
-// rewriter moves URNs into the target's stack and project.
-type rewriter struct{ t Target }
+// rewriter moves URNs into the target's stack and project, and counts
+// the fields it drops.
+type rewriter struct {
+	t       Target
+	dropped map[string]int
+}
 
 func (rw rewriter) urn(u string) (resource.URN, error) {
 	if u == "" {
@@ -147,9 +215,13 @@ func (rw rewriter) resource(r Resource, c state.Crypter) (*state.Resource, error
 	if err != nil || urn == "" {
 		return nil, fmt.Errorf("resource URN %q: %v", r.URN, err)
 	}
+	if err := unmapped(r, rw.dropped); err != nil {
+		return nil, err
+	}
 	res := &state.Resource{URN: urn, Type: r.Type, Custom: r.Custom, ID: r.ID, Protect: r.Protect, Tainted: r.Taint,
 		Delete: r.Delete, InitErrors: r.InitErrors, RetainOnDelete: r.RetainOnDelete,
-		IgnoreChanges: r.IgnoreChanges, ReplaceOnChanges: r.ReplaceOnChanges, External: r.External}
+		IgnoreChanges: r.IgnoreChanges, ReplaceOnChanges: r.ReplaceOnChanges, External: r.External,
+		AdditionalSecretOutputs: r.AdditionalSecretOutputs}
 	if res.Parent, err = rw.urn(r.Parent); err != nil {
 		return nil, fmt.Errorf("%s: parent: %v", r.URN, err)
 	}
@@ -188,6 +260,13 @@ func (rw rewriter) more(r Resource, res *state.Resource) error {
 			res.PropertyDependencies = map[string][]resource.URN{}
 		}
 		res.PropertyDependencies[k] = us
+	}
+	if r.DeletedWith != "" {
+		dw, err := rw.urn(r.DeletedWith)
+		if err != nil {
+			return fmt.Errorf("%s: deletedWith: %v", r.URN, err)
+		}
+		res.DeletedWith = dw
 	}
 	if ct := r.CustomTimeouts; ct != nil {
 		sec := func(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
@@ -273,7 +352,8 @@ func resourceOut(r *state.Resource, c state.Crypter) (Resource, error) {
 	}
 	rj := Resource{URN: string(r.URN), Custom: r.Custom, Delete: r.Delete, ID: r.ID, Type: r.Type, Inputs: in, Outputs: out,
 		Parent: string(r.Parent), Protect: r.Protect, Taint: r.Tainted, InitErrors: r.InitErrors, Provider: r.Provider,
-		RetainOnDelete: r.RetainOnDelete, IgnoreChanges: r.IgnoreChanges, ReplaceOnChanges: r.ReplaceOnChanges, External: r.External}
+		RetainOnDelete: r.RetainOnDelete, IgnoreChanges: r.IgnoreChanges, ReplaceOnChanges: r.ReplaceOnChanges, External: r.External,
+		DeletedWith: string(r.DeletedWith), AdditionalSecretOutputs: r.AdditionalSecretOutputs}
 	for _, dep := range r.Dependencies {
 		rj.Dependencies = append(rj.Dependencies, string(dep))
 	}

@@ -7,9 +7,10 @@
 //
 // The format's definition is github.com/pulumi/pulumi/sdk/v3/go/common/
 // apitype (DeploymentV3); the structs here mirror the fields plinth maps,
-// and the tests check them against apitype. Left out: fields plinth has no
-// place for (aliases, import IDs, deletedWith, source positions, hooks,
-// snippets, extensions), which are dropped on adoption.
+// and the tests check them against apitype. Fields plinth has no place for
+// are never dropped silently (unmapped.go): those that change what the
+// next run does (hooks, replaceWith, views, ...) are refused, the rest
+// (import IDs, aliases, source positions, ...) dropped with a note.
 package pulumistate
 
 import (
@@ -56,27 +57,31 @@ type Operation struct {
 
 // Resource is apitype.ResourceV3, the fields plinth maps.
 type Resource struct {
-	URN                  string              `json:"urn"`
-	Custom               bool                `json:"custom"`
-	Delete               bool                `json:"delete,omitempty"`
-	External             bool                `json:"external,omitempty"`
-	ID                   string              `json:"id,omitempty"`
-	Type                 string              `json:"type"`
-	Inputs               json.RawMessage     `json:"inputs,omitempty"`
-	Outputs              json.RawMessage     `json:"outputs,omitempty"`
-	Parent               string              `json:"parent,omitempty"`
-	Protect              bool                `json:"protect,omitempty"`
-	Taint                bool                `json:"taint,omitempty"`
-	Dependencies         []string            `json:"dependencies,omitempty"`
-	InitErrors           []string            `json:"initErrors,omitempty"`
-	Provider             string              `json:"provider,omitempty"`
-	PropertyDependencies map[string][]string `json:"propertyDependencies,omitempty"`
-	CustomTimeouts       *CustomTimeouts     `json:"customTimeouts,omitempty"`
-	RetainOnDelete       bool                `json:"retainOnDelete,omitempty"`
-	Created              *time.Time          `json:"created,omitempty"`
-	Modified             *time.Time          `json:"modified,omitempty"`
-	IgnoreChanges        []string            `json:"ignoreChanges,omitempty"`
-	ReplaceOnChanges     []string            `json:"replaceOnChanges,omitempty"`
+	URN                     string              `json:"urn"`
+	Custom                  bool                `json:"custom"`
+	Delete                  bool                `json:"delete,omitempty"`
+	External                bool                `json:"external,omitempty"`
+	ID                      string              `json:"id,omitempty"`
+	Type                    string              `json:"type"`
+	Inputs                  json.RawMessage     `json:"inputs,omitempty"`
+	Outputs                 json.RawMessage     `json:"outputs,omitempty"`
+	Parent                  string              `json:"parent,omitempty"`
+	Protect                 bool                `json:"protect,omitempty"`
+	Taint                   bool                `json:"taint,omitempty"`
+	Dependencies            []string            `json:"dependencies,omitempty"`
+	InitErrors              []string            `json:"initErrors,omitempty"`
+	Provider                string              `json:"provider,omitempty"`
+	PropertyDependencies    map[string][]string `json:"propertyDependencies,omitempty"`
+	CustomTimeouts          *CustomTimeouts     `json:"customTimeouts,omitempty"`
+	RetainOnDelete          bool                `json:"retainOnDelete,omitempty"`
+	Created                 *time.Time          `json:"created,omitempty"`
+	Modified                *time.Time          `json:"modified,omitempty"`
+	IgnoreChanges           []string            `json:"ignoreChanges,omitempty"`
+	ReplaceOnChanges        []string            `json:"replaceOnChanges,omitempty"`
+	DeletedWith             string              `json:"deletedWith,omitempty"`
+	AdditionalSecretOutputs []string            `json:"additionalSecretOutputs,omitempty"`
+	// Unmapped are read to refuse or note them, never written.
+	Unmapped
 }
 
 // CustomTimeouts is Pulumi's, in seconds.

@@ -50,7 +50,11 @@ func deployment(t *testing.T) []byte {
 			{URN: comp, Type: "my:index:Site", Parent: stack},
 			{URN: pet, Custom: true, ID: "pet-1", Type: "random:index:RandomPet", Parent: comp, Provider: string(prov) + "::prov-id",
 				Inputs: map[string]any{"length": 2}, Outputs: map[string]any{"id": "pet-1", "length": 2, "pw": pulumiSecret(t, pc, "s3cret")},
-				Dependencies: []presource.URN{comp}, Protect: true, Taint: true},
+				Dependencies: []presource.URN{comp}, Protect: true, Taint: true, RetainOnDelete: true,
+				IgnoreChanges: []string{"length"}, ReplaceOnChanges: []string{"prefix"},
+				PropertyDependencies: map[presource.PropertyKey][]presource.URN{"length": {comp}},
+				CustomTimeouts:       &presource.CustomTimeouts{Create: 60, Delete: 30},
+				DeletedWith:          comp, AdditionalSecretOutputs: []presource.PropertyKey{"length"}},
 			{URN: "urn:pulumi:prod::web::random:index:RandomPet::read", Custom: true, ID: "pet-0", Type: "random:index:RandomPet",
 				Parent: stack, Provider: string(prov) + "::prov-id", External: true, Outputs: map[string]any{"id": "pet-0"}},
 		},
@@ -75,9 +79,12 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	snap, err := ToSnapshot(d, Target{Stack: "prod", Project: "web", Passphrase: phrase, HasPassphrase: true})
+	snap, notes, err := ToSnapshot(d, Target{Stack: "prod", Project: "web", Passphrase: phrase, HasPassphrase: true})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(notes) > 0 {
+		t.Errorf("adoption left out fields of a deployment plinth maps whole: %v", notes)
 	}
 	if got := snap.Outputs["key"]; !got.IsSecret() || got.SecretElement().Str() != "k3y" {
 		t.Errorf("stack output key = %v", got)
@@ -165,7 +172,11 @@ func TestRefused(t *testing.T) {
 		"dangling": {data: edit(func(d *apitype.DeploymentV3) {
 			d.Resources[3].Dependencies = []presource.URN{"urn:pulumi:prod::web::x:index:Y::gone"}
 		}),
-			target: full, want: "dependency urn:pulumi:prod::web::x:index:Y::gone does not appear before it"},
+			target: full, want: "names urn:pulumi:prod::web::x:index:Y::gone as its dependency, which the deployment does not hold"},
+		"misordered": {data: edit(func(d *apitype.DeploymentV3) {
+			d.Resources[3].Dependencies = []presource.URN{d.Resources[len(d.Resources)-1].URN}
+		}),
+			target: full, want: "does not appear before it"},
 		"duplicate URN": {data: edit(func(d *apitype.DeploymentV3) { d.Resources = append(d.Resources, d.Resources[3]) }),
 			target: full, want: "appears twice"},
 		"no passphrase":    {data: good, target: Target{Stack: "prod", Project: "web"}, want: "set PULUMI_CONFIG_PASSPHRASE"},
@@ -177,7 +188,7 @@ func TestRefused(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			d, err := Parse(c.data)
 			if err == nil {
-				_, err = ToSnapshot(d, c.target)
+				_, _, err = ToSnapshot(d, c.target)
 			}
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("error = %v, want it to say %q", err, c.want)

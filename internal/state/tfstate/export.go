@@ -29,6 +29,10 @@ type ExportOptions struct {
 	// name: an output whose value still has its type keeps it (a list or
 	// a map cannot be told from a tuple or an object by its value).
 	OutputTypes map[string]json.RawMessage
+	// DynamicTypes are the types a previous state gave the dynamic
+	// attributes of its instances (DynamicTypes), by instance address
+	// and attribute: a value that still has its type keeps it.
+	DynamicTypes map[string]map[string]json.RawMessage
 }
 
 // FromSnapshot writes a snapshot as a Terraform state. Every custom
@@ -47,7 +51,7 @@ func FromSnapshot(snap *state.Snapshot, opts ExportOptions) (*State, []string, e
 	if st.Lineage == "" {
 		st.Lineage = newID()
 	}
-	e := &exporter{snap: snap, byKey: map[string]*Resource{}, addrOf: map[resource.URN]string{}}
+	e := &exporter{snap: snap, dynTypes: opts.DynamicTypes, byKey: map[string]*Resource{}, addrOf: map[resource.URN]string{}}
 	if err := e.resources(); err != nil {
 		return nil, nil, err
 	}
@@ -63,10 +67,11 @@ func FromSnapshot(snap *state.Snapshot, opts ExportOptions) (*State, []string, e
 }
 
 type exporter struct {
-	snap   *state.Snapshot
-	byKey  map[string]*Resource
-	addrOf map[resource.URN]string // URN -> resource address (no key)
-	notes  []string
+	snap     *state.Snapshot
+	dynTypes map[string]map[string]json.RawMessage
+	byKey    map[string]*Resource
+	addrOf   map[resource.URN]string // URN -> resource address (no key)
+	notes    []string
 }
 
 // instanceAddr is a parsed resource instance address.
@@ -191,7 +196,7 @@ func (e *exporter) add(r *state.Resource, a instanceAddr) error {
 	} else if tr.Provider != pa.String() {
 		return fmt.Errorf("its provider %s differs from %s, which other instances of %s use", pa, tr.Provider, k)
 	}
-	in, err := instance(r, a)
+	in, err := instance(r, a, e.dynTypes[k+a.key])
 	if err != nil {
 		return err
 	}
@@ -206,8 +211,9 @@ func (e *exporter) add(r *state.Resource, a instanceAddr) error {
 	return nil
 }
 
-// instance writes the object itself.
-func instance(r *state.Resource, a instanceAddr) (*Instance, error) {
+// instance writes the object itself; dynTypes are the types a previous
+// state gave its dynamic attributes.
+func instance(r *state.Resource, a instanceAddr, dynTypes map[string]json.RawMessage) (*Instance, error) {
 	pd, err := tfprivate.Decode(r.Private)
 	if err != nil {
 		return nil, fmt.Errorf("its private data: %w", err)
@@ -220,7 +226,7 @@ func instance(r *state.Resource, a instanceAddr) (*Instance, error) {
 	if err != nil {
 		return nil, err
 	}
-	wrapDynamic(a.typ, g.(map[string]any), attrs)
+	wrapDynamic(a.typ, g.(map[string]any), attrs, dynTypes)
 	raw, err := marshal(g)
 	if err != nil {
 		return nil, err
