@@ -76,7 +76,11 @@ func droppedNotes(dropped map[string]int) []string {
 	var notes []string
 	for _, name := range notedFields {
 		if n := dropped[name]; n > 0 {
-			notes = append(notes, fmt.Sprintf("%s (on %d resources) is left out: plinth's state has no place for it (it is history, or the program gives it again on every run)", name, n))
+			noun := "resources"
+			if n == 1 {
+				noun = "resource"
+			}
+			notes = append(notes, fmt.Sprintf("%s (on %d %s) is left out: plinth's state has no place for it (it is history, or the program gives it again on every run)", name, n, noun))
 		}
 	}
 	return notes

@@ -73,9 +73,9 @@ func TestUnmappedFields(t *testing.T) {
 		"importID and aliases": {edit: func(r *apitype.ResourceV3) {
 			r.ImportID, r.Aliases = "pet-1", []presource.URN{"urn:pulumi:prod::web::random:index:RandomPet::old"}
 		},
-			wantNotes: []string{"importID (on 1 resources) is left out", "aliases (on 1 resources) is left out"}},
+			wantNotes: []string{"importID (on 1 resource) is left out", "aliases (on 1 resource) is left out"}},
 		"source position": {edit: func(r *apitype.ResourceV3) { r.SourcePosition = "project:///index.ts#3,1" },
-			wantNotes: []string{"sourcePosition (on 1 resources) is left out"}},
+			wantNotes: []string{"sourcePosition (on 1 resource) is left out"}},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
