@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/big"
 	"os"
 	"sort"
 	"strconv"
@@ -301,9 +302,21 @@ func (k instanceKey) suffix() string {
 	case k.key == cty.NilVal:
 		return ""
 	case k.key.Type() == cty.Number:
-		return "[" + k.key.AsBigFloat().Text('f', -1) + "]"
+		return "[" + numberKey(k.key) + "]"
 	}
 	return "[" + strconv.Quote(k.key.AsString()) + "]"
+}
+
+// numberKey writes a number key's digits: a count index through strconv,
+// anything else (not a whole number that fits an int64) through math/big,
+// whose decimal expansion costs a hundred times more and is the same for
+// an int64 (every instance of a count pays it, more than once).
+func numberKey(v cty.Value) string {
+	bf := v.AsBigFloat()
+	if i, acc := bf.Int64(); acc == big.Exact && (i != 0 || !bf.Signbit()) {
+		return strconv.FormatInt(i, 10)
+	}
+	return bf.Text('f', -1)
 }
 
 // expand evaluates count or for_each into the instance keys, in order.

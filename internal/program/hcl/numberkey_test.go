@@ -1,0 +1,49 @@
+package hcl
+
+import (
+	"math/big"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// TestNumberKeySuffix: a number key is written with the digits of its
+// decimal expansion, whether strconv or math/big writes it.
+func TestNumberKeySuffix(t *testing.T) {
+	huge, _ := new(big.Float).SetPrec(512).SetString("123456789012345678901234567890")
+	tests := map[string]struct {
+		key  cty.Value
+		want string
+	}{
+		"count index 0":   {cty.NumberIntVal(0), "[0]"},
+		"count index 999": {cty.NumberIntVal(999), "[999]"},
+		"negative":        {cty.NumberIntVal(-3), "[-3]"},
+		"negative zero":   {cty.NumberFloatVal(0).Negate(), "[-0]"},
+		"fraction":        {cty.NumberFloatVal(1.5), "[1.5]"},
+		"beyond int64":    {cty.NumberVal(huge), "[123456789012345678901234567890]"},
+		"string":          {cty.StringVal("a"), `["a"]`},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			got := instanceKey{key: tc.key}.suffix()
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+			if tc.key.Type() == cty.Number {
+				if old := "[" + tc.key.AsBigFloat().Text('f', -1) + "]"; old != tc.want {
+					t.Errorf("math/big writes %s, the table says %s", old, tc.want)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkCountKeySuffix is the address suffix of a count instance,
+// written for every instance of every counted resource.
+func BenchmarkCountKeySuffix(b *testing.B) {
+	k := instanceKey{key: cty.NumberIntVal(742)}
+	for b.Loop() {
+		_ = k.suffix()
+	}
+}
