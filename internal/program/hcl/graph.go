@@ -404,7 +404,6 @@ func (g *graph) suggest(m *Module, addr string) string {
 	return fmt.Sprintf(" Did you mean %s?", best)
 }
 
-
 // cycles reports every dependency cycle.
 func (g *graph) cycles() {
 	const (
