@@ -68,7 +68,8 @@ func (d *resourceDecl) checkGet(r *reader, propsAt *pos) bool {
 }
 
 // readID evaluates a get's id into the registration: UnknownID in a
-// preview where it depends on what is not created yet.
+// preview where it, or the state, depends on what is not created yet (a
+// provider's Read is never handed unknown values).
 func (r *run) readID(d *resourceDecl, reg *engine.Registration) error {
 	e := d.get.id
 	v, err := r.eval(e)
@@ -77,7 +78,7 @@ func (r *run) readID(d *resourceDecl, reg *engine.Registration) error {
 	}
 	v = v.SecretElement()
 	switch {
-	case v.ContainsUnknowns():
+	case v.ContainsUnknowns() || resource.NewObject(reg.Inputs).ContainsUnknowns():
 		reg.ReadID = engine.UnknownID
 	case v.Kind() != resource.StringKind:
 		return r.fail(e, "Invalid get id", "%s must be a string, not %s.", e.where, describeValue(v))

@@ -34,6 +34,11 @@ resources:
     type: fake:index:File
     get:
       id: ${maker.made}
+  later:
+    type: fake:index:File
+    get:
+      id: /srv/later
+      state: { path: "${maker.made}" }
   copy:
     type: fake:index:File
     properties: { content: "${motd.content}" }
@@ -65,6 +70,14 @@ func TestGetRegistersARead(t *testing.T) {
 		}
 		if made.ReadID != wantID || len(made.Dependencies) != 1 || made.Dependencies[0].Name() != "maker" {
 			t.Errorf("preview=%v: made reads ID %q with dependencies %v, want %q after maker", preview, made.ReadID, made.Dependencies, wantID)
+		}
+		later, _ := mon.byName("later")
+		wantLater := "/srv/later"
+		if preview {
+			wantLater = engine.UnknownID // its state is not known yet
+		}
+		if later.ReadID != wantLater {
+			t.Errorf("preview=%v: later reads ID %q, want %q", preview, later.ReadID, wantLater)
 		}
 		cp, _ := mon.byName("copy")
 		wantContent := str("hello")
