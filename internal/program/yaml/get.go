@@ -37,7 +37,7 @@ func (d *resourceDecl) parseGet(r *reader, f entry, where string) bool {
 		}
 	}
 	if ok && d.get.id == nil {
-		r.errorf(f.at, where, "Missing get id", "%s has no id. Give the ID of the existing resource to read, such as \"id: ${config.bucketId}\".", where)
+		r.errorf(f.at, where, "Missing get id", "%s has no id. Give the ID of the existing resource to read, such as \"id: my-bucket\" or \"id: ${bucketId}\" (a config key).", where)
 		ok = false
 	}
 	return ok

@@ -128,7 +128,7 @@ func (c *schemaChecker) props(d *resourceDecl, schema map[string]schema.Property
 		where := joinPath(joinPath(d.where, "properties"), pr.key)
 		kind, kinds := "input property", "inputs"
 		if d.get != nil {
-			where = joinPath(joinPath(d.where, "get.state"), pr.key)
+			where = joinPath(joinPath(joinPath(d.where, "get"), "state"), pr.key)
 			kind, kinds = "property", "properties"
 		}
 		sp, ok := schema[pr.key]
