@@ -11,20 +11,22 @@ import (
 	"github.com/plinth-iac/plinth/internal/cli/clitest"
 )
 
-// readBlock finds a "<= data" block in a plan: from its first line to
-// its closing brace.
-var readBlock = regexp.MustCompile(`(?m)^ <= data "[^"]+" "[^"]+" \{\n(?:.*\n)*?    \}$`)
+// readBlock finds a "<= data" block in a plan: from its heading and the
+// line saying why the read waits for apply to its closing brace.
+var readBlock = regexp.MustCompile(`(?m)^  # data\.\S+ will be read during apply\n  # \(.*\)\n <= data "[^"]+" "[^"]+" \{\n(?:.*\n)*?    \}$`)
 
 // TestDeferredReadBlock: a data source read left to apply (it reads a
 // file a resource of the same configuration creates) is shown as
 // terraform shows it: its arguments and every computed attribute,
-// "(known after apply)", or "(sensitive value)" for sensitive ones.
+// "(known after apply)", or "(sensitive value)" for sensitive ones, under
+// the line naming terraform's reason: config not yet known, or a
+// dependency with changes pending.
 func TestDeferredReadBlock(t *testing.T) {
 	needReal(t)
 	p := newProject(t, "testdata/deferred_read")
 	got := readBlock.FindAllString(p.must("preview").Stdout, -1)
-	if len(got) != 2 {
-		t.Fatalf("plinth's preview shows %d data source reads, want 2:\n%v", len(got), got)
+	if len(got) != 3 {
+		t.Fatalf("plinth's preview shows %d data source reads, want 3:\n%v", len(got), got)
 	}
 	tf, err := exec.LookPath("terraform")
 	if err != nil {

@@ -92,7 +92,7 @@ func (r *stackRun) evaluator(f opFlags) (engine.Program, error) {
 	}, Stack: r.ws.stack, Vars: f.vars, VarFiles: f.varFiles, Getenv: r.a.env.getenv, GenerateConfigOut: r.genConfigPath(f.genConfigOut),
 		DeferredRead: func(d program.DeferredRead) {
 			urn := resource.NewURN(r.ws.stack, r.project.Name(), "", d.Type, d.Address)
-			display.DeferredRead(r.view, urn, d.Type, d.Args)
+			display.DeferredRead(r.view, urn, d.Type, d.Args, d.Reason)
 		}})
 }
 

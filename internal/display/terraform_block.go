@@ -38,6 +38,7 @@ var tfActions = map[engine.StepOp]tfAction{
 	engine.OpReplace: tfReplace, engine.OpCreateReplacement: tfCBD,
 	engine.OpImport: tfImport, engine.OpRefresh: tfRefreshed, engine.OpDiscard: tfForget,
 	opReadDuringApply: tfRead,
+	opReadPending:     tfRead,
 }
 
 // tfReplaceHeadings are terraform's headings of a forced replacement.
@@ -93,8 +94,8 @@ func tfBlock(p painter, e engine.Event) (tfAction, []string) {
 	typ, name := tfTypeName(e)
 	lines := []string{"  " + p.paint(colourBold, "# "+e.URN.Name()) + " " + a.heading}
 	kind := " resource "
-	if e.Op == opReadDuringApply {
-		lines, kind = append(lines, "  # (config refers to values not yet known, or depends on changes pending)"), " data "
+	if why, ok := tfReadReasons[e.Op]; ok {
+		lines, kind = append(lines, "  # "+why), " data "
 	}
 	lines = append(lines, p.paint(a.colour, padSymbol(a.symbol))+kind+strconv.Quote(typ)+" "+strconv.Quote(name)+" {")
 	lines = append(lines, tfBlockAttrs(p, e)...)

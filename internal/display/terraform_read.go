@@ -2,19 +2,31 @@ package display
 
 import (
 	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/internal/state"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
-// opReadDuringApply marks a data source a preview could not read: its
-// arguments are not yet known, or it depends on changes pending. Only
-// the Terraform-style view shows it, with terraform's "<=".
-const opReadDuringApply engine.StepOp = "read-during-apply"
+// opReadDuringApply and opReadPending mark a data source a preview could
+// not read: its arguments are not yet known, or it depends on changes
+// pending. Only the Terraform-style view shows them, with terraform's
+// "<=" and its line saying why.
+const (
+	opReadDuringApply engine.StepOp = "read-during-apply"
+	opReadPending     engine.StepOp = "read-during-apply-pending"
+)
+
+// tfReadReasons are terraform's lines for why a read waits for apply.
+var tfReadReasons = map[engine.StepOp]string{
+	opReadDuringApply: "(config refers to values not yet known)",
+	opReadPending:     "(depends on a resource or a module with changes pending)",
+}
 
 // DeferredRead tells a Terraform-style view that a preview leaves the data
 // source at urn (of type typ, with arguments args) to be read during
-// apply; other views do not show it, as plinth has no such step.
-func DeferredRead(v View, urn resource.URN, typ string, args resource.Object) {
+// apply, for the reason given; other views do not show it, as plinth has
+// no such step.
+func DeferredRead(v View, urn resource.URN, typ string, args resource.Object, reason program.DeferReason) {
 	if s, ok := v.(scrubbedView); ok {
 		v = s.View
 	}
@@ -22,6 +34,10 @@ func DeferredRead(v View, urn resource.URN, typ string, args resource.Object) {
 	if !ok {
 		return
 	}
+	op := opReadDuringApply
+	if reason == program.ReadDependencyPending {
+		op = opReadPending
+	}
 	r := &state.Resource{URN: urn, Type: typ, Inputs: args}
-	tv.Event(engine.Event{Kind: engine.EventStepDone, Op: opReadDuringApply, URN: urn, Type: typ, Preview: true, New: r})
+	tv.Event(engine.Event{Kind: engine.EventStepDone, Op: op, URN: urn, Type: typ, Preview: true, New: r})
 }

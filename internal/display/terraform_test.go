@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/internal/state"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
@@ -140,25 +141,31 @@ func compareGolden(t *testing.T, path, got string) {
 }
 
 // TestTerraformDeferredRead: a data source a preview leaves to apply is
-// listed with terraform's "<=" and its legend line; the plinth style and
-// the counts ignore it.
+// listed with terraform's "<=", the line naming terraform's reason, and
+// its legend line; the plinth style and the counts ignore it.
 func TestTerraformDeferredRead(t *testing.T) {
 	urn := resource.NewURN("dev", "p", "", "local:index:local_file", "data.local_file.read")
 	args := obj("filename", resource.Unknown())
 	counts := &engine.Result{Counts: map[engine.StepOp]int{engine.OpCreate: 1}}
-	for _, style := range []Style{StyleTerraform, StylePlinth} {
-		var out bytes.Buffer
-		v := New(Options{Out: &out, Style: style, Scrubber: &Scrubber{}})
-		v.Begin(Operation{Verb: "update", Preview: true, Stack: "dev"})
-		v.Event(tfEvent(engine.OpCreate, nil, tfRes("local_file", "local_file.src", "", obj("filename", "a")), true))
-		DeferredRead(v, urn, "local:index:local_file", args)
-		v.End(Outcome{Result: counts})
-		s := out.String()
-		want := []string{"  # data.local_file.read will be read during apply", ` <= data "local_file" "read" {`,
-			"      + filename = (known after apply)", " <= read (data resources)", "Plan: 1 to add, 0 to change, 0 to destroy."}
-		for _, w := range want {
-			if got := strings.Contains(s, w); got != (style == StyleTerraform) {
-				t.Errorf("style %q: output has %q: %v, want %v:\n%s", style, w, got, style == StyleTerraform, s)
+	reasons := map[program.DeferReason]string{
+		program.ReadConfigUnknown:     "  # (config refers to values not yet known)\n",
+		program.ReadDependencyPending: "  # (depends on a resource or a module with changes pending)\n",
+	}
+	for reason, why := range reasons {
+		for _, style := range []Style{StyleTerraform, StylePlinth} {
+			var out bytes.Buffer
+			v := New(Options{Out: &out, Style: style, Scrubber: &Scrubber{}})
+			v.Begin(Operation{Verb: "update", Preview: true, Stack: "dev"})
+			v.Event(tfEvent(engine.OpCreate, nil, tfRes("local_file", "local_file.src", "", obj("filename", "a")), true))
+			DeferredRead(v, urn, "local:index:local_file", args, reason)
+			v.End(Outcome{Result: counts})
+			s := out.String()
+			want := []string{"  # data.local_file.read will be read during apply\n" + why + ` <= data "local_file" "read" {`,
+				"      + filename = (known after apply)", " <= read (data resources)", "Plan: 1 to add, 0 to change, 0 to destroy."}
+			for _, w := range want {
+				if got := strings.Contains(s, w); got != (style == StyleTerraform) {
+					t.Errorf("reason %d, style %q: output has %q: %v, want %v:\n%s", reason, style, w, got, style == StyleTerraform, s)
+				}
 			}
 		}
 	}

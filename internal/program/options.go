@@ -37,4 +37,19 @@ type DeferredRead struct {
 	Address string          // data.local_file.read, module.m.data.x.y[0]
 	Type    string          // the data source's type token
 	Args    resource.Object // its arguments, unknown ones included
+	Reason  DeferReason     // why the read waits, as terraform's plan says
 }
+
+// DeferReason says why a data source read is left to apply. When both
+// hold, the configuration's unknown values are the reason given, as in
+// terraform.
+type DeferReason uint8
+
+// The reasons for a deferred read.
+const (
+	// ReadConfigUnknown: its arguments refer to values not yet known.
+	ReadConfigUnknown DeferReason = iota
+	// ReadDependencyPending: its arguments are known, but it depends on a
+	// resource (or a module containing one) with changes pending.
+	ReadDependencyPending
+)

@@ -7,6 +7,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/plinth-iac/plinth/internal/program"
 )
 
 // nodeKind says what a graph node evaluates.
@@ -391,7 +393,7 @@ func (g *graph) suggest(m *Module, addr string) string {
 	sort.Strings(keys)
 	for _, k := range keys {
 		if a, ok := strings.CutPrefix(k, prefix); ok {
-			if d := distance(a, addr); d < bestD {
+			if d := program.EditDistance(a, addr); d < bestD {
 				best, bestD = a, d
 			}
 		}
@@ -400,27 +402,6 @@ func (g *graph) suggest(m *Module, addr string) string {
 		return ""
 	}
 	return fmt.Sprintf(" Did you mean %s?", best)
-}
-
-// distance is the Levenshtein distance of two short strings.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 // cycles reports every dependency cycle.

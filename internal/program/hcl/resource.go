@@ -248,13 +248,17 @@ func (r *run) readInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.EvalC
 		return
 	}
 	token, pkg, err := program.NormalizeFunction(rc.typ)
-	if pending || resource.NewObject(args).ContainsUnknowns() {
+	if unknown := resource.NewObject(args).ContainsUnknowns(); pending || unknown {
 		if rc.mode == ephemeral {
 			set(cty.DynamicVal.Mark(ephemeralMark), false)
 			return
 		}
 		if r.opts.DeferredRead != nil && rc.mode == dataMode {
-			r.opts.DeferredRead(program.DeferredRead{Address: inst.prefix + rc.addr() + k.suffix(), Type: token, Args: r.withComputed(rc, args)})
+			reason := program.ReadConfigUnknown
+			if !unknown {
+				reason = program.ReadDependencyPending
+			}
+			r.opts.DeferredRead(program.DeferredRead{Address: inst.prefix + rc.addr() + k.suffix(), Type: token, Args: r.withComputed(rc, args), Reason: reason})
 		}
 		set(cty.DynamicVal, false)
 		return

@@ -147,7 +147,7 @@ func unknownType(rc *resourceConfig, kind, pkg string, known map[string]bool) *h
 func closest(s string, names []string) (string, int) {
 	best, bd := "", 1<<30
 	for _, n := range names {
-		if d := distance(s, n); d < bd {
+		if d := program.EditDistance(s, n); d < bd {
 			best, bd = n, d
 		}
 	}

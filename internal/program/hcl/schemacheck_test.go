@@ -135,3 +135,34 @@ data "chk_file" "r" { filename = chk_file.f.id }
 		t.Errorf("deferred reads (-want +got):\n%s", diff)
 	}
 }
+
+// TestDeferredReadReason: a deferred read says why it waits, as
+// terraform's plan does: its arguments refer to values not yet known, or
+// they are known but it depends on a resource with changes pending.
+func TestDeferredReadReason(t *testing.T) {
+	files := map[string]string{"main.tf": `
+resource "chk_file" "f" { filename = "x" }
+data "chk_file" "unknown" { filename = chk_file.f.id }
+data "chk_file" "pending" {
+  filename   = "y"
+  depends_on = [chk_file.f]
+}
+`}
+	got := map[string]program.DeferReason{}
+	var mu sync.Mutex
+	opts := program.Options{DeferredRead: func(d program.DeferredRead) {
+		mu.Lock()
+		got[d.Address] = d.Reason
+		mu.Unlock()
+	}}
+	if _, err := runConfig(t, files, opts, true); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]program.DeferReason{
+		"data.chk_file.unknown": program.ReadConfigUnknown,
+		"data.chk_file.pending": program.ReadDependencyPending,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("deferred read reasons (-want +got):\n%s", diff)
+	}
+}

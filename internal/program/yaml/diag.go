@@ -71,7 +71,9 @@ func suggest(name string, candidates []string) string {
 	return fmt.Sprintf(" Did you mean %q?", best)
 }
 
-// editDistance is the Levenshtein distance between a and b, by bytes.
+// editDistance is program.EditDistance, except that a name longer than
+// 64 bytes is near nothing but itself: the quadratic table stays small
+// whatever a program (or a fuzzer) writes.
 func editDistance(a, b string) int {
 	if len(a) > 64 || len(b) > 64 {
 		if a == b {
@@ -79,23 +81,7 @@ func editDistance(a, b string) int {
 		}
 		return max(len(a), len(b))
 	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return program.EditDistance(a, b)
 }
 
 // ResourceError is a resource the engine could not register: where the

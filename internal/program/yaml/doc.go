@@ -7,14 +7,16 @@
 // parallel and a program of n resources costs O(n).
 //
 // The format follows Pulumi YAML where it can: config, variables, resources,
-// outputs, ${...} interpolation, fn:: functions and resource options, plus a
-// top-level providers block. docs/programs.md is the reference.
+// outputs, ${...} interpolation, fn:: functions, resource options and get
+// (a read of an existing resource, registered as engine.Registration.ReadID;
+// get.go), plus a top-level providers block. docs/programs.md is the
+// reference.
 //
 // What it leaves out: it does not plan, diff or call providers (that is
 // internal/engine, reached only through engine.Monitor), it does not store
 // or decrypt config (the CLI passes decrypted values in), and it does not
 // render diagnostics beyond their text (internal/display and internal/cli
-// do). Pulumi YAML's "get" resources, templates and component packages
+// do). Pulumi YAML's templates and component packages
 // written in YAML are not supported; a resource marked "component: true" is
 // registered as a plain component whose outputs are its properties.
 //

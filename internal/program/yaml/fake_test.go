@@ -86,6 +86,12 @@ func (m *fakeMonitor) resolve(reg engine.Registration) (engine.Registered, error
 		if m.preview && reg.ImportID == "" {
 			res.ID = resource.Unknown()
 		}
+		if reg.ReadID != "" {
+			res.ID = resource.NewString(reg.ReadID)
+			if reg.ReadID == unknownID {
+				res.ID = resource.Unknown()
+			}
+		}
 	}
 	for k, v := range m.extras[reg.Name] {
 		if m.preview {
@@ -227,6 +233,7 @@ func dumpRegistration(b *strings.Builder, r engine.Registration) {
 	opt(len(r.ReplaceOnChanges) > 0, "replaceOnChanges", r.ReplaceOnChanges)
 	opt(r.CustomTimeouts != engine.CustomTimeouts{}, "customTimeouts", r.CustomTimeouts)
 	opt(r.ImportID != "", "importID", r.ImportID)
+	opt(r.ReadID != "", "readID", r.ReadID)
 }
 
 func sortedStrings[V any](m map[string]V) []string {

@@ -154,6 +154,9 @@ func (n *node) exprs(f func(*expr)) {
 		for _, pr := range d.props {
 			f(pr.val)
 		}
+		if d.get != nil && d.get.id != nil {
+			f(d.get.id)
+		}
 		for _, e := range d.opts.exprs() {
 			if e != nil {
 				f(e)
@@ -502,7 +505,11 @@ func (p *Project) resourceDeps(d *resourceDecl) {
 			all[j] = true
 		}
 	}
-	for _, e := range d.opts.exprs() {
+	exprs := d.opts.exprs()
+	if d.get != nil {
+		exprs = append(exprs, d.get.id)
+	}
+	for _, e := range exprs {
 		if e != nil {
 			for _, j := range p.exprResDeps(e) {
 				all[j] = true

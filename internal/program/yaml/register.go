@@ -34,6 +34,11 @@ func (r *run) registration(i int) (engine.Registration, error) {
 	if rf := d.opts.parent; rf != nil {
 		reg.Parent = r.state[r.p.index[rf.root]].reg.URN
 	}
+	if d.get != nil {
+		if err := r.readID(d, &reg); err != nil {
+			return engine.Registration{}, err
+		}
+	}
 	return reg, r.options(d, &reg)
 }
 

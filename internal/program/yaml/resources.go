@@ -25,6 +25,9 @@ type resourceDecl struct {
 	component bool
 	props     []prop
 	opts      resourceOptions
+	// get, when set, reads an existing resource instead of managing one
+	// (Pulumi YAML's get): props are then its get.state.
+	get *getDecl
 	// fromBlock marks a providers-block provider: it takes the stack's
 	// PKG:KEY config under its own, and is the default for its package.
 	fromBlock bool
@@ -33,6 +36,12 @@ type resourceDecl struct {
 	// resource, depends on.
 	propDeps map[string][]int
 	allDeps  []int
+}
+
+// getDecl is a resource's get: the ID of the existing resource to read.
+type getDecl struct {
+	at pos
+	id *expr
 }
 
 // prop is one property of a resource.
@@ -60,7 +69,7 @@ type resourceOptions struct {
 	provisioners        []provisionerDecl
 }
 
-var resourceKeys = []string{"type", "name", "properties", "options", "component"}
+var resourceKeys = []string{"type", "name", "properties", "options", "component", "get"}
 
 var optionKeys = []string{"dependsOn", "protect", "ignoreChanges", "deleteBeforeReplace", "replaceOnChanges",
 	"retainOnDelete", "customTimeouts", "provider", "version", "pluginSource", "parent", "import", "aliases", "provisioners"}
@@ -80,7 +89,7 @@ func parseResource(r *reader, en entry) *resourceDecl {
 	if !ok {
 		return nil
 	}
-	var typeAt *pos
+	var typeAt, propsAt *pos
 	for _, f := range fields {
 		where := joinPath(d.where, f.key)
 		switch f.key {
@@ -94,14 +103,14 @@ func parseResource(r *reader, en entry) *resourceDecl {
 			}
 			ok = ok && good
 		case "properties":
+			propsAt = &f.at
 			d.props, ok = parseProps(r, f.value, where), ok && !r.over
 		case "options":
 			ok = d.opts.parse(r, f.value, where) && ok
 		case "component":
 			ok = parseBool(r, f.value, where, &d.component) && ok
 		case "get":
-			r.errorf(f.at, where, "Unsupported field", "Reading an existing resource with \"get\" is not supported. Adopt it with the option import: ID instead.")
-			ok = false
+			ok = d.parseGet(r, f, where) && ok
 		default:
 			r.errorf(f.at, where, "Unknown field", "A resource has no field %q.%s Its fields are %s.", f.key, suggest(f.key, resourceKeys), quoteList(resourceKeys, 10))
 			ok = false
@@ -110,6 +119,9 @@ func parseResource(r *reader, en entry) *resourceDecl {
 	if typeAt == nil && ok {
 		r.errorf(en.at, d.where, "Missing resource type", "Resource %q has no type. Add one, such as \"type: plinth:random:Pet\" or \"type: random_pet\".", en.key)
 		return nil
+	}
+	if d.get != nil {
+		ok = d.checkGet(r, propsAt) && ok
 	}
 	return d.checkName(r, ok)
 }

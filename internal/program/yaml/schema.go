@@ -99,7 +99,24 @@ func (c *schemaChecker) resource(d *resourceDecl) {
 		}
 		return
 	}
+	if d.get != nil {
+		c.props(d, stateProps(rs), d.token, false)
+		return
+	}
 	c.props(d, rs.Inputs, d.token, d.opts.importID == nil)
+}
+
+// stateProps are the properties a get's state may set: a resource's
+// inputs and outputs.
+func stateProps(rs *schema.ResourceSchema) map[string]schema.Property {
+	out := make(map[string]schema.Property, len(rs.Inputs)+len(rs.Outputs))
+	for k, p := range rs.Outputs {
+		out[k] = p
+	}
+	for k, p := range rs.Inputs {
+		out[k] = p
+	}
+	return out
 }
 
 // props checks properties by name and literal type, and that the required
@@ -109,10 +126,15 @@ func (c *schemaChecker) props(d *resourceDecl, schema map[string]schema.Property
 	for _, pr := range d.props {
 		set[pr.key] = true
 		where := joinPath(joinPath(d.where, "properties"), pr.key)
+		kind, kinds := "input property", "inputs"
+		if d.get != nil {
+			where = joinPath(joinPath(joinPath(d.where, "get"), "state"), pr.key)
+			kind, kinds = "property", "properties"
+		}
 		sp, ok := schema[pr.key]
 		if !ok {
 			names := propNames(schema)
-			c.d.errorf(pr.at, where, "Unknown property", "%s has no input property %q.%s Its inputs are %s.", what, pr.key, suggest(pr.key, names), quoteList(names, 30))
+			c.d.errorf(pr.at, where, "Unknown property", "%s has no %s %q.%s Its %s are %s.", what, kind, pr.key, suggest(pr.key, names), kinds, quoteList(names, 30))
 			continue
 		}
 		c.value(pr.val, sp.Type, what)

@@ -16,3 +16,9 @@ data "local_sensitive_file" "s" {
 output "content" {
   value = data.local_file.r.content
 }
+
+# Its filename refers to local_file.f's ID, not known until apply: the
+# plan names the other reason.
+data "local_file" "u" {
+  filename = "${path.module}/${local_file.f.id}.txt"
+}
