@@ -3,7 +3,6 @@ package examples_test
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -62,48 +61,8 @@ func BenchmarkFrontEnds(b *testing.B) {
 		modules := npmModules(b, pulumiNodejs)
 		sdk := transpileSDK(b, modules)
 		program := fmt.Sprintf("\"use strict\";\nconst plinth = require(\"./plinth\");\nfor (let i = 0; i < %d; i++) {\n    new plinth.Pet(`r${i}`, { length: 2 });\n}\n", benchResources)
-		benchUp(b, func(b *testing.B) string {
-			dir := b.TempDir()
-			writeFile(b, filepath.Join(dir, "Pulumi.yaml"), jsProject)
-			writeFile(b, filepath.Join(dir, "package.json"), `{"name": "bench", "private": true, "main": "index.js"}`)
-			writeFile(b, filepath.Join(dir, "index.js"), program)
-			if err := os.Mkdir(filepath.Join(dir, "plinth"), 0o755); err != nil {
-				b.Fatal(err)
-			}
-			writeFile(b, filepath.Join(dir, "plinth", "index.js"), sdk)
-			linkModules(b, dir, modules)
-			return dir
-		})
+		benchUp(b, func(b *testing.B) string { return jsProjectDir(b, modules, sdk, program) })
 	})
-}
-
-// jsProject is the Pulumi.yaml of a plain JavaScript program: with
-// typescript off, @pulumi/pulumi loads it without ts-node.
-const jsProject = `name: bench
-runtime:
-  name: nodejs
-  options:
-    typescript: false
-`
-
-// transpileSDK is the example's TypeScript SDK (plinth/index.ts) as
-// CommonJS JavaScript, transpiled by the TypeScript compiler in modules
-// (a devDependency of the example).
-func transpileSDK(b *testing.B, modules string) string {
-	b.Helper()
-	script := `const ts = require(process.argv[1]);
-const src = require("fs").readFileSync(process.argv[2], "utf8");
-const out = ts.transpileModule(src, {compilerOptions: {module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020}});
-process.stdout.write(out.outputText);`
-	src, err := filepath.Abs(filepath.Join(pulumiNodejs, "plinth", "index.ts"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	out, err := exec.Command("node", "-e", script, filepath.Join(modules, "typescript"), src).Output()
-	if err != nil {
-		b.Fatalf("transpiling %s with the TypeScript compiler in %s: %v", src, modules, err)
-	}
-	return string(out)
 }
 
 // benchUp times up --skip-preview of a fresh project made by setup. As
