@@ -27,12 +27,13 @@ const benchResources = 2000
 // plinth's own CPU was 0.27 s for YAML and 0.38-0.49 s for either Pulumi
 // program (1.4-1.8x; about 0.2 s of every run is per-command work, mostly
 // deriving the stack key from the passphrase). node's CPU was 7.1-8.4 s
-// for TypeScript and 7.0-7.1 s for JavaScript: @pulumi/pulumi captures a
+// for TypeScript and 7.0-7.5 s for JavaScript: @pulumi/pulumi captures a
 // stack trace for every resource and tracked promise and maps it through
 // source maps (with the source-map-support its run entry installs), about
 // a third of node's time, and garbage collection is a fifth. So wall time
-// is node's, at least 20 times YAML's, as it would be under Pulumi's own
-// engine: plinth starts node as Pulumi's language host does.
+// is node's: 6.6-28 s against YAML's 0.4-0.9 s (17-60x, by load), as it
+// would be under Pulumi's own engine, since plinth starts node as Pulumi's
+// language host does.
 func BenchmarkFrontEnds(b *testing.B) {
 	b.Run("yaml", func(b *testing.B) {
 		var y strings.Builder
