@@ -147,7 +147,7 @@ func (v *terraformView) planLines(o Outcome) []string {
 		return nil
 	}
 	if len(blocks) == 0 && len(outs) == 0 {
-		return []string{"", v.p.paint(colourBold, "No changes.") + " Your infrastructure matches the configuration."}
+		return v.noChangeLines()
 	}
 	var lines []string
 	if len(blocks) > 0 {
@@ -160,6 +160,27 @@ func (v *terraformView) planLines(o Outcome) []string {
 	if len(outs) > 0 {
 		lines = append(lines, "", "Changes to Outputs:")
 		lines = append(lines, outs...)
+	}
+	return lines
+}
+
+// noChangeLines are a plan's lines when no resource or output changes:
+// terraform's "No changes.", and, where provider configurations alone
+// change (which terraform does not record, and so never lists), a line
+// saying so, since plinth records them and `preview --detailed-exitcode`
+// counts them.
+func (v *terraformView) noChangeLines() []string {
+	lines := []string{"", v.p.paint(colourBold, "No changes.") + " Your infrastructure matches the configuration."}
+	n := 0
+	for op, c := range v.providers {
+		if op != engine.OpSame {
+			n += c
+		}
+	}
+	if n == 1 {
+		lines = append(lines, "", "Plinth will update its record of 1 provider configuration (`plinth up` records it).")
+	} else if n > 1 {
+		lines = append(lines, "", fmt.Sprintf("Plinth will update its records of %d provider configurations (`plinth up` records them).", n))
 	}
 	return lines
 }

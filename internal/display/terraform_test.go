@@ -198,6 +198,24 @@ func TestTerraformCountsLeaveProvidersOut(t *testing.T) {
 	}
 }
 
+// TestTerraformProviderOnlyChanges: a plan that changes only provider
+// records (an old provider.random record dropped) says "No changes." for
+// resources, as terraform would, and says what it will record, so the
+// text agrees with --detailed-exitcode's 2.
+func TestTerraformProviderOnlyChanges(t *testing.T) {
+	old := &state.Resource{URN: urn("pulumi:providers:random", "provider.random"), Type: "pulumi:providers:random", ID: "x"}
+	var out bytes.Buffer
+	v := New(Options{Out: &out, Style: StyleTerraform, Scrubber: &Scrubber{}})
+	v.Begin(Operation{Verb: "update", Preview: true, Stack: "dev"})
+	v.Event(tfEvent(engine.OpDelete, old, nil, true))
+	v.End(Outcome{Result: &engine.Result{Counts: map[engine.StepOp]int{engine.OpDelete: 1}}})
+	for _, want := range []string{"No changes.", "Plinth will update its record of 1 provider configuration"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the plan does not say %q:\n%s", want, out.String())
+		}
+	}
+}
+
 // TestTerraformOutputFormat: outputs after an update are written as
 // terraform 1.11.4 writes them (each want was printed by terraform apply
 // for the same value): names not aligned, nested lists and objects one
