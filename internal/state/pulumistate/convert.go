@@ -2,6 +2,7 @@ package pulumistate
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -284,7 +285,7 @@ func (rw rewriter) more(r Resource, res *state.Resource) error {
 // FromSnapshot writes a snapshot as an exported deployment; secrets are
 // sealed with p (nil: the snapshot must hold none).
 func FromSnapshot(snap *state.Snapshot, p *Passphrase, now time.Time) ([]byte, error) {
-	d := Deployment{Manifest: Manifest{Time: now, Magic: "", Version: "plinth"}}
+	d := Deployment{Manifest: newManifest(now, manifestVersion)}
 	var c state.Crypter = missingKey{"the state holds secrets: set PULUMI_CONFIG_PASSPHRASE to encrypt them for Pulumi's passphrase secrets provider"}
 	if p != nil {
 		c = p
@@ -330,6 +331,18 @@ func FromSnapshot(snap *state.Snapshot, p *Passphrase, now time.Time) ([]byte, e
 	enc.SetIndent("", "    ")
 	err = enc.Encode(Untyped{Version: Version, Deployment: raw})
 	return b.Bytes(), err
+}
+
+// manifestVersion is the "version" written in an export's manifest: the
+// tool that wrote it, as `pulumi stack` shows it ("Pulumi version used").
+const manifestVersion = "plinth"
+
+// newManifest makes a manifest whose magic cookie is what Pulumi checks
+// it against: the hex SHA-256 of the version (deploy.Manifest.NewMagic in
+// pulumi/pkg). `pulumi stack import` refuses any other cookie as
+// "possible tampering/corruption".
+func newManifest(now time.Time, version string) Manifest {
+	return Manifest{Time: now, Magic: fmt.Sprintf("%x", sha256.Sum256([]byte(version))), Version: version}
 }
 
 func opName(o state.Op) string {

@@ -2,8 +2,10 @@ package pulumistate
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -194,5 +196,41 @@ func TestRefused(t *testing.T) {
 				t.Errorf("error = %v, want it to say %q", err, c.want)
 			}
 		})
+	}
+}
+
+// TestExportManifestMagic: the manifest's magic cookie is the hex SHA-256
+// of its version, as Pulumi's deploy.Manifest.NewMagic computes it; with
+// any other cookie `pulumi stack import` refuses the file ("magic cookie
+// mismatch; possible tampering/corruption detected"). e2e/pulumicli
+// checks the same with the real CLI.
+func TestExportManifestMagic(t *testing.T) {
+	d, err := Parse(deployment(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, _, err := ToSnapshot(d, Target{Stack: "prod", Project: "web", Passphrase: phrase, HasPassphrase: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewPassphrase(phrase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := FromSnapshot(snap, p, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var u apitype.UntypedDeployment
+	var got apitype.DeploymentV3
+	if err := json.Unmarshal(out, &u); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(u.Deployment, &got); err != nil {
+		t.Fatal(err)
+	}
+	m := got.Manifest
+	if want := fmt.Sprintf("%x", sha256.Sum256([]byte(m.Version))); m.Version == "" || m.Magic != want {
+		t.Errorf("manifest version %q, magic %q; want a version and magic %q", m.Version, m.Magic, want)
 	}
 }
