@@ -32,10 +32,12 @@ func Parse(data []byte) (*Deployment, error) {
 	switch {
 	case u.Version == 0 && u.Deployment == nil:
 		return nil, errors.New(`it has no "version" and "deployment" fields, so it is not a Pulumi deployment (pulumi stack export)`)
-	case u.Version != Version:
-		return nil, fmt.Errorf("it is a Pulumi deployment of version %d; plinth reads version %d (`pulumi stack export` of Pulumi 3)", u.Version, Version)
-	case len(u.Features) > 0:
-		return nil, fmt.Errorf("it needs the deployment features %s, which plinth does not know", strings.Join(u.Features, ", "))
+	case u.Version != Version && u.Version != VersionWithFeatures:
+		return nil, fmt.Errorf("it is a Pulumi deployment of version %d; plinth reads versions %d and %d (`pulumi stack export` of Pulumi 3)",
+			u.Version, Version, VersionWithFeatures)
+	}
+	if err := checkFeatures(u.Features); err != nil {
+		return nil, err
 	}
 	var d Deployment
 	if err := json.Unmarshal(u.Deployment, &d); err != nil {
@@ -329,7 +331,7 @@ func FromSnapshot(snap *state.Snapshot, p *Passphrase, now time.Time) ([]byte, e
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "    ")
-	err = enc.Encode(Untyped{Version: Version, Deployment: raw})
+	err = enc.Encode(untypedWithFeatures(d, raw))
 	return b.Bytes(), err
 }
 
