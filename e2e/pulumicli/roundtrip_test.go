@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -26,6 +27,8 @@ func TestRoundTripThroughPulumi(t *testing.T) {
 	w.plinth("up", "--yes")
 	first := []byte(w.plinth("state", "export", "--format", "pulumi").Stdout)
 	w.write(w.file("plinth.json"), string(first))
+
+	checkCovers(t, normalise(t, first))
 
 	w.mustPulumi("stack", "import", "--file", w.file("plinth.json"))
 	w.mustPulumi("stack", "export", "--file", w.file("pulumi.json"))
@@ -129,4 +132,28 @@ func open(t *testing.T, c config.Crypter, v any) any {
 		return out
 	}
 	return v
+}
+
+// checkCovers fails unless the export holds what the round trip is
+// meant to take through pulumi, so that the comparison cannot pass
+// vacuously.
+func checkCovers(t *testing.T, d apitype.DeploymentV3) {
+	t.Helper()
+	by := map[string]apitype.ResourceV3{}
+	for _, r := range d.Resources {
+		by[string(r.URN.Name())] = r
+	}
+	checks := map[string]bool{
+		"pet is protected, under the component": by["pet"].Protect && by["pet"].Parent == by["group"].URN,
+		"note depends on the component":         len(by["note"].Dependencies) > 0,
+		"note keeps its options":                by["note"].RetainOnDelete && len(by["note"].IgnoreChanges) == 1 && by["note"].CustomTimeouts != nil,
+		"noteRead is external":                  by["noteRead"].External,
+		"secret's content is a secret":          by["secret"].Inputs["content"] == "secret:\"not-a-real-token\"",
+		"the stack output number is a secret":   strings.HasPrefix(fmt.Sprint(by["roundtrip-dev"].Outputs["number"]), "secret:"),
+	}
+	for what, ok := range checks {
+		if !ok {
+			t.Errorf("plinth's export does not hold what the test takes through pulumi: %s", what)
+		}
+	}
 }
