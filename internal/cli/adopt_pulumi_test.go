@@ -67,10 +67,10 @@ func TestAdoptPulumiBadInput(t *testing.T) {
 	}{
 		"truncated JSON":  {deployment: good[:120], want: []string{"ends early", "truncated"}},
 		"not JSON":        {deployment: "version: 3\n", want: []string{"not valid JSON at byte 1"}},
-		"version 4":       {deployment: strings.Replace(good, `"version": 3`, `"version": 4`, 1), want: []string{"version 4", "plinth reads version 3"}},
-		"version 1":       {deployment: strings.Replace(good, `"version": 3`, `"version": 1`, 1), want: []string{"version 1", "plinth reads version 3"}},
+		"version 5":       {deployment: strings.Replace(good, `"version": 3`, `"version": 5`, 1), want: []string{"version 5", "plinth reads versions 3 and 4"}},
+		"version 1":       {deployment: strings.Replace(good, `"version": 3`, `"version": 1`, 1), want: []string{"version 1", "plinth reads versions 3 and 4"}},
 		"no deployment":   {deployment: `{"resources": []}`, want: []string{`no "version" and "deployment"`}},
-		"unknown feature": {deployment: strings.Replace(good, `"version": 3,`, `"version": 3, "features": ["refreshBeforeUpdate"],`, 1), want: []string{"refreshBeforeUpdate"}},
+		"unknown feature": {deployment: strings.Replace(good, `"version": 3,`, `"version": 4, "features": ["taint", "teleport"],`, 1), want: []string{"needs the deployment features teleport,"}},
 		"duplicate URN":   {deployment: deployment("", pulumiStack, pulumiProvider, pulumiPet(""), pulumiPet("")), want: []string{"random:index/randomPet:RandomPet::pet appears twice"}},
 		"dangling parent": {deployment: deployment("", pulumiProvider, pulumiPet("")),
 			want: []string{"urn:pulumi:prod::app::random:index/randomPet:RandomPet::pet names urn:pulumi:prod::app::pulumi:pulumi:Stack::app-prod as its parent", "dangling"}},

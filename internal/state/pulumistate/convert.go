@@ -2,6 +2,7 @@ package pulumistate
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -31,10 +32,12 @@ func Parse(data []byte) (*Deployment, error) {
 	switch {
 	case u.Version == 0 && u.Deployment == nil:
 		return nil, errors.New(`it has no "version" and "deployment" fields, so it is not a Pulumi deployment (pulumi stack export)`)
-	case u.Version != Version:
-		return nil, fmt.Errorf("it is a Pulumi deployment of version %d; plinth reads version %d (`pulumi stack export` of Pulumi 3)", u.Version, Version)
-	case len(u.Features) > 0:
-		return nil, fmt.Errorf("it needs the deployment features %s, which plinth does not know", strings.Join(u.Features, ", "))
+	case u.Version != Version && u.Version != VersionWithFeatures:
+		return nil, fmt.Errorf("it is a Pulumi deployment of version %d; plinth reads versions %d and %d (`pulumi stack export` of Pulumi 3)",
+			u.Version, Version, VersionWithFeatures)
+	}
+	if err := checkFeatures(u.Features); err != nil {
+		return nil, err
 	}
 	var d Deployment
 	if err := json.Unmarshal(u.Deployment, &d); err != nil {
@@ -284,7 +287,7 @@ func (rw rewriter) more(r Resource, res *state.Resource) error {
 // FromSnapshot writes a snapshot as an exported deployment; secrets are
 // sealed with p (nil: the snapshot must hold none).
 func FromSnapshot(snap *state.Snapshot, p *Passphrase, now time.Time) ([]byte, error) {
-	d := Deployment{Manifest: Manifest{Time: now, Magic: "", Version: "plinth"}}
+	d := Deployment{Manifest: newManifest(now, manifestVersion)}
 	var c state.Crypter = missingKey{"the state holds secrets: set PULUMI_CONFIG_PASSPHRASE to encrypt them for Pulumi's passphrase secrets provider"}
 	if p != nil {
 		c = p
@@ -328,8 +331,20 @@ func FromSnapshot(snap *state.Snapshot, p *Passphrase, now time.Time) ([]byte, e
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "    ")
-	err = enc.Encode(Untyped{Version: Version, Deployment: raw})
+	err = enc.Encode(untypedWithFeatures(d, raw))
 	return b.Bytes(), err
+}
+
+// manifestVersion is the "version" written in an export's manifest: the
+// tool that wrote it, as `pulumi stack` shows it ("Pulumi version used").
+const manifestVersion = "plinth"
+
+// newManifest makes a manifest whose magic cookie is what Pulumi checks
+// it against: the hex SHA-256 of the version (deploy.Manifest.NewMagic in
+// pulumi/pkg). `pulumi stack import` refuses any other cookie as
+// "possible tampering/corruption".
+func newManifest(now time.Time, version string) Manifest {
+	return Manifest{Time: now, Magic: fmt.Sprintf("%x", sha256.Sum256([]byte(version))), Version: version}
 }
 
 func opName(o state.Op) string {

@@ -18,8 +18,13 @@ import (
 	"time"
 )
 
-// Version is the deployment version read and written.
-const Version = 3
+// Version is the deployment version read and written; a deployment that
+// needs features (Untyped.Features) is VersionWithFeatures, as Pulumi
+// writes it (its DeploymentSchemaVersionLatest).
+const (
+	Version             = 3
+	VersionWithFeatures = 4
+)
 
 // Untyped is what `pulumi stack export` writes.
 type Untyped struct {

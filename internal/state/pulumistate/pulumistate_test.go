@@ -2,8 +2,10 @@ package pulumistate
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -167,7 +169,9 @@ func TestRefused(t *testing.T) {
 		target Target
 		want   string
 	}{
-		"version 4":        {data: []byte(`{"version": 4, "deployment": {}}`), target: full, want: "version 4; plinth reads version 3"},
+		"version 5": {data: []byte(`{"version": 5, "deployment": {}}`), target: full, want: "version 5; plinth reads versions 3 and 4"},
+		"byteString feature": {data: []byte(`{"version": 4, "features": ["taint", "byteString"], "deployment": {}}`), target: full,
+			want: "needs the deployment features byteString, which plinth does not know"},
 		"not a deployment": {data: []byte(`{"resources": []}`), target: full, want: "not a Pulumi deployment"},
 		"dangling": {data: edit(func(d *apitype.DeploymentV3) {
 			d.Resources[3].Dependencies = []presource.URN{"urn:pulumi:prod::web::x:index:Y::gone"}
@@ -194,5 +198,89 @@ func TestRefused(t *testing.T) {
 				t.Errorf("error = %v, want it to say %q", err, c.want)
 			}
 		})
+	}
+}
+
+// TestExportManifestMagic: the manifest's magic cookie is the hex SHA-256
+// of its version, as Pulumi's deploy.Manifest.NewMagic computes it; with
+// any other cookie `pulumi stack import` refuses the file ("magic cookie
+// mismatch; possible tampering/corruption detected"). e2e/pulumicli
+// checks the same with the real CLI.
+func TestExportManifestMagic(t *testing.T) {
+	d, err := Parse(deployment(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, _, err := ToSnapshot(d, Target{Stack: "prod", Project: "web", Passphrase: phrase, HasPassphrase: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewPassphrase(phrase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := FromSnapshot(snap, p, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var u apitype.UntypedDeployment
+	var got apitype.DeploymentV3
+	if err := json.Unmarshal(out, &u); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(u.Deployment, &got); err != nil {
+		t.Fatal(err)
+	}
+	m := got.Manifest
+	if want := fmt.Sprintf("%x", sha256.Sum256([]byte(m.Version))); m.Version == "" || m.Magic != want {
+		t.Errorf("manifest version %q, magic %q; want a version and magic %q", m.Version, m.Magic, want)
+	}
+}
+
+// TestTaintFeature: as `pulumi stack export` does, an export with a
+// tainted resource is of version 4 and declares the feature "taint" (an
+// older pulumi then refuses it instead of dropping the taint), one
+// without is of version 3; and plinth adopts such a version-4 deployment
+// with the taint, as pulumi writes it back.
+func TestTaintFeature(t *testing.T) {
+	full := Target{Stack: "prod", Project: "web", Passphrase: phrase, HasPassphrase: true}
+	d, err := Parse(deployment(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, _, err := ToSnapshot(d, full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewPassphrase(phrase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	header := func() apitype.UntypedDeployment {
+		out, err := FromSnapshot(snap, p, time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var u apitype.UntypedDeployment
+		if err := json.Unmarshal(out, &u); err != nil {
+			t.Fatal(err)
+		}
+		d, err := Parse(out)
+		if err == nil {
+			_, _, err = ToSnapshot(d, full)
+		}
+		if err != nil {
+			t.Errorf("plinth cannot adopt its own export of version %d: %v", u.Version, err)
+		}
+		return apitype.UntypedDeployment{Version: u.Version, Features: u.Features}
+	}
+	if diff := cmp.Diff(apitype.UntypedDeployment{Version: 4, Features: []string{"taint"}}, header()); diff != "" {
+		t.Errorf("export with a tainted resource (-want +got):\n%s", diff)
+	}
+	for _, r := range snap.Resources {
+		r.Tainted = false
+	}
+	if diff := cmp.Diff(apitype.UntypedDeployment{Version: 3}, header()); diff != "" {
+		t.Errorf("export without a tainted resource (-want +got):\n%s", diff)
 	}
 }

@@ -1,0 +1,20 @@
+// Package pulumicli holds the end-to-end tests of plinth's Pulumi state
+// format against the real `pulumi` CLI: `plinth state export --format
+// pulumi` must be a deployment `pulumi stack import` accepts, and what
+// `pulumi stack export` writes back must adopt (`plinth state adopt
+// --format pulumi`) into a stack that a preview finds unchanged, with the
+// same resources and secret values. Everything runs offline, on Pulumi's
+// file backend in a temporary directory.
+//
+// The CLI is $PLINTH_PULUMI_CLI, else `pulumi` on PATH, else built once
+// per machine from the Go module proxy (github.com/pulumi/pulumi/pkg/v3
+// at CLIVersion, from the module in testdata/climodule) into
+// <user cache dir>/plinth/pulumi-cli/<version>, under a file lock so that
+// parallel test binaries build it once. Where it can be neither found
+// nor built, the tests skip and say how to provide it; -short skips them.
+//
+// The package has no code of its own: plinth runs in process through
+// internal/cli/clitest; internal/state/pulumistate is what is under test,
+// and its unit tests check the same format against apitype. The tests
+// are for Unix (the build lock is flock).
+package pulumicli
