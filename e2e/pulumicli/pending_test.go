@@ -35,7 +35,11 @@ func TestPendingAndTaintThroughPulumi(t *testing.T) {
 	if out := w.plinth("state", "pending").Stdout; !strings.Contains(out, "create "+extraURN) {
 		t.Fatalf("plinth state pending after adopting a pending create:\n%s", out)
 	}
-	exported := w.plinth("state", "export", "--format", "pulumi").Stdout
+	res := w.plinth("state", "export", "--format", "pulumi")
+	if want := "holds 1 pending operation, which `pulumi stack import` drops"; !strings.Contains(res.Stderr, want) {
+		t.Errorf("plinth state export did not warn %q:\n%s", want, res.Stderr)
+	}
+	exported := res.Stdout
 	w.write(w.file("plinth.json"), exported)
 	if d := normalise(t, []byte(exported)); len(d.PendingOperations) != 1 || !tainted(d, numberURN) {
 		t.Fatalf("plinth's export holds %d pending operations and number tainted=%v; want 1 and true", len(d.PendingOperations), tainted(d, numberURN))

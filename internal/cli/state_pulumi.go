@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/plinth-iac/plinth/internal/state"
@@ -33,5 +34,19 @@ func (a *app) exportPulumi(snap *state.Snapshot) ([]byte, []string, error) {
 		}
 	}
 	data, err := pulumistate.FromSnapshot(snap, p, time.Now())
-	return data, nil, err
+	return data, pendingNotes(snap), err
+}
+
+// pendingNotes warns that `pulumi stack import` drops the pending
+// operations an export carries (it removes every one, with a warning),
+// so that a resource whose create may have happened is not forgotten.
+func pendingNotes(snap *state.Snapshot) []string {
+	if len(snap.Pending) == 0 {
+		return nil
+	}
+	what := fmt.Sprintf("%d pending operations, which", len(snap.Pending))
+	if len(snap.Pending) == 1 {
+		what = "1 pending operation, which"
+	}
+	return []string{"the export holds " + what + " `pulumi stack import` drops: resolve them first (`plinth state pending`, or `plinth refresh`), or Pulumi may forget a resource that exists"}
 }
