@@ -108,15 +108,3 @@ func (w *world) read(path string) []byte {
 
 // file is a path in the test's scratch space beside the Pulumi project.
 func (w *world) file(name string) string { return filepath.Join(filepath.Dir(w.pulumi), name) }
-
-// withEnv is the world's environment with some variables changed.
-func (w *world) withEnv(kv ...string) map[string]string {
-	env := map[string]string{}
-	for k, v := range w.env {
-		env[k] = v
-	}
-	for i := 0; i+1 < len(kv); i += 2 {
-		env[kv[i]] = kv[i+1]
-	}
-	return env
-}
