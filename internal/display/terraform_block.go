@@ -195,9 +195,9 @@ func tfAllAttrs(p painter, o resource.Object, symbol string, toNull bool) []stri
 	return out
 }
 
-// tfChangedAttrs lists what an update or replacement changes, marking
-// what forces the replacement, then the id and how many attributes are
-// unchanged.
+// tfChangedAttrs lists what an update or replacement changes, an
+// attribute's nested changes under it, then the id and how many
+// attributes are unchanged, then the changed nested blocks.
 func tfChangedAttrs(p painter, e engine.Event) []string {
 	cs := changes(e)
 	old := recorded(e.Old)
@@ -209,38 +209,102 @@ func tfChangedAttrs(p painter, e engine.Event) []string {
 		}
 	}
 	cs = append(cs, recomputed(e, old, cs)...)
+	roots, news := tfRoots(e, old, cs)
+	n := tfNested{p: p, objects: tfDynamic(e), replaces: tfReplaces(cs)}
 	replacing := e.Op == engine.OpReplace || e.Op == engine.OpCreateReplacement
-	shown := map[string]bool{}
+	blocks := tfBlockNames(old, planned(e.New), n.objects)
 	// terraform aligns the names of every attribute set, hidden ones too
-	width := max(maxLen(nonNullKeys(old)), maxLen(nonNullKeys(planned(e.New))))
-	for _, c := range cs {
-		width = max(width, len(c.path))
-		shown[rootOf(c.path)] = true
+	width := max(maxLen(tfAttrNames(nonNullKeys(old), blocks)), maxLen(tfAttrNames(nonNullKeys(planned(e.New)), blocks)), maxLen(tfAttrNames(roots, blocks)))
+	shown := map[string]bool{}
+	attrs := map[string][]string{}
+	var blockLines []string
+	for _, r := range roots {
+		shown[r] = true
+		if blocks[r] {
+			blockLines = append(blockLines, n.blockList(r, old[r], news[r])...)
+			continue
+		}
+		attrs[r] = n.attrLines(r, width, old[r], news[r])
 	}
-	var out []string
-	idLine := ""
 	if id, ok := old["id"]; ok && !shown["id"] {
 		width = max(width, 2)
+		attrs["id"] = []string{tfAttrIndent + "  " + pad("id", width) + " = " + tfInline(id)}
 		if replacing {
-			idLine = tfAttrIndent + p.paint(colourYellow, "~") + " " + pad("id", width) + " = " + tfInline(id) + " -> " + tfKnownAfterApply
-		} else {
-			idLine = tfAttrIndent + "  " + pad("id", width) + " = " + tfInline(id)
+			attrs["id"] = []string{tfAttrIndent + p.paint(colourYellow, "~") + " " + pad("id", width) + " = " + tfInline(id) + " -> " + tfKnownAfterApply}
 		}
 		shown["id"] = true
 	}
-	for _, c := range cs {
-		if idLine != "" && c.path > "id" { // terraform's order: by name, id among them
-			out, idLine = append(out, idLine), ""
-		}
-		out = append(out, tfChangeLine(p, c, width))
+	var out []string
+	for _, k := range sortedKeys(attrs) { // terraform's order: by name, id among them
+		out = append(out, attrs[k]...)
 	}
-	if idLine != "" {
-		out = append(out, idLine)
-	}
-	if n := len(nonNullKeys(old)) - countShown(old, shown); n > 0 {
+	if n := len(tfAttrNames(nonNullKeys(old), blocks)) - countShown(old, shown, blocks); n > 0 {
 		out = append(out, tfAttrIndent+"  "+p.paint(colourDim, "# ("+itoa(n)+" unchanged attribute"+plural(n)+" hidden)"))
 	}
-	return out
+	return append(out, blockLines...)
+}
+
+// tfRoots are the top-level attributes the changes touch, in name order,
+// and what each becomes: the planned value, overwritten by every change.
+func tfRoots(e engine.Event, old resource.Object, cs []change) ([]string, resource.Object) {
+	newObj := planned(e.New)
+	news := resource.Object{}
+	var roots []string
+	for _, c := range cs {
+		r := rootOf(c.path)
+		if _, ok := news[r]; !ok {
+			roots = append(roots, r)
+			v, ok := newObj[r]
+			if !ok {
+				v = old[r]
+			}
+			news[r] = v
+		}
+		path, err := resource.ParsePath(c.path)
+		if err != nil {
+			continue
+		}
+		v := c.new
+		if c.kind == resource.DiffDelete {
+			v = resource.Null()
+		}
+		if nv, ok := path[1:].Set(news[r], v); ok {
+			news[r] = nv
+		}
+	}
+	sort.Strings(roots)
+	return roots, news
+}
+
+// tfDynamic reports whether a resource's attributes are of dynamic type,
+// their objects HCL objects rather than maps: terraform_data's.
+func tfDynamic(e engine.Event) bool {
+	typ, _ := tfTypeName(e)
+	return typ == "terraform_data"
+}
+
+// tfReplaces marks what forces a replacement as terraform does: the
+// top-level attribute or block whose change does, and an attribute of a
+// nested block that does; never a map's or a list's element.
+func tfReplaces(cs []change) func(resource.PropertyPath) bool {
+	marked := map[string]bool{}
+	for _, c := range cs {
+		if !c.replaces {
+			continue
+		}
+		marked[rootOf(c.path)] = true
+		if path, err := resource.ParsePath(c.path); err == nil && len(path) == 3 {
+			if _, ok := path[1].(int); ok {
+				marked[c.path] = true
+			}
+		}
+	}
+	return func(p resource.PropertyPath) bool {
+		if len(p) != 1 && len(p) != 3 {
+			return false
+		}
+		return marked[p.String()]
+	}
 }
 
 // recomputed are the attributes a preview's planned outputs leave
@@ -263,10 +327,10 @@ func recomputed(e engine.Event, old resource.Object, cs []change) []change {
 	return out
 }
 
-func countShown(o resource.Object, shown map[string]bool) int {
+func countShown(o resource.Object, shown, blocks map[string]bool) int {
 	n := 0
 	for _, k := range nonNullKeys(o) {
-		if shown[k] {
+		if shown[k] && !blocks[k] {
 			n++
 		}
 	}
