@@ -238,7 +238,7 @@ func tfChangedAttrs(p painter, e engine.Event) []string {
 	for _, k := range sortedKeys(attrs) { // terraform's order: by name, id among them
 		out = append(out, attrs[k]...)
 	}
-	if n := len(tfAttrNames(nonNullKeys(old), blocks)) - countShown(old, shown, blocks); n > 0 {
+	if n := len(tfAttrNames(nonNullKeys(old), blocks)) - countShown(old, shown, blocks) + tfWriteOnly(old, shown); n > 0 {
 		out = append(out, tfAttrIndent+"  "+p.paint(colourDim, "# ("+itoa(n)+" unchanged attribute"+plural(n)+" hidden)"))
 	}
 	return append(out, blockLines...)
@@ -325,6 +325,18 @@ func recomputed(e engine.Event, old resource.Object, cs []change) []change {
 		}
 	}
 	return out
+}
+
+// tfWriteOnly counts the write-only attributes (named *_wo, always null
+// in state) that terraform counts among the unchanged attributes.
+func tfWriteOnly(o resource.Object, shown map[string]bool) int {
+	n := 0
+	for k, v := range o {
+		if v.IsNull() && strings.HasSuffix(k, "_wo") && !shown[k] {
+			n++
+		}
+	}
+	return n
 }
 
 func countShown(o resource.Object, shown, blocks map[string]bool) int {
