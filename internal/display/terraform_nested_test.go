@@ -1,0 +1,115 @@
+package display
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// TestTerraformNestedChanges: a changed map, list, object and nested
+// block is written nested as terraform 1.11.4 writes it; each want is
+// from `terraform plan -no-color` on testdata of e2e/tflang/nested_diff
+// (ids shortened).
+func TestTerraformNestedChanges(t *testing.T) {
+	cases := map[string]struct {
+		event func() engine.Event
+		want  string
+	}{
+		"map forcing replacement": {func() engine.Event {
+			old := tfRes("random_pet", "random_pet.p", "sole", obj("keepers", map[string]any{"a": "1", "b": "2", "c": "3"}, "length", 2, "separator", "-"))
+			old.Outputs = old.Inputs.Copy()
+			old.Outputs["id"] = resource.NewString("sole")
+			nw := tfRes("random_pet", "random_pet.p", engine.UnknownID, obj("keepers", map[string]any{"a": "1", "b": "x", "d": "4"}, "length", 2, "separator", "-"))
+			e := tfEvent(engine.OpReplace, old, nw, true)
+			e.ReplaceKeys = []string{"keepers"}
+			return e
+		}, `  # random_pet.p must be replaced
+-/+ resource "random_pet" "p" {
+      ~ id        = "sole" -> (known after apply)
+      ~ keepers   = { # forces replacement
+          ~ "b" = "2" -> "x"
+          - "c" = "3" -> null
+          + "d" = "4"
+            # (1 unchanged element hidden)
+        }
+        # (2 unchanged attributes hidden)
+    }`},
+		"object of a list and a map": {func() engine.Event {
+			in := func(first, b string) resource.Object {
+				return obj("input", map[string]any{"names": []any{first, "y", "z"}, "tags": map[string]any{"a": "1", "b": b, "c": "3"}, "n": 1})
+			}
+			old := tfRes("terraform_data", "terraform_data.d", "ccd3", in("x", "2"))
+			old.Outputs = in("x", "2")
+			old.Outputs["id"] = resource.NewString("ccd3")
+			nw := tfRes("terraform_data", "terraform_data.d", "ccd3", in("w", "two"))
+			return tfEvent(engine.OpUpdate, old, nw, true)
+		}, `  # terraform_data.d will be updated in-place
+  ~ resource "terraform_data" "d" {
+        id    = "ccd3"
+      ~ input = {
+          ~ names = [
+              ~ "x" -> "w",
+                "y",
+                # (1 unchanged element hidden)
+            ]
+          ~ tags  = {
+                a = "1"
+              ~ b = "2" -> "two"
+                c = "3"
+            }
+            # (1 unchanged attribute hidden)
+        }
+    }`},
+		"list and nested block forcing replacement": {func() engine.Event {
+			cert := func(use, cn string) resource.Object {
+				return obj("allowed_uses", []any{"key_encipherment", use}, "private_key_pem_wo", nil, "validity_period_hours", 24,
+					"subject", []any{map[string]any{"common_name": cn, "organization": "Plinth", "country": nil}})
+			}
+			old := tfRes("tls_self_signed_cert", "tls_self_signed_cert.c", "236", cert("digital_signature", "a.example.com"))
+			old.Outputs["id"] = resource.NewString("236")
+			nw := tfRes("tls_self_signed_cert", "tls_self_signed_cert.c", engine.UnknownID, cert("server_auth", "c.example.com"))
+			e := tfEvent(engine.OpReplace, old, nw, true)
+			e.Diff = resource.DetailedDiff{"allowed_uses[1]": {Kind: resource.DiffUpdate, InputDiff: true, Replace: true},
+				"subject[0].common_name": {Kind: resource.DiffUpdate, InputDiff: true, Replace: true}}
+			return e
+		}, `  # tls_self_signed_cert.c must be replaced
+-/+ resource "tls_self_signed_cert" "c" {
+      ~ allowed_uses          = [ # forces replacement
+            "key_encipherment",
+          ~ "digital_signature" -> "server_auth",
+        ]
+      ~ id                    = "236" -> (known after apply)
+        # (2 unchanged attributes hidden)
+
+      ~ subject { # forces replacement
+          ~ common_name  = "a.example.com" -> "c.example.com" # forces replacement
+            # (1 unchanged attribute hidden)
+        }
+    }`},
+		"list of different length": {func() engine.Event {
+			old := tfRes("terraform_data", "terraform_data.l", "l1", obj("id", "l1", "input", []any{"a", "b", "c", "d"}))
+			nw := tfRes("terraform_data", "terraform_data.l", "l1", obj("id", "l1", "input", []any{"a", "c", "d"}))
+			return tfEvent(engine.OpUpdate, old, nw, true)
+		}, `  # terraform_data.l will be updated in-place
+  ~ resource "terraform_data" "l" {
+        id    = "l1"
+      ~ input = [
+            "a",
+          - "b",
+            # (2 unchanged elements hidden)
+        ]
+    }`},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, lines := tfBlock(painter{}, c.event())
+			if diff := cmp.Diff(strings.Split(c.want, "\n"), lines); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
