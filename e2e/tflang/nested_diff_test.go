@@ -21,7 +21,8 @@ var (
 	unchangedID     = regexp.MustCompile(`^(\s+id\s+= )"[^"]*"$`)
 )
 
-// TestNestedDiffMatchesTerraform: the second step of testdata/nested_diff
+// TestNestedDiffMatchesTerraform: the first step's plan creates nested
+// values and a nested block; the second step of testdata/nested_diff
 // changes a map (random_pet's keepers, time_static's triggers), a list
 // (allowed_uses), an object with a nested map and list (terraform_data's
 // input) and a nested block (the certificate's subject, whose
@@ -35,6 +36,7 @@ func TestNestedDiffMatchesTerraform(t *testing.T) {
 		t.Skip("terraform is not on PATH: skipping the comparison with terraform's plan (install terraform 1.11 to run it)")
 	}
 	p := newProject(t, "testdata/nested_diff")
+	gotCreate := planBlocks(p.must("preview", "--color", "never").Stdout)
 	p.must("up", "--yes")
 	toStep2(t, p.dir)
 	got := planBlocks(p.must("preview", "--color", "never").Stdout)
@@ -43,12 +45,16 @@ func TestNestedDiffMatchesTerraform(t *testing.T) {
 	dir := clitest.CopyDir(t, "testdata/nested_diff")
 	terraform := clitest.Terraform(t, tf, dir, clitest.TerraformEnv(devOverrides(t, dir), filepath.Join(dir, ".terraform")))
 	terraform("init", "-input=false", "-no-color")
+	wantCreate := planBlocks(string(terraform("plan", "-no-color")))
 	terraform("apply", "-auto-approve", "-no-color")
 	toStep2(t, dir)
 	want := planBlocks(string(terraform("plan", "-no-color")))
 	terraform("destroy", "-auto-approve", "-no-color")
 	if len(want) == 0 {
 		t.Fatal("terraform's plan has no resource blocks")
+	}
+	if diff := cmp.Diff(wantCreate, gotCreate); diff != "" {
+		t.Errorf("the first step's plans differ (-terraform +plinth):\n%s", diff)
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("the plans' resource blocks differ (-terraform +plinth):\n%s", diff)

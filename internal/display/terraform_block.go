@@ -138,12 +138,12 @@ func tfTypeName(e engine.Event) (typ, name string) {
 func tfBlockAttrs(p painter, e engine.Event) []string {
 	switch e.Op {
 	case engine.OpCreate, engine.OpImport:
-		return tfAllAttrs(p, planned(e.New), "+", false)
+		return tfAllAttrs(p, planned(e.New), "+", false, tfDynamic(e))
 	case engine.OpDelete, engine.OpDiscard:
-		return tfAllAttrs(p, recorded(e.Old), "-", true)
+		return tfAllAttrs(p, recorded(e.Old), "-", true, tfDynamic(e))
 	}
 	if e.Old == nil {
-		return tfAllAttrs(p, planned(e.New), "+", false)
+		return tfAllAttrs(p, planned(e.New), "+", false, tfDynamic(e))
 	}
 	return tfChangedAttrs(p, e)
 }
@@ -179,18 +179,36 @@ func recorded(r *state.Resource) resource.Object {
 	return r.Inputs
 }
 
-// tfAllAttrs lists every attribute of o that is set, each with symbol;
-// toNull adds terraform's "-> null" for what is destroyed.
-func tfAllAttrs(p painter, o resource.Object, symbol string, toNull bool) []string {
-	keys := nonNullKeys(o)
+// tfAllAttrs lists every attribute of o that is set, each with symbol,
+// nested values fully expanded, then its nested blocks; toNull adds
+// terraform's "-> null" for what is destroyed.
+func tfAllAttrs(p painter, o resource.Object, symbol string, toNull bool, dynamic bool) []string {
+	n := tfNested{p: p, objects: dynamic}
+	blocks := tfBlockNames(o, nil, dynamic)
+	keys := tfAttrNames(nonNullKeys(o), blocks)
+	if !toNull {
+		keys = append(keys, tfWriteOnlyNames(o)...)
+		sort.Strings(keys)
+	}
 	width := maxLen(keys)
 	var out []string
 	for _, k := range keys {
-		suffix := ""
-		if toNull {
-			suffix = " -> null"
+		if v := o[k]; v.IsNull() {
+			out = append(out, tfAttrIndent+p.paint(colourGreen, symbol)+" "+pad(k, width)+" = (write-only attribute)")
+			continue
 		}
-		out = append(out, tfAttrLines(k, width, o[k], p.paint(tfSymbolColour(symbol), symbol), suffix)...)
+		old, nw := resource.Null(), o[k]
+		if toNull {
+			old, nw = o[k], resource.Null()
+		}
+		out = append(out, n.attrLines(k, width, old, nw)...)
+	}
+	for _, k := range sortedKeys(blocks) {
+		old, nw := resource.Null(), o[k]
+		if toNull {
+			old, nw = o[k], resource.Null()
+		}
+		out = append(out, n.blockList(k, old, nw)...)
 	}
 	return out
 }
@@ -339,6 +357,19 @@ func tfWriteOnly(o resource.Object, shown map[string]bool) int {
 	return n
 }
 
+// tfWriteOnlyNames are the write-only attributes of o (named *_wo,
+// always null), which terraform lists as "(write-only attribute)" in
+// what it creates.
+func tfWriteOnlyNames(o resource.Object) []string {
+	var out []string
+	for k, v := range o {
+		if v.IsNull() && strings.HasSuffix(k, "_wo") {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
 func countShown(o resource.Object, shown, blocks map[string]bool) int {
 	n := 0
 	for _, k := range nonNullKeys(o) {
@@ -373,51 +404,6 @@ func tfChangeLine(p painter, c change, width int) string {
 		line += " " + p.paint(colourRed, "# forces replacement")
 	}
 	return line
-}
-
-func tfSymbolColour(symbol string) colour {
-	switch symbol {
-	case "+":
-		return colourGreen
-	case "-":
-		return colourRed
-	}
-	return colourYellow
-}
-
-// tfAttrLines render "symbol name = value" for an attribute, a list or
-// object value over several lines as terraform writes them.
-func tfAttrLines(name string, width int, v resource.Value, symbol, suffix string) []string {
-	return tfValueLines(tfAttrIndent+symbol+" ", tfAttrIndent+"    "+symbol+" ", tfAttrIndent+"  ", pad(name, width), v, suffix)
-}
-
-// tfValueLines render "name = value" after lead, a list's or object's
-// elements on lines of their own after inner, closed after closing.
-func tfValueLines(lead, inner, closing, name string, v resource.Value, suffix string) []string {
-	first := lead + name + " = "
-	if v.Kind() != resource.ArrayKind && v.Kind() != resource.ObjectKind || v.ContainsSecrets() {
-		return []string{first + tfInline(v) + suffix}
-	}
-	var lines []string
-	if v.Kind() == resource.ArrayKind {
-		lines = append(lines, first+"[")
-		for _, el := range v.Array() {
-			lines = append(lines, inner+tfInline(el)+",")
-		}
-		return append(lines, closing+"]"+suffix)
-	}
-	o := v.Object()
-	keys := o.Keys()
-	sort.Strings(keys)
-	w := 0
-	for _, k := range keys {
-		w = max(w, len(strconv.Quote(k)))
-	}
-	lines = append(lines, first+"{")
-	for _, k := range keys {
-		lines = append(lines, inner+pad(strconv.Quote(k), w)+" = "+tfInline(o[k]))
-	}
-	return append(lines, closing+"}"+suffix)
 }
 
 // tfInline renders a value on one line as terraform would write it:

@@ -360,7 +360,9 @@ func tfBlockNames(old, new resource.Object, dynamic bool) map[string]bool {
 			for _, el := range v.Array() {
 				all = all && el.Kind() == resource.ObjectKind
 			}
-			out[k] = out[k] || all
+			if all {
+				out[k] = true
+			}
 		}
 	}
 	return out
@@ -419,7 +421,7 @@ func (n tfNested) blockBody(path resource.PropertyPath, old, new resource.Object
 			hidden++
 			continue
 		}
-		body := n.value(append(append(resource.PropertyPath{}, path...), k), old[k], new[k], 2, a == tfChange)
+		body := n.value(append(append(resource.PropertyPath{}, path...), k), old[k], new[k], 2, a != tfAdd)
 		body[0] = tfIndent(2) + n.symbol(ea) + " " + pad(k, width) + " = " + body[0]
 		lines = append(lines, body...)
 	}
