@@ -279,10 +279,17 @@ func (r *run) readInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.EvalC
 	go func() {
 		plain, _ := resource.NewObject(args).Unsecret()
 		res, err := r.mon.Invoke(r.ctx, engine.InvokeRequest{Token: token, Args: plain.Object(), Provider: reg.Provider, Version: reg.Version})
+		if err != nil && rc.check != nil {
+			set(r.scopedFailed(rc, inst, k, token, args, err), false)
+			return
+		}
 		if err != nil {
 			r.fail(rc.rng, "Failed to read data source", "Reading %s%s%s failed: %s.", inst.prefix, rc.addr(), k.suffix(), err)
 			set(cty.NilVal, true)
 			return
+		}
+		if rc.check != nil {
+			r.scopedRead(rc, inst, k, token, r.secretAttrs(rc, res))
 		}
 		v := objectToCty(res)
 		if resource.NewObject(args).ContainsSecrets() {
