@@ -61,6 +61,22 @@ module "probe" {
   name     = each.key
 }
 
+# A data source outside any check: its lifecycle conditions hold.
+data "local_file" "static" {
+  filename = "${path.module}/static.txt"
+  lifecycle {
+    precondition {
+      condition     = fileexists("${path.module}/static.txt")
+      error_message = "static.txt is missing"
+    }
+    postcondition {
+      condition     = length(self.content) == 30
+      error_message = "static.txt has ${length(self.content)} characters, want 30"
+    }
+  }
+}
+
 output "content" { value = local_file.f.content }
+output "static_length" { value = length(data.local_file.static.content) }
 output "probes" { value = { for k, m in module.probe : k => m.content } }
 output "rand_pet" { value = random_pet.p.id }
