@@ -39,6 +39,7 @@ var tfActions = map[engine.StepOp]tfAction{
 	engine.OpImport: tfImport, engine.OpRefresh: tfRefreshed, engine.OpDiscard: tfForget,
 	opReadDuringApply: tfRead,
 	opReadPending:     tfRead,
+	opReadCheck:       tfRead,
 }
 
 // tfReplaceHeadings are terraform's headings of a forced replacement.

@@ -9,17 +9,27 @@ import (
 
 // opReadDuringApply and opReadPending mark a data source a preview could
 // not read: its arguments are not yet known, or it depends on changes
-// pending. Only the Terraform-style view shows them, with terraform's
-// "<=" and its line saying why.
+// pending; opReadCheck one nested in a check block, which is read again
+// during every apply. Only the Terraform-style view shows them, with
+// terraform's "<=" and its line saying why.
 const (
 	opReadDuringApply engine.StepOp = "read-during-apply"
 	opReadPending     engine.StepOp = "read-during-apply-pending"
+	opReadCheck       engine.StepOp = "read-during-apply-check"
 )
 
 // tfReadReasons are terraform's lines for why a read waits for apply.
 var tfReadReasons = map[engine.StepOp]string{
 	opReadDuringApply: "(config refers to values not yet known)",
 	opReadPending:     "(depends on a resource or a module with changes pending)",
+	opReadCheck:       "(config will be reloaded to verify a check block)",
+}
+
+// readOps are the ops of the reasons a read waits for apply.
+var readOps = map[program.DeferReason]engine.StepOp{
+	program.ReadConfigUnknown:     opReadDuringApply,
+	program.ReadDependencyPending: opReadPending,
+	program.ReadCheckNested:       opReadCheck,
 }
 
 // DeferredRead tells a Terraform-style view that a preview leaves the data
@@ -34,10 +44,6 @@ func DeferredRead(v View, urn resource.URN, typ string, args resource.Object, re
 	if !ok {
 		return
 	}
-	op := opReadDuringApply
-	if reason == program.ReadDependencyPending {
-		op = opReadPending
-	}
 	r := &state.Resource{URN: urn, Type: typ, Inputs: args}
-	tv.Event(engine.Event{Kind: engine.EventStepDone, Op: op, URN: urn, Type: typ, Preview: true, New: r})
+	tv.Event(engine.Event{Kind: engine.EventStepDone, Op: readOps[reason], URN: urn, Type: typ, Preview: true, New: r})
 }

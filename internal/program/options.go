@@ -27,8 +27,10 @@ type Options struct {
 	GenerateConfigOut string
 	// DeferredRead, if set, hears of each data source instance a
 	// preview cannot read yet (its arguments are unknown or it depends
-	// on changes pending), which is read during apply instead. It may be
-	// called from any goroutine.
+	// on changes pending), which is read during apply instead, and of
+	// each data source nested in a check block, which is read again
+	// during apply. It may be called from any goroutine, and during an
+	// update too.
 	DeferredRead func(DeferredRead)
 }
 
@@ -52,4 +54,9 @@ const (
 	// ReadDependencyPending: its arguments are known, but it depends on a
 	// resource (or a module containing one) with changes pending.
 	ReadDependencyPending
+	// ReadCheckNested: it is nested in a check block, which terraform
+	// reads again during every apply ("config will be reloaded to
+	// verify a check block"). Args then hold what the plan read, or
+	// what a failed read would have returned, unknown.
+	ReadCheckNested
 )

@@ -101,7 +101,10 @@ type resourceConfig struct {
 	body            hcl.Body      // the configuration, without meta-arguments
 	provisioners    []*provisionerConfig
 	connection      hcl.Body // the resource's connection block, or nil
-	rng             hcl.Range
+	// check is the check block a scoped data source is nested in; nil
+	// for every other block.
+	check *check
+	rng   hcl.Range
 }
 
 // addr is the resource's address within its module: TYPE.NAME or
@@ -140,5 +143,6 @@ type moduleCall struct {
 type check struct {
 	name    string
 	asserts []*condition
+	data    []*resourceConfig // its scoped data sources
 	rng     hcl.Range
 }

@@ -55,6 +55,9 @@ type run struct {
 	// dataOutputs are the schemas of the data sources' attributes, for
 	// the computed ones a deferred read shows as known after apply.
 	dataOutputs map[*resourceConfig]map[string]schema.Property
+	// failedChecks are the check blocks, by checkKey, whose scoped data
+	// sources failed to read: their assertions are not evaluated.
+	failedChecks map[string]bool
 }
 
 // nodeState is a node's result, written before its done channel closes.
@@ -95,7 +98,8 @@ func (i *modInst) get(addr string) (cty.Value, bool) {
 // the root module's outputs as the stack outputs, and returns the errors
 // found, as diagnostics.
 func (ev *Evaluator) Run(ctx context.Context, mon engine.Monitor) error {
-	r := &run{Evaluator: ev, ctx: ctx, mon: mon, funcs: functions(ev.c.dir, time.Now()), instances: map[*Module][]*modInst{}}
+	r := &run{Evaluator: ev, ctx: ctx, mon: mon, funcs: functions(ev.c.dir, time.Now()), instances: map[*Module][]*modInst{},
+		failedChecks: map[string]bool{}}
 	r.rootInst = &modInst{mod: ev.c.root, providers: map[string]string{}, vals: map[string]cty.Value{}}
 	r.instances[ev.c.root] = []*modInst{r.rootInst}
 	if !r.schemaCheck() {

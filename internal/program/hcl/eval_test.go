@@ -37,6 +37,9 @@ type fakeMonitor struct {
 	// schema, if set, is the schema of a package schemas does not name.
 	schema  *schema.Schema
 	schemas map[string]*schema.Schema // by package; nil: no schema
+	// readErr, if set, is the error a data source read fails with (nil:
+	// it succeeds).
+	readErr func(engine.InvokeRequest) error
 }
 
 func (f *fakeMonitor) Register(reg engine.Registration, done func(engine.Registered, error)) {
@@ -65,6 +68,11 @@ func (f *fakeMonitor) Invoke(_ context.Context, req engine.InvokeRequest) (resou
 	f.mu.Lock()
 	f.invokes = append(f.invokes, req.Token)
 	f.mu.Unlock()
+	if f.readErr != nil {
+		if err := f.readErr(req); err != nil {
+			return nil, err
+		}
+	}
 	out := req.Args.Copy()
 	out["read"] = resource.NewBool(true)
 	return out, nil
@@ -81,6 +89,12 @@ func (f *fakeMonitor) URN(typ, name string, parent resource.URN) resource.URN {
 
 // runConfig writes files into a directory, loads and runs them.
 func runConfig(t *testing.T, files map[string]string, opts program.Options, preview bool) (*fakeMonitor, error) {
+	t.Helper()
+	return runConfigOn(t, files, opts, &fakeMonitor{preview: preview})
+}
+
+// runConfigOn is runConfig on a given fake monitor.
+func runConfigOn(t *testing.T, files map[string]string, opts program.Options, mon *fakeMonitor) (*fakeMonitor, error) {
 	t.Helper()
 	dir := t.TempDir()
 	for name, text := range files {
@@ -101,7 +115,7 @@ func runConfig(t *testing.T, files map[string]string, opts program.Options, prev
 	if err != nil {
 		return nil, err
 	}
-	mon := &fakeMonitor{preview: preview, regs: map[string]engine.Registration{}, schemas: testSchemas}
+	mon.regs, mon.schemas = map[string]engine.Registration{}, testSchemas
 	return mon, ev.Run(context.Background(), mon)
 }
 

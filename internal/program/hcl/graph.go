@@ -294,7 +294,25 @@ func (g *graph) traversal(n *node, m *Module, t hcl.Traversal, bound map[string]
 		g.diags = append(g.diags, g.undeclared(m, t, addr))
 		return
 	}
+	if c := scopeOf(d); c != nil && scopeOf(n) != c {
+		g.diags = append(g.diags, errorAt(t.SourceRange(), "Reference to scoped resource",
+			"The referenced data resource %q %q is not available from this context: it is nested in check %q, and only that check block may refer to it. Move the data block out of the check block to use it elsewhere.",
+			d.resource.typ, d.resource.name, c.name))
+		return
+	}
 	g.dep(n, d)
+}
+
+// scopeOf is the check block a node belongs to: a check itself, or a
+// data source nested in one; nil for anything else.
+func scopeOf(n *node) *check {
+	switch {
+	case n.check != nil:
+		return n.check
+	case n.resource != nil:
+		return n.resource.check
+	}
+	return nil
 }
 
 // isIterator reports whether a name is a dynamic block's iterator in the

@@ -125,11 +125,6 @@ func hasSensitive(v cty.Value) bool {
 	return false
 }
 
-// check evaluates a check block's assertions; failures are warnings.
-func (r *run) check(n *node, inst *modInst) {
-	r.conditions(r.evalCtx(inst), n.check.asserts, "Check block assertion failed", hcl.DiagWarning)
-}
-
 // expandCall makes the instances of a module call in every instance of
 // the calling module.
 func (r *run) expandCall(n *node) bool {

@@ -342,8 +342,7 @@ func (l *loader) checkBlock(m *Module, b *hcl.Block) {
 	c := &check{name: b.Labels[0], rng: b.DefRange}
 	for _, ab := range content.Blocks {
 		if ab.Type == "data" {
-			l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Scoped data source ignored",
-				Detail: "plinth does not support data blocks inside check blocks yet; move the data block out of the check block.", Subject: ab.DefRange.Ptr()})
+			l.scopedData(m, c, ab)
 			continue
 		}
 		content, ds := ab.Body.Content(assertSchema)
@@ -353,6 +352,22 @@ func (l *loader) checkBlock(m *Module, b *hcl.Block) {
 		}
 	}
 	m.checks = append(m.checks, c)
+}
+
+// scopedData reads a data block nested in a check block: a data source
+// read on every plan and apply whose failures are warnings, and which
+// only its check block may refer to.
+func (l *loader) scopedData(m *Module, c *check, b *hcl.Block) {
+	r := l.resourceConfig(b)
+	for _, e := range []hcl.Expression{r.count, r.forEach} {
+		if e != nil {
+			l.diags = append(l.diags, errorAt(e.Range(), "Invalid \"count\" attribute",
+				"The \"count\" and \"for_each\" meta-arguments are not supported within nested data blocks. Remove it, or move the data block out of check %q.", c.name))
+		}
+	}
+	r.count, r.forEach, r.check = nil, nil, c
+	c.data = append(c.data, r)
+	m.resources = append(m.resources, r)
 }
 
 // withoutMeta drops a provider block's meta-arguments (alias, version)

@@ -23,6 +23,11 @@ var resourceSchema = &hcl.BodySchema{
 }
 
 func (l *loader) resourceBlock(m *Module, b *hcl.Block) {
+	m.resources = append(m.resources, l.resourceConfig(b))
+}
+
+// resourceConfig reads a resource, data or ephemeral block.
+func (l *loader) resourceConfig(b *hcl.Block) *resourceConfig {
 	mode := map[string]string{"resource": managed, "data": dataMode, "ephemeral": ephemeral}[b.Type]
 	content, rest, ds := b.Body.PartialContent(resourceSchema)
 	l.diags = append(l.diags, ds...)
@@ -62,7 +67,7 @@ func (l *loader) resourceBlock(m *Module, b *hcl.Block) {
 			"Provisioners can be used only in managed resources (resource blocks), not in %s blocks; move it to a resource.", b.Type))
 	}
 	l.checkDestroyRefs(r)
-	m.resources = append(m.resources, r)
+	return r
 }
 
 // providerRef reads a provider reference: NAME or NAME.ALIAS.

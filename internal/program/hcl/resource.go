@@ -146,16 +146,19 @@ func (r *run) registerInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.E
 		st.pending = st.pending || res.ID.ContainsUnknowns()
 		r.mu.Unlock()
 		v := resourceValue(res)
-		if len(rc.lc.postconditions) > 0 {
-			pctx := ctx.NewChild()
-			pctx.Variables = map[string]cty.Value{"self": v}
-			if !r.conditions(pctx, rc.lc.postconditions, "Resource postcondition failed", hcl.DiagError) {
-				set(v, true)
-				return
-			}
-		}
-		set(v, false)
+		set(v, !r.postconditions(rc, ctx, v))
 	})
+}
+
+// postconditions checks a resource's or data source's postconditions
+// against its value, self; it reports whether they all hold.
+func (r *run) postconditions(rc *resourceConfig, ctx *hcl.EvalContext, self cty.Value) bool {
+	if len(rc.lc.postconditions) == 0 {
+		return true
+	}
+	pctx := ctx.NewChild()
+	pctx.Variables = map[string]cty.Value{"self": self}
+	return r.conditions(pctx, rc.lc.postconditions, "Resource postcondition failed", hcl.DiagError)
 }
 
 // resourceValue is a registered resource's value: its outputs, with id.
@@ -242,6 +245,10 @@ func traversalPath(t hcl.Traversal) string {
 // depends on is yet to be created, else its value is unknown until then.
 func (r *run) readInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.EvalContext, pending bool, set func(cty.Value, bool)) {
 	rc := n.resource
+	if !r.conditions(ctx, rc.lc.preconditions, "Resource precondition failed", hcl.DiagError) {
+		set(cty.NilVal, true)
+		return
+	}
 	args, ok := r.resourceBody(rc, ctx)
 	if !ok {
 		set(cty.NilVal, true)
@@ -279,16 +286,23 @@ func (r *run) readInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.EvalC
 	go func() {
 		plain, _ := resource.NewObject(args).Unsecret()
 		res, err := r.mon.Invoke(r.ctx, engine.InvokeRequest{Token: token, Args: plain.Object(), Provider: reg.Provider, Version: reg.Version})
+		if err != nil && rc.check != nil {
+			set(r.scopedFailed(rc, inst, k, token, args, err), false)
+			return
+		}
 		if err != nil {
 			r.fail(rc.rng, "Failed to read data source", "Reading %s%s%s failed: %s.", inst.prefix, rc.addr(), k.suffix(), err)
 			set(cty.NilVal, true)
 			return
 		}
+		if rc.check != nil {
+			r.scopedRead(rc, inst, k, token, r.secretAttrs(rc, res))
+		}
 		v := objectToCty(res)
 		if resource.NewObject(args).ContainsSecrets() {
 			v = v.Mark(sensitive)
 		}
-		set(v, false)
+		set(v, !r.postconditions(rc, ctx, v))
 	}()
 }
 

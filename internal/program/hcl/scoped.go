@@ -1,0 +1,84 @@
+package hcl
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/plinth-iac/plinth/internal/program"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// Data sources nested in check blocks ("scoped" data sources), as
+// terraform 1.11 has them: read during every plan and every apply, their
+// failures warnings that skip their check's assertions, and only their
+// check block may refer to them. Like every data source plinth reads,
+// they are not recorded in the state.
+
+// scopedRead tells the preview's display of a scoped data source read:
+// terraform lists each as a read during apply, "(config will be reloaded
+// to verify a check block)", with what the plan read.
+func (r *run) scopedRead(rc *resourceConfig, inst *modInst, k instanceKey, token string, planned resource.Object) {
+	if r.opts.DeferredRead == nil {
+		return
+	}
+	r.opts.DeferredRead(program.DeferredRead{Address: inst.prefix + rc.addr() + k.suffix(), Type: token,
+		Args: planned, Reason: program.ReadCheckNested})
+}
+
+// scopedFailed reports a scoped data source's failed read as a warning
+// and marks its check block failed in this module instance, so that its
+// assertions are not evaluated (terraform's check fails with the read's
+// error instead). The data source's value is unknown.
+func (r *run) scopedFailed(rc *resourceConfig, inst *modInst, k instanceKey, token string, args resource.Object, err error) cty.Value {
+	rng := rc.rng
+	r.report(hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: "Failed to read data source", Subject: &rng,
+		Detail: fmt.Sprintf("Reading %s%s%s, nested in check %q, failed: %s. As the data source is nested in a check block, this is a warning: the check's assertions were not evaluated, and nothing else is stopped. Fix the data source's arguments, or what it reads.",
+			inst.prefix, rc.addr(), k.suffix(), rc.check.name, err)}})
+	r.mu.Lock()
+	r.failedChecks[checkKey(inst, rc.check)] = true
+	r.mu.Unlock()
+	r.scopedRead(rc, inst, k, token, r.withComputed(rc, args))
+	return cty.DynamicVal
+}
+
+// checkKey names a check block in a module instance.
+func checkKey(inst *modInst, c *check) string { return inst.prefix + "check." + c.name }
+
+// secretAttrs marks what the data source's schema calls sensitive in a
+// read result secret, for the display.
+func (r *run) secretAttrs(rc *resourceConfig, res resource.Object) resource.Object {
+	out := res.Copy()
+	for name, p := range r.dataOutputs[rc] {
+		if v, ok := out[name]; ok && p.Secret && !v.IsNull() {
+			out[name] = resource.MakeSecret(v)
+		}
+	}
+	return out
+}
+
+// check evaluates a check block's assertions, unless one of its scoped
+// data sources failed to read; failures are warnings, and so are
+// assertions a plan cannot evaluate yet, as terraform's are.
+func (r *run) check(n *node, inst *modInst) {
+	r.mu.Lock()
+	failed := r.failedChecks[checkKey(inst, n.check)]
+	r.mu.Unlock()
+	if failed {
+		return
+	}
+	ctx := r.evalCtx(inst)
+	var known []*condition
+	for _, a := range n.check.asserts {
+		v, ds := a.cond.Value(ctx)
+		if v, _ = v.UnmarkDeep(); !ds.HasErrors() && !v.IsKnown() {
+			rng := a.cond.Range()
+			r.report(hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: "Check block assertion known after apply", Subject: &rng,
+				Detail: "The condition could not be evaluated at this time, a result will be known when this plan is applied."}})
+			continue
+		}
+		known = append(known, a)
+	}
+	r.conditions(ctx, known, "Check block assertion failed", hcl.DiagWarning)
+}
