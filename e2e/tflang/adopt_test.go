@@ -75,9 +75,15 @@ func adoptRoundTrip(t *testing.T, tf, src string) {
 	if r := p.run("preview", "--detailed-exitcode"); r.Code != 0 {
 		t.Fatalf("preview after adopt is not clean (exit %d):\n%s", r.Code, r.Output())
 	}
+	adopted := stackRecords(t, p)
 	p.must("up", "--yes")
 	if diff := cmp.Diff(want, p.outputs()); diff != "" {
 		t.Errorf("stack outputs after up differ from terraform's (-terraform +plinth):\n%s", diff)
+	}
+	// The up may add the records of providers only data sources,
+	// functions or ephemeral resources use; it keeps every adopted one.
+	if gone := missing(adopted, stackRecords(t, p)); len(gone) > 0 {
+		t.Errorf("the up after adopt renamed these records or moved them to other providers:\n%s", strings.Join(gone, "\n"))
 	}
 	exportOver(t, p, d, original)
 	if r := d.run("plan", "-detailed-exitcode", "-no-color", "-input=false"); r.code != 0 {
@@ -99,6 +105,51 @@ func exportOver(t *testing.T, p *project, d *tfDir, original []byte) {
 	}
 	p.must("state", "export", "--format", "terraform", "--previous", prev,
 		"--file", filepath.Join(d.dir, "terraform.tfstate"))
+}
+
+// stackRecords lists the stack's records, providers included, each as
+// its URN and the provider reference it is managed by (without the
+// provider's ID), from the stack exported as a Pulumi deployment.
+func stackRecords(t *testing.T, p *project) []string {
+	t.Helper()
+	var dep struct {
+		Deployment struct {
+			Resources []struct{ URN, Provider string }
+		}
+	}
+	// Secrets in the export are encrypted with a passphrase, which a
+	// Pulumi deployment needs.
+	opts := p.opts
+	opts.Env = map[string]string{"PULUMI_CONFIG_PASSPHRASE": "records"}
+	for k, v := range p.opts.Env {
+		opts.Env[k] = v
+	}
+	decodeJSON(t, clitest.MustRun(t, p.dir, opts, "state", "export", "--format", "pulumi").Stdout, &dep)
+	var out []string
+	for _, r := range dep.Deployment.Resources {
+		prov := r.Provider
+		if i := strings.LastIndex(prov, "::"); i >= 0 {
+			prov = prov[:i]
+		}
+		out = append(out, r.URN+" <- "+prov)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// missing lists the elements of want that got lacks.
+func missing(want, got []string) []string {
+	have := map[string]bool{}
+	for _, g := range got {
+		have[g] = true
+	}
+	var out []string
+	for _, w := range want {
+		if !have[w] {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // managedInstances lists the addresses of the managed resource instances
