@@ -75,9 +75,15 @@ func adoptRoundTrip(t *testing.T, tf, src string) {
 	if r := p.run("preview", "--detailed-exitcode"); r.Code != 0 {
 		t.Fatalf("preview after adopt is not clean (exit %d):\n%s", r.Code, r.Output())
 	}
+	adopted := stackRecords(t, p)
 	p.must("up", "--yes")
 	if diff := cmp.Diff(want, p.outputs()); diff != "" {
 		t.Errorf("stack outputs after up differ from terraform's (-terraform +plinth):\n%s", diff)
+	}
+	// The up may add the records of providers only data sources,
+	// functions or ephemeral resources use; it keeps every adopted one.
+	if gone := missing(adopted, stackRecords(t, p)); len(gone) > 0 {
+		t.Errorf("the up after adopt renamed these records or moved them to other providers:\n%s", strings.Join(gone, "\n"))
 	}
 	exportOver(t, p, d, original)
 	checkPlanClean(t, d)
@@ -97,6 +103,51 @@ func exportOver(t *testing.T, p *project, d *tfDir, original []byte) {
 	}
 	p.must("state", "export", "--format", "terraform", "--previous", prev,
 		"--file", filepath.Join(d.dir, "terraform.tfstate"))
+}
+
+// stackRecords lists the stack's records, providers included, each as
+// its URN and the provider reference it is managed by (without the
+// provider's ID), from the stack exported as a Pulumi deployment.
+func stackRecords(t *testing.T, p *project) []string {
+	t.Helper()
+	var dep struct {
+		Deployment struct {
+			Resources []struct{ URN, Provider string }
+		}
+	}
+	// Secrets in the export are encrypted with a passphrase, which a
+	// Pulumi deployment needs.
+	opts := p.opts
+	opts.Env = map[string]string{"PULUMI_CONFIG_PASSPHRASE": "records"}
+	for k, v := range p.opts.Env {
+		opts.Env[k] = v
+	}
+	decodeJSON(t, clitest.MustRun(t, p.dir, opts, "state", "export", "--format", "pulumi").Stdout, &dep)
+	var out []string
+	for _, r := range dep.Deployment.Resources {
+		prov := r.Provider
+		if i := strings.LastIndex(prov, "::"); i >= 0 {
+			prov = prov[:i]
+		}
+		out = append(out, r.URN+" <- "+prov)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// missing lists the elements of want that got lacks.
+func missing(want, got []string) []string {
+	have := map[string]bool{}
+	for _, g := range got {
+		have[g] = true
+	}
+	var out []string
+	for _, w := range want {
+		if !have[w] {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // managedInstances lists the addresses of the managed resource instances
@@ -278,4 +329,63 @@ func TestProviderBlockKeepsOldName(t *testing.T) {
 	if r := p.run("preview", "--detailed-exitcode"); r.Code != 0 {
 		t.Errorf("the second preview is not clean (exit %d):\n%s", r.Code, r.Output())
 	}
+}
+
+// TestDefaultProviderKeepsVersionedName checks a stack recorded before a
+// Terraform configuration's default provider was named default whatever
+// its version constraint (it was default_<constraint>, default____3_6
+// for "~> 3.6"), with and without a provider block: the resources are
+// neither replaced nor changed, and one up drops the old provider record
+// and previews clean after.
+func TestDefaultProviderKeepsVersionedName(t *testing.T) {
+	const required = "terraform {\n  required_providers {\n    random = { source = \"hashicorp/random\", version = \"~> 3.6\" }\n  }\n}\n"
+	const body = "resource \"random_pet\" \"p\" {}\noutput \"p\" { value = random_pet.p.id }\n"
+	tests := map[string]string{
+		"implied":        required + body,
+		"provider block": required + "provider \"random\" {}\n" + body,
+	}
+	for name, config := range tests {
+		t.Run(name, func(t *testing.T) {
+			p := newProject(t, configDir(t, config))
+			p.must("up", "--yes")
+			want := p.outputs()
+			readopt(t, p, "pulumi:providers:random::default", "pulumi:providers:random::default____3_6")
+			if out := p.must("preview", "--diff").Output(); strings.Contains(out, "random_pet.p") {
+				t.Errorf("the preview changes random_pet.p:\n%s", out)
+			}
+			p.must("up", "--yes")
+			if diff := cmp.Diff(want, p.outputs()); diff != "" {
+				t.Errorf("outputs after up (-before +after):\n%s", diff)
+			}
+			for _, r := range stackRecords(t, p) {
+				if strings.Contains(r, "default____3_6") {
+					t.Errorf("after the up the stack still records %s", r)
+				}
+			}
+			if r := p.run("preview", "--detailed-exitcode"); r.Code != 0 {
+				t.Errorf("the second preview is not clean (exit %d):\n%s", r.Code, r.Output())
+			}
+		})
+	}
+}
+
+// readopt rewrites the stack's provider name old as new, through an
+// export and a forced adopt, as an older plinth recorded it.
+func readopt(t *testing.T, p *project, old, new string) {
+	t.Helper()
+	f := filepath.Join(t.TempDir(), "old.json")
+	p.must("state", "export", "--format", "pulumi", "--file", f)
+	data, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	renamed := strings.ReplaceAll(string(data), old+"::", new+"::")
+	renamed = strings.ReplaceAll(renamed, old+"\"", new+"\"")
+	if renamed == string(data) {
+		t.Fatalf("the exported stack has no provider %s", old)
+	}
+	if err := os.WriteFile(f, []byte(renamed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.must("state", "adopt", "--format", "pulumi", "--force", f)
 }

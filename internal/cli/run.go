@@ -185,6 +185,7 @@ func (r *stackRun) options(journal engine.Journal, hard context.Context, f opFla
 		DefaultProviderConfig: providerConfig(r.ws.dir, r.defaultProviderConfig()),
 		Provisioners:          provisionerSource(r.ws.dir),
 		ServeMonitor:          r.serveMonitor,
+		OneDefaultProvider:    r.pulumi == nil && r.project.Terraform(),
 	}, nil
 }
 

@@ -83,6 +83,7 @@ func newDeployment(ctx context.Context, base *state.Snapshot, opts *Options, pre
 	d.x.opCtx = ctx
 	d.prov = newProviderRegistry(opts.Providers, d.callCtx)
 	d.prov.recorded, d.prov.configure, d.prov.registerDefault = d.recs.find, d.x.fx.configure, d.registerDefaultProvider
+	d.prov.defaultName = opts.defaultProviderName
 	d.x.prov = d.prov
 	// Providers are told to stop outstanding work when calls in flight are
 	// to be cut short: on HardCancel if the caller distinguishes a hard

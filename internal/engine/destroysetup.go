@@ -110,7 +110,7 @@ func (m setupMonitor) provider(req *InvokeRequest) error {
 		return nil
 	}
 	pkg := packageOf(req.Token)
-	urn := d.urn(state.ProviderTypePrefix+pkg, defaultProviderName(req.Version), "")
+	urn := d.urn(state.ProviderTypePrefix+pkg, d.opts.defaultProviderName(req.Version), "")
 	if rec := d.recs.current(urn); rec != nil {
 		req.Provider = state.ProviderRef(urn, rec.ID)
 		_, err := d.prov.forRef(req.Provider)

@@ -69,6 +69,23 @@ type Options struct {
 	// inputs (from ephemeral resources or variables) the state never
 	// records. See setupMonitor. Other operations ignore it.
 	DestroySetup Program
+	// OneDefaultProvider names each package's default provider resource
+	// "default" whatever version the program asks for, as a Terraform
+	// configuration needs: it has one version of each provider, which its
+	// constraints select, and its state names the provider without one.
+	// Otherwise the default provider is named per version
+	// ("default_3_1_0"), as Pulumi names it: a Pulumi program can use
+	// several versions of a package at once.
+	OneDefaultProvider bool
+}
+
+// defaultProviderName names the default provider resource of a package
+// at a version.
+func (o *Options) defaultProviderName(version string) string {
+	if o.OneDefaultProvider {
+		return state.DefaultProviderName("")
+	}
+	return state.DefaultProviderName(version)
 }
 
 // DefaultParallel is the default bound on concurrent steps: provider calls

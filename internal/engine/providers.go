@@ -50,6 +50,9 @@ type providerRegistry struct {
 	// registerDefault registers the default provider resource of a package
 	// and version, returning its reference.
 	registerDefault func(pkg, version, source string) (string, error)
+	// defaultName names the default provider resource of a version: the
+	// registry keeps one default provider per package and name.
+	defaultName func(version string) string
 
 	mu       sync.Mutex
 	byRef    map[string]*instance
@@ -67,12 +70,13 @@ type defaultProvider struct {
 
 func newProviderRegistry(source ProviderSource, ctx context.Context) *providerRegistry {
 	return &providerRegistry{
-		source:   source,
-		ctx:      ctx,
-		byRef:    map[string]*instance{},
-		defaults: map[string]*defaultProvider{},
-		loose:    map[string]provider.Provider{},
-		schemas:  map[string]*schema.Schema{},
+		source:      source,
+		ctx:         ctx,
+		defaultName: state.DefaultProviderName,
+		byRef:       map[string]*instance{},
+		defaults:    map[string]*defaultProvider{},
+		loose:       map[string]provider.Provider{},
+		schemas:     map[string]*schema.Schema{},
 	}
 }
 
@@ -153,7 +157,7 @@ func (r *providerRegistry) forRegistration(reg *Registration) (*instance, error)
 // defaultFor sets up the default provider resource for a package and
 // version once, on first use.
 func (r *providerRegistry) defaultFor(pkg, version, source string) (*instance, error) {
-	key := pkg + "@" + version
+	key := pkg + "::" + r.defaultName(version)
 	r.mu.Lock()
 	dp, ok := r.defaults[key]
 	if !ok {
@@ -277,9 +281,6 @@ func packageOf(typ string) string {
 	pkg, _, _ := strings.Cut(typ, ":")
 	return pkg
 }
-
-// defaultProviderName names the default provider resource of a version.
-func defaultProviderName(version string) string { return state.DefaultProviderName(version) }
 
 func newProviderID() string {
 	var b [16]byte

@@ -6,8 +6,11 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/internal/state"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -157,5 +160,41 @@ func TestPreviewAfterUpShowsNoChanges(t *testing.T) {
 	res, err = h.preview(chain(2))
 	if err != nil || res.Counts[engine.OpUpdate] != 1 {
 		t.Errorf("preview of a change: counts %v, err %v; want one update", res.Counts, err)
+	}
+}
+
+// TestDefaultProviderNames checks how default providers are named: per
+// version for a Pulumi program, which may use several versions of a
+// package at once; "default" whatever the version with
+// OneDefaultProvider, as a Terraform configuration needs (its modules'
+// constraints select one version, and its state names no version).
+func TestDefaultProviderNames(t *testing.T) {
+	tests := map[string]struct {
+		one  bool
+		want []string
+	}{
+		"per version":          {want: []string{"default_1_0_0 <- a", "default____1_0 <- b"}},
+		"one default provider": {one: true, want: []string{"default <- a", "default <- b"}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t)
+			h.opts = func(o *engine.Options) { o.OneDefaultProvider = tc.one }
+			version := func(v string) func(*engine.Registration) {
+				return func(r *engine.Registration) { r.Version = v }
+			}
+			h.mustUp(prog{{name: "a", opt: version("1.0.0")}, {name: "b", opt: version(">= 1.0")}})
+			var got []string
+			for _, n := range []string{"a", "b"} {
+				urn, _, err := state.ParseProviderRef(h.get(n).Provider)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, urn.Name()+" <- "+n)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("default providers (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

@@ -158,7 +158,7 @@ func (d *deployment) registerDefaultProvider(pkg, version, source string) (strin
 		config = d.opts.DefaultProviderConfig(pkg)
 	}
 	reg := &Registration{
-		Type: state.ProviderTypePrefix + pkg, Name: defaultProviderName(version), Custom: true,
+		Type: state.ProviderTypePrefix + pkg, Name: d.opts.defaultProviderName(version), Custom: true,
 		Inputs: config, Version: version, PluginSource: source,
 	}
 	urn := d.urn(reg.Type, reg.Name, "")

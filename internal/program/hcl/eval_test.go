@@ -152,6 +152,8 @@ resource "random_pet" "p" { provider = random.west }`}, want: []string{"provider
 			"main.tf":   "provider \"random\" {}\nresource \"random_pet\" \"p\" {}\nmodule \"m\" { source = \"./m\" }",
 			"m/main.tf": "provider \"local\" {}\nresource \"local_file\" \"f\" { filename = \"f\" }",
 		}, want: []string{"default", "module.m.local_file.f", "module.m.provider.local", "random_pet.p"}},
+		// A configuration has one version of each provider: the
+		// constraint selects it and leaves the name alone.
 		"root provider with a version": {files: map[string]string{"main.tf": `
 terraform {
   required_providers {
@@ -159,7 +161,26 @@ terraform {
   }
 }
 provider "random" {}
-resource "random_pet" "p" {}`}, want: []string{"default_3_6_0", "random_pet.p"}},
+resource "random_pet" "p" {}`}, want: []string{"default", "random_pet.p"}},
+		"aliased and module providers with versions": {files: map[string]string{
+			"main.tf": `
+terraform {
+  required_providers {
+    random = { source = "hashicorp/random", version = "~> 3.6" }
+  }
+}
+provider "random" { alias = "west" }
+resource "random_pet" "p" { provider = random.west }
+module "m" { source = "./m" }`,
+			"m/main.tf": `
+terraform {
+  required_providers {
+    local = { source = "hashicorp/local", version = ">= 2.4" }
+  }
+}
+provider "local" {}
+resource "local_file" "f" { filename = "f" }`,
+		}, want: []string{"module.m.local_file.f", "module.m.provider.local", "provider.random.west", "random_pet.p"}},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

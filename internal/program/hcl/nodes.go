@@ -210,7 +210,7 @@ func (r *run) providerNode(n *node) bool {
 			continue
 		}
 		src, version := r.required(n.mod, p.name)
-		reg := engine.Registration{Type: "pulumi:providers:" + p.name, Name: providerName(inst, p, version),
+		reg := engine.Registration{Type: "pulumi:providers:" + p.name, Name: providerName(inst, p),
 			Custom: true, Inputs: objectOf(vals), Version: version, PluginSource: src, EphemeralInputs: ephemeralKeys(vals)}
 		res, err := engine.RegisterAndWait(r.ctx, r.mon, reg)
 		if err != nil {
@@ -226,12 +226,12 @@ func (r *run) providerNode(n *node) bool {
 
 // providerName names a provider block's resource: the root module's
 // block without an alias as the provider it stands for when absent (the
-// default provider: Terraform sees both as one configuration, so a
-// terraform.tfstate adopted names it so too), the others
-// [module.NAME.]provider.TYPE[.ALIAS].
-func providerName(inst *modInst, p *providerConfig, version string) string {
+// default provider, "default" whatever the version constraint: Terraform
+// sees both as one configuration, with one version, so a terraform.tfstate
+// adopted names it so too), the others [module.NAME.]provider.TYPE[.ALIAS].
+func providerName(inst *modInst, p *providerConfig) string {
 	if inst.prefix == "" && p.alias == "" {
-		return state.DefaultProviderName(version)
+		return state.DefaultProviderName("")
 	}
 	return inst.prefix + "provider." + p.key()
 }

@@ -1,8 +1,8 @@
 terraform {
   required_version = ">= 1.5"
   required_providers {
-    random = { source = "hashicorp/random" }
-    local  = { source = "hashicorp/local" }
+    random = { source = "hashicorp/random", version = "~> 3.6" }
+    local  = { source = "hashicorp/local", version = ">= 2.4, < 3.0" }
   }
 }
 

@@ -1,7 +1,7 @@
 # Provider-defined functions: provider::time::rfc3339_parse.
 terraform {
   required_providers {
-    time = { source = "hashicorp/time" }
+    time = { source = "hashicorp/time", version = "~> 0.14" }
   }
 }
 

@@ -1,3 +1,9 @@
+terraform {
+  required_providers {
+    local = { source = "hashicorp/local", version = "~> 2.4" }
+  }
+}
+
 variable "name" { type = string }
 variable "size" { type = number }
 

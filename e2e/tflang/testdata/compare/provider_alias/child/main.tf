@@ -1,6 +1,6 @@
 terraform {
   required_providers {
-    random = { source = "hashicorp/random" }
+    random = { source = "hashicorp/random", version = ">= 3.0" }
   }
 }
 
