@@ -1,6 +1,8 @@
 package display
 
 import (
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -323,14 +325,7 @@ func tfName(s string) bool {
 }
 
 // sortedKeys are a map's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 // attrLines are a changed top-level attribute's lines: "~ name = ..."
 // with its nested changes, aligned to width.
