@@ -40,6 +40,8 @@ type fakeMonitor struct {
 	// readErr, if set, is the error a data source read fails with (nil:
 	// it succeeds).
 	readErr func(engine.InvokeRequest) error
+	// schemaVersions are the package@version each Schema call asked for.
+	schemaVersions []string
 }
 
 func (f *fakeMonitor) Register(reg engine.Registration, done func(engine.Registered, error)) {
@@ -77,7 +79,10 @@ func (f *fakeMonitor) Invoke(_ context.Context, req engine.InvokeRequest) (resou
 	out["read"] = resource.NewBool(true)
 	return out, nil
 }
-func (f *fakeMonitor) Schema(_ context.Context, pkg, _ string) (*schema.Schema, error) {
+func (f *fakeMonitor) Schema(_ context.Context, pkg, version string) (*schema.Schema, error) {
+	f.mu.Lock()
+	f.schemaVersions = append(f.schemaVersions, pkg+"@"+version)
+	f.mu.Unlock()
 	if s, ok := f.schemas[pkg]; ok {
 		return s, nil
 	}

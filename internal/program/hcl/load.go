@@ -32,6 +32,9 @@ type Config struct {
 	src      sources
 	graph    *graph
 	warnings program.Diagnostics
+	// constraints are each provider's version constraints, intersected
+	// over every module, by provider address (see providerAddress).
+	constraints map[string]*providerConstraint
 }
 
 // IsConfig reports whether a directory holds a Terraform configuration.
@@ -41,7 +44,8 @@ func IsConfig(dir string) bool {
 }
 
 // Load reads the configuration in dir, its modules, and checks it:
-// syntax, block shapes, references, cycles and required_version. The
+// syntax, block shapes, references, cycles, required_version and that
+// each provider's version constraints can be met together. The
 // error is a program.Diagnostics naming file:line:col of each problem.
 func Load(dir string) (*Config, error) {
 	abs, err := filepath.Abs(dir)
@@ -53,6 +57,11 @@ func Load(dir string) (*Config, error) {
 	c := &Config{name: projectName(abs), dir: abs, shown: dir, root: root, src: l.src}
 	if !l.diags.HasErrors() {
 		l.diags = append(l.diags, checkVersions(root)...)
+	}
+	if !l.diags.HasErrors() {
+		var ds hcl.Diagnostics
+		c.constraints, ds = combineConstraints(root)
+		l.diags = append(l.diags, ds...)
 	}
 	if l.diags.HasErrors() {
 		return nil, l.src.errorOf(l.diags)

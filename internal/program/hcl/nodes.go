@@ -236,13 +236,19 @@ func providerName(inst *modInst, p *providerConfig) string {
 	return inst.prefix + "provider." + p.key()
 }
 
-// required finds the source and version of a provider's local name in a
-// module or the modules above it.
+// required finds the source of a provider's local name in a module or
+// the modules above it, and the version constraint of that provider: every
+// module's constraints on it joined (">= 3.0, ~> 3.6"), as Terraform uses
+// one version per provider for the whole configuration.
 func (r *run) required(m *Module, name string) (source, version string) {
 	for ; m != nil; m = m.parent {
 		if rp, ok := m.required[name]; ok {
-			return rp.source, rp.version
+			source = rp.source
+			break
 		}
 	}
-	return "", ""
+	if pc := r.c.constraints[providerAddress(source, name)]; pc != nil {
+		version = pc.version
+	}
+	return source, version
 }

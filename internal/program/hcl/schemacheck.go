@@ -52,10 +52,9 @@ func (r *run) providerSchema(m *Module, pkg string, cache map[string]*schema.Sch
 	if s, ok := cache[pkg]; ok {
 		return s
 	}
+	// The configuration's combined constraint, so the schema is the one of
+	// the plugin its resources will use.
 	_, version := r.required(m, pkg)
-	if strings.ContainsAny(version, "<>=~!, ") {
-		version = "" // a constraint: the provider plinth loads
-	}
 	s, err := r.mon.Schema(r.ctx, pkg, version)
 	if err != nil {
 		s = nil
