@@ -127,11 +127,11 @@ func (v *terraformView) End(o Outcome) {
 }
 
 // planLines are a preview's output: the legend of the markers it uses,
-// one block per resource in address order, the output changes and the
-// "Plan:" line; "No changes." when there are none.
+// one block per resource in terraform's address order (tfAddrLess), the
+// output changes and the "Plan:" line; "No changes." when there are none.
 func (v *terraformView) planLines(o Outcome) []string {
 	events := append([]engine.Event(nil), v.planned...)
-	sort.SliceStable(events, func(i, j int) bool { return events[i].URN.Name() < events[j].URN.Name() })
+	sort.SliceStable(events, func(i, j int) bool { return tfAddrLess(events[i].URN.Name(), events[j].URN.Name()) })
 	var blocks []string
 	for _, e := range events {
 		if e.Err != nil {
