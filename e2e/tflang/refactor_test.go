@@ -207,7 +207,7 @@ func TestImportBlock(t *testing.T) {
 }
 
 // importUpdateConfig imports a terraform_data whose configuration sets
-// an input the imported object does not have.
+// an input the imported object does not have, and one it matches.
 const importUpdateConfig = `
 import {
   to = terraform_data.d
@@ -216,6 +216,11 @@ import {
 resource "terraform_data" "d" {
   input = "hello"
 }
+import {
+  to = terraform_data.same
+  id = "5d1c2b3a-0000-4000-8000-000000000001"
+}
+resource "terraform_data" "same" {}
 output "o" { value = terraform_data.d.output }
 output "id" { value = terraform_data.d.id }
 `
@@ -223,16 +228,23 @@ output "id" { value = terraform_data.d.id }
 // TestImportThenUpdate imports an object whose configuration differs from
 // it, in both tools: each plans one import and one in-place update (not
 // a refusal, not a replacement), applies them, and then plans nothing.
+// plinth's plan shows the import and the update as terraform's one
+// "will be updated in-place" block with "# (imported from ...)", and the
+// import without changes as its "will be imported" block, line for line.
 func TestImportThenUpdate(t *testing.T) {
-	const planLine = "Plan: 1 to import, 0 to add, 1 to change, 0 to destroy."
+	const planLine = "Plan: 2 to import, 0 to add, 1 to change, 0 to destroy."
 	p := newProject(t, configDir(t, importUpdateConfig))
-	out := p.must("preview").Stdout
-	for _, want := range []string{"terraform_data.d will be imported", "terraform_data.d will be updated in-place", planLine} {
+	out := p.must("preview", "--color", "never").Stdout
+	for _, want := range []string{"terraform_data.d will be updated in-place", `# (imported from "0f9c5b4e-1d7a-4d0a-9d5c-2f1e3b4a5c6d")`, "terraform_data.same will be imported", planLine} {
 		if !strings.Contains(out, want) {
 			t.Errorf("plinth's preview does not say %q:\n%s", want, out)
 		}
 	}
-	if out := p.must("up", "--yes").Stdout; !strings.Contains(out, "Resources: 1 imported, 0 added, 1 changed, 0 destroyed.") {
+	if strings.Contains(out, "terraform_data.d will be imported") {
+		t.Errorf("plinth's preview shows terraform_data.d's import apart from its update:\n%s", out)
+	}
+	gotBlocks := planBlocks(out)
+	if out := p.must("up", "--yes").Stdout; !strings.Contains(out, "Resources: 2 imported, 0 added, 1 changed, 0 destroyed.") {
 		t.Errorf("plinth's up did not import and update:\n%s", out)
 	}
 	got := p.outputs()
@@ -248,8 +260,12 @@ func TestImportThenUpdate(t *testing.T) {
 		t.Skip("terraform is not on PATH: skipping its side")
 	}
 	d := newTFDir(t, tf, configDir(t, importUpdateConfig))
-	if out := d.must("plan", "-no-color"); !strings.Contains(out, planLine) {
-		t.Errorf("terraform's plan is not one import and one update:\n%s", out)
+	out = d.must("plan", "-no-color")
+	if !strings.Contains(out, planLine) {
+		t.Errorf("terraform's plan is not two imports and one update:\n%s", out)
+	}
+	if diff := cmp.Diff(planBlocks(out), gotBlocks); diff != "" {
+		t.Errorf("the plans' blocks differ (-terraform +plinth):\n%s", diff)
 	}
 	d.must("apply", "-auto-approve", "-no-color")
 	if out := d.must("plan", "-no-color"); !strings.Contains(out, "No changes") {

@@ -127,20 +127,23 @@ func (v *terraformView) End(o Outcome) {
 }
 
 // planLines are a preview's output: the legend of the markers it uses,
-// one block per resource in address order, the output changes and the
-// "Plan:" line; "No changes." when there are none.
+// one block per resource in terraform's address order (tfAddrLess), the
+// output changes and the "Plan:" line; "No changes." when there are none.
 func (v *terraformView) planLines(o Outcome) []string {
 	events := append([]engine.Event(nil), v.planned...)
-	sort.SliceStable(events, func(i, j int) bool { return events[i].URN.Name() < events[j].URN.Name() })
+	sort.SliceStable(events, func(i, j int) bool { return tfAddrLess(events[i].URN.Name(), events[j].URN.Name()) })
+	events, imported := mergeImports(events)
 	var blocks []string
 	for _, e := range events {
 		if e.Err != nil {
 			continue
 		}
-		a, lines := tfBlock(v.p, e)
+		a, lines := tfImportedBlock(v.p, e, imported[e.URN])
 		blocks = append(blocks, "")
 		blocks = append(blocks, lines...)
-		v.legends[a.legend] = true
+		if a.legend != "" {
+			v.legends[a.legend] = true
+		}
 	}
 	outs := tfOutputChangeLines(v.p, o)
 	if o.Err != nil {
@@ -151,8 +154,10 @@ func (v *terraformView) planLines(o Outcome) []string {
 	}
 	var lines []string
 	if len(blocks) > 0 {
-		lines = append(lines, "", "Resource actions are indicated with the following symbols:")
-		lines = append(lines, v.legend()...)
+		if legend := v.legend(); len(legend) > 0 { // none when it only imports
+			lines = append(lines, "", "Resource actions are indicated with the following symbols:")
+			lines = append(lines, legend...)
+		}
 		lines = append(lines, "", "Plinth will perform the following actions:")
 		lines = append(lines, blocks...)
 		lines = append(lines, "", v.p.paint(colourBold, "Plan:")+" "+v.planCounts(o.Result))
@@ -162,6 +167,30 @@ func (v *terraformView) planLines(o Outcome) []string {
 		lines = append(lines, outs...)
 	}
 	return lines
+}
+
+// mergeImports folds each import into the step planned after it for the
+// same address (an import whose configuration differs from the object is
+// an import, then an update), as terraform shows the two as one block:
+// it returns the events without those imports, and the imported IDs by
+// the address of the step that carries them.
+func mergeImports(events []engine.Event) ([]engine.Event, map[resource.URN]string) {
+	changed := map[resource.URN]bool{}
+	for _, e := range events {
+		if e.Op != engine.OpImport && e.Err == nil {
+			changed[e.URN] = true
+		}
+	}
+	imported := map[resource.URN]string{}
+	out := events[:0]
+	for _, e := range events {
+		if e.Op == engine.OpImport && e.Err == nil && changed[e.URN] && e.New != nil {
+			imported[e.URN] = e.New.ID
+			continue
+		}
+		out = append(out, e)
+	}
+	return out, imported
 }
 
 // noChangeLines are a plan's lines when no resource or output changes:

@@ -21,13 +21,14 @@ type tfAction struct {
 }
 
 var (
-	tfCreate    = tfAction{"+", "will be created", colourGreen, "create"}
-	tfUpdate    = tfAction{"~", "will be updated in-place", colourYellow, "update in-place"}
-	tfDestroy   = tfAction{"-", "will be destroyed", colourRed, "destroy"}
-	tfReplace   = tfAction{"-/+", "must be replaced", colourMagenta, "destroy and then create replacement"}
-	tfCBD       = tfAction{"+/-", "must be replaced", colourMagenta, "create replacement and then destroy"}
-	tfRead      = tfAction{"<=", "will be read during apply", colourCyan, "read (data resources)"}
-	tfImport    = tfAction{"=", "will be imported", colourCyan, "import"}
+	tfCreate  = tfAction{"+", "will be created", colourGreen, "create"}
+	tfUpdate  = tfAction{"~", "will be updated in-place", colourYellow, "update in-place"}
+	tfDestroy = tfAction{"-", "will be destroyed", colourRed, "destroy"}
+	tfReplace = tfAction{"-/+", "must be replaced", colourMagenta, "destroy and then create replacement"}
+	tfCBD     = tfAction{"+/-", "must be replaced", colourMagenta, "create replacement and then destroy"}
+	tfRead    = tfAction{"<=", "will be read during apply", colourCyan, "read (data resources)"}
+	// An import without changes has no marker and is not in the legend.
+	tfImport    = tfAction{"", "will be imported", colourCyan, ""}
 	tfRefreshed = tfAction{"~", "has changed outside of Plinth", colourYellow, "changed outside of Plinth"}
 	tfForget    = tfAction{".", "will no longer be managed by Plinth", colourRed, "forget (the object is left as it is)"}
 )
@@ -50,7 +51,7 @@ var tfReplaceHeadings = map[engine.ReplaceReason]string{
 }
 
 // tfLegend is the order terraform's legend lists markers in.
-var tfLegend = []tfAction{tfCreate, tfUpdate, tfDestroy, tfReplace, tfCBD, tfRead, tfImport, tfRefreshed, tfForget}
+var tfLegend = []tfAction{tfCreate, tfUpdate, tfDestroy, tfReplace, tfCBD, tfRead, tfRefreshed, tfForget}
 
 // tfWords are the words of terraform's progress lines for one step.
 type tfWords struct{ doing, done, failed string }
@@ -82,6 +83,18 @@ const (
 //	    + length = 2
 //	  }
 func tfBlock(p painter, e engine.Event) (tfAction, []string) {
+	return tfImportedBlock(p, e, "")
+}
+
+// tfImportedBlock is tfBlock for a step that also imports the object
+// with ID importedFrom, as terraform shows an import whose configuration
+// differs from the object: the update's block under a line naming the ID,
+// every attribute shown, unchanged ones too.
+//
+//	# random_pet.p will be updated in-place
+//	# (imported from "witty-otter")
+//	~ resource "random_pet" "p" { ...
+func tfImportedBlock(p painter, e engine.Event, importedFrom string) (tfAction, []string) {
 	a := tfActions[e.Op]
 	switch {
 	case e.Op == engine.OpRefresh && e.New == nil:
@@ -94,12 +107,15 @@ func tfBlock(p painter, e engine.Event) (tfAction, []string) {
 	}
 	typ, name := tfTypeName(e)
 	lines := []string{"  " + p.paint(colourBold, "# "+e.URN.Name()) + " " + a.heading}
+	if importedFrom != "" {
+		lines = append(lines, "  # (imported from "+strconv.Quote(importedFrom)+")")
+	}
 	kind := " resource "
 	if why, ok := tfReadReasons[e.Op]; ok {
 		lines, kind = append(lines, "  # "+why), " data "
 	}
 	lines = append(lines, p.paint(a.colour, padSymbol(a.symbol))+kind+strconv.Quote(typ)+" "+strconv.Quote(name)+" {")
-	lines = append(lines, tfBlockAttrs(p, e)...)
+	lines = append(lines, tfBlockAttrs(p, e, importedFrom != "")...)
 	return a, append(lines, "    }")
 }
 
@@ -135,18 +151,39 @@ func tfTypeName(e engine.Event) (typ, name string) {
 }
 
 // tfBlockAttrs are a block's attribute lines: every attribute of what is
-// created or destroyed, the changed ones of an update or replacement.
-func tfBlockAttrs(p painter, e engine.Event) []string {
+// created, destroyed or imported, the changed ones of an update or
+// replacement (and the unchanged ones too when it also imports).
+func tfBlockAttrs(p painter, e engine.Event, importing bool) []string {
 	switch e.Op {
-	case engine.OpCreate, engine.OpImport:
+	case engine.OpCreate:
 		return tfAllAttrs(p, planned(e.New), "+", false, tfDynamic(e))
+	case engine.OpImport:
+		return tfUnchangedAttrs(planned(e.New))
 	case engine.OpDelete, engine.OpDiscard:
 		return tfAllAttrs(p, recorded(e.Old), "-", true, tfDynamic(e))
 	}
 	if e.Old == nil {
 		return tfAllAttrs(p, planned(e.New), "+", false, tfDynamic(e))
 	}
-	return tfChangedAttrs(p, e)
+	return tfChangedAttrs(p, e, importing)
+}
+
+// tfUnchangedAttrs lists every attribute of an imported object as
+// terraform does, without a marker: "    id = "abc"".
+func tfUnchangedAttrs(o resource.Object) []string {
+	keys := nonNullKeys(o)
+	width := maxLen(keys)
+	out := make([]string, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, tfUnchangedLine(k, width, o[k]))
+	}
+	return out
+}
+
+// tfUnchangedLine is an attribute an import leaves as it is. Nested
+// values are written on one line, where terraform expands them.
+func tfUnchangedLine(name string, width int, v resource.Value) string {
+	return tfAttrIndent + "  " + pad(name, width) + " = " + tfInline(v)
 }
 
 // planned is what a preview knows of a resource to be: its planned
@@ -217,7 +254,7 @@ func tfAllAttrs(p painter, o resource.Object, symbol string, toNull bool, dynami
 // tfChangedAttrs lists what an update or replacement changes, an
 // attribute's nested changes under it, then the id and how many
 // attributes are unchanged, then the changed nested blocks.
-func tfChangedAttrs(p painter, e engine.Event) []string {
+func tfChangedAttrs(p painter, e engine.Event, importing bool) []string {
 	cs := changes(e)
 	old := recorded(e.Old)
 	for i, c := range cs {
@@ -252,6 +289,13 @@ func tfChangedAttrs(p painter, e engine.Event) []string {
 			attrs["id"] = []string{tfAttrIndent + p.paint(colourYellow, "~") + " " + pad("id", width) + " = " + tfInline(id) + " -> " + tfKnownAfterApply}
 		}
 		shown["id"] = true
+	}
+	if importing { // terraform shows every attribute of what it imports
+		for _, k := range tfAttrNames(nonNullKeys(old), blocks) {
+			if !shown[k] {
+				attrs[k], shown[k] = []string{tfUnchangedLine(k, width, old[k])}, true
+			}
+		}
 	}
 	var out []string
 	for _, k := range sortedKeys(attrs) { // terraform's order: by name, id among them
@@ -328,7 +372,9 @@ func tfReplaces(cs []change) func(resource.PropertyPath) bool {
 
 // recomputed are the attributes a preview's planned outputs leave
 // unknown that the diff does not name (terraform_data's output when its
-// input changes): terraform shows them as "(known after apply)".
+// input changes, or it was null, as in an object just imported):
+// terraform shows them as "~ x -> (known after apply)" or
+// "+ x = (known after apply)".
 func recomputed(e engine.Event, old resource.Object, cs []change) []change {
 	if e.New == nil || !e.Preview {
 		return nil
@@ -339,7 +385,12 @@ func recomputed(e engine.Event, old resource.Object, cs []change) []change {
 	}
 	var out []change
 	for _, k := range nonNullKeys(e.New.Outputs) {
-		if v, was := old[k]; !named[k] && e.New.Outputs[k].IsUnknown() && was && !v.IsUnknown() {
+		v := old[k]
+		switch {
+		case named[k] || !e.New.Outputs[k].IsUnknown() || v.IsUnknown():
+		case v.IsNull(): // unset before, as in an object just imported
+			out = append(out, change{path: k, kind: resource.DiffAdd, new: resource.Unknown()})
+		default:
 			out = append(out, change{path: k, kind: resource.DiffUpdate, old: v, new: resource.Unknown()})
 		}
 	}

@@ -241,3 +241,65 @@ func TestTerraformOutputFormat(t *testing.T) {
 		}
 	}
 }
+
+// TestTFImportBlocks: an import with an update for the same address is
+// one block, as terraform 1.11 writes it (recorded from its plan of
+// e2e/tflang's importUpdateConfig); an import without changes has no
+// marker and no legend.
+func TestTFImportBlocks(t *testing.T) {
+	const id = "0f9c5b4e"
+	imported := tfRes("terraform_data", "terraform_data.d", id, obj("id", id))
+	updated := tfRes("terraform_data", "terraform_data.d", id, obj("input", "hello"))
+	updated.Outputs = obj("id", id, "input", "hello", "output", resource.Unknown())
+	update := tfEvent(engine.OpUpdate, imported, updated, true)
+	update.Diff = resource.DetailedDiff{"input": {Kind: resource.DiffAdd, InputDiff: true}}
+	same := tfRes("terraform_data", "terraform_data.e", "abc", obj("id", "abc"))
+	cases := map[string]struct {
+		events []engine.Event
+		counts map[engine.StepOp]int
+		want   string
+	}{
+		"import then update": {[]engine.Event{tfEvent(engine.OpImport, nil, imported, true), update},
+			map[engine.StepOp]int{engine.OpImport: 1, engine.OpUpdate: 1}, `
+Resource actions are indicated with the following symbols:
+  ~ update in-place
+
+Plinth will perform the following actions:
+
+  # terraform_data.d will be updated in-place
+  # (imported from "0f9c5b4e")
+  ~ resource "terraform_data" "d" {
+        id     = "0f9c5b4e"
+      + input  = "hello"
+      + output = (known after apply)
+    }
+
+Plan: 1 to import, 0 to add, 1 to change, 0 to destroy.
+`},
+		"import alone": {[]engine.Event{tfEvent(engine.OpImport, nil, same, true)},
+			map[engine.StepOp]int{engine.OpImport: 1}, `
+Plinth will perform the following actions:
+
+  # terraform_data.e will be imported
+    resource "terraform_data" "e" {
+        id = "abc"
+    }
+
+Plan: 1 to import, 0 to add, 0 to change, 0 to destroy.
+`},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			var out bytes.Buffer
+			v := New(Options{Out: &out, Style: StyleTerraform})
+			v.Begin(Operation{Verb: "update", Preview: true, Stack: "dev"})
+			for _, e := range c.events {
+				v.Event(e)
+			}
+			v.End(Outcome{Result: &engine.Result{Counts: c.counts}})
+			if diff := cmp.Diff(c.want, out.String()); diff != "" {
+				t.Errorf("(-terraform +plinth):\n%s", diff)
+			}
+		})
+	}
+}
