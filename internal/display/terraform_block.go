@@ -450,7 +450,11 @@ func tfChangeLine(p painter, c change, width int) string {
 	case resource.DiffDelete:
 		line += tfInline(c.old) + " -> null"
 	default:
-		line += tfInline(c.old) + " -> " + tfInline(c.new)
+		if c.old.IsSecret() || c.new.IsSecret() { // terraform shows neither side
+			line += tfSensitive
+		} else {
+			line += tfInline(c.old) + " -> " + tfInline(c.new)
+		}
 	}
 	if c.replaces {
 		line += " " + p.paint(colourRed, "# forces replacement")
@@ -493,6 +497,9 @@ func tfInline(v resource.Value) string {
 func nonNullKeys(o resource.Object) []string {
 	var keys []string
 	for k, v := range o {
+		if v.IsSecret() {
+			v = v.SecretElement() // a sensitive attribute that is null is null
+		}
 		if !v.IsNull() {
 			keys = append(keys, k)
 		}

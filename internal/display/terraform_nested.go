@@ -84,6 +84,9 @@ func collection(v resource.Value) bool {
 func (n tfNested) value(path resource.PropertyPath, old, new resource.Value, level int, nullSuffix bool) []string {
 	a := tfActionOf(old, new)
 	switch {
+	case a == tfChange && (old.IsSecret() || new.IsSecret()):
+		// terraform shows neither side of a sensitive change
+		return []string{tfSensitive + n.forces(path)}
 	case a == tfChange && collection(old) && collection(new) && old.Kind() == new.Kind():
 		if old.Kind() == resource.ArrayKind {
 			return n.list(path, old.Array(), new.Array(), level, a)

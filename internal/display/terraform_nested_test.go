@@ -38,6 +38,31 @@ func TestTerraformNestedChanges(t *testing.T) {
         }
         # (2 unchanged attributes hidden)
     }`},
+		"sensitive values, as terraform 1.11.4 shows them": {func() engine.Event {
+			// random_password replaced: the old result is sensitive, the
+			// new unknown; a sensitive attribute that is null is not
+			// counted among the unchanged ones
+			old := tfRes("random_password", "random_password.pw", "none", obj("length", 12, "special", true))
+			old.Outputs = obj("length", 12, "special", true, "id", "none")
+			old.Outputs["result"] = resource.MakeSecret(resource.NewString("s3cret"))
+			old.Outputs["bcrypt_hash"] = resource.MakeSecret(resource.NewString("h"))
+			old.Outputs["override_special"] = resource.MakeSecret(resource.Null())
+			nw := tfRes("random_password", "random_password.pw", engine.UnknownID, obj("length", 14, "special", true))
+			nw.Outputs = obj("length", 14, "special", true)
+			nw.Outputs["result"] = resource.Unknown()
+			nw.Outputs["bcrypt_hash"] = resource.Unknown()
+			nw.Outputs["id"] = resource.Unknown()
+			e := tfEvent(engine.OpReplace, old, nw, true)
+			e.ReplaceKeys = []string{"length"}
+			return e
+		}, `  # random_password.pw must be replaced
+-/+ resource "random_password" "pw" {
+      ~ bcrypt_hash = (sensitive value)
+      ~ id          = "none" -> (known after apply)
+      ~ length      = 12 -> 14 # forces replacement
+      ~ result      = (sensitive value)
+        # (1 unchanged attribute hidden)
+    }`},
 		"object of a list and a map": {func() engine.Event {
 			in := func(first, b string) resource.Object {
 				return obj("input", map[string]any{"names": []any{first, "y", "z"}, "tags": map[string]any{"a": "1", "b": b, "c": "3"}, "n": 1})
