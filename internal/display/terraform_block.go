@@ -534,7 +534,8 @@ func tfOutputChangeLines(p painter, o Outcome) []string {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	width := maxLen(names)
+	// terraform aligns the names of every output, unchanged ones too
+	width := max(maxLen(names), maxLen(sortedKeys(o.PriorOutputs)), maxLen(sortedKeys(o.Result.Outputs)))
 	var lines []string
 	for _, n := range names {
 		c := change{path: n, kind: changes[n], old: o.PriorOutputs[n], new: o.Result.Outputs[n]}

@@ -216,6 +216,23 @@ func TestTerraformProviderOnlyChanges(t *testing.T) {
 	}
 }
 
+// TestTerraformOutputChangesAlignOverEveryOutput: "Changes to Outputs:"
+// pads a changed output's name to the longest output name, unchanged
+// ones included, as terraform 1.11.4 does ("~ pw   = (sensitive value)"
+// beside an unchanged "pets").
+func TestTerraformOutputChangesAlignOverEveryOutput(t *testing.T) {
+	var out bytes.Buffer
+	v := New(Options{Out: &out, Style: StyleTerraform, Scrubber: &Scrubber{}})
+	v.Begin(Operation{Verb: "update", Preview: true, Stack: "dev"})
+	prior := obj("pets", "a", "pw", "x")
+	now := obj("pets", "a")
+	now["pw"] = resource.Unknown()
+	v.End(Outcome{Result: &engine.Result{Outputs: now}, DiffOutputs: true, PriorOutputs: prior})
+	if want := "  ~ pw   = \"x\" -> (known after apply)\n"; !strings.Contains(out.String(), want) {
+		t.Errorf("the output change is not %q:\n%s", want, out.String())
+	}
+}
+
 // TestTerraformOutputFormat: outputs after an update are written as
 // terraform 1.11.4 writes them (each want was printed by terraform apply
 // for the same value): names not aligned, nested lists and objects one
