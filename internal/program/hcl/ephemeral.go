@@ -34,12 +34,22 @@ func hasEphemeral(v cty.Value) bool {
 // Only an ephemeral block's arguments may hold ephemeral values: what a
 // managed resource or a data source is given is recorded in the state.
 func (r *run) resourceBody(rc *resourceConfig, ctx *hcl.EvalContext) (resource.Object, bool) {
+	vals, ok := r.resourceArgs(rc, ctx)
+	if vals == nil {
+		return nil, false
+	}
+	return objectOf(vals), ok
+}
+
+// resourceArgs evaluates and checks the arguments of a resource, data or
+// ephemeral block; they are nil if the body could not be evaluated.
+func (r *run) resourceArgs(rc *resourceConfig, ctx *hcl.EvalContext) (map[string]cty.Value, bool) {
 	vals, ds := evalBody(rc.body, ctx, metaArguments)
 	if !r.report(ds) {
 		return nil, false
 	}
 	if rc.mode == ephemeral {
-		return objectOf(vals), true
+		return vals, true
 	}
 	ok := r.checkValues(rc, vals)
 	for name, v := range vals {
@@ -49,7 +59,7 @@ func (r *run) resourceBody(rc *resourceConfig, ctx *hcl.EvalContext) (resource.O
 				name, rc.addr()) && ok
 		}
 	}
-	return objectOf(vals), ok
+	return vals, ok
 }
 
 // argRange is where an argument of a block is set, or the block itself.

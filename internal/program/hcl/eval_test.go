@@ -2,6 +2,7 @@ package hcl
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -335,5 +336,38 @@ resource "local_file" "b" {
 	group, _ := state.GroupOf(a0)
 	if len(b.Dependencies) != 0 || !cmp.Equal(b.DependencyGroups, []resource.URN{group}) || group == "" {
 		t.Errorf("local_file.b[1]: dependencies %v, groups %v; want only the group of %s", b.Dependencies, b.DependencyGroups, a0)
+	}
+}
+
+// TestIgnoreChangesIndexPaths: a trailing string index in ignore_changes
+// ignores one key of a map-typed argument, but of an object (a dynamic
+// argument given an object, as terraform_data's input) the whole
+// argument, as terraform does.
+func TestIgnoreChangesIndexPaths(t *testing.T) {
+	str := schema.Type{Kind: schema.TypeString}
+	ign := &schema.Schema{Resources: map[string]schema.ResourceSchema{"ign:index:ign_thing": {Inputs: map[string]schema.Property{
+		"keepers": {Type: schema.Type{Kind: schema.TypeMap, Elem: &str}},
+		"input":   {Type: schema.Type{Kind: schema.TypeAny}},
+		"list":    {Type: schema.Type{Kind: schema.TypeArray, Elem: &str}},
+	}}}}
+	tests := map[string]struct{ args, ignore, want string }{
+		"map key":          {`keepers = { x = "1", y = "2" }`, `keepers["x"]`, `keepers["x"]`},
+		"object key":       {`input = { a = "1", b = "2" }`, `input["a"]`, `input`},
+		"map in object":    {`input = { m = tomap({ a = "1" }) }`, `input.m["a"]`, `input.m["a"]`},
+		"object in object": {`input = { m = { a = "1" } }`, `input["m"]["a"]`, `input["m"]`},
+		"list index":       {`list = ["a"]`, `list[0]`, `list[0]`},
+		"attribute":        {`input = { a = "1" }`, `input.a`, `input.a`},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			src := fmt.Sprintf("resource \"ign_thing\" \"t\" {\n  %s\n  lifecycle { ignore_changes = [%s] }\n}\n", tc.args, tc.ignore)
+			mon, err := runConfigOn(t, map[string]string{"main.tf": src}, program.Options{}, &fakeMonitor{schema: ign})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff([]string{tc.want}, mon.regs["ign_thing.t"].IgnoreChanges); diff != "" {
+				t.Errorf("ignore paths (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

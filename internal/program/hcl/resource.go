@@ -9,9 +9,11 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/program"
+	"github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -117,12 +119,16 @@ func (r *run) registerInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.E
 		set(cty.NilVal, true)
 		return
 	}
-	inputs, ok := r.resourceBody(rc, ctx)
+	vals, ok := r.resourceArgs(rc, ctx)
 	if !ok {
 		set(cty.NilVal, true)
 		return
 	}
+	inputs := objectOf(vals)
 	reg, ok := r.registration(n, inst, k, inputs, deps)
+	if ok {
+		reg.IgnoreChanges = r.ignorePaths(rc, vals, inputs)
+	}
 	if ok {
 		reg.ForceReplace, ok = r.triggered(rc, inst, ctx)
 	}
@@ -186,13 +192,54 @@ func (r *run) registration(n *node, inst *modInst, k instanceKey, inputs resourc
 	if !r.providerFor(n, inst, pkg, &reg) || !r.moveAliases(n, inst, k, &reg) || !r.importID(n, inst, &reg) {
 		return reg, false
 	}
-	if rc.lc.ignoreAll {
-		reg.IgnoreChanges = inputs.Keys()
-	}
-	for _, t := range rc.lc.ignoreChanges {
-		reg.IgnoreChanges = append(reg.IgnoreChanges, traversalPath(t))
-	}
 	return reg, true
+}
+
+// ignorePaths are the property paths ignore_changes names, as terraform
+// applies them: a trailing string index ignores one key of a map, but
+// of an object (terraform_data's input given an object, an object-typed
+// argument) it ignores the whole object, changes to other keys included.
+func (r *run) ignorePaths(rc *resourceConfig, vals map[string]cty.Value, inputs resource.Object) []string {
+	if rc.lc.ignoreAll {
+		return inputs.Keys()
+	}
+	var paths []string
+	for _, t := range rc.lc.ignoreChanges {
+		last, ok := t[len(t)-1].(hcl.TraverseIndex)
+		if ok && len(t) > 1 && last.Key.Type() == cty.String && objectAt(t[:len(t)-1], r.argSchemas[rc], vals) {
+			t = t[:len(t)-1]
+		}
+		paths = append(paths, traversalPath(t))
+	}
+	return paths
+}
+
+// objectAt reports whether the argument value at path, converted to the
+// type the provider's schema gives the argument, is an object rather
+// than a map. Without a schema for the argument it cannot tell, and
+// reports false.
+func objectAt(path hcl.Traversal, props map[string]schema.Property, vals map[string]cty.Value) bool {
+	v, ok := vals[path.RootName()]
+	p, known := props[path.RootName()]
+	if !ok || !known {
+		return false
+	}
+	v, _ = v.UnmarkDeep()
+	if ty, ok := ctyType(p.Type); ok {
+		cv, err := convert.Convert(v, ty)
+		if err != nil {
+			return false
+		}
+		v = cv
+	}
+	if len(path) > 1 {
+		sub, ds := path[1:].TraverseRel(v)
+		if ds.HasErrors() {
+			return false
+		}
+		v = sub
+	}
+	return v.Type().IsObjectType()
 }
 
 // providerFor sets the provider of a registration: the configuration the

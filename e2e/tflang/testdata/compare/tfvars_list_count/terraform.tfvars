@@ -1,0 +1,2 @@
+names = ["a", "b", "c"]
+sizes = { a = 1, c = 3 }
