@@ -47,3 +47,28 @@ func BenchmarkCountKeySuffix(b *testing.B) {
 		_ = k.suffix()
 	}
 }
+
+// TestNumberFromCtyLiteral: a number turned into an engine value keeps
+// the literal terraform would write for it in `terraform output -json`.
+func TestNumberFromCtyLiteral(t *testing.T) {
+	big20, _ := new(big.Float).SetPrec(512).SetString("12345678901234567890")
+	tests := map[string]struct {
+		n    cty.Value
+		want string
+	}{
+		"integer":          {cty.NumberIntVal(42), "42"},
+		"fraction":         {cty.NumberFloatVal(2.5), "2.5"},
+		"beyond a double":  {cty.NumberVal(big20), "12345678901234567890"},
+		"1e20 fits":        {cty.NumberFloatVal(1e20), "100000000000000000000"},
+		"negative, beyond": {cty.NumberVal(new(big.Float).Neg(big20)), "-12345678901234567890"},
+		"small exact":      {cty.NumberFloatVal(0.125), "0.125"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			got := numberFromCty(tc.n.AsBigFloat()).NumberLiteral()
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -93,8 +93,12 @@ func fromCty(v cty.Value) resource.Value {
 	return resource.Unknown()
 }
 
+// numberFromCty turns a cty number into an engine number. A number a
+// double cannot hold keeps its digits in positional notation, as
+// terraform writes numbers in its state and `terraform output -json`:
+// 12345678901234567890, not 1.234567890123456789e+19.
 func numberFromCty(f *big.Float) resource.Value {
-	if n, err := resource.ParseNumber(f.Text('g', -1)); err == nil {
+	if n, err := resource.ParseNumber(f.Text('f', -1)); err == nil {
 		return n
 	}
 	x, _ := f.Float64()
