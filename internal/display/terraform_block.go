@@ -280,7 +280,7 @@ func tfChangedAttrs(p painter, e engine.Event, importing bool) []string {
 			blockLines = append(blockLines, n.blockList(r, old[r], news[r])...)
 			continue
 		}
-		attrs[r] = n.attrLines(r, width, old[r], news[r])
+		attrs[r] = append(tfSensitivityWarning(p, old[r], news[r]), n.attrLines(r, width, old[r], news[r])...)
 	}
 	if id, ok := old["id"]; ok && !shown["id"] {
 		width = max(width, 2)
@@ -305,6 +305,26 @@ func tfChangedAttrs(p painter, e engine.Event, importing bool) []string {
 		out = append(out, tfAttrIndent+"  "+p.paint(colourDim, "# ("+itoa(n)+" unchanged attribute"+plural(n)+" hidden)"))
 	}
 	return append(out, blockLines...)
+}
+
+// tfSensitivityWarning is terraform's warning above an attribute whose
+// value stops or starts being sensitive, or nothing: a value added or
+// removed has no warning, as in terraform, nor one that becomes unknown:
+// whether a provider will mark what it computes sensitive is in its
+// schema, which a preview does not hold.
+//
+//	# Warning: this attribute value will no longer be marked as sensitive
+//	# after applying this change.
+func tfSensitivityWarning(p painter, old, new resource.Value) []string {
+	wasSecret, isSecret := old.IsSecret(), new.IsSecret()
+	if wasSecret == isSecret || new.IsUnknown() || tfActionOf(old, new) != tfChange {
+		return nil
+	}
+	warning := tfAttrIndent + "# " + p.paint(colourYellow, "Warning") + ": "
+	if wasSecret {
+		return []string{warning + "this attribute value will no longer be marked as sensitive", tfAttrIndent + "# after applying this change."}
+	}
+	return []string{warning + "this attribute value will be marked as sensitive and will not", tfAttrIndent + "# display in UI output after applying this change."}
 }
 
 // tfRoots are the top-level attributes the changes touch, in name order,

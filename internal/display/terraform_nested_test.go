@@ -63,6 +63,48 @@ func TestTerraformNestedChanges(t *testing.T) {
       ~ result      = (sensitive value)
         # (1 unchanged attribute hidden)
     }`},
+		"a value that stops being sensitive": {func() engine.Event {
+			// terraform_data.s's input was random_password.pw.result
+			old := tfRes("terraform_data", "terraform_data.s", "5e1", obj("id", "5e1"))
+			old.Inputs["input"] = resource.MakeSecret(resource.NewString("s3cret"))
+			nw := tfRes("terraform_data", "terraform_data.s", "5e1", obj("id", "5e1", "input", "plain"))
+			return tfEvent(engine.OpUpdate, old, nw, true)
+		}, `  # terraform_data.s will be updated in-place
+  ~ resource "terraform_data" "s" {
+        id    = "5e1"
+      # Warning: this attribute value will no longer be marked as sensitive
+      # after applying this change.
+      ~ input = (sensitive value)
+    }`},
+		"a value that becomes sensitive, forcing replacement": {func() engine.Event {
+			old := tfRes("local_file", "local_file.now_secret", "0a1", obj("content", "plain", "filename", "./now_secret.txt"))
+			old.Outputs["id"] = resource.NewString("0a1")
+			nw := tfRes("local_file", "local_file.now_secret", engine.UnknownID, obj("filename", "./now_secret.txt"))
+			nw.Inputs["content"] = resource.MakeSecret(resource.NewString("s3cret"))
+			nw.Outputs["id"] = resource.Unknown()
+			e := tfEvent(engine.OpReplace, old, nw, true)
+			e.ReplaceKeys = []string{"content"}
+			return e
+		}, `  # local_file.now_secret must be replaced
+-/+ resource "local_file" "now_secret" {
+      # Warning: this attribute value will be marked as sensitive and will not
+      # display in UI output after applying this change.
+      ~ content  = (sensitive value) # forces replacement
+      ~ id       = "0a1" -> (known after apply)
+        # (1 unchanged attribute hidden)
+    }`},
+		"a sensitive value added or removed has no warning": {func() engine.Event {
+			old := tfRes("terraform_data", "terraform_data.s", "5e1", obj("id", "5e1"))
+			old.Inputs["input"] = resource.MakeSecret(resource.NewString("s3cret"))
+			nw := tfRes("terraform_data", "terraform_data.s", "5e1", obj("id", "5e1"))
+			nw.Inputs["output"] = resource.MakeSecret(resource.NewString("t"))
+			return tfEvent(engine.OpUpdate, old, nw, true)
+		}, `  # terraform_data.s will be updated in-place
+  ~ resource "terraform_data" "s" {
+        id     = "5e1"
+      - input  = (sensitive value) -> null
+      + output = (sensitive value)
+    }`},
 		"object of a list and a map": {func() engine.Event {
 			in := func(first, b string) resource.Object {
 				return obj("input", map[string]any{"names": []any{first, "y", "z"}, "tags": map[string]any{"a": "1", "b": b, "c": "3"}, "n": 1})

@@ -262,3 +262,15 @@ func (e *StateTooLargeError) Error() string {
 func (e *StateTooLargeError) Diagnostic() (summary, where, path, detail string) {
 	return "", string(e.URN), "", ""
 }
+
+// DiagnosticError is a provider's error that carries one diagnostic of
+// its own, whose summary and detail a Terraform-style display shows as
+// they are (terraform's "Read local file data source error" for a failed
+// read, rather than plinth's summary of it). Summary is "" when the error
+// holds no single diagnostic. tfplugin.Error implements it; internal/
+// program, which may not import this package, declares the same methods.
+type DiagnosticError interface {
+	error
+	Summary() string
+	Detail() string
+}

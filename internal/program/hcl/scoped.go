@@ -1,6 +1,7 @@
 package hcl
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
@@ -33,14 +34,33 @@ func (r *run) scopedRead(rc *resourceConfig, inst *modInst, k instanceKey, token
 // error instead). The data source's value is unknown.
 func (r *run) scopedFailed(rc *resourceConfig, inst *modInst, k instanceKey, token string, args resource.Object, err error) cty.Value {
 	rng := rc.rng
-	r.report(hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: "Failed to read data source", Subject: &rng,
-		Detail: fmt.Sprintf("Reading %s%s%s, nested in check %q, failed: %s. As the data source is nested in a check block, this is a warning: the check's assertions were not evaluated, and nothing else is stopped. Fix the data source's arguments, or what it reads.",
-			inst.prefix, rc.addr(), k.suffix(), rc.check.name, err)}})
+	summary, detail := scopedFailure(inst.prefix+rc.addr()+k.suffix(), rc.check.name, err)
+	r.report(hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: summary, Detail: detail, Subject: &rng}})
 	r.mu.Lock()
 	r.failedChecks[checkKey(inst, rc.check)] = true
 	r.mu.Unlock()
 	r.scopedRead(rc, inst, k, token, r.withComputed(rc, args))
 	return cty.DynamicVal
+}
+
+// providerDiagnostic is an error carrying one diagnostic of the
+// provider's own (provider.DiagnosticError, which this package may not
+// import): Summary is "" when it carries several.
+type providerDiagnostic interface {
+	Summary() string
+	Detail() string
+}
+
+// scopedFailure is the warning's summary and detail for the failed read
+// of the data source addr nested in check: the provider's own summary
+// and detail, as terraform shows them, when it reported one diagnostic.
+func scopedFailure(addr, check string, err error) (summary, detail string) {
+	const consequence = "As the data source is nested in a check block, this is a warning: the check's assertions were not evaluated, and nothing else is stopped. Fix the data source's arguments, or what it reads."
+	var pd providerDiagnostic
+	if errors.As(err, &pd) && pd.Summary() != "" {
+		return pd.Summary(), fmt.Sprintf("%s\n\nReading %s, nested in check %q, failed. %s", pd.Detail(), addr, check, consequence)
+	}
+	return "Failed to read data source", fmt.Sprintf("Reading %s, nested in check %q, failed: %s. %s", addr, check, err, consequence)
 }
 
 // checkKey names a check block in a module instance.

@@ -187,3 +187,41 @@ check "c" {
 		})
 	}
 }
+
+// oneDiagnostic is a fake of tfplugin.Error holding one diagnostic, or
+// several (summary "").
+type oneDiagnostic struct{ summary, detail string }
+
+func (e oneDiagnostic) Error() string   { return "provider local reported an error: " + e.summary }
+func (e oneDiagnostic) Summary() string { return e.summary }
+func (e oneDiagnostic) Detail() string  { return e.detail }
+
+// TestScopedFailureShowsTheProviderDiagnostic: a failed read of a data
+// source nested in a check block is warned with the provider's own
+// summary and detail, as terraform does, found through wrapping; other
+// errors keep plinth's summary.
+func TestScopedFailureShowsTheProviderDiagnostic(t *testing.T) {
+	read := oneDiagnostic{"Read local file data source error", "The file at given path cannot be read."}
+	cases := map[string]struct {
+		err                      error
+		wantSummary, detailStart string
+	}{
+		"one diagnostic, wrapped": {fmt.Errorf("reading data.local_file.gone: %w", read),
+			"Read local file data source error", "The file at given path cannot be read.\n\nReading data.local_file.gone, nested in check \"c\", failed."},
+		"several diagnostics": {oneDiagnostic{detail: "x"},
+			"Failed to read data source", "Reading data.local_file.gone, nested in check \"c\", failed: provider local reported an error: ."},
+		"not a provider's diagnostic": {errors.New("the plugin exited"),
+			"Failed to read data source", "Reading data.local_file.gone, nested in check \"c\", failed: the plugin exited."},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			summary, detail := scopedFailure("data.local_file.gone", "c", c.err)
+			if diff := cmp.Diff(c.wantSummary, summary); diff != "" {
+				t.Errorf("summary (-want +got):\n%s", diff)
+			}
+			if !strings.HasPrefix(detail, c.detailStart) || !strings.Contains(detail, "this is a warning") {
+				t.Errorf("detail = %q, want it to start %q and say it is a warning", detail, c.detailStart)
+			}
+		})
+	}
+}

@@ -48,6 +48,26 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
+var _ provider.DiagnosticError = (*Error)(nil)
+
+// Summary is the provider's summary of its one error diagnostic, or ""
+// when it reported several.
+func (e *Error) Summary() string {
+	if len(e.Diagnostics) != 1 {
+		return ""
+	}
+	return e.Diagnostics[0].Summary
+}
+
+// Detail is the provider's detail of its one error diagnostic, or ""
+// when it reported several.
+func (e *Error) Detail() string {
+	if len(e.Diagnostics) != 1 {
+		return ""
+	}
+	return e.Diagnostics[0].Detail
+}
+
 // reasons lists the diagnostics as texts, for InitError.
 func (e *Error) reasons() []string {
 	out := make([]string, len(e.Diagnostics))
