@@ -12,6 +12,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/internal/provider/grpcplugin"
 	"github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
@@ -386,7 +387,8 @@ func TestOutcomeUnknown(t *testing.T) {
 // (Check) is not an unknown outcome.
 func TestOutcomeUnknownOnlyForChanges(t *testing.T) {
 	for _, code := range []codes.Code{codes.Unavailable, codes.DeadlineExceeded} {
-		e := &CallError{Provider: "p", Method: "Check", Code: code, Crashed: true, err: status.Error(code, "x")}
+		e := grpcplugin.NewCallError("p", "Check", "", status.Error(code, "x"))
+		e.Crashed = true
 		if provider.IsOutcomeUnknown(e) {
 			t.Errorf("a %s Check is an unknown outcome", code)
 		}

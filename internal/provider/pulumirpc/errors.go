@@ -17,57 +17,15 @@ import (
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
-// CallError is a call to a plugin that failed. Its message names the
-// provider, the call and the resource; a crash carries how the process
-// ended and its last stderr lines.
-type CallError struct {
-	Provider string
-	Method   string
-	URN      resource.URN
-	Code     codes.Code
-	Message  string
-	// Crashed is set when the plugin process exited during the call.
-	Crashed    bool
-	ExitStatus string
-	Stderr     []string
-	// Timeout is the call's timeout when it ran out.
-	Timeout time.Duration
-	// Closed is set when the provider was closed before the call ended.
-	Closed bool
-
-	err error
-}
-
-// shared is e as the adapters' common CallError, which words its
-// message and decides its outcome.
-func (e *CallError) shared() *grpcplugin.CallError {
-	c := &grpcplugin.CallError{Provider: e.Provider, Method: e.Method, URN: e.URN, Code: e.Code, Message: e.Message,
-		Crashed: e.Crashed, Timeout: e.Timeout, Closed: e.Closed}
-	if e.Crashed {
-		c.Exit = e.ExitStatus + "; " + describeTail(e.Stderr)
-	}
-	return c
-}
-
-// OutcomeUnknown reports whether the failed call may still have taken
-// effect (see grpcplugin.CallError.OutcomeUnknown).
-func (e *CallError) OutcomeUnknown() bool { return e.shared().OutcomeUnknown() }
-
-func (e *CallError) Error() string { return e.shared().Error() }
-
-// Unwrap returns the gRPC status error.
-func (e *CallError) Unwrap() error { return e.err }
-
-// Is makes a call that ended cancelled match context.Canceled and a call
-// whose outcome is unknown match provider.ErrOutcomeUnknown (see
-// grpcplugin.CallError.Is).
-func (e *CallError) Is(target error) bool { return e.shared().Is(target) }
+// CallError is a call to a plugin that failed, the adapters' shared
+// error: its message names the provider, the call and the resource, and a
+// crash carries how the process ended and its last stderr lines.
+type CallError = grpcplugin.CallError
 
 // callError turns a gRPC error into a CallError. A broken connection waits
 // briefly for the process to exit, so a crash is reported as one.
 func (p *Provider) callError(ctx context.Context, method string, urn resource.URN, timeout time.Duration, err error) error {
-	st := status.Convert(err)
-	e := &CallError{Provider: p.name, Method: method, URN: urn, Code: st.Code(), Message: st.Message(), err: err}
+	e := grpcplugin.NewCallError(p.name, method, urn, err)
 	if p.closed.Load() {
 		e.Closed = true
 		return e
@@ -83,7 +41,7 @@ func (p *Provider) callError(ctx context.Context, method string, urn resource.UR
 			grace = 5 * time.Second
 		}
 		if p.proc.HasExited(grace) {
-			e.Crashed, e.ExitStatus, e.Stderr = true, p.proc.ExitStatus(), p.proc.Tail.Get()
+			e.Crashed, e.Exit = true, p.proc.ExitStatus()+"; "+describeTail(p.proc.Tail.Get())
 		}
 	}
 	return e
@@ -153,11 +111,4 @@ func (p *Provider) codecError(method string, urn resource.URN, what string, err 
 		subject += " of " + string(urn)
 	}
 	return fmt.Errorf("provider %s: %s: %s: %w", p.name, subject, what, err)
-}
-
-// Diagnostic tells internal/display where the call failed (the resource's
-// URN) and leaves the summary to the operation ("Resource failed"): a
-// provider's error has no fixed kind.
-func (e *CallError) Diagnostic() (summary, where, path, detail string) {
-	return e.shared().Diagnostic()
 }

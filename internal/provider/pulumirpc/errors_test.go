@@ -7,6 +7,8 @@ import (
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+
+	"github.com/plinth-iac/plinth/internal/provider/grpcplugin"
 )
 
 // TestCallErrorIsCanceled: a call the plugin reports cancelled is
@@ -22,7 +24,7 @@ func TestCallErrorIsCanceled(t *testing.T) {
 		"unavailable":       {codes.Unavailable, false},
 	}
 	for name, tc := range tests {
-		e := &CallError{Provider: "p", Method: "Create", Code: tc.code, err: status.Error(tc.code, "x")}
+		e := grpcplugin.NewCallError("p", "Create", "", status.Error(tc.code, "x"))
 		if got := errors.Is(e, context.Canceled); got != tc.want {
 			t.Errorf("%s: errors.Is(%v, context.Canceled) = %v, want %v", name, e, got, tc.want)
 		}
