@@ -50,8 +50,9 @@ func projectBackend(path string) string {
 }
 
 // openBackend opens the backend at addr for the project in dir: a
-// postgres:// URL, file:PATH (relative to the project), or "" for the
-// project's .plinth directory. Backends opened are closed when the
+// postgres:// URL (the database's stacks of the project named in dir),
+// file:PATH (relative to the project), or "" for the project's .plinth
+// directory. Backends opened are closed when the
 // command ends.
 func (a *app) openBackend(ctx context.Context, addr, from, dir string) (state.Backend, error) {
 	switch {
@@ -64,7 +65,12 @@ func (a *app) openBackend(ctx context.Context, addr, from, dir string) (state.Ba
 		}
 		return file.New(p), nil
 	case postgres.IsURL(addr):
-		b, err := postgres.Open(ctx, addr)
+		name, err := projectName(dir)
+		if err != nil {
+			return nil, display.Errorf("No project name", "%v. The PostgreSQL backend %s (from %s) keeps each project's stacks apart, by the project's name.",
+				err, postgres.Redact(addr), from)
+		}
+		b, err := postgres.Open(ctx, postgres.Config{URL: addr, Project: name})
 		if err != nil {
 			return nil, display.Errorf("Cannot open the state backend", "%v. Check the URL given by %s, that the server is running and that the user may connect.", err, from)
 		}

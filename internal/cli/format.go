@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 
+	goyaml "go.yaml.in/yaml/v3"
+
 	"github.com/plinth-iac/plinth/internal/display"
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/langhost"
@@ -37,8 +39,11 @@ type format struct {
 	holds func(dir string) bool
 	// load reads and checks the program in dir; nil for a Pulumi
 	// program, which preparePulumi runs through internal/langhost.
-	load  func(dir string) (project, error)
-	style display.Style
+	load func(dir string) (project, error)
+	// project reads the program's project name in dir, without loading
+	// the program: a backend keyed by project is opened before it.
+	project func(dir string) (string, error)
+	style   display.Style
 }
 
 // The formats' names.
@@ -57,9 +62,9 @@ const (
 // where its methods differ.
 func formats() []format {
 	return []format{
-		{name: programYAML, what: "a plinth.yaml program", holds: holdsYAML, load: loadYAML, style: display.StylePlinth},
-		{name: programPulumi, what: "a Pulumi program", holds: holdsPulumi, style: display.StylePlinth},
-		{name: programTerraform, what: "a Terraform configuration", holds: hcl.IsConfig, load: loadTerraform, style: display.StyleTerraform},
+		{name: programYAML, what: "a plinth.yaml program", holds: holdsYAML, load: loadYAML, project: yamlProjectName, style: display.StylePlinth},
+		{name: programPulumi, what: "a Pulumi program", holds: holdsPulumi, project: pulumiProjectName, style: display.StylePlinth},
+		{name: programTerraform, what: "a Terraform configuration", holds: hcl.IsConfig, load: loadTerraform, project: tfProjectName, style: display.StyleTerraform},
 	}
 }
 
@@ -82,6 +87,38 @@ func loadProject(dir string) (project, error) {
 		return nil, fmt.Errorf("%s holds %s, which plinth runs but does not otherwise read", dir, f.what)
 	}
 	return f.load(dir)
+}
+
+// projectName reads the project name of the program in dir, without
+// loading it.
+func projectName(dir string) (string, error) { return formatOf(dir).project(dir) }
+
+func yamlProjectName(dir string) (string, error) {
+	return nameKey(filepath.Join(dir, yaml.FileName))
+}
+
+func pulumiProjectName(dir string) (string, error) {
+	return nameKey(filepath.Join(dir, langhost.Find(dir)))
+}
+
+func tfProjectName(dir string) (string, error) { return hcl.ProjectName(dir), nil }
+
+// nameKey reads the top-level name key of a project file.
+func nameKey(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	var top struct {
+		Name string `yaml:"name"`
+	}
+	if err := goyaml.Unmarshal(data, &top); err != nil {
+		return "", fmt.Errorf("%s is not valid YAML: %v", path, err)
+	}
+	if top.Name == "" {
+		return "", fmt.Errorf("%s has no name: give the project one (name: my-project)", path)
+	}
+	return top.Name, nil
 }
 
 // isTerraform reports whether dir holds a Terraform configuration: .tf

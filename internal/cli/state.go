@@ -28,7 +28,7 @@ func (a *app) stateCommand() *cobra.Command {
 	}
 	c.AddCommand(a.stateLsCommand(), a.stateShowCommand(), a.stateRmCommand(), a.stateExportCommand(),
 		a.stateImportCommand(), a.statePendingCommand(), a.stateUnlockCommand(), a.stateRestoreBackupCommand(),
-		a.stateUnprotectCommand(), a.stateMigrateCommand(), a.stateAdoptCommand(),
+		a.stateUnprotectCommand(), a.stateMigrateCommand(), a.stateAdoptCommand(), a.stateClaimCommand(),
 		a.stateTaintCommand(true), a.stateTaintCommand(false), a.stateMvCommand())
 	return c
 }

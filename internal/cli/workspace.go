@@ -16,6 +16,7 @@ import (
 	"github.com/plinth-iac/plinth/internal/secrets"
 	"github.com/plinth-iac/plinth/internal/state"
 	"github.com/plinth-iac/plinth/internal/state/file"
+	"github.com/plinth-iac/plinth/internal/state/postgres"
 )
 
 // The files plinth keeps in a project directory.
@@ -203,6 +204,8 @@ func secretsError(err error) error {
 		return &display.Error{Summary: "Secrets key missing", Detail: err.Error() + "."}
 	case errors.Is(err, secrets.ErrWrongPassphrase):
 		return err // display names it "Wrong passphrase"
+	case errors.Is(err, postgres.ErrUnclaimed):
+		return err // display names it "Stack belongs to no project"
 	case errors.Is(err, secrets.ErrPassphraseRequired):
 		return &display.Error{Summary: "Passphrase needed", Detail: err.Error() + "."}
 	}

@@ -23,7 +23,7 @@ func crashBackend(dir string) state.Backend {
 	if url == "" {
 		return file.New(dir)
 	}
-	b, err := postgres.Open(context.Background(), url)
+	b, err := postgres.Open(context.Background(), postgres.Config{URL: url, Project: "proj"})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "crash test:", err)
 		os.Exit(3)

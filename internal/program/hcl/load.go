@@ -54,7 +54,7 @@ func Load(dir string) (*Config, error) {
 	}
 	l := &loader{parser: hclparse.NewParser(), src: sources{}, shown: dir, root: abs}
 	root := l.loadModule(abs, nil, nil, nil)
-	c := &Config{name: projectName(abs), dir: abs, shown: dir, root: root, src: l.src}
+	c := &Config{name: ProjectName(abs), dir: abs, shown: dir, root: root, src: l.src}
 	if !l.diags.HasErrors() {
 		l.diags = append(l.diags, checkVersions(root)...)
 	}
@@ -82,9 +82,9 @@ func Load(dir string) (*Config, error) {
 
 var nameRunes = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
 
-// projectName is the project name a configuration's state is kept
-// under: its directory's name.
-func projectName(dir string) string {
+// ProjectName is the project name the configuration in dir keeps its
+// state under: the directory's name.
+func ProjectName(dir string) string {
 	n := strings.Trim(nameRunes.ReplaceAllString(filepath.Base(dir), "-"), "-.")
 	if n == "" {
 		return "terraform"

@@ -14,10 +14,13 @@ import (
 	"github.com/plinth-iac/plinth/internal/state"
 )
 
-// Backend stores stacks in a PostgreSQL database. It is safe for
+// Backend stores one project's stacks in a PostgreSQL database: every
+// row it reads or writes is keyed by the project and the stack, so that
+// projects sharing a database never share a stack. It is safe for
 // concurrent use; the lock keeps processes apart. Close it when done.
 type Backend struct {
 	url, shown, password string
+	project              string
 	pool                 *pgxpool.Pool
 
 	mu sync.Mutex
@@ -27,6 +30,10 @@ type Backend struct {
 	locks map[string]*pgLock
 	// regainFor is how long a lock whose connection died is tried for.
 	regainFor time.Duration
+	// unclaimed are the stacks an older plinth wrote whose project is
+	// not known and which this project has none of its own by: every
+	// use of them is refused (see claim.go).
+	unclaimed map[string]bool
 }
 
 var (
@@ -35,18 +42,36 @@ var (
 	_ state.BackupStore = (*Backend)(nil)
 )
 
-// Open connects to the database at url (postgres://user:password@host:port/db),
-// creating or migrating plinth's tables if needed.
-func Open(ctx context.Context, url string) (*Backend, error) {
-	b := newBackend(url)
-	if err := b.open(ctx, SchemaVersion); err != nil {
+// Config says which database to open, and for which project.
+type Config struct {
+	// URL is the database's URL: postgres://user:password@host:port/db.
+	URL string
+	// Project is the project whose stacks the backend holds (the
+	// program's project name, as its URNs spell it). Required.
+	Project string
+}
+
+// Open connects to the database at cfg.URL for cfg.Project, creating or
+// migrating plinth's tables if needed.
+func Open(ctx context.Context, cfg Config) (*Backend, error) {
+	b := newBackend(cfg)
+	if cfg.Project == "" {
+		return nil, fmt.Errorf("opening the state backend %s: no project was given, and the database keeps each project's stacks apart", b.shown)
+	}
+	err := b.open(ctx, SchemaVersion)
+	if err == nil {
+		err = b.loadUnclaimed(ctx)
+	}
+	if err != nil {
+		b.Close()
 		return nil, fmt.Errorf("opening the state backend %s: %w", b.shown, b.scrub(err))
 	}
 	return b, nil
 }
 
-func newBackend(url string) *Backend {
-	return &Backend{url: url, shown: Redact(url), password: password(url), locks: map[string]*pgLock{}, regainFor: 60 * time.Second}
+func newBackend(cfg Config) *Backend {
+	return &Backend{url: cfg.URL, shown: Redact(cfg.URL), password: password(cfg.URL), project: cfg.Project,
+		locks: map[string]*pgLock{}, regainFor: 60 * time.Second, unclaimed: map[string]bool{}}
 }
 
 func (b *Backend) open(ctx context.Context, version int) error {
@@ -90,15 +115,18 @@ func (b *Backend) Close() {
 // String returns the database's URL with any password redacted.
 func (b *Backend) String() string { return b.shown }
 
+// Project returns the project whose stacks the backend holds.
+func (b *Backend) Project() string { return b.project }
+
 var tables = map[state.Part]string{
 	state.PartSnapshot: "plinth_snapshots", state.PartJournal: "plinth_journal",
 	state.PartLock: "plinth_locks", state.PartSecrets: "plinth_secrets",
 }
 
-// Describe names the table and stack of a part, and the database (its
-// password redacted).
+// Describe names the table, project and stack of a part, and the
+// database (its password redacted).
 func (b *Backend) Describe(stack string, part state.Part) string {
-	return fmt.Sprintf("table %s, stack %s, in %s", tables[part], stack, b.shown)
+	return fmt.Sprintf("table %s, project %s, stack %s, in %s", tables[part], b.project, stack, b.shown)
 }
 
 // fail wraps a database error for people: what was being done, where,
@@ -107,26 +135,28 @@ func (b *Backend) fail(what, stack string, err error) error {
 	if err == nil {
 		return nil
 	}
-	return fmt.Errorf("%s of stack %s in %s: %w", what, stack, b.shown, b.scrub(err))
+	return fmt.Errorf("%s of stack %s of project %s in %s: %w", what, stack, b.project, b.shown, b.scrub(err))
 }
 
 func notExist(stack string, part state.Part) error {
 	return fmt.Errorf("stack %s has no %s: %w", stack, part, fs.ErrNotExist)
 }
 
-// upsertStack is a common table expression that records the stack ($1).
-const upsertStack = `WITH s AS (INSERT INTO plinth_stacks (name) VALUES ($1) ON CONFLICT (name) DO NOTHING) `
+// upsertStack is a common table expression that records the stack: $1
+// is the project, $2 the stack, in every statement that uses it.
+const upsertStack = `WITH s AS (INSERT INTO plinth_stacks (project, name) VALUES ($1, $2) ON CONFLICT (project, name) DO NOTHING) `
 
 // ReadSnapshot reads the stack's snapshot. If the stack has written one
 // that is now missing, the error matches state.ErrSnapshotLost.
 func (b *Backend) ReadSnapshot(ctx context.Context, stack string) ([]byte, error) {
-	if err := state.ValidateStackName(stack); err != nil {
+	if err := b.check(ctx, stack); err != nil {
 		return nil, err
 	}
 	var data []byte
 	var written bool
 	err := b.pool.QueryRow(ctx, `SELECT s.data, st.snapshot_written FROM plinth_stacks st
-		LEFT JOIN plinth_snapshots s ON s.stack = st.name WHERE st.name = $1`, stack).Scan(&data, &written)
+		LEFT JOIN plinth_snapshots s ON s.project = st.project AND s.stack = st.name WHERE st.project = $1 AND st.name = $2`,
+		b.project, stack).Scan(&data, &written)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows), err == nil && data == nil && !written:
 		return nil, notExist(stack, state.PartSnapshot)
@@ -138,34 +168,34 @@ func (b *Backend) ReadSnapshot(ctx context.Context, stack string) ([]byte, error
 	return data, nil
 }
 
-const writeSnapshot = `WITH s AS (INSERT INTO plinth_stacks (name, snapshot_written) VALUES ($1, true)
-		ON CONFLICT (name) DO UPDATE SET snapshot_written = true)
-	INSERT INTO plinth_snapshots (stack, data, written, previous, previous_written) VALUES ($1, $2, now(), $2, now())
-	ON CONFLICT (stack) DO UPDATE SET previous = plinth_snapshots.data, previous_written = plinth_snapshots.written,
+const writeSnapshot = `WITH s AS (INSERT INTO plinth_stacks (project, name, snapshot_written) VALUES ($1, $2, true)
+		ON CONFLICT (project, name) DO UPDATE SET snapshot_written = true)
+	INSERT INTO plinth_snapshots (project, stack, data, written, previous, previous_written) VALUES ($1, $2, $3, now(), $3, now())
+	ON CONFLICT (project, stack) DO UPDATE SET previous = plinth_snapshots.data, previous_written = plinth_snapshots.written,
 		data = EXCLUDED.data, written = EXCLUDED.written`
 
 // WriteSnapshot replaces the snapshot, keeping the one it replaces as the
 // backup (the first snapshot is its own backup).
 func (b *Backend) WriteSnapshot(ctx context.Context, stack string, data []byte) error {
-	if err := state.ValidateStackName(stack); err != nil {
+	if err := b.check(ctx, stack); err != nil {
 		return err
 	}
-	_, err := b.pool.Exec(ctx, writeSnapshot, stack, data)
+	_, err := b.pool.Exec(ctx, writeSnapshot, b.project, stack, data)
 	return b.fail("writing the snapshot", stack, err)
 }
 
 // Compact replaces the snapshot and empties the journal in one
 // transaction.
 func (b *Backend) Compact(ctx context.Context, stack string, data []byte) error {
-	if err := state.ValidateStackName(stack); err != nil {
+	if err := b.check(ctx, stack); err != nil {
 		return err
 	}
 	err := b.onLock(ctx, stack, func(db dbConn) error {
 		return pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
-			if _, err := tx.Exec(ctx, writeSnapshot, stack, data); err != nil {
+			if _, err := tx.Exec(ctx, writeSnapshot, b.project, stack, data); err != nil {
 				return err
 			}
-			_, err := tx.Exec(ctx, "DELETE FROM plinth_journal WHERE stack = $1", stack)
+			_, err := tx.Exec(ctx, "DELETE FROM plinth_journal WHERE project = $1 AND stack = $2", b.project, stack)
 			return err
 		})
 	})
@@ -174,12 +204,13 @@ func (b *Backend) Compact(ctx context.Context, stack string, data []byte) error 
 
 // ReadBackup returns the snapshot before the current one.
 func (b *Backend) ReadBackup(ctx context.Context, stack string) ([]byte, time.Time, error) {
-	if err := state.ValidateStackName(stack); err != nil {
+	if err := b.check(ctx, stack); err != nil {
 		return nil, time.Time{}, err
 	}
 	var data []byte
 	var written *time.Time
-	err := b.pool.QueryRow(ctx, "SELECT previous, previous_written FROM plinth_snapshots WHERE stack = $1", stack).Scan(&data, &written)
+	err := b.pool.QueryRow(ctx, "SELECT previous, previous_written FROM plinth_snapshots WHERE project = $1 AND stack = $2",
+		b.project, stack).Scan(&data, &written)
 	if errors.Is(err, pgx.ErrNoRows) || err == nil && (data == nil || written == nil) {
 		return nil, time.Time{}, notExist(stack, "backup snapshot")
 	}
@@ -194,7 +225,7 @@ func (b *Backend) DescribeBackup(stack string) string {
 	if _, _, err := b.ReadBackup(context.Background(), stack); err != nil {
 		return ""
 	}
-	return fmt.Sprintf("column previous of table plinth_snapshots, stack %s, in %s", stack, b.shown)
+	return fmt.Sprintf("column previous of table plinth_snapshots, project %s, stack %s, in %s", b.project, stack, b.shown)
 }
 
 // URL returns the URL the backend was opened with, password and all: for

@@ -2,12 +2,20 @@
 // shares them: the state backend chosen by a postgres:// URL
 // (PLINTH_BACKEND, `backend:` in plinth.yaml, or --backend).
 //
+// A Backend is opened for one project (Config.Project), and every row it
+// reads or writes is keyed by project and stack: projects share a
+// database, never a stack, and their locks are apart. Rows written
+// before schema version 3, keyed by stack alone, are given to the project
+// their resources' URNs name; a stack whose state names none or several
+// stays unclaimed, refused to every project (UnclaimedError) until
+// Backend.Claim (`plinth state claim`). See claim.go.
+//
 // Every part of a stack is rows, never one rewritten blob:
 //
 //	plinth_schema     the schema version; plinth creates and migrates the
 //	                  tables itself, forward only, and refuses a database
 //	                  whose schema is newer than it knows
-//	plinth_stacks     one row per stack
+//	plinth_stacks     one row per stack of each project
 //	plinth_snapshots  the last compacted snapshot of each stack, and the
 //	                  one before it as a backup
 //	plinth_journal    one row per journal record; a group commit of the

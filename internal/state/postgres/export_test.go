@@ -2,9 +2,11 @@ package postgres
 
 import "context"
 
-// OpenAtVersion opens the database migrating its schema only as far as
-// version, to test migrations from older schemas.
-func OpenAtVersion(ctx context.Context, url string, version int) (*Backend, error) {
-	b := newBackend(url)
-	return b, b.open(ctx, version)
+// CreateSchema creates plinth's tables at an older schema version, to
+// test migrations from it: the backend's methods speak the latest
+// schema, so a test writes an older version's rows with its SQL.
+func CreateSchema(ctx context.Context, url string, version int) error {
+	b := newBackend(Config{URL: url, Project: "schema"})
+	defer b.Close()
+	return b.open(ctx, version)
 }

@@ -13,24 +13,24 @@ var _ state.HistoryStore = (*Backend)(nil)
 
 // AppendHistory inserts the record (JSON) as a row of plinth_history.
 func (b *Backend) AppendHistory(ctx context.Context, stack string, record []byte) error {
-	if err := state.ValidateStackName(stack); err != nil {
+	if err := b.check(ctx, stack); err != nil {
 		return err
 	}
 	var id struct {
 		ID string `json:"id"`
 	}
 	_ = json.Unmarshal(record, &id)
-	_, err := b.pool.Exec(ctx, upsertStack+`INSERT INTO plinth_history (stack, operation, data) VALUES ($1, $2, $3::jsonb)`,
-		stack, id.ID, string(record))
+	_, err := b.pool.Exec(ctx, upsertStack+`INSERT INTO plinth_history (project, stack, operation, data) VALUES ($1, $2, $3, $4::jsonb)`,
+		b.project, stack, id.ID, string(record))
 	return b.fail("recording the history", stack, err)
 }
 
 // ReadHistory returns the stack's history rows in order.
 func (b *Backend) ReadHistory(ctx context.Context, stack string) ([][]byte, error) {
-	if err := state.ValidateStackName(stack); err != nil {
+	if err := b.check(ctx, stack); err != nil {
 		return nil, err
 	}
-	rows, err := b.pool.Query(ctx, "SELECT data::text FROM plinth_history WHERE stack = $1 ORDER BY id", stack)
+	rows, err := b.pool.Query(ctx, "SELECT data::text FROM plinth_history WHERE project = $1 AND stack = $2 ORDER BY id", b.project, stack)
 	if err != nil {
 		return nil, b.fail("reading the history", stack, err)
 	}

@@ -19,21 +19,27 @@ import (
 )
 
 // lockSpace is the first key of every stack's advisory lock ("plnt"); the
-// second is a hash of the stack's name.
+// second is a hash of the project's and the stack's names, so that two
+// projects' stacks of one name do not keep each other waiting.
 const lockSpace = 0x706c6e74
 
-func lockKey(stack string) int32 {
+func lockKey(project, stack string) int32 {
 	h := fnv.New32a()
+	h.Write([]byte(project))
+	h.Write([]byte{0})
 	h.Write([]byte(stack))
 	return int32(h.Sum32() & 0x7fffffff)
 }
+
+// key is the second key of the advisory lock of the project's stack.
+func (b *Backend) key(stack string) int32 { return lockKey(b.project, stack) }
 
 // Lock takes the stack's advisory lock on a connection of its own, which
 // it keeps until Unlock, and records the holder in plinth_locks. If
 // another session holds the lock, it fails at once with a
 // *state.LockedError naming the holder from that row.
 func (b *Backend) Lock(ctx context.Context, stack string, holder state.LockHolder) (state.Unlocker, error) {
-	if err := state.ValidateStackName(stack); err != nil {
+	if err := b.check(ctx, stack); err != nil {
 		return nil, err
 	}
 	conn, err := b.connect(ctx)
@@ -42,7 +48,7 @@ func (b *Backend) Lock(ctx context.Context, stack string, holder state.LockHolde
 	}
 	l := &pgLock{b: b, conn: conn, stack: stack, token: newToken()}
 	var got bool
-	err = conn.QueryRow(ctx, "SELECT pg_try_advisory_lock($1, $2)", lockSpace, lockKey(stack)).Scan(&got)
+	err = conn.QueryRow(ctx, "SELECT pg_try_advisory_lock($1, $2)", lockSpace, b.key(stack)).Scan(&got)
 	if err == nil && !got {
 		conn.Close(context.Background())
 		return nil, b.lockedError(ctx, stack)
@@ -69,12 +75,12 @@ func newToken() string {
 // record writes the holder row, replacing one left by a holder whose
 // connection died.
 func (l *pgLock) record(ctx context.Context, h state.LockHolder) error {
-	_, err := l.conn.Exec(ctx, `INSERT INTO plinth_locks (stack, token, pid, host, username, command, started, process_start, backend_pid)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, pg_backend_pid())
-		ON CONFLICT (stack) DO UPDATE SET token = EXCLUDED.token, pid = EXCLUDED.pid, host = EXCLUDED.host,
+	_, err := l.conn.Exec(ctx, `INSERT INTO plinth_locks (project, stack, token, pid, host, username, command, started, process_start, backend_pid)
+		VALUES ($9, $1, $2, $3, $4, $5, $6, $7, $8, pg_backend_pid())
+		ON CONFLICT (project, stack) DO UPDATE SET token = EXCLUDED.token, pid = EXCLUDED.pid, host = EXCLUDED.host,
 			username = EXCLUDED.username, command = EXCLUDED.command, started = EXCLUDED.started,
 			process_start = EXCLUDED.process_start, backend_pid = EXCLUDED.backend_pid`,
-		l.stack, l.token, h.PID, h.Host, h.User, h.Command, h.Started, int64(h.ProcessStart))
+		l.stack, l.token, h.PID, h.Host, h.User, h.Command, h.Started, int64(h.ProcessStart), l.b.project)
 	return err
 }
 
@@ -84,7 +90,8 @@ func (b *Backend) lockedError(ctx context.Context, stack string) error {
 	var h state.LockHolder
 	for range 20 {
 		var start int64
-		err := b.pool.QueryRow(ctx, `SELECT pid, host, username, command, started, process_start FROM plinth_locks WHERE stack = $1`, stack).
+		err := b.pool.QueryRow(ctx, `SELECT pid, host, username, command, started, process_start FROM plinth_locks
+			WHERE project = $1 AND stack = $2`, b.project, stack).
 			Scan(&h.PID, &h.Host, &h.User, &h.Command, &h.Started, &start)
 		if err == nil {
 			h.ProcessStart, h.Started = uint64(start), h.Started.UTC()
@@ -103,14 +110,14 @@ func (b *Backend) lockedError(ctx context.Context, stack string) error {
 // lock (its client is gone but the server has not noticed) and deletes
 // the holder row.
 func (b *Backend) ForceUnlock(ctx context.Context, stack string) error {
-	if err := state.ValidateStackName(stack); err != nil {
+	if err := b.check(ctx, stack); err != nil {
 		return err
 	}
 	_, err := b.pool.Exec(ctx, `SELECT pg_terminate_backend(pid, 10000) FROM pg_locks
 		WHERE locktype = 'advisory' AND granted AND classid = $1::int::oid AND objid = $2::int::oid AND objsubid = 2
-		AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`, lockSpace, lockKey(stack))
+		AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`, lockSpace, b.key(stack))
 	if err == nil {
-		_, err = b.pool.Exec(ctx, "DELETE FROM plinth_locks WHERE stack = $1", stack)
+		_, err = b.pool.Exec(ctx, "DELETE FROM plinth_locks WHERE project = $1 AND stack = $2", b.project, stack)
 	}
 	return b.fail("breaking the lock", stack, err)
 }
@@ -157,7 +164,7 @@ func (b *Backend) onLock(ctx context.Context, stack string, f func(dbConn) error
 func (l *pgLock) append(ctx context.Context, records [][]byte) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	err := appendRecords(ctx, l.conn, l.stack, records)
+	err := appendRecords(ctx, l.conn, l.b.project, l.stack, records)
 	if err == nil || !connLost(l.conn, err) {
 		return err
 	}
@@ -165,9 +172,9 @@ func (l *pgLock) append(ctx context.Context, records [][]byte) error {
 	if err := l.regain(ctx); err != nil {
 		return fmt.Errorf("%v, and %w", lost, err)
 	}
-	ok, err := stored(ctx, l.conn, l.stack, records)
+	ok, err := stored(ctx, l.conn, l.b.project, l.stack, records)
 	if err == nil && !ok {
-		err = appendRecords(ctx, l.conn, l.stack, records)
+		err = appendRecords(ctx, l.conn, l.b.project, l.stack, records)
 	}
 	if err != nil {
 		return err
@@ -206,9 +213,9 @@ func (l *pgLock) tryRegain(ctx context.Context) error {
 	}
 	var got bool
 	var token string
-	err = conn.QueryRow(ctx, "SELECT pg_try_advisory_lock($1, $2)", lockSpace, lockKey(l.stack)).Scan(&got)
+	err = conn.QueryRow(ctx, "SELECT pg_try_advisory_lock($1, $2)", lockSpace, l.b.key(l.stack)).Scan(&got)
 	if err == nil && got {
-		err = conn.QueryRow(ctx, "SELECT token FROM plinth_locks WHERE stack = $1", l.stack).Scan(&token)
+		err = conn.QueryRow(ctx, "SELECT token FROM plinth_locks WHERE project = $1 AND stack = $2", l.b.project, l.stack).Scan(&token)
 	}
 	switch {
 	case err == nil && !got:
@@ -216,7 +223,7 @@ func (l *pgLock) tryRegain(ctx context.Context) error {
 	case (err == nil || errors.Is(err, pgx.ErrNoRows)) && token != l.token:
 		err = fmt.Errorf("the lock was broken while the connection was down: %w", state.ErrLockLost)
 	case err == nil:
-		_, err = conn.Exec(ctx, "UPDATE plinth_locks SET backend_pid = pg_backend_pid() WHERE stack = $1", l.stack)
+		_, err = conn.Exec(ctx, "UPDATE plinth_locks SET backend_pid = pg_backend_pid() WHERE project = $1 AND stack = $2", l.b.project, l.stack)
 	}
 	if err != nil {
 		conn.Close(context.Background())
@@ -238,7 +245,7 @@ func (l *pgLock) Check(ctx context.Context) error {
 func (l *pgLock) check(ctx context.Context) error {
 	var held bool
 	err := l.conn.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted
-		AND pid = pg_backend_pid() AND classid = $1::int::oid AND objid = $2::int::oid AND objsubid = 2)`, lockSpace, lockKey(l.stack)).Scan(&held)
+		AND pid = pg_backend_pid() AND classid = $1::int::oid AND objid = $2::int::oid AND objsubid = 2)`, lockSpace, l.b.key(l.stack)).Scan(&held)
 	if err != nil && connLost(l.conn, err) {
 		rerr := l.regain(ctx)
 		if rerr == nil {
@@ -251,8 +258,8 @@ func (l *pgLock) check(ctx context.Context) error {
 		if err != nil {
 			why = fmt.Sprintf("the connection holding it failed (%v)", l.b.scrub(err))
 		}
-		return fmt.Errorf("the lock on stack %s in %s was lost while this command held it: %s; another command may have changed the stack since: %w",
-			l.stack, l.b.shown, why, state.ErrLockLost)
+		return fmt.Errorf("the lock on stack %s of project %s in %s was lost while this command held it: %s; another command may have changed the stack since: %w",
+			l.stack, l.b.project, l.b.shown, why, state.ErrLockLost)
 	}
 	return nil
 }
@@ -271,9 +278,9 @@ func (l *pgLock) Unlock(ctx context.Context) error {
 	if err := l.check(ctx); err != nil {
 		return err
 	}
-	_, err := l.conn.Exec(ctx, "DELETE FROM plinth_locks WHERE stack = $1 AND token = $2", l.stack, l.token)
+	_, err := l.conn.Exec(ctx, "DELETE FROM plinth_locks WHERE project = $1 AND stack = $2 AND token = $3", l.b.project, l.stack, l.token)
 	if err == nil {
-		_, err = l.conn.Exec(ctx, "SELECT pg_advisory_unlock($1, $2)", lockSpace, lockKey(l.stack))
+		_, err = l.conn.Exec(ctx, "SELECT pg_advisory_unlock($1, $2)", lockSpace, l.b.key(l.stack))
 	}
 	return l.b.fail("unlocking", l.stack, err)
 }

@@ -15,8 +15,10 @@ import (
 )
 
 var processes = statetest.Processes{
-	Address:         func(b state.Backend) string { return b.(*postgres.Backend).URL() },
-	Open:            func(ctx context.Context, addr string) (state.Backend, error) { return postgres.Open(ctx, addr) },
+	Address: func(b state.Backend) string { return b.(*postgres.Backend).URL() },
+	Open: func(ctx context.Context, addr string) (state.Backend, error) {
+		return postgres.Open(ctx, postgres.Config{URL: addr, Project: "test"})
+	},
 	ReleasedOnDeath: true,
 }
 
@@ -28,7 +30,13 @@ func TestMain(m *testing.M) {
 // open returns a backend over a fresh database, closed when t ends.
 func open(t *testing.T) *postgres.Backend {
 	t.Helper()
-	b, err := postgres.Open(context.Background(), pgtest.Database(t))
+	return openAs(t, pgtest.Database(t), "test")
+}
+
+// openAs opens the database at url for project, closed when t ends.
+func openAs(t *testing.T, url, project string) *postgres.Backend {
+	t.Helper()
+	b, err := postgres.Open(context.Background(), postgres.Config{URL: url, Project: project})
 	if err != nil {
 		t.Fatal(err)
 	}

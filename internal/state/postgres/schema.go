@@ -54,7 +54,33 @@ var migrations = []string{
 		data jsonb NOT NULL
 	);
 	CREATE INDEX plinth_history_stack ON plinth_history (stack, id);`,
+	// 3: every row keyed by project and stack. Rows written before have
+	// the project '' (unclaimed) until adopt or Claim gives them one.
+	`ALTER TABLE plinth_stacks ADD COLUMN project text NOT NULL DEFAULT '';
+	ALTER TABLE plinth_stacks DROP CONSTRAINT plinth_stacks_pkey, ADD PRIMARY KEY (project, name);
+	ALTER TABLE plinth_stacks ALTER COLUMN project DROP DEFAULT;
+	ALTER TABLE plinth_snapshots ADD COLUMN project text NOT NULL DEFAULT '';
+	ALTER TABLE plinth_snapshots DROP CONSTRAINT plinth_snapshots_pkey, ADD PRIMARY KEY (project, stack);
+	ALTER TABLE plinth_snapshots ALTER COLUMN project DROP DEFAULT;
+	ALTER TABLE plinth_locks ADD COLUMN project text NOT NULL DEFAULT '';
+	ALTER TABLE plinth_locks DROP CONSTRAINT plinth_locks_pkey, ADD PRIMARY KEY (project, stack);
+	ALTER TABLE plinth_locks ALTER COLUMN project DROP DEFAULT;
+	ALTER TABLE plinth_secrets ADD COLUMN project text NOT NULL DEFAULT '';
+	ALTER TABLE plinth_secrets DROP CONSTRAINT plinth_secrets_pkey, ADD PRIMARY KEY (project, stack);
+	ALTER TABLE plinth_secrets ALTER COLUMN project DROP DEFAULT;
+	ALTER TABLE plinth_journal ADD COLUMN project text NOT NULL DEFAULT '';
+	ALTER TABLE plinth_journal ALTER COLUMN project DROP DEFAULT;
+	DROP INDEX plinth_journal_stack;
+	CREATE INDEX plinth_journal_stack ON plinth_journal (project, stack, id);
+	ALTER TABLE plinth_history ADD COLUMN project text NOT NULL DEFAULT '';
+	ALTER TABLE plinth_history ALTER COLUMN project DROP DEFAULT;
+	DROP INDEX plinth_history_stack;
+	CREATE INDEX plinth_history_stack ON plinth_history (project, stack, id);`,
 }
+
+// projectsVersion is the first schema version whose rows are keyed by
+// project.
+const projectsVersion = 3
 
 // SchemaVersion is the schema version this plinth writes.
 var SchemaVersion = len(migrations)
@@ -68,7 +94,8 @@ const migrateLock = 0x706c6e7473636d61
 var ErrSchemaTooNew = errors.New("the database's plinth schema is newer than this plinth")
 
 // migrate brings the schema to version target, creating it in an empty
-// database, in one transaction.
+// database, and then gives the rows an older plinth wrote to the project
+// their resources name (adopt), in one transaction.
 func migrate(ctx context.Context, conn *pgx.Conn, target int) error {
 	return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", int64(migrateLock)); err != nil {
@@ -93,7 +120,12 @@ func migrate(ctx context.Context, conn *pgx.Conn, target int) error {
 				return fmt.Errorf("migrating the plinth schema to version %d: %w", v+1, err)
 			}
 		}
-		_, err = tx.Exec(ctx, "UPDATE plinth_schema SET version = $1 WHERE version < $1", v)
-		return err
+		if _, err := tx.Exec(ctx, "UPDATE plinth_schema SET version = $1 WHERE version < $1", v); err != nil {
+			return err
+		}
+		if v < projectsVersion {
+			return nil
+		}
+		return adopt(ctx, tx)
 	})
 }

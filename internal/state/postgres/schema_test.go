@@ -11,29 +11,22 @@ import (
 	"github.com/plinth-iac/plinth/internal/state/postgres/pgtest"
 )
 
-// TestSchemaMigratesForward opens a database at schema version 1, writes
-// to it, and opens it again with this plinth: the schema is migrated to
-// the latest version and the data kept.
+// TestSchemaMigratesForward creates a database at schema version 1,
+// writes a snapshot with version 1's SQL, and opens it with this plinth:
+// the schema is migrated to the latest version and the data kept.
 func TestSchemaMigratesForward(t *testing.T) {
 	ctx := context.Background()
 	url := pgtest.Database(t)
-	old, err := postgres.OpenAtVersion(ctx, url, 1)
-	if err != nil {
+	if err := postgres.CreateSchema(ctx, url, 1); err != nil {
 		t.Fatal(err)
 	}
-	if err := old.WriteSnapshot(ctx, "dev", []byte("v1 data")); err != nil {
-		t.Fatal(err)
-	}
-	old.Close()
-	b, err := postgres.Open(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	const snap = `{"resources":[{"urn":"urn:pulumi:dev::alpha::t:m:R::r"}]}`
+	sql(t, url, v2WriteSnapshot, "dev", []byte(snap))
+	b := openAs(t, url, "alpha")
 	if got := version(t, b); got != postgres.SchemaVersion {
 		t.Errorf("schema version after opening = %d, want %d", got, postgres.SchemaVersion)
 	}
-	if data, err := b.ReadSnapshot(ctx, "dev"); err != nil || string(data) != "v1 data" {
+	if data, err := b.ReadSnapshot(ctx, "dev"); err != nil || string(data) != snap {
 		t.Errorf("the snapshot written at version 1 reads back as %q, %v", data, err)
 	}
 }
@@ -54,7 +47,7 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 	ctx := context.Background()
 	b := open(t)
 	exec(t, b, "UPDATE plinth_schema SET version = $1", postgres.SchemaVersion+1)
-	_, err := postgres.Open(ctx, b.URL())
+	_, err := postgres.Open(ctx, postgres.Config{URL: b.URL(), Project: "test"})
 	if !errors.Is(err, postgres.ErrSchemaTooNew) {
 		t.Fatalf("opening a database with a newer schema: error = %v, want ErrSchemaTooNew", err)
 	}
@@ -83,7 +76,7 @@ func TestPasswordIsNeverShown(t *testing.T) {
 	}
 	for name, url := range urls {
 		t.Run(name, func(t *testing.T) {
-			_, err := postgres.Open(ctx, url)
+			_, err := postgres.Open(ctx, postgres.Config{URL: url, Project: "test"})
 			if err == nil {
 				t.Fatal("opening succeeded")
 			}
@@ -98,7 +91,7 @@ func TestPasswordIsNeverShown(t *testing.T) {
 	}
 	b := open(t)
 	pwURL := strings.Replace(b.URL(), "plinth@", "plinth:"+secret+"@", 1) // trust auth ignores it
-	pb, err := postgres.Open(ctx, pwURL)
+	pb, err := postgres.Open(ctx, postgres.Config{URL: pwURL, Project: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/jackc/pgx/v5"
 
@@ -11,11 +12,11 @@ import (
 
 // ReadSecretsConfig reads the stack's secrets configuration.
 func (b *Backend) ReadSecretsConfig(ctx context.Context, stack string) ([]byte, error) {
-	if err := state.ValidateStackName(stack); err != nil {
+	if err := b.check(ctx, stack); err != nil {
 		return nil, err
 	}
 	var data []byte
-	err := b.pool.QueryRow(ctx, "SELECT data FROM plinth_secrets WHERE stack = $1", stack).Scan(&data)
+	err := b.pool.QueryRow(ctx, "SELECT data FROM plinth_secrets WHERE project = $1 AND stack = $2", b.project, stack).Scan(&data)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, notExist(stack, state.PartSecrets)
 	}
@@ -24,17 +25,20 @@ func (b *Backend) ReadSecretsConfig(ctx context.Context, stack string) ([]byte, 
 
 // WriteSecretsConfig replaces the stack's secrets configuration.
 func (b *Backend) WriteSecretsConfig(ctx context.Context, stack string, data []byte) error {
-	if err := state.ValidateStackName(stack); err != nil {
+	if err := b.check(ctx, stack); err != nil {
 		return err
 	}
-	_, err := b.pool.Exec(ctx, upsertStack+`INSERT INTO plinth_secrets (stack, data) VALUES ($1, $2)
-		ON CONFLICT (stack) DO UPDATE SET data = EXCLUDED.data`, stack, data)
+	_, err := b.pool.Exec(ctx, upsertStack+`INSERT INTO plinth_secrets (project, stack, data) VALUES ($1, $2, $3)
+		ON CONFLICT (project, stack) DO UPDATE SET data = EXCLUDED.data`, b.project, stack, data)
 	return b.fail("writing the secrets configuration", stack, err)
 }
 
-// ListStacks returns the names of the stacks, sorted.
+// ListStacks returns the names of the project's stacks, sorted, with
+// those no project has claimed (every use of which is refused, saying how
+// to claim it): never another project's.
 func (b *Backend) ListStacks(ctx context.Context) ([]string, error) {
-	rows, err := b.pool.Query(ctx, "SELECT name FROM plinth_stacks ORDER BY name COLLATE \"C\"")
+	rows, err := b.pool.Query(ctx, `SELECT DISTINCT name COLLATE "C" AS n FROM plinth_stacks WHERE project = $1 OR project = ''
+		ORDER BY n`, b.project)
 	if err != nil {
 		return nil, b.fail("listing", "(all)", err)
 	}
@@ -45,19 +49,16 @@ func (b *Backend) ListStacks(ctx context.Context) ([]string, error) {
 	return append([]string{}, names...), nil
 }
 
-// RemoveStack deletes every row of the stack, its lock row and history
-// included, in one transaction.
+// RemoveStack deletes every row of the project's stack, its lock row and
+// history included, in one transaction.
 func (b *Backend) RemoveStack(ctx context.Context, stack string) error {
-	if err := state.ValidateStackName(stack); err != nil {
+	if err := b.check(ctx, stack); err != nil {
 		return err
 	}
 	err := pgx.BeginFunc(ctx, b.pool, func(tx pgx.Tx) error {
-		for _, q := range []string{
-			"DELETE FROM plinth_journal WHERE stack = $1", "DELETE FROM plinth_snapshots WHERE stack = $1",
-			"DELETE FROM plinth_secrets WHERE stack = $1", "DELETE FROM plinth_locks WHERE stack = $1",
-			"DELETE FROM plinth_history WHERE stack = $1", "DELETE FROM plinth_stacks WHERE name = $1",
-		} {
-			if _, err := tx.Exec(ctx, q, stack); err != nil {
+		for _, t := range stackTables {
+			q := fmt.Sprintf("DELETE FROM %s WHERE project = $1 AND %s = $2", t.table, t.column)
+			if _, err := tx.Exec(ctx, q, b.project, stack); err != nil {
 				return err
 			}
 		}
