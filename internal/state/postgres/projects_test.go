@@ -321,3 +321,31 @@ func claim(t *testing.T, alpha, beta *postgres.Backend, url string) {
 		t.Errorf("alpha lists %q, %v after claiming", names, err)
 	}
 }
+
+// TestMigrationWaitsForOldHolders: while an older plinth holds a stack's
+// lock, the database is not migrated to keep projects apart (the old
+// plinth's lock would no longer keep a newer one out); once it is
+// released, it is.
+func TestMigrationWaitsForOldHolders(t *testing.T) {
+	ctx := context.Background()
+	url := oldDatabase(t)
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	// The lock an older plinth takes on stack dev: ("plnt", a hash of the name).
+	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1, $2)", 0x706c6e74, 12345); err != nil {
+		t.Fatal(err)
+	}
+	_, err = postgres.Open(ctx, postgres.Config{URL: url, Project: "alpha"})
+	if !errors.Is(err, postgres.ErrInUse) || !strings.Contains(err.Error(), "stack locks held: 1") {
+		t.Fatalf("opening while an older plinth holds a lock: %v, want ErrInUse", err)
+	}
+	if _, err := conn.Exec(ctx, "SELECT pg_advisory_unlock($1, $2)", 0x706c6e74, 12345); err != nil {
+		t.Fatal(err)
+	}
+	if got := version(t, openAs(t, url, "alpha")); got != postgres.SchemaVersion {
+		t.Errorf("schema version once the lock is released = %d, want %d", got, postgres.SchemaVersion)
+	}
+}

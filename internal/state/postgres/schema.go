@@ -116,6 +116,11 @@ func migrate(ctx context.Context, conn *pgx.Conn, target int) error {
 			return fmt.Errorf("%w: the database holds schema version %d, and this plinth knows versions up to %d. Upgrade plinth to the version your team uses", ErrSchemaTooNew, v, len(migrations))
 		}
 		for ; v < target; v++ {
+			if v > 0 && v+1 == projectsVersion {
+				if err := noOldHolders(ctx, tx); err != nil {
+					return err
+				}
+			}
 			if _, err := tx.Exec(ctx, migrations[v]); err != nil {
 				return fmt.Errorf("migrating the plinth schema to version %d: %w", v+1, err)
 			}
@@ -128,4 +133,21 @@ func migrate(ctx context.Context, conn *pgx.Conn, target int) error {
 		}
 		return adopt(ctx, tx)
 	})
+}
+
+// ErrInUse is matched by the error of a migration refused because an
+// older plinth holds a stack's lock in the database.
+var ErrInUse = errors.New("the database is in use by an older plinth")
+
+// noOldHolders refuses to key the rows by project while an older plinth
+// holds a stack's lock: its lock key would no longer keep a newer plinth
+// out, and its next write would fail half-way through its operation.
+func noOldHolders(ctx context.Context, tx pgx.Tx) error {
+	var n int
+	err := tx.QueryRow(ctx, `SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid = $1::int::oid
+		AND objsubid = 2 AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`, lockSpace).Scan(&n)
+	if err == nil && n > 0 {
+		err = fmt.Errorf("%w (stack locks held: %d), and its tables cannot be migrated to keep each project's stacks apart while it runs. Let those commands finish, then run plinth again", ErrInUse, n)
+	}
+	return err
 }
