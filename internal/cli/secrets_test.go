@@ -166,3 +166,40 @@ func TestPassphrasePrompt(t *testing.T) {
 		t.Errorf("a wrong passphrase at the prompt: exit %d\n%s", r.Code, r.Output())
 	}
 }
+
+// TestUpCommitsTheSaltOfANewStack: `up` with a passphrase on a stack no
+// `stack init` made writes encryptionsalt to plinth.dev.yaml, as init
+// does. A clone of the committed files then refuses a wrong passphrase,
+// and a clone that shares the state (but not .plinth's secrets.json)
+// opens the secret the state holds.
+func TestUpCommitsTheSaltOfANewStack(t *testing.T) {
+	dir := clitest.CopyDir(t, filepath.Join("testdata", "base"))
+	writeFile(t, filepath.Join(dir, "plinth.yaml"), readFile(t, filepath.Join(dir, "plinth.yaml"))+"  token:\n    fn::secret: state-secret-42\n")
+	pw := withPassphrase("correct horse")
+	clitest.MustRun(t, dir, pw, "up", "--yes")
+	cfgPath := filepath.Join(dir, "plinth.dev.yaml")
+	if _, err := os.Stat(cfgPath); err != nil {
+		t.Fatalf("up on a new passphrase stack left no plinth.dev.yaml for its encryptionsalt: %v", err)
+	}
+	if cfg := readFile(t, cfgPath); !strings.Contains(cfg, "encryptionsalt: v1:argon2id:") {
+		t.Fatalf("plinth.dev.yaml holds no encryptionsalt after up:\n%s", cfg)
+	}
+
+	clone := cloneCommitted(t, dir)
+	r := clitest.Run(t, clone, withPassphrase("wrong"), "preview")
+	if r.Code != 1 || !strings.Contains(r.Output(), "Wrong passphrase") {
+		t.Errorf("preview in a clone with a wrong passphrase: exit %d, want 1 saying \"Wrong passphrase\"\n%s", r.Code, r.Output())
+	}
+
+	shared := cloneCommitted(t, dir)
+	stackDir := filepath.Join(".plinth", "stacks", "dev")
+	if err := os.MkdirAll(filepath.Join(shared, stackDir), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"snapshot.json"} {
+		writeFile(t, filepath.Join(shared, stackDir, name), readFile(t, filepath.Join(dir, stackDir, name)))
+	}
+	if got := clitest.MustRun(t, shared, pw, "stack", "output", "token", "--show-secrets").Stdout; got != "state-secret-42\n" {
+		t.Errorf("stack output in a clone sharing the state printed %q, want the state's secret", got)
+	}
+}
