@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/plinth-iac/plinth/internal/cli/clitest"
 	"github.com/plinth-iac/plinth/internal/secrets"
 	"github.com/plinth-iac/plinth/internal/state"
@@ -113,4 +115,41 @@ func readFileT(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(data)
+}
+
+// TestPreviewWarnsOfAPendingCreate: preview over a create an interrupted
+// run left pending succeeds but says so, under the create it plans and
+// after the plan, with the commands that resolve it; up and destroy
+// refuse before previewing (and so before asking).
+func TestPreviewWarnsOfAPendingCreate(t *testing.T) {
+	dir := clitest.CopyDir(t, filepath.Join("testdata", "base"))
+	clitest.MustRun(t, dir, clitest.Options{}, "up", "--yes")
+	copyProgram("../pending/plinth.yaml")(t, dir)
+	crashDuringCreate(t, dir, false)
+
+	out := clitest.MustRun(t, dir, clitest.Options{}, "preview").Stdout
+	var got []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "extra") || strings.Contains(l, "Pending operations") {
+			got = append(got, strings.TrimSpace(l))
+		}
+	}
+	want := []string{
+		"+ create extra (plinth:fs:File)",
+		"warning: " + extraURN + ": its create by an interrupted run is pending and may have happened: see Pending operations below",
+		"warning: Pending operations",
+		"- a create of " + extraURN + " may have happened; run `plinth state pending` to import its ID or clear it",
+		"plinth state pending --import " + extraURN + " ID   (it was made, with that ID)",
+		"plinth state pending --clear " + extraURN + "   (it was not)",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("preview's lines about the pending create (-want +got):\n%s\n%s", diff, out)
+	}
+
+	for _, args := range [][]string{{"up"}, {"destroy"}} {
+		r := clitest.Run(t, dir, clitest.Options{StdinTerminal: true, Stdin: "yes\n"}, args...)
+		if r.Code != 1 || !strings.Contains(r.Stderr, "Pending operations") || strings.Contains(r.Output(), "Previewing") || strings.Contains(r.Output(), "Do you want") {
+			t.Errorf("%s with a pending create: exit %d, want 1 saying Pending operations before any preview or question\n%s", args[0], r.Code, r.Output())
+		}
+	}
 }
