@@ -255,7 +255,7 @@ func (w *workspace) open(ctx context.Context, c state.Crypter, command string) (
 // openRecorded locks the stack for an operation that the update history
 // records as kind ("" records nothing).
 func (w *workspace) openRecorded(ctx context.Context, c state.Crypter, command, kind string) (*state.Session, error) {
-	opts := state.OpenOptions{Crypter: c, Command: command, Verify: true, Warn: w.warnState}
+	opts := state.OpenOptions{Crypter: c, Command: command, Verify: true, Warn: w.warnState, LockWait: w.lockWait()}
 	if kind != "" {
 		opts.History = state.NewOperation(kind, Version)
 	}
