@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -102,5 +103,45 @@ func TestLockTimeoutFlagSpelling(t *testing.T) {
 		if r.Code != 1 || !strings.Contains(r.Stderr, "Invalid command line") || !strings.Contains(r.Stderr, want) {
 			t.Errorf("up %s: exit %d, want 1 saying %q\n%s", args, r.Code, want, r.Output())
 		}
+	}
+}
+
+// TestConcurrentUpsQueue: ten ups of one stack at once, with
+// --lock-timeout, all succeed one after another (without it, one runs and
+// nine fail "Stack is locked").
+func TestConcurrentUpsQueue(t *testing.T) {
+	if testing.Short() {
+		t.Skip("ten updates")
+	}
+	for name, env := range backends(t) {
+		t.Run(name, func(t *testing.T) {
+			opts := clitest.Options{Env: env(t)}
+			dir := clitest.CopyDir(t, filepath.Join("testdata", "base"))
+			clitest.MustRun(t, dir, opts, "up", "--yes")
+			results := make(chan clitest.Result, 10)
+			for range 10 {
+				go func() {
+					results <- clitest.Run(t, dir, opts, "up", "--yes", "--lock-timeout", "2m")
+				}()
+			}
+			waited := 0
+			for range 10 {
+				r := <-results
+				if r.Code != 0 {
+					t.Errorf("one of ten concurrent ups: exit %d\n%s", r.Code, r.Output())
+				}
+				if strings.Contains(r.Stderr, "Waiting for the lock on stack dev") {
+					waited++
+				}
+			}
+			var ops []struct{ Kind, Result string }
+			out := clitest.MustRun(t, dir, opts, "stack", "history", "--json").Stdout
+			if err := json.Unmarshal([]byte(out), &ops); err != nil {
+				t.Fatalf("stack history --json: %v\n%s", err, out)
+			}
+			if len(ops) != 11 || waited == 0 {
+				t.Errorf("the history holds %d operations, want 11 updates; %d of the ten waited, want some:\n%s", len(ops), waited, out)
+			}
+		})
 	}
 }
