@@ -37,8 +37,17 @@ func refusePending(base *state.Snapshot) error {
 
 // warnPending tells a preview's reader what `up` would refuse over: the
 // pending creates, with the engine's wording and the commands that
-// resolve them.
+// resolve them. Interrupted updates and deletes, which `up` only warns
+// about, are warned about in its words.
 func warnPending(view display.View, base *state.Snapshot) {
+	if base == nil {
+		return
+	}
+	for _, p := range base.Pending {
+		if !p.Blocks() {
+			view.Diagnostic(display.Diagnostic{Severity: engine.SeverityWarning, Summary: p.Describe()})
+		}
+	}
 	pending := blockingPending(base)
 	if len(pending) == 0 {
 		return

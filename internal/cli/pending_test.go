@@ -19,10 +19,9 @@ import (
 
 const extraURN = "urn:pulumi:dev::base::plinth:fs:File::extra"
 
-// crashDuringCreate leaves the state as a plinth killed while creating
-// the extra file would: its Begin recorded and no End. If made is set
-// the file exists, as if the create happened.
-func crashDuringCreate(t *testing.T, dir string, made bool) {
+// crashDuring leaves the state as a plinth killed during op on r would:
+// its Begin recorded and no End.
+func crashDuring(t *testing.T, dir string, op state.Op, r func(s *state.Session) (old, nu *state.Resource)) {
 	t.Helper()
 	ctx := context.Background()
 	b := file.New(filepath.Join(dir, ".plinth"))
@@ -34,20 +33,30 @@ func crashDuringCreate(t *testing.T, dir string, made bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prov := s.Base().Find("urn:pulumi:dev::base::pulumi:providers:plinth::default")
-	if prov == nil {
-		t.Fatal("the state has no default provider")
-	}
-	extra := &state.Resource{URN: extraURN, Type: "plinth:fs:File", Custom: true,
-		Provider: state.ProviderRef(prov.URN, prov.ID),
-		Inputs: resource.Object{"path": resource.NewString("out/extra.txt"),
-			"content": resource.NewString("made before the crash"), "permissions": resource.NewString("0644")}}
-	if err := s.Record(ctx, &state.Entry{Step: 1, Kind: state.Begin, Op: state.OpCreate, New: extra, Time: time.Now()}); err != nil {
+	old, nu := r(s)
+	if err := s.Record(ctx, &state.Entry{Step: 1, Kind: state.Begin, Op: op, Old: old, New: nu, Time: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(ctx); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// crashDuringCreate leaves the state as a plinth killed while creating
+// the extra file would: its Begin recorded and no End. If made is set
+// the file exists, as if the create happened.
+func crashDuringCreate(t *testing.T, dir string, made bool) {
+	t.Helper()
+	crashDuring(t, dir, state.OpCreate, func(s *state.Session) (*state.Resource, *state.Resource) {
+		prov := s.Base().Find("urn:pulumi:dev::base::pulumi:providers:plinth::default")
+		if prov == nil {
+			t.Fatal("the state has no default provider")
+		}
+		return nil, &state.Resource{URN: extraURN, Type: "plinth:fs:File", Custom: true,
+			Provider: state.ProviderRef(prov.URN, prov.ID),
+			Inputs: resource.Object{"path": resource.NewString("out/extra.txt"),
+				"content": resource.NewString("made before the crash"), "permissions": resource.NewString("0644")}}
+	})
 	if made {
 		writeFile(t, filepath.Join(dir, "out", "extra.txt"), "made before the crash")
 	}
@@ -144,6 +153,18 @@ func TestPreviewWarnsOfAPendingCreate(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("preview's lines about the pending create (-want +got):\n%s\n%s", diff, out)
+	}
+
+	const noteURN = "urn:pulumi:dev::base::plinth:fs:File::note"
+	crashDuring(t, dir, state.OpUpdate, func(s *state.Session) (*state.Resource, *state.Resource) {
+		old := s.Base().Find(noteURN)
+		nu := *old
+		nu.Inputs = resource.Object{"path": resource.NewString("out/note.txt"), "content": resource.NewString("changed"), "permissions": resource.NewString("0644")}
+		return old, &nu
+	})
+	out = clitest.MustRun(t, dir, clitest.Options{}, "preview").Stdout
+	if want := "warning: an update of " + noteURN + " may have happened; run `plinth refresh` to read its current state"; !strings.Contains(out, want) {
+		t.Errorf("preview over an interrupted update does not say %q:\n%s", want, out)
 	}
 
 	for _, args := range [][]string{{"up"}, {"destroy"}} {
