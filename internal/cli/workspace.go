@@ -149,7 +149,7 @@ func (w *workspace) crypter(ctx context.Context) (*secrets.Crypter, error) {
 // config file. A file that cannot be written is not fatal (the salt is
 // also under .plinth): the warning gives the line to add by hand.
 func (w *workspace) commitSalt(cf *stackConfig) {
-	if err := cf.save(); err != nil {
+	if err := cf.saveSalt(); err != nil {
 		fmt.Fprintf(w.a.env.Stderr, "warning: the secrets of stack %s are protected by a passphrase, but %v; "+
 			"a clone of the project cannot open them until %s holds the line\n  encryptionsalt: %s\n", w.stack, err, cf.shown, cf.Salt())
 	}
