@@ -50,6 +50,9 @@ func (a *app) runDestroy(ctx context.Context, f opFlags) error {
 	if err := refuseProtected(sess.Base(), f.targets, f.excludes); err != nil {
 		return err
 	}
+	if err := refusePending(sess.Base()); err != nil {
+		return err
+	}
 	ctx, hard, stop := a.interruptible(ctx, view)
 	defer stop()
 	setup, err := r.destroySetup(f)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -42,6 +43,9 @@ type globals struct {
 	backend string
 	colour  string
 	verbose bool
+	// lockTimeout is how long a command waits for a stack's lock that
+	// another holds (--lock-timeout); 0 fails at once.
+	lockTimeout time.Duration
 }
 
 // Main runs the plinth command line with args (without the program name)
@@ -77,6 +81,7 @@ func (a *app) rootCommand() *cobra.Command {
 	f.StringVar(&a.g.backend, "backend", "", "the state backend: a postgres:// URL, or file:DIRECTORY (default: $PLINTH_BACKEND, else backend: in plinth.yaml, else .plinth)")
 	f.StringVar(&a.g.colour, "color", "auto", "colour the output: auto, always or never")
 	f.BoolVarP(&a.g.verbose, "verbose", "v", false, "show unchanged resources, default providers and stack traces")
+	f.DurationVar(&a.g.lockTimeout, "lock-timeout", 0, "wait up to `DURATION` (30s, 5m) for the stack's lock if another command holds it (default: fail at once)")
 	root.AddCommand(
 		a.previewCommand(), a.upCommand(), a.refreshCommand(), a.destroyCommand(), a.importCommand(),
 		a.stackCommand(), a.stateCommand(), a.configCommand(), a.pluginCommand(), a.versionCommand(),
@@ -84,11 +89,16 @@ func (a *app) rootCommand() *cobra.Command {
 	root.PersistentPreRunE = func(*cobra.Command, []string) error {
 		switch a.g.colour {
 		case "auto", "always", "never":
-			return nil
+			return a.checkLockTimeout()
 		}
 		return display.Errorf("Invalid command line", "--color %q is not auto, always or never.", a.g.colour)
 	}
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError(err) })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		if hint := singleDashHint(c, err); hint != nil {
+			return hint
+		}
+		return usageError(err)
+	})
 	refuseUnknownSubcommands(root)
 	return root
 }

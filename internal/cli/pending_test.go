@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/plinth-iac/plinth/internal/cli/clitest"
 	"github.com/plinth-iac/plinth/internal/secrets"
 	"github.com/plinth-iac/plinth/internal/state"
@@ -17,10 +19,9 @@ import (
 
 const extraURN = "urn:pulumi:dev::base::plinth:fs:File::extra"
 
-// crashDuringCreate leaves the state as a plinth killed while creating
-// the extra file would: its Begin recorded and no End. If made is set
-// the file exists, as if the create happened.
-func crashDuringCreate(t *testing.T, dir string, made bool) {
+// crashDuring leaves the state as a plinth killed during op on r would:
+// its Begin recorded and no End.
+func crashDuring(t *testing.T, dir string, op state.Op, r func(s *state.Session) (old, nu *state.Resource)) {
 	t.Helper()
 	ctx := context.Background()
 	b := file.New(filepath.Join(dir, ".plinth"))
@@ -32,20 +33,30 @@ func crashDuringCreate(t *testing.T, dir string, made bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prov := s.Base().Find("urn:pulumi:dev::base::pulumi:providers:plinth::default")
-	if prov == nil {
-		t.Fatal("the state has no default provider")
-	}
-	extra := &state.Resource{URN: extraURN, Type: "plinth:fs:File", Custom: true,
-		Provider: state.ProviderRef(prov.URN, prov.ID),
-		Inputs: resource.Object{"path": resource.NewString("out/extra.txt"),
-			"content": resource.NewString("made before the crash"), "permissions": resource.NewString("0644")}}
-	if err := s.Record(ctx, &state.Entry{Step: 1, Kind: state.Begin, Op: state.OpCreate, New: extra, Time: time.Now()}); err != nil {
+	old, nu := r(s)
+	if err := s.Record(ctx, &state.Entry{Step: 1, Kind: state.Begin, Op: op, Old: old, New: nu, Time: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(ctx); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// crashDuringCreate leaves the state as a plinth killed while creating
+// the extra file would: its Begin recorded and no End. If made is set
+// the file exists, as if the create happened.
+func crashDuringCreate(t *testing.T, dir string, made bool) {
+	t.Helper()
+	crashDuring(t, dir, state.OpCreate, func(s *state.Session) (*state.Resource, *state.Resource) {
+		prov := s.Base().Find("urn:pulumi:dev::base::pulumi:providers:plinth::default")
+		if prov == nil {
+			t.Fatal("the state has no default provider")
+		}
+		return nil, &state.Resource{URN: extraURN, Type: "plinth:fs:File", Custom: true,
+			Provider: state.ProviderRef(prov.URN, prov.ID),
+			Inputs: resource.Object{"path": resource.NewString("out/extra.txt"),
+				"content": resource.NewString("made before the crash"), "permissions": resource.NewString("0644")}}
+	})
 	if made {
 		writeFile(t, filepath.Join(dir, "out", "extra.txt"), "made before the crash")
 	}
@@ -113,4 +124,53 @@ func readFileT(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(data)
+}
+
+// TestPreviewWarnsOfAPendingCreate: preview over a create an interrupted
+// run left pending succeeds but says so, under the create it plans and
+// after the plan, with the commands that resolve it; up and destroy
+// refuse before previewing (and so before asking).
+func TestPreviewWarnsOfAPendingCreate(t *testing.T) {
+	dir := clitest.CopyDir(t, filepath.Join("testdata", "base"))
+	clitest.MustRun(t, dir, clitest.Options{}, "up", "--yes")
+	copyProgram("../pending/plinth.yaml")(t, dir)
+	crashDuringCreate(t, dir, false)
+
+	out := clitest.MustRun(t, dir, clitest.Options{}, "preview").Stdout
+	var got []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "extra") || strings.Contains(l, "Pending operations") {
+			got = append(got, strings.TrimSpace(l))
+		}
+	}
+	want := []string{
+		"+ create extra (plinth:fs:File)",
+		"warning: " + extraURN + ": its create by an interrupted run is pending and may have happened: see Pending operations below",
+		"warning: Pending operations",
+		"- a create of " + extraURN + " may have happened; run `plinth state pending` to import its ID or clear it",
+		"plinth state pending --import " + extraURN + " ID   (it was made, with that ID)",
+		"plinth state pending --clear " + extraURN + "   (it was not)",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("preview's lines about the pending create (-want +got):\n%s\n%s", diff, out)
+	}
+
+	const noteURN = "urn:pulumi:dev::base::plinth:fs:File::note"
+	crashDuring(t, dir, state.OpUpdate, func(s *state.Session) (*state.Resource, *state.Resource) {
+		old := s.Base().Find(noteURN)
+		nu := *old
+		nu.Inputs = resource.Object{"path": resource.NewString("out/note.txt"), "content": resource.NewString("changed"), "permissions": resource.NewString("0644")}
+		return old, &nu
+	})
+	out = clitest.MustRun(t, dir, clitest.Options{}, "preview").Stdout
+	if want := "warning: an update of " + noteURN + " may have happened; run `plinth refresh` to read its current state"; !strings.Contains(out, want) {
+		t.Errorf("preview over an interrupted update does not say %q:\n%s", want, out)
+	}
+
+	for _, args := range [][]string{{"up"}, {"destroy"}} {
+		r := clitest.Run(t, dir, clitest.Options{StdinTerminal: true, Stdin: "yes\n"}, args...)
+		if r.Code != 1 || !strings.Contains(r.Stderr, "Pending operations") || strings.Contains(r.Output(), "Previewing") || strings.Contains(r.Output(), "Do you want") {
+			t.Errorf("%s with a pending create: exit %d, want 1 saying Pending operations before any preview or question\n%s", args[0], r.Code, r.Output())
+		}
+	}
 }

@@ -166,3 +166,65 @@ func TestPassphrasePrompt(t *testing.T) {
 		t.Errorf("a wrong passphrase at the prompt: exit %d\n%s", r.Code, r.Output())
 	}
 }
+
+// TestUpCommitsTheSaltOfANewStack: `up` with a passphrase on a stack no
+// `stack init` made writes encryptionsalt to plinth.dev.yaml, as init
+// does, keeping what a hand-written file holds. A clone of the committed
+// files then refuses a wrong passphrase, and a clone that shares the
+// state (but not .plinth's secrets.json) opens the secret the state holds.
+func TestUpCommitsTheSaltOfANewStack(t *testing.T) {
+	const handWritten = "# the dev stack\nconfig:\n  # how long the pet's name is\n  count: \"3\" # words\n"
+	for name, config := range map[string]string{"no config file": "", "a hand-written config file": handWritten} {
+		t.Run(name, func(t *testing.T) {
+			dir := clitest.CopyDir(t, filepath.Join("testdata", "base"))
+			writeFile(t, filepath.Join(dir, "plinth.yaml"), readFile(t, filepath.Join(dir, "plinth.yaml"))+"  token:\n    fn::secret: state-secret-42\n")
+			cfgPath := filepath.Join(dir, "plinth.dev.yaml")
+			if config != "" {
+				writeFile(t, cfgPath, config)
+			}
+			pw := withPassphrase("correct horse")
+			clitest.MustRun(t, dir, pw, "up", "--yes")
+			if _, err := os.Stat(cfgPath); err != nil {
+				t.Fatalf("up on a new passphrase stack left no plinth.dev.yaml for its encryptionsalt: %v", err)
+			}
+			cfg := readFile(t, cfgPath)
+			var rest []string
+			salts := 0
+			for _, l := range strings.SplitAfter(cfg, "\n") {
+				if strings.HasPrefix(l, "encryptionsalt: v1:argon2id:") {
+					salts++
+				} else {
+					rest = append(rest, l)
+				}
+			}
+			if salts != 1 {
+				t.Fatalf("plinth.dev.yaml holds %d encryptionsalt lines after up, want 1:\n%s", salts, cfg)
+			}
+			if diff := cmp.Diff(config, strings.Join(rest, "")); config != "" && diff != "" {
+				t.Errorf("up changed more of plinth.dev.yaml than its encryptionsalt (-was +now):\n%s", diff)
+			}
+			checkClones(t, dir, pw)
+		})
+	}
+}
+
+// checkClones opens the stack in dir from a clone of its committed files:
+// a wrong passphrase is refused, and with the state shared (not the
+// secrets configuration under .plinth) pw reads the state's secret.
+func checkClones(t *testing.T, dir string, pw clitest.Options) {
+	t.Helper()
+	clone := cloneCommitted(t, dir)
+	r := clitest.Run(t, clone, withPassphrase("wrong"), "preview")
+	if r.Code != 1 || !strings.Contains(r.Output(), "Wrong passphrase") {
+		t.Errorf("preview in a clone with a wrong passphrase: exit %d, want 1 saying \"Wrong passphrase\"\n%s", r.Code, r.Output())
+	}
+	shared := cloneCommitted(t, dir)
+	stackDir := filepath.Join(".plinth", "stacks", "dev")
+	if err := os.MkdirAll(filepath.Join(shared, stackDir), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(shared, stackDir, "snapshot.json"), readFile(t, filepath.Join(dir, stackDir, "snapshot.json")))
+	if got := clitest.MustRun(t, shared, pw, "stack", "output", "token", "--show-secrets").Stdout; got != "state-secret-42\n" {
+		t.Errorf("stack output in a clone sharing the state printed %q, want the state's secret", got)
+	}
+}

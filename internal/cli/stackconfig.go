@@ -258,3 +258,37 @@ func (c *stackConfig) save() error {
 	}
 	return nil
 }
+
+// saveSalt writes the encryptionsalt line into the file and changes
+// nothing else in it: keys keep their order and comments, which save,
+// rewriting the file from its values, would not keep. A file that is
+// missing, or not a mapping, is written by save.
+func (c *stackConfig) saveSalt() error {
+	data, err := os.ReadFile(c.path)
+	var doc yaml.Node
+	if err != nil || yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return c.save()
+	}
+	top := doc.Content[0]
+	salt := []*yaml.Node{{Kind: yaml.ScalarNode, Value: "encryptionsalt"}, {Kind: yaml.ScalarNode, Value: c.salt}}
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		if top.Content[i].Value == "encryptionsalt" {
+			top.Content = append(top.Content[:i], top.Content[i+2:]...)
+			break
+		}
+	}
+	if len(top.Content) > 0 { // a comment atop the file stays atop it
+		salt[0].HeadComment, top.Content[0].HeadComment = top.Content[0].HeadComment, ""
+	}
+	top.Content = append(salt, top.Content...)
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(&doc); err != nil {
+		return fmt.Errorf("encoding %s: %w", c.shown, err)
+	}
+	if err := writeFileAtomic(c.path, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("writing %s: %w", c.shown, err)
+	}
+	return nil
+}

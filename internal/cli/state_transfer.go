@@ -227,7 +227,7 @@ func (a *app) readInput(file string) ([]byte, string, error) {
 // the stored state is too damaged to open, under the stack's lock
 // directly: importing a repaired export is how damage is fixed.
 func replaceState(ctx context.Context, ws *workspace, c state.Crypter, snap *state.Snapshot) error {
-	s, err := state.Open(ctx, ws.backend, ws.stack, state.OpenOptions{Crypter: c, Command: "plinth state import"})
+	s, err := state.Open(ctx, ws.backend, ws.stack, state.OpenOptions{Crypter: c, Command: "plinth state import", LockWait: ws.lockWait()})
 	var damaged *state.DamagedError
 	var missing *state.MissingSnapshotError
 	switch {
@@ -236,7 +236,7 @@ func replaceState(ctx context.Context, ws *workspace, c state.Crypter, snap *sta
 	case !errors.As(err, &damaged) && !errors.As(err, &missing):
 		return err
 	}
-	lock, err := ws.backend.Lock(ctx, ws.stack, state.CurrentProcess("plinth state import"))
+	lock, err := state.TakeLock(ctx, ws.backend, ws.stack, state.CurrentProcess("plinth state import"), ws.lockWait())
 	if err != nil {
 		return err
 	}

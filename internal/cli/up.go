@@ -65,6 +65,9 @@ func (a *app) runUp(ctx context.Context, f upFlags) error {
 			return err
 		}
 	}
+	if err := refusePending(base); err != nil {
+		return err
+	}
 	expected, err := r.previewAndConfirm(ctx, hard, "update", "Do you want to perform this update?", f.opFlags, base, func(opts engine.Options) (*engine.Result, error) {
 		return engine.Preview(ctx, previewOf(ev), base, opts)
 	})

@@ -126,14 +126,34 @@ func (w *workspace) stackExists(ctx context.Context, name string) (bool, error) 
 
 // crypter opens the stack's secrets, creating the stack and its key on
 // first use (and saying so once). A passphrase stack's salt comes from
-// the committed config file, plinth.<stack>.yaml; one found only under
-// .plinth is written there with the file's next save.
+// the committed config file, plinth.<stack>.yaml; a salt the file lacks
+// (a stack `up` created, or one an older plinth kept only under .plinth)
+// is written there at once, so that a clone with the passphrase can open
+// the stack.
 func (w *workspace) crypter(ctx context.Context) (*secrets.Crypter, error) {
 	cf, err := w.configFile()
 	if err != nil {
 		return nil, err
 	}
-	return w.crypterFor(ctx, cf, false)
+	had := cf.Salt()
+	c, err := w.crypterFor(ctx, cf, false)
+	if err != nil {
+		return nil, err
+	}
+	if had == "" && cf.Salt() != "" {
+		w.commitSalt(cf)
+	}
+	return c, nil
+}
+
+// commitSalt writes a passphrase stack's new encryptionsalt line to its
+// config file. A file that cannot be written is not fatal (the salt is
+// also under .plinth): the warning gives the line to add by hand.
+func (w *workspace) commitSalt(cf *stackConfig) {
+	if err := cf.saveSalt(); err != nil {
+		fmt.Fprintf(w.a.env.Stderr, "warning: the secrets of stack %s are protected by a passphrase, but %v; "+
+			"a clone of the project cannot open them until %s holds the line\n  encryptionsalt: %s\n", w.stack, err, cf.shown, cf.Salt())
+	}
 }
 
 // crypterFor opens the stack's secrets with cf as the salt's home. With
@@ -238,7 +258,7 @@ func (w *workspace) open(ctx context.Context, c state.Crypter, command string) (
 // openRecorded locks the stack for an operation that the update history
 // records as kind ("" records nothing).
 func (w *workspace) openRecorded(ctx context.Context, c state.Crypter, command, kind string) (*state.Session, error) {
-	opts := state.OpenOptions{Crypter: c, Command: command, Verify: true, Warn: w.warnState}
+	opts := state.OpenOptions{Crypter: c, Command: command, Verify: true, Warn: w.warnState, LockWait: w.lockWait()}
 	if kind != "" {
 		opts.History = state.NewOperation(kind, Version)
 	}

@@ -42,14 +42,16 @@ type Finder struct {
 	Warn func(message string)
 
 	once    sync.Once
-	found   []Plugin
+	found   *scan
 	mu      sync.Mutex
 	probed  map[string]string // path -> version
 	probeMu sync.Mutex        // one probe at a time
 }
 
-func (f *Finder) plugins() []Plugin {
-	f.once.Do(func() { f.found = Discover(f.Env) })
+func (f *Finder) plugins() []Plugin { return f.scanned().plugins }
+
+func (f *Finder) scanned() *scan {
+	f.once.Do(func() { f.found = discover(f.Env) })
 	return f.found
 }
 
@@ -58,11 +60,18 @@ func (f *Finder) plugins() []Plugin {
 type NotFoundError struct {
 	Request Request
 	Found   []Plugin
-	Looked  []Location
+	// NotExecutable are files of the package, named and placed as
+	// plugins, that no one may execute.
+	NotExecutable []Plugin
+	Looked        []Location
 }
 
 func (e *NotFoundError) Error() string {
 	var b strings.Builder
+	if len(e.Found) == 0 && len(e.NotExecutable) > 0 {
+		e.writeNotExecutable(&b)
+		return b.String()
+	}
 	if len(e.Found) == 0 {
 		fmt.Fprintf(&b, "no plugin found for package %q", e.Request.Name)
 	} else {
@@ -76,7 +85,22 @@ func (e *NotFoundError) Error() string {
 		fmt.Fprintf(&b, "\n  %s (%s)", l.Dir, l.Origin)
 	}
 	fmt.Fprintf(&b, "\nInstall pulumi-resource-%s or terraform-provider-%s_v<version> of a matching version into one of them (for example .plinth/plugins in the project).", e.Request.Name, e.Request.Name)
+	if len(e.NotExecutable) > 0 {
+		b.WriteString("\n")
+		e.writeNotExecutable(&b)
+	}
 	return b.String()
+}
+
+// writeNotExecutable says, one line each, which files would be plugins
+// of the package but for their mode, and how to fix them.
+func (e *NotFoundError) writeNotExecutable(b *strings.Builder) {
+	for i, p := range e.NotExecutable {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(b, "found %s but it is not executable: chmod +x %s", p.Path, p.Path)
+	}
 }
 
 // Find returns the newest plugin compatible with the request. Equal
@@ -99,7 +123,8 @@ func (f *Finder) Find(ctx context.Context, req Request) (Plugin, error) {
 		best = f.unversioned(req, cands)
 	}
 	if best < 0 {
-		return Plugin{}, &NotFoundError{Request: req, Found: cands, Looked: f.Env.Locations()}
+		return Plugin{}, &NotFoundError{Request: req, Found: cands, Looked: f.Env.Locations(),
+			NotExecutable: matching(f.scanned().notExecutable, req)}
 	}
 	return cands[best], nil
 }
@@ -150,8 +175,13 @@ func parseConstraint(s string) (version.Constraints, error) {
 
 // candidates are the resource plugins of the package the request allows.
 func (f *Finder) candidates(req Request) []Plugin {
+	return matching(f.plugins(), req)
+}
+
+// matching returns the resource plugins of ps the request allows.
+func matching(ps []Plugin, req Request) []Plugin {
 	var out []Plugin
-	for _, p := range f.plugins() {
+	for _, p := range ps {
 		if p.Kind != KindResource || p.Name != req.Name {
 			continue
 		}
@@ -253,5 +283,8 @@ func better(a, b Plugin) bool {
 // Diagnostic gives the summary for people (internal/display's interface);
 // the detail is the message as wrapped, which lists what was found.
 func (e *NotFoundError) Diagnostic() (summary, where, path, detail string) {
+	if len(e.Found) == 0 && len(e.NotExecutable) > 0 {
+		return "Provider plugin not executable", "", "", ""
+	}
 	return "Provider plugin not found", "", "", ""
 }

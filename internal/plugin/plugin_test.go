@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -279,5 +280,65 @@ func TestDiscoverMu(t *testing.T) {
 	}
 	if p.Version != "1.2.0" || p.String() != "mu-resource store 1.2.0 at "+p.Path {
 		t.Errorf("found %s", p)
+	}
+}
+
+// TestFindNamesAPluginThatIsNotExecutable: a plugin file without the
+// execute bit, in each layout, is named with the chmod that fixes it
+// rather than reported as no plugin at all.
+func TestFindNamesAPluginThatIsNotExecutable(t *testing.T) {
+	const fix = "found %[1]s but it is not executable: chmod +x %[1]s"
+	tests := map[string]struct {
+		file    string // relative to the tree, written with mode 0644
+		also    []string
+		req     Request
+		summary string
+		lines   []string // the message's lines, in order; %[1]s is the file's path
+	}{
+		"bare binary in the project": {file: "proj/.plinth/plugins/pulumi-resource-solo", req: Request{Name: "solo"},
+			summary: "Provider plugin not executable", lines: []string{fix}},
+		"pulumi cache": {file: "home/.pulumi/plugins/resource-solo-v1.2.0/pulumi-resource-solo", req: Request{Name: "solo", Version: ">= 1.0"},
+			summary: "Provider plugin not executable", lines: []string{fix}},
+		"terraform tree": {file: "tfcache/registry.terraform.io/hashicorp/solo/3.0.0/linux_amd64/terraform-provider-solo_v3.0.0_x5", req: Request{Name: "solo", Source: "hashicorp/solo"},
+			summary: "Provider plugin not executable", lines: []string{fix}},
+		"beside a runnable one of another version": {file: "path1/terraform-provider-solo_v2.0.0", also: []string{"path2/terraform-provider-solo_v1.0.0"},
+			req: Request{Name: "solo", Version: ">= 2.0"}, summary: "Provider plugin not found",
+			lines: []string{`no plugin for package "solo" matches version ">= 2.0"; found:`, fix}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			tr := newTree(t, tc.also...)
+			path := filepath.Join(tr.root, tc.file)
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, []byte("#!/bin/sh\nexit 1\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := (&Finder{Env: tr.env}).Find(context.Background(), tc.req)
+			var nf *NotFoundError
+			if !errors.As(err, &nf) {
+				t.Fatalf("Find = %v; want a NotFoundError", err)
+			}
+			if summary, _, _, _ := nf.Diagnostic(); summary != tc.summary {
+				t.Errorf("summary %q, want %q", summary, tc.summary)
+			}
+			var want, got []string
+			msg := strings.Split(err.Error(), "\n")
+			for _, w := range tc.lines {
+				want = append(want, strings.ReplaceAll(w, "%[1]s", path))
+			}
+			for _, l := range msg {
+				if slices.Contains(want, l) {
+					got = append(got, l)
+				}
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("message lines (-want +got):\n%s\nmessage:\n%s", diff, err)
+			}
+			if len(tc.lines) == 1 && len(msg) != 1 {
+				t.Errorf("the message says more than how to fix the file:\n%s", err)
+			}
+		})
 	}
 }

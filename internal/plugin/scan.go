@@ -1,7 +1,6 @@
 package plugin
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,40 +13,64 @@ import (
 // directories are skipped; unreadable ones too, since a plugin directory
 // of someone else's tool should not stop plinth.
 func Discover(env Env) []Plugin {
-	var out []Plugin
+	return discover(env).plugins
+}
+
+// scan is what discovery found: the plugins, and the files named and
+// placed as plugins that cannot be run because no one may execute them
+// (a download that lost its mode), which Find names when it finds nothing
+// else.
+type scan struct {
+	plugins       []Plugin
+	notExecutable []Plugin
+}
+
+// add keeps p, a file named as a plugin, as a plugin if it can be
+// executed, else as not executable if it is a regular file.
+func (s *scan) add(p Plugin) {
+	info, err := os.Stat(p.Path)
+	switch {
+	case err != nil || !info.Mode().IsRegular():
+	case info.Mode().Perm()&0o111 != 0:
+		s.plugins = append(s.plugins, p)
+	default:
+		s.notExecutable = append(s.notExecutable, p)
+	}
+}
+
+func discover(env Env) *scan {
+	s := &scan{}
 	for _, loc := range env.Locations() {
 		switch loc.layout {
 		case layoutPlain:
-			out = append(out, scanPlain(loc)...)
+			scanPlain(loc, s)
 		case layoutPulumi:
-			out = append(out, scanPulumiCache(loc)...)
+			scanPulumiCache(loc, s)
 		case layoutTerraform:
-			out = append(out, scanTerraform(loc, env.platform())...)
+			scanTerraform(loc, env.platform(), s)
 		}
 	}
-	return out
+	return s
 }
 
 // scanPlain reads a plinth plugin directory: bare binaries of either
 // ecosystem, and Pulumi-style versioned directories.
-func scanPlain(loc Location) []Plugin {
+func scanPlain(loc Location, s *scan) {
 	entries, err := os.ReadDir(loc.Dir)
 	if err != nil {
-		return nil
+		return
 	}
-	var out []Plugin
 	for _, e := range entries {
 		path := filepath.Join(loc.Dir, e.Name())
 		if isDir(path) {
-			out = append(out, pulumiVersionDir(loc, e.Name())...)
+			pulumiVersionDir(loc, e.Name(), s)
 			continue
 		}
-		if p, ok := parseBinary(e.Name()); ok && isExecutable(path) {
+		if p, ok := parseBinary(e.Name()); ok {
 			p.Path, p.Origin = path, loc.Origin
-			out = append(out, p)
+			s.add(p)
 		}
 	}
-	return out
 }
 
 // parseBinary reads pulumi-<kind>-<name>, terraform-provider-<name>,
@@ -96,36 +119,31 @@ func splitTerraformName(rest string) (string, string) {
 }
 
 // scanPulumiCache reads Pulumi's plugin cache.
-func scanPulumiCache(loc Location) []Plugin {
+func scanPulumiCache(loc Location, s *scan) {
 	entries, err := os.ReadDir(loc.Dir)
 	if err != nil {
-		return nil
+		return
 	}
-	var out []Plugin
 	for _, e := range entries {
 		if e.IsDir() {
-			out = append(out, pulumiVersionDir(loc, e.Name())...)
+			pulumiVersionDir(loc, e.Name(), s)
 		}
 	}
-	return out
 }
 
 // pulumiVersionDir reads <kind>-<name>-v<version>/pulumi-<kind>-<name>. A
 // directory whose download Pulumi has not finished (a .partial marker
 // beside it) is skipped.
-func pulumiVersionDir(loc Location, dir string) []Plugin {
+func pulumiVersionDir(loc Location, dir string, s *scan) {
 	kind, name, ver, ok := parseVersionDir(dir)
 	if !ok {
-		return nil
+		return
 	}
 	if _, err := os.Stat(filepath.Join(loc.Dir, dir+".partial")); err == nil {
-		return nil
+		return
 	}
 	path := filepath.Join(loc.Dir, dir, "pulumi-"+string(kind)+"-"+name)
-	if !isExecutable(path) {
-		return nil
-	}
-	return []Plugin{{Name: name, Kind: kind, Protocol: ProtocolPulumi, Version: ver, Path: path, Origin: loc.Origin}}
+	s.add(Plugin{Name: name, Kind: kind, Protocol: ProtocolPulumi, Version: ver, Path: path, Origin: loc.Origin})
 }
 
 func parseVersionDir(dir string) (Kind, string, string, bool) {
@@ -148,19 +166,16 @@ func parseVersionDir(dir string) (Kind, string, string, bool) {
 
 // scanTerraform reads <root>/<host>/<namespace>/<name>/<version>/<os>_<arch>/
 // and, for Terraform's older layout, binaries directly in <root>/<os>_<arch>/.
-func scanTerraform(loc Location, platform string) []Plugin {
-	var out []Plugin
-	flat := Location{Dir: filepath.Join(loc.Dir, platform), Origin: loc.Origin}
-	for _, p := range scanPlain(flat) {
-		if p.Protocol == ProtocolTerraform {
-			out = append(out, p)
-		}
-	}
+func scanTerraform(loc Location, platform string, s *scan) {
+	var flat scan
+	scanPlain(Location{Dir: filepath.Join(loc.Dir, platform), Origin: loc.Origin}, &flat)
+	s.plugins = append(s.plugins, onlyTerraform(flat.plugins)...)
+	s.notExecutable = append(s.notExecutable, onlyTerraform(flat.notExecutable)...)
 	pattern := filepath.Join(loc.Dir, "*", "*", "*", "*", platform, "terraform-provider-*")
 	matches, _ := filepath.Glob(pattern)
 	for _, path := range matches {
 		p, ok := parseBinary(filepath.Base(path))
-		if !ok || p.Protocol != ProtocolTerraform || !isExecutable(path) {
+		if !ok || p.Protocol != ProtocolTerraform {
 			continue
 		}
 		rel, _ := filepath.Rel(loc.Dir, path)
@@ -170,7 +185,16 @@ func scanTerraform(loc Location, platform string) []Plugin {
 		}
 		p.Version, p.Path, p.Origin = parts[3], path, loc.Origin
 		p.Address = parts[0] + "/" + parts[1] + "/" + parts[2]
-		out = append(out, p)
+		s.add(p)
+	}
+}
+
+func onlyTerraform(ps []Plugin) []Plugin {
+	var out []Plugin
+	for _, p := range ps {
+		if p.Protocol == ProtocolTerraform {
+			out = append(out, p)
+		}
 	}
 	return out
 }
@@ -178,11 +202,4 @@ func scanTerraform(loc Location, platform string) []Plugin {
 func isDir(path string) bool {
 	info, err := os.Stat(path)
 	return err == nil && info.IsDir()
-}
-
-// isExecutable reports whether path is a regular file (or a link to one)
-// that someone may execute.
-func isExecutable(path string) bool {
-	info, err := os.Stat(path)
-	return err == nil && info.Mode().IsRegular() && info.Mode().Perm()&0o111 != 0 && info.Mode()&fs.ModeType == 0
 }

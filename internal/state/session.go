@@ -85,6 +85,9 @@ type OpenOptions struct {
 	// History, if set, is recorded in the stack's history when the
 	// session opens, and again with its end when it closes (see Finish).
 	History *Operation
+	// LockWait says how long Open waits for a lock another holds; the
+	// zero value fails at once (see TakeLock).
+	LockWait LockWait
 }
 
 // ErrClosed is returned by Record after Close.
@@ -103,7 +106,7 @@ func Open(ctx context.Context, b Backend, stack string, opts OpenOptions) (*Sess
 	if err := ValidateStackName(stack); err != nil {
 		return nil, err
 	}
-	lock, err := b.Lock(ctx, stack, CurrentProcess(opts.Command))
+	lock, err := TakeLock(ctx, b, stack, CurrentProcess(opts.Command), opts.LockWait)
 	if err != nil {
 		return nil, err
 	}
