@@ -16,14 +16,14 @@ import (
 )
 
 // stateBackend opens the backend a test's commands use: PLINTH_BACKEND's
-// database, else the project's .plinth.
+// database (for the project of testdata/base), else the project's .plinth.
 func stateBackend(t *testing.T, dir string, env map[string]string) state.Backend {
 	t.Helper()
 	url := env["PLINTH_BACKEND"]
 	if url == "" {
 		return file.New(filepath.Join(dir, ".plinth"))
 	}
-	b, err := postgres.Open(context.Background(), url)
+	b, err := postgres.Open(context.Background(), postgres.Config{URL: url, Project: "base"})
 	if err != nil {
 		t.Fatal(err)
 	}
