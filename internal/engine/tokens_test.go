@@ -153,6 +153,7 @@ func TestRegistrationRefusesATokenTheLoaderRefuses(t *testing.T) {
 		"control character":                 {spec{name: "x", typ: "pkg:index:\nThing"}, "control character"},
 		"remote component without a package": {spec{name: "x", typ: "Widget", component: true,
 			opt: func(r *engine.Registration) { r.Remote = true }}, "names no package"},
+		"package that is a path": {spec{name: "x", typ: "../../bin/sh:x:Y"}, "names the provider plugin"},
 		"provider of no package": {spec{name: "x", typ: "pulumi:providers:"}, `starts or ends with ":"`},
 	}
 	for name, tc := range tests {

@@ -125,17 +125,40 @@ func ValidateType(t string) error {
 
 // ValidateCustomType checks the type token of a resource a provider
 // manages (a custom resource, a provider resource, a remote component):
-// ValidateType's rules, and a package before the first ":", since the
-// package chooses the provider. Pulumi's engine asks for
-// package:module:Type; plinth also reads package:Type, as it always has.
+// ValidateType's rules, and a package before the first ":" (for a
+// provider resource, pulumi:providers:PACKAGE, the package after the
+// prefix) made of letters, digits, '_' and '-' only, since the package
+// names the provider plugin to start (pulumi-resource-azure-native).
+// Pulumi's engine asks for package:module:Type; plinth also reads
+// package:Type, as it always has.
 func ValidateCustomType(t string) error {
 	if err := ValidateType(t); err != nil {
 		return err
 	}
-	if !strings.Contains(t, ":") {
+	pkg, _, found := strings.Cut(t, ":")
+	if !found {
 		return &TypeError{Type: t, Reason: "names no package: a resource a provider manages has a type package:module:Type, such as aws:s3/bucket:Bucket"}
 	}
+	if rest, ok := strings.CutPrefix(t, providerTypePrefix); ok {
+		pkg = rest
+	}
+	if !isPackage(pkg) {
+		return &TypeError{Type: t, Reason: fmt.Sprintf("has package %q, which may hold only letters, digits, '_' and '-': it names the provider plugin", pkg)}
+	}
 	return nil
+}
+
+// providerTypePrefix starts the type of every provider resource.
+const providerTypePrefix = "pulumi:providers:"
+
+// isPackage reports whether s can name a provider package.
+func isPackage(s string) bool {
+	for _, r := range s {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '-' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // ValidateSchemaToken checks a type token a provider declares in its
