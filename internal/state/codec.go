@@ -258,7 +258,7 @@ func encodeEntryBody(e *Entry, c Crypter) ([]byte, error) {
 	}
 	if e.New != nil {
 		if err := checkRecordable(e); err != nil {
-			return nil, fmt.Errorf("journal entry for %s %s: the state could not be loaded again: %w", e.Kind, e.Op, err)
+			return nil, fmt.Errorf("journal entry for %s %s: refused, since the state loader would not read it back: %w", e.Kind, e.Op, err)
 		}
 		if doc.New, err = enc.resource(e.New); err != nil {
 			return nil, fmt.Errorf("journal entry for %s %s: new state: %w", e.Kind, e.Op, err)
