@@ -23,7 +23,8 @@ func (a *app) stateRestoreBackupCommand() *cobra.Command {
 			"atomic write, and says how many resources it records and when it was written.\n" +
 			"Changes made after the backup was written are not in it: run `plinth refresh`, then\n" +
 			"`plinth preview`, to see how the world differs. It refuses while the current state\n" +
-			"reads cleanly, unless --force.",
+			"reads cleanly as every command reads it (snapshot, journal and integrity check),\n" +
+			"unless --force.",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			return a.runRestoreBackup(c.Context(), force)

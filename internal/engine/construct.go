@@ -103,6 +103,11 @@ func (d *deployment) descendantFailed(urn resource.URN) bool {
 }
 
 func (d *deployment) constructNow(reg *Registration) (Registered, error) {
+	// The provider registers the component back under this URN and type:
+	// refuse them now rather than after its Construct has made children.
+	if err := checkIdentity(d.urn(reg.Type, reg.Name, reg.Parent), reg); err != nil {
+		return Registered{}, err
+	}
 	inst, err := d.prov.forRegistration(reg)
 	if err != nil {
 		return Registered{}, err

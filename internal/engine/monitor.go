@@ -129,17 +129,17 @@ type regState struct {
 // admit validates a registration, reserves its URN and finds the
 // registrations it refers to.
 func (d *deployment) admit(reg *Registration) (resource.URN, *regState, error) {
-	if err := resource.ValidateType(reg.Type); err != nil {
-		return "", nil, fmt.Errorf("resource %q: %w", reg.Name, err)
-	}
 	if reg.Name == "" {
 		return "", nil, fmt.Errorf("a resource of type %s has no name", reg.Type)
+	}
+	urn := d.urn(reg.Type, reg.Name, reg.Parent)
+	if err := checkIdentity(urn, reg); err != nil {
+		return "", nil, err
 	}
 	refs, err := references(reg)
 	if err != nil {
 		return "", nil, err
 	}
-	urn := d.urn(reg.Type, reg.Name, reg.Parent)
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	rs := &regState{reg: reg}
@@ -162,8 +162,12 @@ func (d *deployment) admit(reg *Registration) (resource.URN, *regState, error) {
 	return urn, rs, nil
 }
 
-// admitURN reserves the URN of a registration the engine makes itself.
+// admitURN reserves the URN of a registration the engine makes itself
+// (a default provider), under the rules a program's registration follows.
 func (d *deployment) admitURN(urn resource.URN, reg *Registration) error {
+	if err := checkIdentity(urn, reg); err != nil {
+		return err
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if _, dup := d.registered[urn]; dup {
@@ -171,6 +175,38 @@ func (d *deployment) admitURN(urn resource.URN, reg *Registration) error {
 	}
 	d.registered[urn] = &regState{reg: reg, done: true}
 	return nil
+}
+
+// checkIdentity refuses a registration whose URN or type the state loader
+// would refuse (state.CheckIdentity), so that nothing is created that
+// could not be recorded. A remote component is held to a custom
+// resource's rules: its package chooses the provider that constructs it.
+func checkIdentity(urn resource.URN, reg *Registration) error {
+	if err := state.CheckIdentity(urn, reg.Type, reg.Custom || reg.Remote); err != nil {
+		return &InvalidTypeError{Name: reg.Name, Type: reg.Type, Err: err}
+	}
+	return nil
+}
+
+// InvalidTypeError is a registration refused because its type token (or
+// the URN it makes) could not be recorded and loaded again.
+type InvalidTypeError struct {
+	Name, Type string
+	Err        error
+}
+
+func (e *InvalidTypeError) Error() string {
+	return fmt.Sprintf("resource %q of type %q cannot be registered: %v", e.Name, e.Type, e.Err)
+}
+
+// Unwrap returns the cause (a *resource.URNError or *resource.TypeError).
+func (e *InvalidTypeError) Unwrap() error { return e.Err }
+
+// Diagnostic implements the display's interface.
+func (e *InvalidTypeError) Diagnostic() (summary, where, path, detail string) {
+	return "Invalid resource type", "", "", fmt.Sprintf("The program registers resource %q with type %q, which plinth cannot record: %v. "+
+		"Nothing was created for it. Give it a type such as package:module:Type (a component may have any type without \"::\", \"$\" or control characters).",
+		e.Name, e.Type, e.Err)
 }
 
 // references lists the URNs a registration refers to: parent, provider and

@@ -27,7 +27,7 @@ func (m *resourceMonitor) ReadResource(ctx context.Context, req *pulumirpc.ReadR
 	res, err := engine.RegisterAndWait(ctx, s.mon, reg)
 	if err != nil {
 		s.markFailed()
-		return nil, status.Error(codes.Unknown, ctxErr(ctx, err).Error())
+		return nil, registrationFailed(ctx, err)
 	}
 	outputs := withSecrets(res.Outputs, req.GetAdditionalSecretOutputs())
 	obj, err := pulumiwire.EncodeObject(outputs, pulumiwire.Options{Secrets: req.GetAcceptSecrets(), Resources: req.GetAcceptResources(), ByteStrings: req.GetAcceptsByteString()})

@@ -51,7 +51,7 @@ func (m *resourceMonitor) RegisterResource(ctx context.Context, req *pulumirpc.R
 	res, err := engine.RegisterAndWait(ctx, s.mon, reg)
 	if err != nil {
 		s.markFailed()
-		return nil, status.Error(codes.Unknown, ctxErr(ctx, err).Error())
+		return nil, registrationFailed(ctx, err)
 	}
 	if res.ProviderRef != "" {
 		s.addProvider(res.URN, res.ProviderRef)

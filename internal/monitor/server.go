@@ -12,6 +12,8 @@ import (
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/sdk/resource"
@@ -190,6 +192,18 @@ func (s *Server) addProvider(urn resource.URN, ref string) {
 }
 
 // ctxErr turns a cancelled request into a plain error.
+// registrationFailed is the status a failed registration answers with:
+// InvalidArgument for a type token plinth cannot record, as Pulumi's
+// engine answers a malformed one, else Unknown.
+func registrationFailed(ctx context.Context, err error) error {
+	code := codes.Unknown
+	var ite *engine.InvalidTypeError
+	if errors.As(err, &ite) {
+		code = codes.InvalidArgument
+	}
+	return status.Error(code, ctxErr(ctx, err).Error())
+}
+
 func ctxErr(ctx context.Context, err error) error {
 	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 		return fmt.Errorf("the operation was cancelled: %w", err)

@@ -257,6 +257,9 @@ func encodeEntryBody(e *Entry, c Crypter) ([]byte, error) {
 		}
 	}
 	if e.New != nil {
+		if err := checkRecordable(e); err != nil {
+			return nil, fmt.Errorf("journal entry for %s %s: refused, since the state loader would not read it back: %w", e.Kind, e.Op, err)
+		}
 		if doc.New, err = enc.resource(e.New); err != nil {
 			return nil, fmt.Errorf("journal entry for %s %s: new state: %w", e.Kind, e.Op, err)
 		}
@@ -270,6 +273,16 @@ func encodeEntryBody(e *Entry, c Crypter) ([]byte, error) {
 	}
 	// Drop the placeholder `"seq":0,` and the trailing newline.
 	return append([]byte{'{'}, body[len(`{"seq":0,`):len(body)-1]...), nil
+}
+
+// checkRecordable refuses an entry that would put into the state a
+// resource the loader refuses (CheckIdentity). A resolve entry's New only
+// names the URN whose pending operations it drops.
+func checkRecordable(e *Entry) error {
+	if e.Op == OpResolve {
+		return nil
+	}
+	return CheckIdentity(e.New.URN, e.New.Type, e.New.Custom)
 }
 
 // withSeq inserts the sequence number as the first field of an entry body.

@@ -92,14 +92,15 @@ func restore(ctx context.Context, b Backend, bs BackupStore, stack string, opts 
 	return Restored{From: from, Written: written, Resources: liveCount(st.snapshot), Replayed: st.replayed, Snapshot: st.snapshot}, nil
 }
 
-// currentUnusable returns nil if the current snapshot is missing or
+// currentUnusable returns nil if the current state is missing or
 // damaged (or opts.Force), and an error saying why restoring would lose
-// data otherwise.
+// data otherwise. It judges the state as every command loads it: the
+// snapshot, the journal replayed onto it, and the integrity check.
 func currentUnusable(ctx context.Context, b Backend, stack string, opts RestoreOptions) error {
 	if opts.Force {
 		return nil
 	}
-	st, err := readSnapshot(ctx, b, stack, opts.Crypter)
+	st, err := load(ctx, b, stack, OpenOptions{Crypter: opts.Crypter, Verify: true})
 	if err != nil {
 		return nil
 	}

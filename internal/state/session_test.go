@@ -154,6 +154,11 @@ func TestRecordRejectsWithoutWriting(t *testing.T) {
 		"unknown value":     {entry(1, state.Begin, state.OpCreate, nil, unknown), "inputs: property size: the value is unknown"},
 		"end without begin": {entry(9, state.End, state.OpCreate, nil, prov()), "step 9 ended but never began"},
 		"update of nothing": {entry(0, state.Write, state.OpUpdate, thing("x", "x-1"), thing("x", "x-1")), "state has no resource"},
+		// What the loader would refuse is never written (state.CheckIdentity).
+		"type holding ::": {entry(0, state.Write, state.OpCreate, nil,
+			&state.Resource{URN: resource.NewURN("dev", "proj", "", "my::Comp", "c"), Type: "my::Comp"}), `holds "::"`},
+		"custom type without a package": {entry(0, state.Write, state.OpCreate, nil,
+			&state.Resource{URN: resource.NewURN("dev", "proj", "", "component", "c"), Type: "component", Custom: true, ID: "c-1"}), "names no package"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

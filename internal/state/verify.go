@@ -7,7 +7,30 @@ import (
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
-// Verify checks a snapshot's integrity: every URN is well formed; no two
+// CheckIdentity checks that a resource can be recorded under its URN and
+// type: the URN follows the grammar (resource.ParseURN) and the type is
+// one a resource of its kind may have (resource.ValidateCustomType for a
+// resource a provider manages, resource.ValidateType for a component).
+// It is the one rule for both sides: the loader (Verify) refuses a state
+// that breaks it, the engine refuses a registration that breaks it before
+// any provider is called, and no journal entry that breaks it is written
+// (EncodeEntry), so what plinth writes always loads.
+func CheckIdentity(urn resource.URN, typ string, custom bool) error {
+	if _, err := resource.ParseURN(string(urn)); err != nil {
+		return err
+	}
+	check := resource.ValidateType
+	if custom {
+		check = resource.ValidateCustomType
+	}
+	if err := check(typ); err != nil {
+		return fmt.Errorf("resource %s: %w", urn, err)
+	}
+	return nil
+}
+
+// Verify checks a snapshot's integrity: every URN and type is well formed
+// (CheckIdentity); no two
 // live resources share a URN (only pending deletions may); custom resources
 // have an ID; a resource's parent, provider and dependencies appear before
 // it; provider references name a provider resource with that ID; pending
@@ -19,7 +42,7 @@ func (s *Snapshot) Verify() error {
 	providers := map[string]bool{}       // provider refs seen so far
 	last := lastInGroup(s.Resources)
 	for i, r := range s.Resources {
-		if _, err := resource.ParseURN(string(r.URN)); err != nil {
+		if err := CheckIdentity(r.URN, r.Type, r.Custom); err != nil {
 			bad("resource %d: %v", i, err)
 			continue
 		}
@@ -45,8 +68,8 @@ func (s *Snapshot) Verify() error {
 	for _, p := range s.Pending {
 		if p.Resource == nil {
 			bad("a pending %s names no resource", p.Op)
-		} else if !p.Resource.URN.IsValid() {
-			bad("a pending %s names an invalid URN %q", p.Op, p.Resource.URN)
+		} else if err := CheckIdentity(p.Resource.URN, p.Resource.Type, p.Resource.Custom); err != nil {
+			bad("a pending %s: %v", p.Op, err)
 		}
 	}
 	return errors.Join(errs...)

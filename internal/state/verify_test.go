@@ -28,6 +28,20 @@ func TestVerify(t *testing.T) {
 			s:    &Snapshot{Resources: []*Resource{p, {URN: "not-a-urn", Type: "x"}}},
 			want: "resource 1:",
 		},
+		"components of any type Pulumi accepts": {
+			s: &Snapshot{Resources: []*Resource{
+				{URN: resource.NewURN("dev", "proj", "", "component", "c"), Type: "component"},
+				{URN: resource.NewURN("dev", "proj", "", "my:module:ComponentSixParent-v10", "c"), Type: "my:module:ComponentSixParent-v10"},
+			}},
+		},
+		"custom type without a package": {
+			s:    &Snapshot{Resources: []*Resource{{URN: resource.NewURN("dev", "proj", "", "component", "c"), Type: "component", Custom: true, ID: "c-1"}}},
+			want: "names no package",
+		},
+		"pending operation with a type the loader refuses": {
+			s:    &Snapshot{Pending: []PendingOperation{{Op: OpCreate, Resource: &Resource{URN: urn("new"), Type: "a:b$c", Custom: true}}}},
+			want: `holds "$"`,
+		},
 		"duplicate URN": {
 			s:    &Snapshot{Resources: []*Resource{p, a, thing("a", "a-2")}},
 			want: "appears twice",

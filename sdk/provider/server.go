@@ -45,7 +45,7 @@ type setup struct {
 // module checks that token belongs to the package and returns its module
 // ("index" for a two-part token).
 func (s *setup) module(token string) (string, error) {
-	if err := resource.ValidateType(token); err != nil {
+	if err := resource.ValidateSchemaToken(token); err != nil {
 		return "", err
 	}
 	parts := strings.Split(token, ":")
@@ -79,7 +79,7 @@ func (s *setup) addFunction(token string, h functionHandler) error {
 // field type, a bad tag or default, a token outside the package).
 // The provider it returns must be configured before use.
 func New(info Info, opts ...Option) (Provider, error) {
-	if err := resource.ValidateType(info.Name + ":index:X"); err != nil {
+	if err := resource.ValidateSchemaToken(info.Name + ":index:X"); err != nil {
 		return nil, fmt.Errorf("provider name %q must be an identifier (letters, digits, underscores)", info.Name)
 	}
 	s := &setup{info: info, types: newTypeBuilder(info.Name),

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // URN identifies a resource within a stack:
@@ -38,7 +39,13 @@ func (e *URNError) Error() string {
 	return fmt.Sprintf("invalid URN %q: %s: %s", e.URN, e.Part, e.Reason)
 }
 
-// ParseURN validates s against the URN grammar.
+// ParseURN validates s against the URN grammar. It checks what plinth
+// needs to read a URN back unchanged and no more, as Pulumi does: a stack
+// and project that are not empty, a qualified type whose every part
+// passes ValidateType, and a name that is not empty. The name is the rest
+// of the URN, so it may itself hold "::". Every part must be valid UTF-8
+// without NUL characters: JSON cannot carry anything else unchanged, and
+// PostgreSQL cannot store a NUL in text.
 func ParseURN(s string) (URN, error) {
 	bad := func(part, format string, args ...any) (URN, error) {
 		return "", &URNError{URN: s, Part: part, Reason: fmt.Sprintf(format, args...)}
@@ -49,6 +56,9 @@ func ParseURN(s string) (URN, error) {
 	parts := strings.SplitN(s[len(urnPrefix):], "::", 4)
 	if len(parts) < 4 {
 		return bad("structure", "want urn:pulumi:<stack>::<project>::<type>::<name> with four parts separated by \"::\", found %d", len(parts))
+	}
+	if !utf8.ValidString(s) || strings.ContainsRune(s, 0) {
+		return bad("structure", "it is not valid UTF-8 or holds a NUL character")
 	}
 	if parts[0] == "" {
 		return bad("stack", "the stack name is empty")
@@ -76,11 +86,88 @@ func ValidateQualifiedType(q string) error {
 	return nil
 }
 
-// ValidateType checks a type token of the form package:[module:]Type.
-// Beyond the guide's identifiers it accepts what real packages use:
-// hyphens in package names ("azure-native") and modules with "/"-separated
-// segments ("s3/bucket").
+// TypeError says why a type token cannot be a resource's type.
+type TypeError struct {
+	Type   string
+	Reason string
+}
+
+func (e *TypeError) Error() string { return fmt.Sprintf("type %q %s", e.Type, e.Reason) }
+
+// ValidateType checks a resource's type token as a URN carries it: any
+// type Pulumi's engine accepts for a component resource ("component",
+// my:module:ComponentSixParent-v10, pulumi:providers:azure-native), except
+// what would make the URN ambiguous or not survive storage. So a type
+// must not be empty, must not hold "::" (it separates the URN's parts),
+// "$" (it separates a parent's type from its child's) or a control
+// character, and must neither start nor end with ":" (it would run into
+// the "::" around it). A custom resource's type must also pass
+// ValidateCustomType. The state loader and the engine's admission of a
+// registration both apply these rules, through state.CheckIdentity.
 func ValidateType(t string) error {
+	bad := func(reason string) error { return &TypeError{Type: t, Reason: reason} }
+	switch {
+	case t == "":
+		return bad("is empty")
+	case !utf8.ValidString(t):
+		return bad("is not valid UTF-8")
+	case strings.Contains(t, "::"):
+		return bad(`holds "::", which separates the parts of a URN`)
+	case strings.Contains(t, "$"):
+		return bad(`holds "$", which separates a parent's type from its child's in a URN`)
+	case strings.HasPrefix(t, ":") || strings.HasSuffix(t, ":"):
+		return bad(`starts or ends with ":", which would run into the "::" around it in a URN`)
+	case strings.IndexFunc(t, unicode.IsControl) >= 0:
+		return bad("holds a control character")
+	}
+	return nil
+}
+
+// ValidateCustomType checks the type token of a resource a provider
+// manages (a custom resource, a provider resource, a remote component):
+// ValidateType's rules, and a package before the first ":" (for a
+// provider resource, pulumi:providers:PACKAGE, the package after the
+// prefix) made of letters, digits, '_' and '-' only, since the package
+// names the provider plugin to start (pulumi-resource-azure-native).
+// Pulumi's engine asks for package:module:Type; plinth also reads
+// package:Type, as it always has.
+func ValidateCustomType(t string) error {
+	if err := ValidateType(t); err != nil {
+		return err
+	}
+	pkg, _, found := strings.Cut(t, ":")
+	if !found {
+		return &TypeError{Type: t, Reason: "names no package: a resource a provider manages has a type package:module:Type, such as aws:s3/bucket:Bucket"}
+	}
+	if rest, ok := strings.CutPrefix(t, providerTypePrefix); ok {
+		pkg = rest
+	}
+	if !isPackage(pkg) {
+		return &TypeError{Type: t, Reason: fmt.Sprintf("has package %q, which may hold only letters, digits, '_' and '-': it names the provider plugin", pkg)}
+	}
+	return nil
+}
+
+// providerTypePrefix starts the type of every provider resource.
+const providerTypePrefix = "pulumi:providers:"
+
+// isPackage reports whether s can name a provider package.
+func isPackage(s string) bool {
+	for _, r := range s {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '-' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// ValidateSchemaToken checks a type token a provider declares in its
+// schema, package:[module:]Type: stricter than what the engine admits
+// (ValidateType), so that every token an SDK provider declares can be
+// written in every front end. Beyond the guide's identifiers it accepts
+// what real packages use: hyphens in package names ("azure-native") and
+// modules with "/"-separated segments ("s3/bucket").
+func ValidateSchemaToken(t string) error {
 	parts := strings.Split(t, ":")
 	if len(parts) < 2 || len(parts) > 3 {
 		return fmt.Errorf("type %q is not of the form package:[module:]Type", t)

@@ -17,6 +17,17 @@ func TestParseURN(t *testing.T) {
 		"urn:pulumi:dev::proj::aws:s3/bucket:Bucket::b":                 {"dev", "proj", "aws:s3/bucket:Bucket", "aws:s3/bucket:Bucket", "", "b", "aws"},
 		"urn:pulumi:dev::proj::azure-native:storage:StorageAccount::sa": {"dev", "proj", "azure-native:storage:StorageAccount", "azure-native:storage:StorageAccount", "", "sa", "azure-native"},
 		"urn:pulumi:dev::proj::random:index:random_pet::p":              {"dev", "proj", "random:index:random_pet", "random:index:random_pet", "", "p", "random"},
+		// What Pulumi's engine accepts and plinth used to refuse: a
+		// component type of one segment, a type name with a hyphen, a
+		// provider of a hyphenated package, four segments, a space.
+		"urn:pulumi:dev::proj::component::c":                                                       {"dev", "proj", "component", "component", "", "c", ""},
+		"urn:pulumi:dev::proj::component$pkg:index:Thing::t":                                       {"dev", "proj", "component$pkg:index:Thing", "pkg:index:Thing", "component", "t", "pkg"},
+		"urn:pulumi:dev::proj::my:module:ComponentSixParent-v10::c":                                {"dev", "proj", "my:module:ComponentSixParent-v10", "my:module:ComponentSixParent-v10", "", "c", "my"},
+		"urn:pulumi:dev::proj::pulumi:providers:pulumi-nodejs::default":                            {"dev", "proj", "pulumi:providers:pulumi-nodejs", "pulumi:providers:pulumi-nodejs", "", "default", "pulumi"},
+		"urn:pulumi:dev::proj::a:b:c:D::n":                                                         {"dev", "proj", "a:b:c:D", "a:b:c:D", "", "n", "a"},
+		"urn:pulumi:dev::proj::9a:B::n":                                                            {"dev", "proj", "9a:B", "9a:B", "", "n", "9a"},
+		"urn:pulumi:dev::proj::a:b c:D::n":                                                         {"dev", "proj", "a:b c:D", "a:b c:D", "", "n", "a"},
+		"urn:pulumi:dev::proj::my:module:ComponentSixParent-v10$pulumi-nodejs:dynamic:Resource::r": {"dev", "proj", "my:module:ComponentSixParent-v10$pulumi-nodejs:dynamic:Resource", "pulumi-nodejs:dynamic:Resource", "my:module:ComponentSixParent-v10", "r", "pulumi-nodejs"},
 	}
 	for s, want := range good {
 		u, err := ParseURN(s)
@@ -37,12 +48,14 @@ func TestParseURN(t *testing.T) {
 		"urn:pulumi:dev::p::a:B":        "structure",
 		"urn:pulumi:::p::a:B::n":        "stack",
 		"urn:pulumi:dev::::a:B::n":      "project",
-		"urn:pulumi:dev::p::Thing::n":   "type",
-		"urn:pulumi:dev::p::a:b:c:D::n": "type",
-		"urn:pulumi:dev::p::9a:B::n":    "type",
 		"urn:pulumi:dev::p::a:B$::n":    "type",
+		"urn:pulumi:dev::p::$a:B::n":    "type",
+		"urn:pulumi:dev::p:::a:B::n":    "type",
+		"urn:pulumi:dev::p::a:\tB::n":   "type",
+		"urn:pulumi:dev::p::::n":        "type",
 		"urn:pulumi:dev::p::a:B::":      "name",
-		"urn:pulumi:dev::p::a:b c:D::n": "type",
+		"urn:pulumi:dev::p::a:B::n\x00": "structure",
+		"urn:pulumi:dev::p::a:B::n\xff": "structure",
 	}
 	for s, part := range bad {
 		_, err := ParseURN(s)

@@ -83,6 +83,7 @@ func Run(t *testing.T, newBackend func(t *testing.T) state.Backend, opts ...Opti
 		"interrupted append": c.testInterruptedAppend,
 		"history":            testHistory,
 		"version":            testVersion,
+		"tokens":             testTokens,
 	}
 	for name, f := range tests {
 		t.Run(name, func(t *testing.T) { f(t, newBackend(t)) })
