@@ -157,3 +157,37 @@ func (p dynamicProject) noSecretWritten() {
 		p.t.Errorf("the secret token is written in the clear in (-want +got):\n%s", diff)
 	}
 }
+
+// TestPulumiDynamicDestroyWithoutModules: destroying dynamic resources
+// needs the program's node_modules, since their provider is the
+// program's own SDK; without them destroy fails saying to run npm install
+// and deletes nothing, and succeeds once they are back.
+func TestPulumiDynamicDestroyWithoutModules(t *testing.T) {
+	p := newDynamicProject(t)
+	p.run("config", "set", "greeting", "Hello")
+	p.run("config", "set", "--secret", "token", dynamicToken)
+	p.run("config", "set", "message", "world")
+	p.run("up", "--yes")
+	link := filepath.Join(p.dir, "node_modules")
+	modules, err := os.Readlink(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(link); err != nil {
+		t.Fatal(err)
+	}
+
+	r := p.try("destroy", "--yes")
+	awaitTokenFix(t, r)
+	if r.Code == 0 || !strings.Contains(r.Output(), "npm install") {
+		t.Errorf("destroy without node_modules = exit %d, want a failure saying to run npm install\n%s", r.Code, r.Output())
+	}
+	if got := p.read("out.txt"); got != wantFile("Hello", "world") {
+		t.Errorf("a failed destroy changed out.txt to %q", got)
+	}
+	linkModules(t, p.dir, modules)
+	p.run("destroy", "--yes")
+	if _, err := os.Stat(filepath.Join(p.dir, "out.txt")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("after destroy, out.txt: %v; want it removed", err)
+	}
+}
