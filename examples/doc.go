@@ -10,4 +10,12 @@
 // times 2,000 resources through its SDK, from a TypeScript and from a
 // plain JavaScript program, against the same from YAML; its doc comment
 // gives the figures.
+//
+// pulumi-dynamic is a Pulumi JavaScript program with a dynamic provider
+// (pulumi.dynamic.Resource, served by the pulumi-nodejs provider plinth
+// hosts from the program's own SDK): a File written by create and update,
+// removed by delete, whose content comes from the stack config the
+// provider is configured with (a value and a secret) and from
+// `new pulumi.Config()` in the provider's process. Other tests may reuse it
+// (its node_modules from internal/langhost/nodejs/nodetest).
 package examples

@@ -14,4 +14,10 @@
 // Pulumi.<stack>.yaml, read by the CLI with plinth's stack secrets) reach
 // the program as Pulumi's language hosts pass them, a JSON object of
 // "project:key" strings with the secret keys listed apart.
+//
+// Dynamic providers: a runtime whose SDK serves providers written in the
+// program (Pulumi's pulumi.dynamic.Resource, package pulumi-nodejs) is a
+// ProviderHost; Program.HostedProvider describes that provider for
+// internal/registry, which starts it in place of any plugin, configured
+// with every stack config value as Pulumi's engine configures it.
 package langhost

@@ -54,3 +54,33 @@ func (h Hosts) For(p *Project) (Host, error) {
 	sort.Strings(names)
 	return nil, fmt.Errorf("%s: runtime %q is not supported by plinth; the runtimes it runs are %s", p.File, p.Runtime, strings.Join(names, ", "))
 }
+
+// ProviderHost is a Host whose runtime also serves a provider of its
+// own: Pulumi's dynamic providers (pulumi.dynamic.Resource), whose code
+// the program serialises into each resource's inputs, are served by a
+// plugin that runs that code in the program's own SDK. Node.js's is the
+// package pulumi-nodejs.
+type ProviderHost interface {
+	Host
+	// Provider returns the command that starts the provider plugin of
+	// req.Package for the program, with the environment Pulumi gives it;
+	// ok is false when the runtime serves no such package.
+	Provider(req ProviderRequest) (cmd Command, ok bool, err error)
+}
+
+// ProviderRequest asks a ProviderHost for a provider's command.
+type ProviderRequest struct {
+	Project *Project
+	Package string
+	// Config and SecretKeys are the stack config as RunRequest has it.
+	Config     map[string]string
+	SecretKeys []string
+}
+
+// Command is a plugin's executable, the arguments before the engine's
+// address and the variables added to plinth's environment.
+type Command struct {
+	Path string
+	Args []string
+	Env  []string
+}

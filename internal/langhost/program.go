@@ -11,6 +11,7 @@ import (
 
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/monitor"
+	"github.com/plinth-iac/plinth/internal/registry"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -200,4 +201,45 @@ func plain(v resource.Value) any {
 		return out
 	}
 	return nil
+}
+
+// HostedProvider is the provider the program's runtime serves itself for
+// package pkg (see ProviderHost), as internal/registry starts it: the
+// host's command, configured with every stack config value under its
+// "project:key" name, as text and still secret if it was, which is how
+// Pulumi configures a dynamic provider. ok is false for any other
+// package. It is asked only when a resource needs the provider, so a
+// program without dynamic resources never depends on it.
+func (p *Program) HostedProvider(pkg string) (registry.Hosted, bool, error) {
+	ph, ok := p.Host.(ProviderHost)
+	if !ok {
+		return registry.Hosted{}, false, nil
+	}
+	cfg, secret, err := p.config()
+	if err != nil {
+		return registry.Hosted{}, false, err
+	}
+	cmd, ok, err := ph.Provider(ProviderRequest{Project: p.Project, Package: pkg, Config: cfg, SecretKeys: secret})
+	if err != nil || !ok {
+		return registry.Hosted{}, false, err
+	}
+	return registry.Hosted{Path: cmd.Path, Args: cmd.Args, Env: cmd.Env, Config: providerConfig(cfg, secret)}, true, nil
+}
+
+// providerConfig is the stack config as a dynamic provider's Configure
+// takes it: each "project:key" a string, secret where the value is.
+func providerConfig(cfg map[string]string, secret []string) resource.Object {
+	isSecret := make(map[string]bool, len(secret))
+	for _, k := range secret {
+		isSecret[k] = true
+	}
+	out := make(resource.Object, len(cfg))
+	for k, text := range cfg {
+		v := resource.NewString(text)
+		if isSecret[k] {
+			v = resource.MakeSecret(v)
+		}
+		out[k] = v
+	}
+	return out
 }

@@ -8,6 +8,13 @@
 // through internal/provider/mu, all wired the same way (Pulumi, Terraform
 // and Mu make a Launcher from the adapter's configuration).
 //
+// Ahead of both, a Source may host a package itself (Hosted): a
+// Pulumi-protocol provider started from a command it is given rather than
+// a binary it finds, configured with a base config beneath the engine's
+// inputs. A Pulumi program's dynamic provider (pulumi-nodejs) is one: node
+// on the program's own @pulumi/pulumi, with the stack config, described
+// by internal/langhost and wired by the CLI.
+//
 // The CLI builds a Source and hands it to the engine; the engine sees only
 // its ProviderSource interface. internal/plugin, below, only finds binaries
 // and chooses versions: it imports neither the engine nor an adapter. The

@@ -23,18 +23,29 @@ func (f LauncherFunc) Launch(ctx context.Context, p plugin.Plugin) (provider.Pro
 	return f(ctx, p)
 }
 
+// PulumiLauncher launches Pulumi-protocol plugins through pulumirpc:
+// plugins internal/plugin found (Launch) and providers plinth hosts
+// (LaunchHosted).
+type PulumiLauncher struct{ cfg pulumirpc.Config }
+
+var (
+	_ Launcher       = PulumiLauncher{}
+	_ HostedLauncher = PulumiLauncher{}
+)
+
 // Pulumi launches Pulumi-protocol plugins through pulumirpc. cfg is a
 // template: Name and Path come from each plugin.
-func Pulumi(cfg pulumirpc.Config) Launcher {
-	return LauncherFunc(func(ctx context.Context, p plugin.Plugin) (provider.Provider, error) {
-		c := cfg
-		c.Name, c.Path = p.Name, p.Path
-		prov, err := pulumirpc.Launch(ctx, c)
-		if err != nil {
-			return nil, err
-		}
-		return prov, nil
-	})
+func Pulumi(cfg pulumirpc.Config) PulumiLauncher { return PulumiLauncher{cfg: cfg} }
+
+// Launch implements Launcher.
+func (l PulumiLauncher) Launch(ctx context.Context, p plugin.Plugin) (provider.Provider, error) {
+	c := l.cfg
+	c.Name, c.Path = p.Name, p.Path
+	prov, err := pulumirpc.Launch(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return prov, nil
 }
 
 // Terraform launches Terraform providers through tfplugin. cfg is a

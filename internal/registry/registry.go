@@ -30,6 +30,10 @@ type Source struct {
 	Pulumi    Launcher
 	Terraform Launcher
 	Mu        Launcher
+	// Hosted returns the provider plinth starts itself for a package,
+	// ahead of any plugin (see Hosted); ok is false for a package it does
+	// not host. Nil hosts none.
+	Hosted func(pkg string) (h Hosted, ok bool, err error)
 }
 
 var _ engine.ProviderSource = (*Source)(nil)
@@ -57,11 +61,15 @@ func probeWith(l Launcher) func(ctx context.Context, p plugin.Plugin) (string, e
 	}
 }
 
-// NewProvider implements engine.ProviderSource. As the guide's lookup
-// says, the newest compatible provider wins, the built-in one included; an
-// installed plugin as new as the built-in wins the tie, since installing it
-// says it is wanted.
+// NewProvider implements engine.ProviderSource. A package the Source
+// hosts is started from its command (see Hosted). Otherwise, as the
+// guide's lookup says, the newest compatible provider wins, the built-in
+// one included; an installed plugin as new as the built-in wins the tie,
+// since installing it says it is wanted.
 func (s *Source) NewProvider(ctx context.Context, req engine.ProviderRequest) (provider.Provider, error) {
+	if prov, ok, err := s.hosted(ctx, req); ok || err != nil {
+		return prov, err
+	}
 	builtin, useBuiltin, err := s.builtinFor(req)
 	if err != nil {
 		return nil, err

@@ -3,7 +3,9 @@
 // runs the @pulumi/pulumi package's cmd/run entry from the program's own
 // node_modules with the monitor's address, the project, stack and config,
 // and that entry loads the program (TypeScript through the package's
-// ts-node support).
+// ts-node support). It also serves the program's dynamic providers
+// (package pulumi-nodejs, dynamic.go) from the same SDK, which is what
+// Pulumi's pulumi-resource-pulumi-nodejs script does.
 package nodejs
 
 import (
@@ -69,9 +71,13 @@ func (h *Host) node() (string, error) {
 
 // findRunEntry finds @pulumi/pulumi's run entry in the node_modules of
 // the program's directory or a parent, as require does.
-func findRunEntry(p *langhost.Project) (string, error) {
+func findRunEntry(p *langhost.Project) (string, error) { return findEntry(p, runEntry) }
+
+// findEntry finds a file of node_modules, given by its path from the
+// directory holding node_modules, in the program's directory or a parent.
+func findEntry(p *langhost.Project, entry string) (string, error) {
 	for dir := p.Dir; ; {
-		path := filepath.Join(dir, runEntry)
+		path := filepath.Join(dir, entry)
 		if _, err := os.Stat(path); err == nil {
 			return path, nil
 		}
@@ -178,15 +184,7 @@ func nodeArgs(p *langhost.Project, env []string) []string {
 // env is the program's environment: plinth's, plus the config and the
 // TypeScript switches Pulumi's host sets.
 func (h *Host) env(req langhost.RunRequest) ([]string, error) {
-	cfg, err := json.Marshal(req.Config)
-	if err != nil {
-		return nil, err
-	}
-	secret := req.SecretKeys
-	if secret == nil {
-		secret = []string{}
-	}
-	keys, err := json.Marshal(secret)
+	cfg, err := configEnv(req.Config, req.SecretKeys)
 	if err != nil {
 		return nil, err
 	}
@@ -194,7 +192,7 @@ func (h *Host) env(req langhost.RunRequest) ([]string, error) {
 	if h.Environ != nil {
 		environ = h.Environ
 	}
-	env := append(environ(), "PULUMI_CONFIG="+string(cfg), "PULUMI_CONFIG_SECRET_KEYS="+string(keys))
+	env := append(environ(), cfg...)
 	ts := true
 	if b, ok := req.Project.Options["typescript"].(bool); ok {
 		ts = b
@@ -204,6 +202,24 @@ func (h *Host) env(req langhost.RunRequest) ([]string, error) {
 		env = append(env, "PULUMI_NODEJS_TSCONFIG_PATH="+tsconfig)
 	}
 	return env, nil
+}
+
+// configEnv is the stack config as @pulumi/pulumi reads it from the
+// environment: PULUMI_CONFIG, a JSON object of "project:key" strings, and
+// PULUMI_CONFIG_SECRET_KEYS, the JSON list of the secret ones.
+func configEnv(config map[string]string, secretKeys []string) ([]string, error) {
+	cfg, err := json.Marshal(config)
+	if err != nil {
+		return nil, err
+	}
+	if secretKeys == nil {
+		secretKeys = []string{}
+	}
+	keys, err := json.Marshal(secretKeys)
+	if err != nil {
+		return nil, err
+	}
+	return []string{"PULUMI_CONFIG=" + string(cfg), "PULUMI_CONFIG_SECRET_KEYS=" + string(keys)}, nil
 }
 
 // wait runs cmd until it exits or ctx ends; then it is interrupted
