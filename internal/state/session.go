@@ -1,10 +1,12 @@
 package state
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 )
 
 // Session is one process's exclusive hold on a stack for an operation. Open
@@ -30,6 +32,12 @@ type Session struct {
 	checksum string
 	// recovered counts the journal entries of a crashed run replayed at Open.
 	recovered int
+	// lineage is the state's (see Mark); serial that of the snapshot
+	// written last, and floor the highest serial the state or its
+	// history has reached: the next snapshot takes floor+1.
+	lineage string
+	serial  atomic.Uint64
+	floor   uint64
 	// op is the history entry of the operation, nil if none is kept. It
 	// is recorded as started with the first Record, and as ended by
 	// Close once Finish has given its result and steps.
@@ -60,7 +68,9 @@ type batch struct {
 	// fails, those steps are withdrawn, since their providers will not be
 	// called.
 	begins []uint64
-	done   chan struct{}
+	// last is the sequence number of the batch's last record.
+	last uint64
+	done chan struct{}
 	err    error
 }
 
@@ -131,7 +141,11 @@ func (s *Session) Finish(result string, steps map[string]int) {
 // left to the journal's own write to report.
 func (s *Session) startOperation() {
 	if s.op != nil {
-		s.opStart.Do(func() { _ = AppendOperation(context.Background(), s.backend, s.stack, s.op) })
+		s.opStart.Do(func() {
+			m := s.markAt(s.baseSeq)
+			s.op.State = &m
+			_ = AppendOperation(context.Background(), s.backend, s.stack, s.op)
+		})
 	}
 }
 
@@ -146,7 +160,10 @@ func open(ctx context.Context, b Backend, stack string, lock Unlocker, opts Open
 		live: NewLive(st.snapshot), seq: st.seq, queue: newBatch(),
 		wake: make(chan struct{}, 1), writerDone: make(chan struct{}),
 		version: Version{Seq: st.seq, Checksum: st.checksum},
+		lineage: cmp.Or(st.lineage, st.expected.Mark.Lineage, newLineage()),
+		floor:   max(st.serial, st.expected.Mark.Serial),
 	}
+	s.serial.Store(st.serial)
 	if st.replayed > 0 || st.legacy {
 		// Save what was recovered, or the snapshot in its current form
 		// (with a checksum), at once.
@@ -237,6 +254,7 @@ func (s *Session) enqueue(e *Entry, body []byte) (*batch, error) {
 	s.seq, e.Seq = c.Seq, c.Seq
 	b := s.queue
 	b.records = append(b.records, withSeq(body, c.Seq))
+	b.last = c.Seq
 	if c.Kind == Begin {
 		b.begins = append(b.begins, c.Step)
 	}
@@ -269,8 +287,11 @@ func (s *Session) write() {
 		switch {
 		case errors.Is(err, ErrInterrupted):
 			s.stop(err) // the batch is stored
+			writeMark(context.Background(), s.backend, s.stack, s.markAt(b.last))
 		case err != nil:
 			b.err = s.fail(b, err)
+		default:
+			writeMark(context.Background(), s.backend, s.stack, s.markAt(b.last))
 		}
 		close(b.done)
 	}
@@ -339,7 +360,10 @@ func (s *Session) Close(ctx context.Context) error {
 		err = s.compact(ctx, s.live.Snapshot())
 	}
 	if result, steps, ok := s.outcome(); ok {
-		err = errors.Join(err, AppendOperation(ctx, s.backend, s.stack, s.op.finish(result, steps)))
+		end := s.op.finish(result, steps)
+		m := s.markAt(s.baseSeq)
+		end.State = &m
+		err = errors.Join(err, AppendOperation(ctx, s.backend, s.stack, end))
 	}
 	return errors.Join(err, s.lock.Unlock(ctx))
 }
@@ -376,7 +400,8 @@ func (s *Session) checkLock(ctx context.Context) error {
 // after the other. A crash between the two is harmless: replay skips
 // entries the snapshot already covers.
 func (s *Session) compact(ctx context.Context, snap *Snapshot) error {
-	data, err := EncodeSnapshot(snap, s.seq, s.crypter)
+	serial := s.floor + 1
+	data, err := encodeSnapshot(snap, Mark{Lineage: s.lineage, Serial: serial, Seq: s.seq}, s.crypter)
 	if err != nil {
 		return fmt.Errorf("encoding the state of stack %s: %w", s.stack, err)
 	}
@@ -384,7 +409,7 @@ func (s *Session) compact(ctx context.Context, snap *Snapshot) error {
 		if err := c.Compact(ctx, s.stack, data); err != nil {
 			return fmt.Errorf("writing the state of stack %s (%s): %w", s.stack, s.backend.Describe(s.stack, PartSnapshot), err)
 		}
-		s.baseSeq, s.checksum = s.seq, storedChecksum(data)
+		s.compacted(ctx, serial, data)
 		return nil
 	}
 	if err := s.backend.WriteSnapshot(ctx, s.stack, data); err != nil {
@@ -393,6 +418,19 @@ func (s *Session) compact(ctx context.Context, snap *Snapshot) error {
 	if err := s.backend.TruncateJournal(ctx, s.stack); err != nil {
 		return fmt.Errorf("emptying the journal of stack %s (%s): %w", s.stack, s.backend.Describe(s.stack, PartJournal), err)
 	}
-	s.baseSeq, s.checksum = s.seq, storedChecksum(data)
+	s.compacted(ctx, serial, data)
 	return nil
+}
+
+// compacted notes a snapshot written at serial, and records its mark
+// outside the state.
+func (s *Session) compacted(ctx context.Context, serial uint64, data []byte) {
+	s.baseSeq, s.checksum, s.floor = s.seq, storedChecksum(data), serial
+	s.serial.Store(serial)
+	writeMark(ctx, s.backend, s.stack, s.markAt(s.seq))
+}
+
+// markAt is the state's mark once the journal holds the entries up to seq.
+func (s *Session) markAt(seq uint64) Mark {
+	return Mark{Lineage: s.lineage, Serial: s.serial.Load(), Seq: seq}
 }
