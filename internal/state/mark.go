@@ -1,6 +1,7 @@
 package state
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -242,15 +243,14 @@ func checkMark(ctx context.Context, b Backend, stack string, c Crypter, st loade
 		// mark counts: a record damaged after it was written.
 		reached.Seq++
 	}
-	otherLineage := m.Lineage != "" && exp.Mark.Lineage != "" && m.Lineage != exp.Mark.Lineage
-	absent := st.absent && (exp.Mark.Serial > 0 || exp.Mark.Seq > 0)
-	if !absent && !otherLineage && !reached.before(exp.Mark) {
+	if !olderThan(reached, st.absent, exp) {
 		return nil
 	}
+	absent := st.absent && (exp.Mark.Serial > 0 || exp.Mark.Seq > 0)
 	return &RollbackError{
 		Stack: stack, Where: b.Describe(stack, PartSnapshot), State: m, Absent: absent,
 		Recorded: exp.Mark, By: exp.By, Backup: backupOf(b, stack),
-		Lost: lostSince(ctx, b, stack, c, st),
+		Lost: lostSince(ctx, b, stack, c, m, st.snapshot),
 	}
 }
 
@@ -258,19 +258,19 @@ func checkMark(ctx context.Context, b Backend, stack string, c Crypter, st loade
 // the operations whose marks are newer, and the resources (URN and ID)
 // that a newer backup holds and the state lacks. Only a refused load
 // comes here, so it may read the whole history.
-func lostSince(ctx context.Context, b Backend, stack string, c Crypter, st loaded) []string {
+func lostSince(ctx context.Context, b Backend, stack string, c Crypter, at Mark, snap *Snapshot) []string {
 	var out []string
 	if hs, ok := b.(HistoryStore); ok {
 		recs, _ := hs.ReadHistory(ctx, stack)
 		for _, rec := range recs {
 			var op Operation
-			if json.Unmarshal(rec, &op) != nil || op.Kind == "" || op.State == nil || op.Ended == nil || !st.mark().before(*op.State) {
+			if json.Unmarshal(rec, &op) != nil || op.Kind == "" || op.State == nil || op.Ended == nil || !at.before(*op.State) {
 				continue
 			}
 			out = append(out, fmt.Sprintf("%s at %s (%s): %s", op.Kind, op.Started.UTC().Format(time.RFC3339), op.Result, describeSteps(op.Steps)))
 		}
 	}
-	return append(out, newerInBackup(ctx, b, stack, c, st)...)
+	return append(out, newerInBackup(ctx, b, stack, c, at, snap)...)
 }
 
 func describeSteps(steps map[string]int) string {
@@ -288,7 +288,7 @@ func describeSteps(steps map[string]int) string {
 
 // newerInBackup lists the resources of a backup newer than the state
 // that the state lacks.
-func newerInBackup(ctx context.Context, b Backend, stack string, c Crypter, st loaded) []string {
+func newerInBackup(ctx context.Context, b Backend, stack string, c Crypter, at Mark, snap *Snapshot) []string {
 	bs, ok := b.(BackupStore)
 	if !ok {
 		return nil
@@ -298,10 +298,10 @@ func newerInBackup(ctx context.Context, b Backend, stack string, c Crypter, st l
 		return nil
 	}
 	d, err := decodeSnapshot(data, c, true)
-	if err != nil || !st.mark().before(d.mark()) {
+	if err != nil || !at.before(d.mark()) {
 		return nil
 	}
-	return missingFrom(st.snapshot, d.snap, "in the backup "+bs.DescribeBackup(stack))
+	return missingFrom(snap, d.snap, "in the backup "+bs.DescribeBackup(stack))
 }
 
 // missingFrom lists the live resources of newer that have no live
@@ -322,4 +322,61 @@ func describeResource(r *Resource) string {
 		return string(r.URN)
 	}
 	return fmt.Sprintf("%s, ID %s", r.URN, r.ID)
+}
+
+// olderThan reports whether a state at m, absent or not, is older than
+// the recorded mark exp, or of another lineage.
+func olderThan(m Mark, absent bool, exp recordedMark) bool {
+	if !exp.ok {
+		return false
+	}
+	switch {
+	case absent:
+		return exp.Mark.Serial > 0 || exp.Mark.Seq > 0
+	case m.Lineage != "" && exp.Mark.Lineage != "" && m.Lineage != exp.Mark.Lineage:
+		return true
+	}
+	return m.before(exp.Mark)
+}
+
+// writeState makes snap the stack's state outside a session (restore,
+// accept, import of a repaired file), at a serial above both the stored
+// state's and the history's, so that later loads take it as current;
+// records the new mark, and op, if given, in the history. The caller
+// holds the lock.
+func writeState(ctx context.Context, b Backend, stack string, snap *Snapshot, m Mark, c Crypter, op *Operation) (Mark, error) {
+	exp := expectedMark(ctx, b, stack)
+	m.Lineage = cmp.Or(m.Lineage, exp.Mark.Lineage, newLineage())
+	m.Serial = max(m.Serial, exp.Mark.Serial, storedSerial(ctx, b, stack)) + 1
+	data, err := encodeSnapshot(snap, m, c)
+	if err == nil {
+		err = b.WriteSnapshot(ctx, stack, data)
+	}
+	if err == nil {
+		err = b.TruncateJournal(ctx, stack)
+	}
+	if err != nil {
+		return Mark{}, err
+	}
+	writeMark(ctx, b, stack, m)
+	if op != nil {
+		end := op.finish(ResultSucceeded, nil)
+		end.State = &m
+		err = AppendOperation(ctx, b, stack, end)
+	}
+	return m, err
+}
+
+// storedSerial is the serial of the stored snapshot, 0 if it cannot be
+// read: its serial is found without its secrets.
+func storedSerial(ctx context.Context, b Backend, stack string) uint64 {
+	data, err := b.ReadSnapshot(ctx, stack)
+	if err != nil {
+		return 0
+	}
+	var doc struct {
+		Serial uint64 `json:"serial"`
+	}
+	_ = json.Unmarshal(data, &doc)
+	return doc.Serial
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 	"time"
 )
 
@@ -24,14 +25,24 @@ type Restored struct {
 	Resources, Replayed int
 	// Snapshot is the restored state.
 	Snapshot *Snapshot
+	// Forgotten lists, when a backup older than the history was restored
+	// with Force, what the history or the state recorded that the backup
+	// lacks: operations, and resources by URN and ID.
+	Forgotten []string
+	// Mark is the restored state's new mark.
+	Mark Mark
 }
 
 // RestoreOptions configure RestoreBackup.
 type RestoreOptions struct {
 	Crypter Crypter
 	// Force restores the backup even though the current snapshot reads
-	// cleanly (what it holds beyond the backup is then forgotten).
+	// cleanly, or the backup is older than the history records (what the
+	// newer state held is then forgotten; Restored.Forgotten lists it).
 	Force bool
+	// History, if set, is recorded in the stack's history as the
+	// restore.
+	History *Operation
 }
 
 // RestoreBackup makes the backend's backup snapshot the stack's current
@@ -72,24 +83,48 @@ func restore(ctx context.Context, b Backend, bs BackupStore, stack string, opts 
 	if err != nil {
 		return Restored{}, fmt.Errorf("the backup %s cannot be read either: %w; salvage what can be read with `plinth state export --force --stack %s`", from, err, stack)
 	}
-	st, err := replayJournal(ctx, b, stack, OpenOptions{Crypter: opts.Crypter}, loaded{snapshot: d.snap, seq: d.seq})
+	st, err := replayJournal(ctx, b, stack, OpenOptions{Crypter: opts.Crypter}, loaded{snapshot: d.snap, seq: d.seq, lineage: d.lineage, serial: d.serial})
 	if err != nil {
 		return Restored{}, fmt.Errorf("the journal does not follow the backup %s, so restoring it would lose recorded steps (nothing was changed): %w", from, err)
 	}
 	if err := st.snapshot.Verify(); err != nil {
 		return Restored{}, fmt.Errorf("the backup %s fails the integrity check (nothing was changed): %w", from, err)
 	}
-	out, err := EncodeSnapshot(st.snapshot, st.seq, opts.Crypter)
-	if err == nil {
-		err = b.WriteSnapshot(ctx, stack, out)
+	forgotten, err := olderBackup(ctx, b, stack, from, st, opts)
+	if err != nil {
+		return Restored{}, err
 	}
-	if err == nil {
-		err = b.TruncateJournal(ctx, stack)
-	}
+	m, err := writeState(ctx, b, stack, st.snapshot, st.mark(), opts.Crypter, opts.History)
 	if err != nil {
 		return Restored{}, fmt.Errorf("restoring %s: %w", from, err)
 	}
-	return Restored{From: from, Written: written, Resources: liveCount(st.snapshot), Replayed: st.replayed, Snapshot: st.snapshot}, nil
+	return Restored{From: from, Written: written, Resources: liveCount(st.snapshot), Replayed: st.replayed, Snapshot: st.snapshot,
+		Forgotten: forgotten, Mark: m}, nil
+}
+
+// olderBackup refuses, unless opts.Force, a backup (with the journal
+// replayed onto it: st) older than the history records, and says what
+// restoring it forgets: the operations recorded after it, and the
+// resources the current state holds that it lacks.
+func olderBackup(ctx context.Context, b Backend, stack, from string, st loaded, opts RestoreOptions) ([]string, error) {
+	exp := expectedMark(ctx, b, stack)
+	if !olderThan(st.mark(), false, exp) {
+		return nil, nil
+	}
+	lost := lostSince(ctx, b, stack, opts.Crypter, st.mark(), st.snapshot)
+	if cur, err := readSnapshot(ctx, b, stack, opts.Crypter); err == nil {
+		lost = append(lost, missingFrom(st.snapshot, cur.snapshot, "in the current state")...)
+	}
+	if opts.Force {
+		return lost, nil
+	}
+	list := ""
+	if len(lost) > 0 {
+		list = " Restoring it would forget:\n  " + strings.Join(lost, "\n  ") + "\n"
+	}
+	return nil, fmt.Errorf("the backup %s is at %s, older than %s records (%s), so it is not the newest state either (nothing was changed).%s "+
+		"Put the newest state back from a copy, or pass --force to restore the backup anyway and re-import what it lacks with `plinth import`",
+		from, st.mark(), exp.By, exp.Mark, list)
 }
 
 // currentUnusable returns nil if the current snapshot is missing or
@@ -101,6 +136,9 @@ func currentUnusable(ctx context.Context, b Backend, stack string, opts RestoreO
 	}
 	st, err := readSnapshot(ctx, b, stack, opts.Crypter)
 	if err != nil {
+		return nil
+	}
+	if _, err := load(ctx, b, stack, OpenOptions{Crypter: opts.Crypter}); errors.Is(err, ErrRolledBack) {
 		return nil
 	}
 	return fmt.Errorf("the current state of stack %s (%s) reads cleanly and records %d resources; "+

@@ -245,3 +245,56 @@ func TestStaleBackupTempIsRemoved(t *testing.T) {
 		t.Errorf("%s is still there after a write", stale)
 	}
 }
+
+// TestRestoreBackupOlderThanHistory rolls snapshot.json back two runs:
+// the backup is then one run old, still older than the history, so
+// restore-backup refuses it without Force, and with Force restores it,
+// listing the operation it forgets; later loads pass.
+func TestRestoreBackupOlderThanHistory(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	snaps := runs(t, root)
+	b := file.New(root)
+	must(t, os.WriteFile(b.Describe("dev", state.PartSnapshot), snaps[0], 0o600))
+	_, err := state.RestoreBackup(ctx, b, "dev", state.RestoreOptions{})
+	if err == nil || !strings.Contains(err.Error(), "is at serial 2, sequence 5, older than") || !strings.Contains(err.Error(), "records (serial 3, sequence 7)") {
+		t.Fatalf("restoring a backup older than the history: error = %v, want one naming both serials", err)
+	}
+	r, err := state.RestoreBackup(ctx, b, "dev", state.RestoreOptions{Force: true})
+	must(t, err)
+	if len(r.Forgotten) != 1 || !strings.HasPrefix(r.Forgotten[0], "update at ") || !strings.HasSuffix(r.Forgotten[0], "(succeeded): create 1") {
+		t.Errorf("forgotten = %q, want the third update", r.Forgotten)
+	}
+	if got := names(loadClean(t, root)); len(got) != 3 {
+		t.Errorf("after the restore the state holds %v, want the provider, a and b", got)
+	}
+}
+
+// TestAcceptRollback accepts a snapshot rolled back two runs: it lists
+// b (held by the newer backup) and the two updates, later loads and
+// sessions pass, and a second accept is refused.
+func TestAcceptRollback(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	snaps := runs(t, root)
+	b := file.New(root)
+	must(t, os.WriteFile(b.Describe("dev", state.PartSnapshot), snaps[0], 0o600))
+	a, err := state.AcceptRollback(ctx, b, "dev", state.AcceptOptions{History: state.NewOperation("accept-rollback", "test")})
+	must(t, err)
+	lost := strings.Join(a.Lost, "\n")
+	if len(a.Lost) != 3 || !strings.Contains(lost, "Thing::b, ID b-1 (in the backup") || a.To.Serial != 4 {
+		t.Errorf("accepted %+v, want the two updates and b lost, and serial 4", a)
+	}
+	if got := names(loadClean(t, root)); len(got) != 2 {
+		t.Errorf("after accepting the state holds %v, want the provider and a", got)
+	}
+	s, err := state.Open(ctx, b, "dev", state.OpenOptions{History: state.NewOperation("update", "test")})
+	must(t, err)
+	record(t, s, &state.Entry{Kind: state.Write, Op: state.OpCreate, New: thing("b", "b-2")})
+	s.Finish(state.ResultSucceeded, nil)
+	must(t, s.Close(ctx))
+	loadClean(t, root)
+	if _, err := state.AcceptRollback(ctx, b, "dev", state.AcceptOptions{}); err == nil || !strings.Contains(err.Error(), "no rollback to accept") {
+		t.Errorf("accepting a state that is not rolled back: error = %v", err)
+	}
+}
