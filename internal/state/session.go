@@ -71,7 +71,7 @@ type batch struct {
 	// last is the sequence number of the batch's last record.
 	last uint64
 	done chan struct{}
-	err    error
+	err  error
 }
 
 func newBatch() *batch { return &batch{done: make(chan struct{})} }

@@ -19,9 +19,9 @@ const (
 	// staleBackup is the temporary name earlier versions linked the
 	// backup under; one may be left behind.
 	staleBackup = "snapshot.json.bak.new"
-	journalFile  = "journal"
-	lockFile     = "lock"
-	secretsFile  = "secrets.json"
+	journalFile = "journal"
+	lockFile    = "lock"
+	secretsFile = "secrets.json"
 	// markerFile is written with a stack's first snapshot and never
 	// removed but with the stack: while it exists a missing snapshot.json
 	// is an error, never an empty stack.
