@@ -140,6 +140,7 @@ var (
 	tornKind = regexp.MustCompile(`"kind":"([a-z]+)"`)
 	tornOp   = regexp.MustCompile(`"op":"([a-z]+)"`)
 	tornURN  = regexp.MustCompile(`"urn":"([^"]+)"`)
+	tornID   = regexp.MustCompile(`"id":"([^"]+)"`)
 )
 
 // describeTorn says what a torn journal tail was and what dropping it

@@ -233,7 +233,9 @@ func (sv *salvager) journal(ctx context.Context, st loaded) loaded {
 	switch {
 	case errors.As(err, &ce):
 		j.Records = ce.Intact
-		sv.note("The journal %s: record %d (at byte %d) is damaged; it and every record after it were dropped, and the %d records before it kept.", where, ce.Record, ce.Offset, len(ce.Intact))
+		dropped := append([]string{fmt.Sprintf("record %d: damaged%s", ce.Record, tornWhat(ce.Damaged))}, sv.describe(ce.After, ce.Record+1)...)
+		sv.note("The journal %s: record %d (at byte %d) is damaged; it and every record after it were dropped, and the %d records before it kept. Dropped:%s",
+			where, ce.Record, ce.Offset, len(ce.Intact), listing(dropped))
 	case err != nil:
 		sv.note("The journal %s cannot be read (%v); none of its records were used.", where, err)
 		return st
@@ -244,7 +246,8 @@ func (sv *salvager) journal(ctx context.Context, st loaded) loaded {
 	live, base := NewLive(st.snapshot), st.seq
 	for i, rec := range j.Records {
 		if err := sv.apply(live, rec, base, &st); err != nil {
-			sv.note("The journal %s: records %d to %d of %d were dropped: record %d %v.", where, i+1, len(j.Records), len(j.Records), i+1, err)
+			sv.note("The journal %s: records %d to %d of %d were dropped: record %d %v. Dropped:%s",
+				where, i+1, len(j.Records), len(j.Records), i+1, err, listing(sv.describe(j.Records[i:], i+1)))
 			break
 		}
 	}
@@ -313,4 +316,81 @@ func HoldsSecrets(ctx context.Context, b Backend, stack string) (bool, error) {
 		}
 	}
 	return false, nil
+}
+
+// describe says what each journal record holds, for a list of what
+// salvage dropped: its position (from first), its sequence number, the
+// step and the resource by URN and ID.
+func (sv *salvager) describe(records [][]byte, first int) []string {
+	var out []string
+	for i, rec := range records {
+		e, err := DecodeEntry(rec, sv.c)
+		if err != nil {
+			out = append(out, fmt.Sprintf("record %d: cannot be read (%v)%s", first+i, err, tornWhat(rec)))
+			continue
+		}
+		out = append(out, fmt.Sprintf("record %d (sequence %d): %s", first+i, e.Seq, describeEntry(e)))
+	}
+	return out
+}
+
+// describeEntry says what a journal entry records, naming its resource
+// by URN and ID: "the end of a create of URN, ID i-1".
+func describeEntry(e *Entry) string {
+	s := fmt.Sprintf("the %s of %s", e.Kind, article(string(e.Op)))
+	switch {
+	case e.Op == OpOutputs:
+		return "a write of the stack outputs"
+	case e.Kind == Write:
+		s = "a write of " + article(string(e.Op))
+	}
+	r := e.New
+	if r == nil {
+		r = e.Old
+	}
+	if r == nil {
+		return s
+	}
+	s += " of " + string(r.URN)
+	if r.ID != "" {
+		s += ", ID " + r.ID
+	} else if e.Old != nil && e.Old.ID != "" {
+		s += ", ID " + e.Old.ID
+	}
+	return s
+}
+
+// tornWhat says what damaged bytes appear to hold, as far as can be read:
+// " (it appears to hold the end of a create of URN, ID i-1)", or "".
+func tornWhat(data []byte) string {
+	what := ""
+	if m := tornKind.FindSubmatch(data); m != nil {
+		what = "the " + string(m[1])
+		if m := tornOp.FindSubmatch(data); m != nil {
+			what += " of " + article(string(m[1]))
+		}
+	}
+	if m := tornURN.FindSubmatch(data); m != nil {
+		what += " of " + string(m[1])
+		if m := tornID.FindSubmatch(data); m != nil {
+			what += ", ID " + string(m[1])
+		}
+	}
+	if what == "" {
+		return ""
+	}
+	return " (it appears to hold " + strings.TrimPrefix(what, " of ") + ")"
+}
+
+// listing renders dropped records one a line.
+func listing(items []string) string {
+	return "\n  " + strings.Join(items, "\n  ")
+}
+
+// article puts "a" or "an" before a word.
+func article(w string) string {
+	if w != "" && strings.ContainsRune("aeiou", rune(w[0])) {
+		return "an " + w
+	}
+	return "a " + w
 }
