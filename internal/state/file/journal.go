@@ -63,7 +63,7 @@ func parseJournal(path string, data []byte) (state.JournalRead, error) {
 		if !ok {
 			if next := validFrameAfter(data, off+1); next >= 0 {
 				return state.JournalRead{}, &state.JournalCorruptError{Where: path, Offset: int64(off), Record: len(out.Records) + 1,
-					Intact: out.Records, Damaged: data[off+min(headerSize, next-off):next], After: framesFrom(data, next)}
+					Intact: out.Records, Damaged: data[off+min(headerSize, next-off) : next], After: framesFrom(data, next)}
 			}
 			out.Torn = tornTail(data, off, len(out.Records)+1)
 			return out, nil
