@@ -202,7 +202,7 @@ func (e *RollbackError) Error() string {
 	var s strings.Builder
 	switch {
 	case e.Absent:
-		fmt.Fprintf(&s, "the state of stack %s is gone (%s, its backup and journal are missing) although %s records %s: its files were deleted. ",
+		fmt.Fprintf(&s, "the state of stack %s is gone (%s, its backup and journal are missing) although %s records %s: it was deleted. ",
 			e.Stack, e.Where, e.By, e.Recorded)
 	case e.State.Lineage != "" && e.Recorded.Lineage != "" && e.State.Lineage != e.Recorded.Lineage:
 		fmt.Fprintf(&s, "the state of stack %s (%s) has lineage %s, but %s records lineage %s (%s): it is another stack's state, copied over this one's. ",

@@ -173,7 +173,7 @@ func TestDeletingStateFiles(t *testing.T) {
 			if out == faultSilent || out == faultWarned {
 				t.Errorf("crashed %v, deleted %v: the state loaded changed:\n%s", crashed, gone, msg)
 			}
-			if len(gone) == 3 && !crashed && set == 7 && !strings.Contains(msg, "its files were deleted") {
+			if len(gone) == 3 && !crashed && set == 7 && !strings.Contains(msg, "it was deleted") {
 				t.Errorf("deleted %v: %q, want a rollback error saying the files were deleted", gone, msg)
 			}
 			for _, f := range gone {
