@@ -111,7 +111,7 @@ func expectedMark(ctx context.Context, b Backend, stack string) recordedMark {
 			}
 		}
 	}
-	if h := historyMark(ctx, b, stack); h.ok && (!best.ok || best.Mark.before(h.Mark)) {
+	if h := historyMark(ctx, b, stack); h.ok && (!best.ok || !h.Mark.before(best.Mark)) {
 		best = h
 	}
 	return best
@@ -214,8 +214,10 @@ func (e *RollbackError) Error() string {
 	s.WriteString("Planning from it would create again resources that exist. Nothing was changed.")
 	if len(e.Lost) > 0 {
 		s.WriteString(" Recorded since, and missing from the state:\n  " + strings.Join(e.Lost, "\n  ") + "\n")
+	} else {
+		s.WriteString(" ")
 	}
-	s.WriteString(" To recover, put the newest state back: restore its files from a copy")
+	s.WriteString("To recover, put the newest state back: restore its files from a copy")
 	if e.Backup != "" {
 		fmt.Fprintf(&s, ", or run `plinth state restore-backup --stack %s` to make the backup %s current (it refuses a backup older than the history)", e.Stack, e.Backup)
 	}

@@ -121,8 +121,10 @@ func olderBackup(ctx context.Context, b Backend, stack, from string, st loaded, 
 	list := ""
 	if len(lost) > 0 {
 		list = " Restoring it would forget:\n  " + strings.Join(lost, "\n  ") + "\n"
+	} else {
+		list = " "
 	}
-	return nil, fmt.Errorf("the backup %s is at %s, older than %s records (%s), so it is not the newest state either (nothing was changed).%s "+
+	return nil, fmt.Errorf("the backup %s is at %s, but %s records %s: the backup is older than the update history, so it is not the newest state either. Nothing was changed.%s"+
 		"Put the newest state back from a copy, or pass --force to restore the backup anyway and re-import what it lacks with `plinth import`",
 		from, st.mark(), exp.By, exp.Mark, list)
 }

@@ -257,7 +257,7 @@ func TestRestoreBackupOlderThanHistory(t *testing.T) {
 	b := file.New(root)
 	must(t, os.WriteFile(b.Describe("dev", state.PartSnapshot), snaps[0], 0o600))
 	_, err := state.RestoreBackup(ctx, b, "dev", state.RestoreOptions{})
-	if err == nil || !strings.Contains(err.Error(), "is at serial 2, sequence 5, older than") || !strings.Contains(err.Error(), "records (serial 3, sequence 7)") {
+	if err == nil || !strings.Contains(err.Error(), "is at serial 2, sequence 5, but") || !strings.Contains(err.Error(), "records serial 3, sequence 7: the backup is older") {
 		t.Fatalf("restoring a backup older than the history: error = %v, want one naming both serials", err)
 	}
 	r, err := state.RestoreBackup(ctx, b, "dev", state.RestoreOptions{Force: true})
