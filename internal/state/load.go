@@ -61,7 +61,12 @@ func load(ctx context.Context, b Backend, stack string, opts OpenOptions) (loade
 
 // loadUnchecked reads the state, and the mark recorded outside it, without
 // comparing them.
+//
+// The mark is read first: a command running meanwhile (a load takes no
+// lock) writes its marks after the state they describe, so a mark read
+// before the state never runs ahead of it.
 func loadUnchecked(ctx context.Context, b Backend, stack string, opts OpenOptions) (loaded, error) {
+	expected := expectedMark(ctx, b, stack)
 	st, err := readSnapshot(ctx, b, stack, opts.Crypter)
 	if err != nil {
 		return loaded{}, err
@@ -69,7 +74,7 @@ func loadUnchecked(ctx context.Context, b Backend, stack string, opts OpenOption
 	if st, err = replayJournal(ctx, b, stack, opts, st); err != nil {
 		return loaded{}, err
 	}
-	st.expected = expectedMark(ctx, b, stack)
+	st.expected = expected
 	if opts.Verify {
 		if err := st.snapshot.Verify(); err != nil {
 			return loaded{}, damaged(b, stack, b.Describe(stack, PartSnapshot), fmt.Errorf("it fails the integrity check: %w", err))
