@@ -168,8 +168,17 @@ func Salvage(ctx context.Context, b Backend, stack string, c Crypter) (snap *Sna
 		return nil, nil, err
 	}
 	sv := &salvager{b: b, stack: stack, c: c}
+	exp := expectedMark(ctx, b, stack)
 	st := sv.base(ctx)
 	st = sv.journal(ctx, st)
+	if len(sv.notes) == 0 && olderThan(st.mark(), false, exp) {
+		// Nothing was dropped here, yet the state is older: a rollback.
+		note := fmt.Sprintf("The salvaged state is at %s, but %s records %s: it lacks what was recorded since.", st.mark(), exp.By, exp.Mark)
+		if lost := lostSince(ctx, b, stack, c, st.mark(), st.snapshot); len(lost) > 0 {
+			note += " Recorded since:" + listing(lost)
+		}
+		sv.note("%s", note)
+	}
 	if err := st.snapshot.Verify(); err != nil {
 		sv.note("The salvaged state fails the integrity check (%v); repair the file by hand before importing it.", err)
 	}
@@ -206,7 +215,7 @@ func (sv *salvager) base(ctx context.Context) loaded {
 	if d.badChecksum != nil {
 		sv.note("The snapshot %s was read although %v; check every resource in the file against the real world.", where, d.badChecksum)
 	}
-	return loaded{snapshot: d.snap, seq: d.seq}
+	return loaded{snapshot: d.snap, seq: d.seq, lineage: d.lineage, serial: d.serial}
 }
 
 func (sv *salvager) backup(ctx context.Context) loaded {
@@ -217,7 +226,7 @@ func (sv *salvager) backup(ctx context.Context) loaded {
 			d, err := decodeSnapshot(data, sv.c, true)
 			if err == nil {
 				sv.note("Started instead from the backup %s, written %s: changes recorded after it are missing unless the journal holds them.", bs.DescribeBackup(sv.stack), written.Format(time.RFC3339))
-				return loaded{snapshot: d.snap, seq: d.seq}
+				return loaded{snapshot: d.snap, seq: d.seq, lineage: d.lineage, serial: d.serial}
 			}
 			sv.note("The backup %s cannot be read either: %v.", bs.DescribeBackup(sv.stack), err)
 		}

@@ -298,3 +298,19 @@ func TestAcceptRollback(t *testing.T) {
 		t.Errorf("accepting a state that is not rolled back: error = %v", err)
 	}
 }
+
+// TestSalvageOfARolledBackState salvages a snapshot rolled back one run:
+// nothing is damaged, but salvage must say that the state is older than
+// the history and what was recorded since, rather than that it read
+// cleanly.
+func TestSalvageOfARolledBackState(t *testing.T) {
+	root := t.TempDir()
+	snaps := runs(t, root)
+	b := file.New(root)
+	must(t, os.WriteFile(b.Describe("dev", state.PartSnapshot), snaps[1], 0o600))
+	_, notes, err := state.Salvage(context.Background(), b, "dev", nil)
+	must(t, err)
+	if len(notes) != 1 || !strings.Contains(notes[0], "is at serial 2, sequence 5, but") || !strings.Contains(notes[0], "(succeeded): create 1") {
+		t.Errorf("salvage notes = %q, want one saying the state is older than the history", notes)
+	}
+}
