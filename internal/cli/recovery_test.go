@@ -164,26 +164,7 @@ func readFile(t *testing.T, p string) string {
 // restore-backup refuses the backup (as old), and accept-rollback lists
 // the update it forgets and lets commands run again.
 func TestRolledBackSnapshotIsRefused(t *testing.T) {
-	dir := base(t)
-	snapshot := filepath.Join(dir, ".plinth", "stacks", "dev", "snapshot.json")
-	first, err := os.ReadFile(snapshot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	program := filepath.Join(dir, "plinth.yaml")
-	src, err := os.ReadFile(program)
-	if err != nil {
-		t.Fatal(err)
-	}
-	extra := "  extra:\n    type: plinth:fs:File\n    properties: { path: out/extra.txt, content: extra }\n"
-	src = []byte(strings.Replace(string(src), "outputs:\n", extra+"outputs:\n", 1))
-	if err := os.WriteFile(program, src, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	run(t, dir, "up", "--yes")
-	if err := os.WriteFile(snapshot, first, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	dir := rolledBack(t)
 	before := files(t, dir)
 	for _, args := range [][]string{{"preview"}, {"up", "--yes"}, {"state", "ls"}} {
 		r := clitest.Run(t, dir, clitest.Options{}, args...)
@@ -205,4 +186,43 @@ func TestRolledBackSnapshotIsRefused(t *testing.T) {
 	if r.Code != 2 || !strings.Contains(r.Output(), "extra") {
 		t.Errorf("preview after accept-rollback: exit %d, want 2 planning to create extra\n%s", r.Code, r.Output())
 	}
+}
+
+// rolledBack runs two updates, the second creating out/extra.txt, and
+// copies the first one's snapshot back.
+func rolledBack(t *testing.T) string {
+	dir := base(t)
+	snapshot := filepath.Join(dir, ".plinth", "stacks", "dev", "snapshot.json")
+	first, err := os.ReadFile(snapshot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	program := filepath.Join(dir, "plinth.yaml")
+	src, err := os.ReadFile(program)
+	if err != nil {
+		t.Fatal(err)
+	}
+	extra := "  extra:\n    type: plinth:fs:File\n    properties: { path: out/extra.txt, content: extra }\n"
+	src = []byte(strings.Replace(string(src), "outputs:\n", extra+"outputs:\n", 1))
+	if err := os.WriteFile(program, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(t, dir, "up", "--yes")
+	if err := os.WriteFile(snapshot, first, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestRestoreOlderBackupWithForce restores, with --force, a backup older
+// than the history: it must warn, listing the update it forgets.
+func TestRestoreOlderBackupWithForce(t *testing.T) {
+	dir := rolledBack(t)
+	r := run(t, dir, "state", "restore-backup", "--force")
+	for _, want := range []string{"Older than the history", "restoring it forgot", "(succeeded): create 1", "plinth import"} {
+		if !strings.Contains(r.Stderr, want) {
+			t.Errorf("restore-backup --force of an older backup: standard error lacks %q\n%s", want, r.Output())
+		}
+	}
+	run(t, dir, "preview")
 }
