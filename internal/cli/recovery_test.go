@@ -191,6 +191,7 @@ func TestRolledBackSnapshotIsRefused(t *testing.T) {
 // rolledBack runs two updates, the second creating out/extra.txt, and
 // copies the first one's snapshot back.
 func rolledBack(t *testing.T) string {
+	t.Helper()
 	dir := base(t)
 	snapshot := filepath.Join(dir, ".plinth", "stacks", "dev", "snapshot.json")
 	first, err := os.ReadFile(snapshot)
