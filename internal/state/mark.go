@@ -11,6 +11,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -381,4 +382,74 @@ func storedSerial(ctx context.Context, b Backend, stack string) uint64 {
 	}
 	_ = json.Unmarshal(data, &doc)
 	return doc.Serial
+}
+
+// markWriter records a session's marks after its journal appends. A
+// MarkStore's write is cheap and is done at once; a history record costs
+// a round trip to a database, as much as the append itself, so it is
+// written off the journal's path by a goroutine of its own, which writes
+// the newest mark queued and drops older ones it has not reached. Such a
+// mark lags the journal by at most the write in flight.
+type markWriter struct {
+	b     Backend
+	stack string
+	// async is set when marks go to the history.
+	async bool
+	mu    sync.Mutex
+	next  *Mark
+	wake  chan struct{}
+	done  chan struct{}
+}
+
+func newMarkWriter(b Backend, stack string) *markWriter {
+	_, store := b.(MarkStore)
+	_, history := b.(HistoryStore)
+	w := &markWriter{b: b, stack: stack, async: !store && history, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	if w.async {
+		go w.run()
+	} else {
+		close(w.done)
+	}
+	return w
+}
+
+// put records m, at once or soon.
+func (w *markWriter) put(m Mark) {
+	if !w.async {
+		writeMark(context.Background(), w.b, w.stack, m)
+		return
+	}
+	w.mu.Lock()
+	w.next = &m
+	w.mu.Unlock()
+	select {
+	case w.wake <- struct{}{}:
+	default: // the goroutine is due to look already
+	}
+}
+
+func (w *markWriter) run() {
+	defer close(w.done)
+	for {
+		_, open := <-w.wake
+		w.mu.Lock()
+		m := w.next
+		w.next = nil
+		w.mu.Unlock()
+		if m != nil {
+			writeMark(context.Background(), w.b, w.stack, *m)
+		}
+		if !open {
+			return
+		}
+	}
+}
+
+// stop writes the mark still queued and ends the goroutine. No put may
+// follow.
+func (w *markWriter) stop() {
+	if w.async {
+		close(w.wake)
+	}
+	<-w.done
 }

@@ -59,6 +59,8 @@ type Session struct {
 
 	wake       chan struct{}
 	writerDone chan struct{}
+	// marks records the mark after each append (see markWriter).
+	marks *markWriter
 }
 
 // batch is a group of records written with one append.
@@ -122,6 +124,7 @@ func Open(ctx context.Context, b Backend, stack string, opts OpenOptions) (*Sess
 		return nil, errors.Join(err, lock.Unlock(ctx))
 	}
 	s.op = opts.History
+	s.marks = newMarkWriter(b, stack)
 	go s.write()
 	return s, nil
 }
@@ -287,11 +290,11 @@ func (s *Session) write() {
 		switch {
 		case errors.Is(err, ErrInterrupted):
 			s.stop(err) // the batch is stored
-			writeMark(context.Background(), s.backend, s.stack, s.markAt(b.last))
+			s.marks.put(s.markAt(b.last))
 		case err != nil:
 			b.err = s.fail(b, err)
 		default:
-			writeMark(context.Background(), s.backend, s.stack, s.markAt(b.last))
+			s.marks.put(s.markAt(b.last))
 		}
 		close(b.done)
 	}
@@ -350,6 +353,7 @@ func (s *Session) Close(ctx context.Context) error {
 	default:
 	}
 	<-s.writerDone
+	s.marks.stop() // before a compaction's mark, which must come last
 	if err := s.checkLock(ctx); err != nil {
 		// Another command may own the stack now: leave its snapshot and
 		// journal alone. What this one recorded stays in the journal.

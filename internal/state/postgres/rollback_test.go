@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/plinth-iac/plinth/internal/state"
 	"github.com/plinth-iac/plinth/internal/state/postgres"
@@ -103,7 +104,11 @@ func TestPostgresDeletedJournalRowsAreRefused(t *testing.T) {
 		mustDo(t, s.Record(ctx, &state.Entry{Step: uint64(i + 1), Kind: state.Begin, Op: state.OpCreate, New: thingRes(name, "")}))
 		mustDo(t, s.Record(ctx, &state.Entry{Step: uint64(i + 1), Kind: state.End, Op: state.OpCreate, New: thingRes(name, name+"-1")}))
 	}
-	mustDo(t, s.Record(ctx, &state.Entry{Step: 3, Kind: state.Begin, Op: state.OpCreate, New: thingRes("f", "")}))
+	last := &state.Entry{Step: 3, Kind: state.Begin, Op: state.OpCreate, New: thingRes("f", "")}
+	mustDo(t, s.Record(ctx, last))
+	// The backend keeps marks in the history, written off the journal's
+	// path: wait for the last one, as a run would before it crashed.
+	waitMark(t, b, last.Seq)
 	mustDo(t, b.ForceUnlock(ctx, "dev")) // the crash
 	if _, err := state.Load(ctx, b, "dev", state.OpenOptions{Verify: true}); err != nil {
 		t.Fatalf("the crashed run's state: %v", err)
@@ -126,6 +131,26 @@ func TestPostgresDeletedJournalRowsAreRefused(t *testing.T) {
 		exec(t, b, "DELETE FROM plinth_journal WHERE stack = 'dev' AND id >= $1", from)
 		wantRollback(t, b, fmt.Sprintf("journal rows from id %d deleted", from), "journal truncated", "records serial 3,")
 		exec(t, b, "INSERT INTO plinth_journal SELECT * FROM saved_journal WHERE id >= $1", from)
+	}
+}
+
+// waitMark waits until the stack's history records a mark at seq.
+func waitMark(t *testing.T, b *postgres.Backend, seq uint64) {
+	t.Helper()
+	conn := connect(t, b)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		var got uint64
+		err := conn.QueryRow(context.Background(), `SELECT coalesce(max((data->'state'->>'seq')::bigint), 0) FROM plinth_history
+			WHERE stack = 'dev' AND data ? 'state'`).Scan(&got)
+		mustDo(t, err)
+		if got >= seq {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the history records no mark at sequence %d (the newest is %d)", seq, got)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 
