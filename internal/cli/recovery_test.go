@@ -157,3 +157,73 @@ func readFile(t *testing.T, p string) string {
 	}
 	return string(data)
 }
+
+// TestRolledBackSnapshotIsRefused copies the snapshot of the first update
+// back after a second update created another file: preview and up must
+// refuse, naming both serials, rather than plan to create the file again;
+// restore-backup refuses the backup (as old), and accept-rollback lists
+// the update it forgets and lets commands run again.
+func TestRolledBackSnapshotIsRefused(t *testing.T) {
+	dir := rolledBack(t)
+	before := files(t, dir)
+	for _, args := range [][]string{{"preview"}, {"up", "--yes"}, {"state", "ls"}} {
+		r := clitest.Run(t, dir, clitest.Options{}, args...)
+		for _, want := range []string{"State rolled back", "is at serial 1, sequence", "records serial 2, sequence", "plinth state accept-rollback --stack dev", "create 1"} {
+			if r.Code != 1 || !strings.Contains(r.Output(), want) {
+				t.Errorf("plinth %s on a rolled-back snapshot: exit %d, want 1 saying %q\n%s", strings.Join(args, " "), r.Code, want, r.Output())
+			}
+		}
+	}
+	if diff := cmp.Diff(before, files(t, dir)); diff != "" {
+		t.Errorf("commands refused for a rolled-back snapshot changed files (-before +after):\n%s", diff)
+	}
+	fails(t, dir, "older than the update history", "state", "restore-backup")
+	out := run(t, dir, "state", "accept-rollback", "--yes").Stdout
+	if !strings.Contains(out, "Stack dev accepted at serial 3") || !strings.Contains(out, "(succeeded): create 1") {
+		t.Errorf("accept-rollback says:\n%s", out)
+	}
+	r := clitest.Run(t, dir, clitest.Options{}, "preview", "--detailed-exitcode")
+	if r.Code != 2 || !strings.Contains(r.Output(), "extra") {
+		t.Errorf("preview after accept-rollback: exit %d, want 2 planning to create extra\n%s", r.Code, r.Output())
+	}
+}
+
+// rolledBack runs two updates, the second creating out/extra.txt, and
+// copies the first one's snapshot back.
+func rolledBack(t *testing.T) string {
+	t.Helper()
+	dir := base(t)
+	snapshot := filepath.Join(dir, ".plinth", "stacks", "dev", "snapshot.json")
+	first, err := os.ReadFile(snapshot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	program := filepath.Join(dir, "plinth.yaml")
+	src, err := os.ReadFile(program)
+	if err != nil {
+		t.Fatal(err)
+	}
+	extra := "  extra:\n    type: plinth:fs:File\n    properties: { path: out/extra.txt, content: extra }\n"
+	src = []byte(strings.Replace(string(src), "outputs:\n", extra+"outputs:\n", 1))
+	if err := os.WriteFile(program, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(t, dir, "up", "--yes")
+	if err := os.WriteFile(snapshot, first, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestRestoreOlderBackupWithForce restores, with --force, a backup older
+// than the history: it must warn, listing the update it forgets.
+func TestRestoreOlderBackupWithForce(t *testing.T) {
+	dir := rolledBack(t)
+	r := run(t, dir, "state", "restore-backup", "--force")
+	for _, want := range []string{"Older than the history", "restoring it forgot", "(succeeded): create 1", "plinth import"} {
+		if !strings.Contains(r.Stderr, want) {
+			t.Errorf("restore-backup --force of an older backup: standard error lacks %q\n%s", want, r.Output())
+		}
+	}
+	run(t, dir, "preview")
+}

@@ -27,7 +27,7 @@ func (a *app) stateCommand() *cobra.Command {
 		Args: cobra.NoArgs,
 	}
 	c.AddCommand(a.stateLsCommand(), a.stateShowCommand(), a.stateRmCommand(), a.stateExportCommand(),
-		a.stateImportCommand(), a.statePendingCommand(), a.stateUnlockCommand(), a.stateRestoreBackupCommand(),
+		a.stateImportCommand(), a.statePendingCommand(), a.stateUnlockCommand(), a.stateRestoreBackupCommand(), a.stateAcceptRollbackCommand(),
 		a.stateUnprotectCommand(), a.stateMigrateCommand(), a.stateAdoptCommand(), a.stateClaimCommand(),
 		a.stateTaintCommand(true), a.stateTaintCommand(false), a.stateMvCommand())
 	return c

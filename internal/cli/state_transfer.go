@@ -233,19 +233,8 @@ func replaceState(ctx context.Context, ws *workspace, c state.Crypter, snap *sta
 	switch {
 	case err == nil:
 		return errors.Join(s.ReplaceSnapshot(ctx, snap), closeSession(s))
-	case !errors.As(err, &damaged) && !errors.As(err, &missing):
+	case !errors.As(err, &damaged) && !errors.As(err, &missing) && !errors.Is(err, state.ErrRolledBack):
 		return err
 	}
-	lock, err := state.TakeLock(ctx, ws.backend, ws.stack, state.CurrentProcess("plinth state import"), ws.lockWait())
-	if err != nil {
-		return err
-	}
-	data, err := state.EncodeSnapshot(snap, 0, c)
-	if err == nil {
-		err = ws.backend.WriteSnapshot(ctx, ws.stack, data)
-	}
-	if err == nil {
-		err = ws.backend.TruncateJournal(ctx, ws.stack)
-	}
-	return errors.Join(err, lock.Unlock(ctx))
+	return state.WriteImported(ctx, ws.backend, ws.stack, snap, c, ws.lockWait())
 }

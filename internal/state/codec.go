@@ -26,8 +26,12 @@ type (
 		Version int `json:"version"`
 		// Checksum is the SHA-256 of the stored bytes with the checksum's
 		// own digits set to '0' (see checksum.go). Version 2 and later.
-		Checksum  string          `json:"checksum,omitempty"`
-		Seq       uint64          `json:"seq"`
+		Checksum string `json:"checksum,omitempty"`
+		Seq      uint64 `json:"seq"`
+		// Lineage and Serial place the snapshot in its stack's history
+		// (see Mark); snapshots written before them have neither.
+		Lineage   string          `json:"lineage,omitempty"`
+		Serial    uint64          `json:"serial,omitempty"`
 		Resources []*resourceJSON `json:"resources"`
 		Outputs   json.RawMessage `json:"outputs,omitempty"`
 		Pending   []pendingJSON   `json:"pending,omitempty"`
@@ -98,8 +102,14 @@ type (
 // entries up to it. Secrets are sealed with c; an unknown value anywhere is
 // an error naming the resource and property.
 func EncodeSnapshot(s *Snapshot, seq uint64, c Crypter) ([]byte, error) {
+	return encodeSnapshot(s, Mark{Seq: seq}, c)
+}
+
+// encodeSnapshot is EncodeSnapshot with the snapshot's whole mark.
+func encodeSnapshot(s *Snapshot, m Mark, c Crypter) ([]byte, error) {
 	enc := &valueEncoder{crypter: c}
-	doc := snapshotJSON{Version: SnapshotVersion, Checksum: checksumPlaceholder, Seq: seq, Resources: make([]*resourceJSON, len(s.Resources))}
+	doc := snapshotJSON{Version: SnapshotVersion, Checksum: checksumPlaceholder, Seq: m.Seq, Lineage: m.Lineage, Serial: m.Serial,
+		Resources: make([]*resourceJSON, len(s.Resources))}
 	for i, r := range s.Resources {
 		rj, err := enc.resource(r)
 		if err != nil {
@@ -304,8 +314,10 @@ func DecodeSnapshot(data []byte, c Crypter) (*Snapshot, uint64, error) {
 
 // decodedSnapshot is a decoded snapshot and what was found about its form.
 type decodedSnapshot struct {
-	snap *Snapshot
-	seq  uint64
+	snap    *Snapshot
+	seq     uint64
+	lineage string
+	serial  uint64
 	// legacy is set for a version 1 snapshot, which has no checksum.
 	legacy bool
 	// badChecksum is set when the checksum did not match and the caller
@@ -345,9 +357,12 @@ func decodeSnapshot(data []byte, c Crypter, strict bool) (decodedSnapshot, error
 	if err != nil {
 		return d, err
 	}
-	d.snap, d.seq = snap, doc.Seq
+	d.snap, d.seq, d.lineage, d.serial = snap, doc.Seq, doc.Lineage, doc.Serial
 	return d, nil
 }
+
+// mark is the stored snapshot's mark.
+func (d decodedSnapshot) mark() Mark { return Mark{Lineage: d.lineage, Serial: d.serial, Seq: d.seq} }
 
 func (doc *snapshotJSON) decode(c Crypter) (*Snapshot, error) {
 	s := &Snapshot{Resources: make([]*Resource, len(doc.Resources))}

@@ -30,3 +30,8 @@ func (e *DamagedError) Diagnostic() (summary, where, path, detail string) {
 func (e *MissingSnapshotError) Diagnostic() (summary, where, path, detail string) {
 	return "Missing state", e.Where, "", e.Error()
 }
+
+// Diagnostic implements the display's interface.
+func (e *RollbackError) Diagnostic() (summary, where, path, detail string) {
+	return "State rolled back", e.Where, "", e.Error()
+}

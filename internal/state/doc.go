@@ -9,6 +9,13 @@
 // same rules replay a journal onto the last snapshot after a crash. At the end
 // of an operation the live state is compacted into a new snapshot.
 //
+// A state can be valid and still old (an older snapshot copied back, a
+// journal cut at a record boundary, its files deleted). Each snapshot
+// carries a lineage and a serial, sessions record the Mark they reach in
+// the update history and after every journal append (mark.go), and every
+// load refuses a state behind the newest recorded mark (RollbackError);
+// AcceptRollback and RestoreBackup are the ways forward.
+//
 // Storage is split into small consumer-side interfaces (see store.go);
 // backends live in sub-packages (file, and later postgres) and deal only in
 // bytes. Secrets are sealed by a Crypter from the secrets package before

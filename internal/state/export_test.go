@@ -21,3 +21,14 @@ func (s *Session) CrashForTest() {
 	}
 	<-s.writerDone
 }
+
+// EncodeInPlaceForTest encodes s with the lineage, serial and sequence of
+// the snapshot stored in data: what damage to a snapshot's content that
+// leaves its mark alone looks like.
+func EncodeInPlaceForTest(s *Snapshot, data []byte) ([]byte, error) {
+	d, err := decodeSnapshot(data, nil, false)
+	if err != nil {
+		return nil, err
+	}
+	return encodeSnapshot(s, d.mark(), nil)
+}

@@ -49,6 +49,10 @@ type Operation struct {
 	// "same", ...).
 	Steps   map[string]int `json:"steps,omitempty"`
 	Version string         `json:"version"`
+	// State is the mark the stack's state had reached when the record
+	// was written (see Mark): the state's at the start, the new
+	// snapshot's at the end.
+	State *Mark `json:"state,omitempty"`
 }
 
 // NewOperation describes an operation of kind that this process starts
@@ -98,6 +102,9 @@ func History(ctx context.Context, b Backend, stack string) ([]*Operation, error)
 		op := &Operation{}
 		if err := json.Unmarshal(r, op); err != nil {
 			return nil, fmt.Errorf("reading the history of stack %s: record %d is not valid: %w", stack, i+1, err)
+		}
+		if op.Kind == "" && op.State != nil {
+			continue // a mark written after a journal append, no operation
 		}
 		if j, ok := at[op.ID]; ok && op.ID != "" {
 			out[j] = op

@@ -30,11 +30,43 @@ type loaded struct {
 	// checksum is the stored snapshot's (see Version).
 	checksum string
 	// legacy is set when the snapshot has the old form without a
-	// checksum, so that a session rewrites it at once.
+	// checksum, or no lineage, so that a session rewrites it at once.
 	legacy bool
+	// lineage and serial are the stored snapshot's (see Mark); absent is
+	// set when there is neither snapshot nor journal.
+	lineage string
+	serial  uint64
+	absent  bool
+	// torn is set when the journal ended with a torn record, dropped
+	// with a warning.
+	torn bool
+	// expected is the newest mark recorded outside the state.
+	expected recordedMark
 }
 
+// mark is how far the loaded state has come.
+func (st loaded) mark() Mark { return Mark{Lineage: st.lineage, Serial: st.serial, Seq: st.seq} }
+
+// load reads the state and refuses one older than its history.
 func load(ctx context.Context, b Backend, stack string, opts OpenOptions) (loaded, error) {
+	st, err := loadUnchecked(ctx, b, stack, opts)
+	if err != nil {
+		return loaded{}, err
+	}
+	if err := checkMark(ctx, b, stack, opts.Crypter, st); err != nil {
+		return loaded{}, err
+	}
+	return st, nil
+}
+
+// loadUnchecked reads the state, and the mark recorded outside it, without
+// comparing them.
+//
+// The mark is read first: a command running meanwhile (a load takes no
+// lock) writes its marks after the state they describe, so a mark read
+// before the state never runs ahead of it.
+func loadUnchecked(ctx context.Context, b Backend, stack string, opts OpenOptions) (loaded, error) {
+	expected := expectedMark(ctx, b, stack)
 	st, err := readSnapshot(ctx, b, stack, opts.Crypter)
 	if err != nil {
 		return loaded{}, err
@@ -42,6 +74,7 @@ func load(ctx context.Context, b Backend, stack string, opts OpenOptions) (loade
 	if st, err = replayJournal(ctx, b, stack, opts, st); err != nil {
 		return loaded{}, err
 	}
+	st.expected = expected
 	if opts.Verify {
 		if err := st.snapshot.Verify(); err != nil {
 			return loaded{}, damaged(b, stack, b.Describe(stack, PartSnapshot), fmt.Errorf("it fails the integrity check: %w", err))
@@ -56,7 +89,7 @@ func readSnapshot(ctx context.Context, b Backend, stack string, c Crypter) (load
 	case errors.Is(err, ErrSnapshotLost):
 		return loaded{}, missing(b, stack)
 	case errors.Is(err, fs.ErrNotExist):
-		return loaded{snapshot: &Snapshot{}}, nil
+		return loaded{snapshot: &Snapshot{}, absent: true}, nil
 	case err != nil:
 		return loaded{}, fmt.Errorf("reading the state of stack %s: %w", stack, err)
 	}
@@ -64,7 +97,8 @@ func readSnapshot(ctx context.Context, b Backend, stack string, c Crypter) (load
 	if err != nil {
 		return loaded{}, readError(b, stack, b.Describe(stack, PartSnapshot), err)
 	}
-	return loaded{snapshot: d.snap, seq: d.seq, legacy: d.legacy, checksum: storedChecksum(data)}, nil
+	return loaded{snapshot: d.snap, seq: d.seq, lineage: d.lineage, serial: d.serial,
+		legacy: d.legacy || d.lineage == "", checksum: storedChecksum(data)}, nil
 }
 
 // replayJournal applies the journal's entries newer than st.seq to the
@@ -79,9 +113,11 @@ func replayJournal(ctx context.Context, b Backend, stack string, opts OpenOption
 	if j.Torn != nil && opts.Warn != nil {
 		opts.Warn(fmt.Sprintf("The journal %s %s", where, describeTorn(j.Torn)))
 	}
+	st.torn = j.Torn != nil
 	if len(j.Records) == 0 {
 		return st, nil
 	}
+	st.absent = false
 	live, base := NewLive(st.snapshot), st.seq
 	for i, rec := range j.Records {
 		e, err := DecodeEntry(rec, opts.Crypter)
@@ -109,6 +145,7 @@ var (
 	tornKind = regexp.MustCompile(`"kind":"([a-z]+)"`)
 	tornOp   = regexp.MustCompile(`"op":"([a-z]+)"`)
 	tornURN  = regexp.MustCompile(`"urn":"([^"]+)"`)
+	tornID   = regexp.MustCompile(`"id":"([^"]+)"`)
 )
 
 // describeTorn says what a torn journal tail was and what dropping it

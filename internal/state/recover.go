@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 	"time"
 )
 
@@ -24,14 +25,24 @@ type Restored struct {
 	Resources, Replayed int
 	// Snapshot is the restored state.
 	Snapshot *Snapshot
+	// Forgotten lists, when a backup older than the history was restored
+	// with Force, what the history or the state recorded that the backup
+	// lacks: operations, and resources by URN and ID.
+	Forgotten []string
+	// Mark is the restored state's new mark.
+	Mark Mark
 }
 
 // RestoreOptions configure RestoreBackup.
 type RestoreOptions struct {
 	Crypter Crypter
 	// Force restores the backup even though the current snapshot reads
-	// cleanly (what it holds beyond the backup is then forgotten).
+	// cleanly, or the backup is older than the history records (what the
+	// newer state held is then forgotten; Restored.Forgotten lists it).
 	Force bool
+	// History, if set, is recorded in the stack's history as the
+	// restore.
+	History *Operation
 }
 
 // RestoreBackup makes the backend's backup snapshot the stack's current
@@ -72,24 +83,50 @@ func restore(ctx context.Context, b Backend, bs BackupStore, stack string, opts 
 	if err != nil {
 		return Restored{}, fmt.Errorf("the backup %s cannot be read either: %w; salvage what can be read with `plinth state export --force --stack %s`", from, err, stack)
 	}
-	st, err := replayJournal(ctx, b, stack, OpenOptions{Crypter: opts.Crypter}, loaded{snapshot: d.snap, seq: d.seq})
+	st, err := replayJournal(ctx, b, stack, OpenOptions{Crypter: opts.Crypter}, loaded{snapshot: d.snap, seq: d.seq, lineage: d.lineage, serial: d.serial})
 	if err != nil {
 		return Restored{}, fmt.Errorf("the journal does not follow the backup %s, so restoring it would lose recorded steps (nothing was changed): %w", from, err)
 	}
 	if err := st.snapshot.Verify(); err != nil {
 		return Restored{}, fmt.Errorf("the backup %s fails the integrity check (nothing was changed): %w", from, err)
 	}
-	out, err := EncodeSnapshot(st.snapshot, st.seq, opts.Crypter)
-	if err == nil {
-		err = b.WriteSnapshot(ctx, stack, out)
+	forgotten, err := olderBackup(ctx, b, stack, from, st, opts)
+	if err != nil {
+		return Restored{}, err
 	}
-	if err == nil {
-		err = b.TruncateJournal(ctx, stack)
-	}
+	m, err := writeState(ctx, b, stack, st.snapshot, st.mark(), opts.Crypter, opts.History)
 	if err != nil {
 		return Restored{}, fmt.Errorf("restoring %s: %w", from, err)
 	}
-	return Restored{From: from, Written: written, Resources: liveCount(st.snapshot), Replayed: st.replayed, Snapshot: st.snapshot}, nil
+	return Restored{From: from, Written: written, Resources: liveCount(st.snapshot), Replayed: st.replayed, Snapshot: st.snapshot,
+		Forgotten: forgotten, Mark: m}, nil
+}
+
+// olderBackup refuses, unless opts.Force, a backup (with the journal
+// replayed onto it: st) older than the history records, and says what
+// restoring it forgets: the operations recorded after it, and the
+// resources the current state holds that it lacks.
+func olderBackup(ctx context.Context, b Backend, stack, from string, st loaded, opts RestoreOptions) ([]string, error) {
+	exp := expectedMark(ctx, b, stack)
+	if !olderThan(st.mark(), false, exp) {
+		return nil, nil
+	}
+	lost := lostSince(ctx, b, stack, opts.Crypter, st.mark(), st.snapshot)
+	if cur, err := readSnapshot(ctx, b, stack, opts.Crypter); err == nil {
+		lost = append(lost, missingFrom(st.snapshot, cur.snapshot, "in the current state")...)
+	}
+	if opts.Force {
+		return lost, nil
+	}
+	list := ""
+	if len(lost) > 0 {
+		list = " Restoring it would forget:\n  " + strings.Join(lost, "\n  ") + "\n"
+	} else {
+		list = " "
+	}
+	return nil, fmt.Errorf("the backup %s is at %s, but %s records %s: the backup is older than the update history, so it is not the newest state either. Nothing was changed.%s"+
+		"Put the newest state back from a copy, or pass --force to restore the backup anyway and re-import what it lacks with `plinth import`",
+		from, st.mark(), exp.By, exp.Mark, list)
 }
 
 // currentUnusable returns nil if the current state is missing or
@@ -102,6 +139,9 @@ func currentUnusable(ctx context.Context, b Backend, stack string, opts RestoreO
 	}
 	st, err := load(ctx, b, stack, OpenOptions{Crypter: opts.Crypter, Verify: true})
 	if err != nil {
+		return nil
+	}
+	if _, err := load(ctx, b, stack, OpenOptions{Crypter: opts.Crypter}); errors.Is(err, ErrRolledBack) {
 		return nil
 	}
 	return fmt.Errorf("the current state of stack %s (%s) reads cleanly and records %d resources; "+
@@ -129,8 +169,17 @@ func Salvage(ctx context.Context, b Backend, stack string, c Crypter) (snap *Sna
 		return nil, nil, err
 	}
 	sv := &salvager{b: b, stack: stack, c: c}
+	exp := expectedMark(ctx, b, stack)
 	st := sv.base(ctx)
 	st = sv.journal(ctx, st)
+	if len(sv.notes) == 0 && olderThan(st.mark(), false, exp) {
+		// Nothing was dropped here, yet the state is older: a rollback.
+		note := fmt.Sprintf("The salvaged state is at %s, but %s records %s: it lacks what was recorded since.", st.mark(), exp.By, exp.Mark)
+		if lost := lostSince(ctx, b, stack, c, st.mark(), st.snapshot); len(lost) > 0 {
+			note += " Recorded since:" + listing(lost)
+		}
+		sv.note("%s", note)
+	}
 	if err := st.snapshot.Verify(); err != nil {
 		sv.note("The salvaged state fails the integrity check (%v); repair the file by hand before importing it.", err)
 	}
@@ -167,7 +216,7 @@ func (sv *salvager) base(ctx context.Context) loaded {
 	if d.badChecksum != nil {
 		sv.note("The snapshot %s was read although %v; check every resource in the file against the real world.", where, d.badChecksum)
 	}
-	return loaded{snapshot: d.snap, seq: d.seq}
+	return loaded{snapshot: d.snap, seq: d.seq, lineage: d.lineage, serial: d.serial}
 }
 
 func (sv *salvager) backup(ctx context.Context) loaded {
@@ -178,7 +227,7 @@ func (sv *salvager) backup(ctx context.Context) loaded {
 			d, err := decodeSnapshot(data, sv.c, true)
 			if err == nil {
 				sv.note("Started instead from the backup %s, written %s: changes recorded after it are missing unless the journal holds them.", bs.DescribeBackup(sv.stack), written.Format(time.RFC3339))
-				return loaded{snapshot: d.snap, seq: d.seq}
+				return loaded{snapshot: d.snap, seq: d.seq, lineage: d.lineage, serial: d.serial}
 			}
 			sv.note("The backup %s cannot be read either: %v.", bs.DescribeBackup(sv.stack), err)
 		}
@@ -196,7 +245,9 @@ func (sv *salvager) journal(ctx context.Context, st loaded) loaded {
 	switch {
 	case errors.As(err, &ce):
 		j.Records = ce.Intact
-		sv.note("The journal %s: record %d (at byte %d) is damaged; it and every record after it were dropped, and the %d records before it kept.", where, ce.Record, ce.Offset, len(ce.Intact))
+		dropped := append([]string{fmt.Sprintf("record %d: damaged%s", ce.Record, tornWhat(ce.Damaged))}, sv.describe(ce.After, ce.Record+1)...)
+		sv.note("The journal %s: record %d (at byte %d) is damaged; it and every record after it were dropped, and the %d records before it kept. Dropped:%s",
+			where, ce.Record, ce.Offset, len(ce.Intact), listing(dropped))
 	case err != nil:
 		sv.note("The journal %s cannot be read (%v); none of its records were used.", where, err)
 		return st
@@ -207,7 +258,8 @@ func (sv *salvager) journal(ctx context.Context, st loaded) loaded {
 	live, base := NewLive(st.snapshot), st.seq
 	for i, rec := range j.Records {
 		if err := sv.apply(live, rec, base, &st); err != nil {
-			sv.note("The journal %s: records %d to %d of %d were dropped: record %d %v.", where, i+1, len(j.Records), len(j.Records), i+1, err)
+			sv.note("The journal %s: records %d to %d of %d were dropped: record %d %v. Dropped:%s",
+				where, i+1, len(j.Records), len(j.Records), i+1, err, listing(sv.describe(j.Records[i:], i+1)))
 			break
 		}
 	}
@@ -276,4 +328,81 @@ func HoldsSecrets(ctx context.Context, b Backend, stack string) (bool, error) {
 		}
 	}
 	return false, nil
+}
+
+// describe says what each journal record holds, for a list of what
+// salvage dropped: its position (from first), its sequence number, the
+// step and the resource by URN and ID.
+func (sv *salvager) describe(records [][]byte, first int) []string {
+	var out []string
+	for i, rec := range records {
+		e, err := DecodeEntry(rec, sv.c)
+		if err != nil {
+			out = append(out, fmt.Sprintf("record %d: cannot be read (%v)%s", first+i, err, tornWhat(rec)))
+			continue
+		}
+		out = append(out, fmt.Sprintf("record %d (sequence %d): %s", first+i, e.Seq, describeEntry(e)))
+	}
+	return out
+}
+
+// describeEntry says what a journal entry records, naming its resource
+// by URN and ID: "the end of a create of URN, ID i-1".
+func describeEntry(e *Entry) string {
+	s := fmt.Sprintf("the %s of %s", e.Kind, article(string(e.Op)))
+	switch {
+	case e.Op == OpOutputs:
+		return "a write of the stack outputs"
+	case e.Kind == Write:
+		s = "a write of " + article(string(e.Op))
+	}
+	r := e.New
+	if r == nil {
+		r = e.Old
+	}
+	if r == nil {
+		return s
+	}
+	s += " of " + string(r.URN)
+	if r.ID != "" {
+		s += ", ID " + r.ID
+	} else if e.Old != nil && e.Old.ID != "" {
+		s += ", ID " + e.Old.ID
+	}
+	return s
+}
+
+// tornWhat says what damaged bytes appear to hold, as far as can be read:
+// " (it appears to hold the end of a create of URN, ID i-1)", or "".
+func tornWhat(data []byte) string {
+	what := ""
+	if m := tornKind.FindSubmatch(data); m != nil {
+		what = "the " + string(m[1])
+		if m := tornOp.FindSubmatch(data); m != nil {
+			what += " of " + article(string(m[1]))
+		}
+	}
+	if m := tornURN.FindSubmatch(data); m != nil {
+		what += " of " + string(m[1])
+		if m := tornID.FindSubmatch(data); m != nil {
+			what += ", ID " + string(m[1])
+		}
+	}
+	if what == "" {
+		return ""
+	}
+	return " (it appears to hold " + strings.TrimPrefix(what, " of ") + ")"
+}
+
+// listing renders dropped records one a line.
+func listing(items []string) string {
+	return "\n  " + strings.Join(items, "\n  ")
+}
+
+// article puts "a" or "an" before a word.
+func article(w string) string {
+	if w != "" && strings.ContainsRune("aeiou", rune(w[0])) {
+		return "an " + w
+	}
+	return "a " + w
 }

@@ -36,9 +36,14 @@ func TestRestoreBackupJudgesTheCurrentStateAsTheLoaderDoes(t *testing.T) {
 			s := open(t, b)
 			record(t, s, entry(0, state.Write, state.OpCreate, nil, prov()), entry(0, state.Write, state.OpCreate, nil, thing("a", "a-1")))
 			must(t, s.Close(ctx))
-			data, err := state.EncodeSnapshot(tc.current, 0, nil)
+			// The content changes, the mark does not, so that only the
+			// integrity check can refuse it; the good snapshot becomes
+			// the backup.
+			good, err := b.ReadSnapshot(ctx, "dev")
 			must(t, err)
-			must(t, b.WriteSnapshot(ctx, "dev", data)) // the good snapshot becomes the backup
+			data, err := state.EncodeInPlaceForTest(tc.current, good)
+			must(t, err)
+			must(t, b.WriteSnapshot(ctx, "dev", data))
 			_, loadErr := state.Load(ctx, b, "dev", state.OpenOptions{Verify: true})
 
 			r, err := state.RestoreBackup(ctx, b, "dev", state.RestoreOptions{})

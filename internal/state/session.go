@@ -1,10 +1,12 @@
 package state
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 )
 
 // Session is one process's exclusive hold on a stack for an operation. Open
@@ -30,6 +32,12 @@ type Session struct {
 	checksum string
 	// recovered counts the journal entries of a crashed run replayed at Open.
 	recovered int
+	// lineage is the state's (see Mark); serial that of the snapshot
+	// written last, and floor the highest serial the state or its
+	// history has reached: the next snapshot takes floor+1.
+	lineage string
+	serial  atomic.Uint64
+	floor   uint64
 	// op is the history entry of the operation, nil if none is kept. It
 	// is recorded as started with the first Record, and as ended by
 	// Close once Finish has given its result and steps.
@@ -51,6 +59,8 @@ type Session struct {
 
 	wake       chan struct{}
 	writerDone chan struct{}
+	// marks records the mark after each append (see markWriter).
+	marks *markWriter
 }
 
 // batch is a group of records written with one append.
@@ -60,8 +70,10 @@ type batch struct {
 	// fails, those steps are withdrawn, since their providers will not be
 	// called.
 	begins []uint64
-	done   chan struct{}
-	err    error
+	// last is the sequence number of the batch's last record.
+	last uint64
+	done chan struct{}
+	err  error
 }
 
 func newBatch() *batch { return &batch{done: make(chan struct{})} }
@@ -115,6 +127,7 @@ func Open(ctx context.Context, b Backend, stack string, opts OpenOptions) (*Sess
 		return nil, errors.Join(err, lock.Unlock(ctx))
 	}
 	s.op = opts.History
+	s.marks = newMarkWriter(b, stack)
 	go s.write()
 	return s, nil
 }
@@ -134,7 +147,11 @@ func (s *Session) Finish(result string, steps map[string]int) {
 // left to the journal's own write to report.
 func (s *Session) startOperation() {
 	if s.op != nil {
-		s.opStart.Do(func() { _ = AppendOperation(context.Background(), s.backend, s.stack, s.op) })
+		s.opStart.Do(func() {
+			m := s.markAt(s.baseSeq)
+			s.op.State = &m
+			_ = AppendOperation(context.Background(), s.backend, s.stack, s.op)
+		})
 	}
 }
 
@@ -149,7 +166,10 @@ func open(ctx context.Context, b Backend, stack string, lock Unlocker, opts Open
 		live: NewLive(st.snapshot), seq: st.seq, queue: newBatch(),
 		wake: make(chan struct{}, 1), writerDone: make(chan struct{}),
 		version: Version{Seq: st.seq, Checksum: st.checksum},
+		lineage: cmp.Or(st.lineage, st.expected.Mark.Lineage, newLineage()),
+		floor:   max(st.serial, st.expected.Mark.Serial),
 	}
+	s.serial.Store(st.serial)
 	if st.replayed > 0 || st.legacy {
 		// Save what was recovered, or the snapshot in its current form
 		// (with a checksum), at once.
@@ -240,6 +260,7 @@ func (s *Session) enqueue(e *Entry, body []byte) (*batch, error) {
 	s.seq, e.Seq = c.Seq, c.Seq
 	b := s.queue
 	b.records = append(b.records, withSeq(body, c.Seq))
+	b.last = c.Seq
 	if c.Kind == Begin {
 		b.begins = append(b.begins, c.Step)
 	}
@@ -272,8 +293,11 @@ func (s *Session) write() {
 		switch {
 		case errors.Is(err, ErrInterrupted):
 			s.stop(err) // the batch is stored
+			s.marks.put(s.markAt(b.last))
 		case err != nil:
 			b.err = s.fail(b, err)
+		default:
+			s.marks.put(s.markAt(b.last))
 		}
 		close(b.done)
 	}
@@ -332,6 +356,7 @@ func (s *Session) Close(ctx context.Context) error {
 	default:
 	}
 	<-s.writerDone
+	s.marks.stop() // before a compaction's mark, which must come last
 	if err := s.checkLock(ctx); err != nil {
 		// Another command may own the stack now: leave its snapshot and
 		// journal alone. What this one recorded stays in the journal.
@@ -342,7 +367,10 @@ func (s *Session) Close(ctx context.Context) error {
 		err = s.compact(ctx, s.live.Snapshot())
 	}
 	if result, steps, ok := s.outcome(); ok {
-		err = errors.Join(err, AppendOperation(ctx, s.backend, s.stack, s.op.finish(result, steps)))
+		end := s.op.finish(result, steps)
+		m := s.markAt(s.baseSeq)
+		end.State = &m
+		err = errors.Join(err, AppendOperation(ctx, s.backend, s.stack, end))
 	}
 	return errors.Join(err, s.lock.Unlock(ctx))
 }
@@ -379,7 +407,8 @@ func (s *Session) checkLock(ctx context.Context) error {
 // after the other. A crash between the two is harmless: replay skips
 // entries the snapshot already covers.
 func (s *Session) compact(ctx context.Context, snap *Snapshot) error {
-	data, err := EncodeSnapshot(snap, s.seq, s.crypter)
+	serial := s.floor + 1
+	data, err := encodeSnapshot(snap, Mark{Lineage: s.lineage, Serial: serial, Seq: s.seq}, s.crypter)
 	if err != nil {
 		return fmt.Errorf("encoding the state of stack %s: %w", s.stack, err)
 	}
@@ -387,7 +416,7 @@ func (s *Session) compact(ctx context.Context, snap *Snapshot) error {
 		if err := c.Compact(ctx, s.stack, data); err != nil {
 			return fmt.Errorf("writing the state of stack %s (%s): %w", s.stack, s.backend.Describe(s.stack, PartSnapshot), err)
 		}
-		s.baseSeq, s.checksum = s.seq, storedChecksum(data)
+		s.compacted(ctx, serial, data)
 		return nil
 	}
 	if err := s.backend.WriteSnapshot(ctx, s.stack, data); err != nil {
@@ -396,6 +425,19 @@ func (s *Session) compact(ctx context.Context, snap *Snapshot) error {
 	if err := s.backend.TruncateJournal(ctx, s.stack); err != nil {
 		return fmt.Errorf("emptying the journal of stack %s (%s): %w", s.stack, s.backend.Describe(s.stack, PartJournal), err)
 	}
-	s.baseSeq, s.checksum = s.seq, storedChecksum(data)
+	s.compacted(ctx, serial, data)
 	return nil
+}
+
+// compacted notes a snapshot written at serial, and records its mark
+// outside the state.
+func (s *Session) compacted(ctx context.Context, serial uint64, data []byte) {
+	s.baseSeq, s.checksum, s.floor = s.seq, storedChecksum(data), serial
+	s.serial.Store(serial)
+	writeMark(ctx, s.backend, s.stack, s.markAt(s.seq))
+}
+
+// markAt is the state's mark once the journal holds the entries up to seq.
+func (s *Session) markAt(seq uint64) Mark {
+	return Mark{Lineage: s.lineage, Serial: s.serial.Load(), Seq: seq}
 }

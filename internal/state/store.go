@@ -81,6 +81,11 @@ type JournalCorruptError struct {
 	Record int
 	// Intact holds the records before the damaged one, for salvage.
 	Intact [][]byte
+	// Damaged holds the damaged record's bytes, up to the next whole
+	// record, and After the whole records found after it: salvage drops
+	// them and lists what they held, so that it can be imported again.
+	Damaged []byte
+	After   [][]byte
 }
 
 func (e *JournalCorruptError) Error() string {

@@ -16,9 +16,12 @@ import (
 const (
 	snapshotFile = "snapshot.json"
 	backupFile   = "snapshot.json.bak"
-	journalFile  = "journal"
-	lockFile     = "lock"
-	secretsFile  = "secrets.json"
+	// staleBackup is the temporary name earlier versions linked the
+	// backup under; one may be left behind.
+	staleBackup = "snapshot.json.bak.new"
+	journalFile = "journal"
+	lockFile    = "lock"
+	secretsFile = "secrets.json"
 	// markerFile is written with a stack's first snapshot and never
 	// removed but with the stack: while it exists a missing snapshot.json
 	// is an error, never an empty stack.
@@ -99,11 +102,12 @@ func (b *Backend) WriteSnapshot(_ context.Context, stack string, data []byte) er
 	if err := b.writeMarker(dir); err != nil {
 		return err
 	}
+	_ = os.Remove(filepath.Join(dir, staleBackup))
 	if err := atomicWrite(dir, snapshotFile, data, backupFile); err != nil {
 		return err
 	}
 	if _, err := os.Stat(filepath.Join(dir, backupFile)); errors.Is(err, fs.ErrNotExist) {
-		keepBackup(filepath.Join(dir, snapshotFile), filepath.Join(dir, backupFile))
+		keepBackup(dir, snapshotFile, backupFile)
 	}
 	return nil
 }
@@ -194,7 +198,7 @@ func atomicWrite(dir, name string, data []byte, backup string) error {
 	}
 	target := filepath.Join(dir, name)
 	if backup != "" {
-		keepBackup(target, filepath.Join(dir, backup))
+		keepBackup(dir, name, backup)
 	}
 	if err := os.Rename(tmp.Name(), target); err != nil {
 		return fmt.Errorf("replacing %s: %w", target, err)
@@ -210,18 +214,24 @@ func writeSynced(f *os.File, data []byte) error {
 	return errors.Join(err, f.Close())
 }
 
-// keepBackup hard-links the current file as the backup, so that there is
-// never a moment without the current file. When there is no current file
-// the backup is left as it is: it may be the only copy left. A failure
-// only loses the new backup.
-func keepBackup(current, backup string) {
-	tmp := backup + ".new"
-	_ = os.Remove(tmp)
-	if err := os.Link(current, tmp); err != nil {
+// keepBackup copies dir/current to dir/backup, atomically, so that there
+// is never a moment without the current file. It copies rather than
+// hard-links: one inode for both would make damage to one damage to both
+// (and rename does nothing when both names are links to one file). When
+// there is no current file the backup is left as it is: it may be the
+// only copy left. A failure only loses the new backup.
+func keepBackup(dir, current, backup string) {
+	data, err := os.ReadFile(filepath.Join(dir, current))
+	if err != nil {
 		return
 	}
-	if err := os.Rename(tmp, backup); err != nil {
-		_ = os.Remove(tmp)
+	tmp, err := os.CreateTemp(dir, "."+backup+".*.tmp")
+	if err != nil {
+		return
+	}
+	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
+	if writeSynced(tmp, data) == nil {
+		_ = os.Rename(tmp.Name(), filepath.Join(dir, backup))
 	}
 }
 

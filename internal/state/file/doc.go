@@ -7,7 +7,11 @@
 //	snapshot.json      the last compacted snapshot, replaced atomically
 //	                   (written to a temporary file, synced, renamed, and
 //	                   the directory synced)
-//	snapshot.json.bak  the snapshot before that, kept as a backup
+//	snapshot.json.bak  the snapshot before that, kept as a backup: a copy,
+//	                   never a hard link, so damage to one is not damage
+//	                   to both
+//	stack.json         a marker written with the first snapshot: while it
+//	                   exists a missing snapshot.json is an error
 //	journal            records appended since, each framed with its length
 //	                   and a CRC-32C, so a record torn by a kill mid-write
 //	                   is recognised and dropped
@@ -15,6 +19,12 @@
 //	                   host, start time and command
 //	secrets.json       the secrets configuration (mode 0600: it may hold
 //	                   the key)
+//	history.jsonl      the update history, one JSON record a line; loads
+//	                   read only its last 16 KiB for the newest mark
+//	mark.json          the mark (lineage, serial, sequence) the state
+//	                   last reached, rewritten without a sync after every
+//	                   journal append: with the history it outlives a
+//	                   rollback of the files above
 //
 // The backend deals only in bytes; the state package encodes snapshots and
 // journal entries, and the secrets package the secrets configuration. It

@@ -156,3 +156,38 @@ func TestSalvageKeepsWhatIsReadable(t *testing.T) {
 		t.Errorf("salvaged state (-want +got):\n%s", diff)
 	}
 }
+
+// TestSalvageListsDroppedRecords damages the second journal record:
+// salvage must list every record it drops by URN and ID, not only count
+// them, so that what they recorded can be imported again.
+func TestSalvageListsDroppedRecords(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	c := faultStack(t, root)
+	b := file.New(root)
+	path := b.Describe("dev", state.PartJournal)
+	data, err := os.ReadFile(path)
+	must(t, err)
+	first := 8 + int(data[3]) | int(data[2])<<8
+	data[first+20] ^= 0x40 // inside record 2: the end of the update of a
+	must(t, os.WriteFile(path, data, 0o600))
+	_, notes, err := state.Salvage(ctx, b, "dev", c)
+	must(t, err)
+	if len(notes) != 1 {
+		t.Fatalf("salvage notes = %q, want one", notes)
+	}
+	lines := strings.Split(notes[0], "\n")[1:]
+	for i := range lines {
+		lines[i] = strings.TrimSpace(lines[i])
+	}
+	urn := func(name string) string { return string(thing(name, "").URN) }
+	want := []string{
+		"record 2: damaged (it appears to hold the end of an update of " + urn("a") + ", ID a-1)",
+		"record 3 (sequence 7): the begin of a create of " + urn("c"),
+		"record 4 (sequence 8): the end of a create of " + urn("c") + ", ID c-1",
+		"record 5 (sequence 9): a write of the stack outputs",
+	}
+	if diff := cmp.Diff(want, lines); diff != "" {
+		t.Errorf("dropped records listed (-want +got):\n%s", diff)
+	}
+}

@@ -61,8 +61,9 @@ func parseJournal(path string, data []byte) (state.JournalRead, error) {
 	for off := 0; off < len(data); {
 		payload, size, ok := parseFrame(data[off:])
 		if !ok {
-			if validFrameAfter(data, off+1) {
-				return state.JournalRead{}, &state.JournalCorruptError{Where: path, Offset: int64(off), Record: len(out.Records) + 1, Intact: out.Records}
+			if next := validFrameAfter(data, off+1); next >= 0 {
+				return state.JournalRead{}, &state.JournalCorruptError{Where: path, Offset: int64(off), Record: len(out.Records) + 1,
+					Intact: out.Records, Damaged: data[off+min(headerSize, next-off) : next], After: framesFrom(data, next)}
 			}
 			out.Torn = tornTail(data, off, len(out.Records)+1)
 			return out, nil
@@ -81,13 +82,31 @@ func tornTail(data []byte, off, record int) *state.TornTail {
 	return &state.TornTail{Record: record, Offset: int64(off), Bytes: int64(len(rest)), Data: payload}
 }
 
-func validFrameAfter(data []byte, from int) bool {
+// validFrameAfter returns the offset of the first valid record at or
+// after from, or -1.
+func validFrameAfter(data []byte, from int) int {
 	for i := from; i+headerSize <= len(data); i++ {
 		if _, _, ok := parseFrame(data[i:]); ok {
-			return true
+			return i
 		}
 	}
-	return false
+	return -1
+}
+
+// framesFrom returns the whole records from off on, skipping damage, for
+// salvage to list.
+func framesFrom(data []byte, off int) [][]byte {
+	var out [][]byte
+	for off >= 0 && off < len(data) {
+		payload, size, ok := parseFrame(data[off:])
+		if !ok {
+			off = validFrameAfter(data, off+1)
+			continue
+		}
+		out = append(out, payload)
+		off += size
+	}
+	return out
 }
 
 // AppendJournal appends the records with one write and one sync.
