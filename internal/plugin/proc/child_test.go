@@ -137,7 +137,8 @@ func TestChildStopsOnCancel(t *testing.T) {
 
 // TestChildRunsAsTheCommand: through its reaper, a command sees its own
 // directory and environment (not the reaper's variable), writes to the
-// caller's output, and exits with its own status.
+// caller's output, and exits with its own status; its parent, the
+// reaper, bears the name of this binary.
 func TestChildRunsAsTheCommand(t *testing.T) {
 	dir := t.TempDir()
 	type outcome struct {
@@ -153,6 +154,8 @@ func TestChildRunsAsTheCommand(t *testing.T) {
 		"environment":          {script: `echo "$NOTE ${PLINTH_CHILD_REAPER-unset}"`, want: outcome{Stdout: "from the caller unset\n"}},
 		"exit status":          {script: "exit 7", want: outcome{Code: 7}},
 		"killed by a signal":   {script: "kill -TERM $$", want: outcome{Code: -1, Signal: "terminated"}},
+		// ps shows the reaper by its binary's name, not as "exe".
+		"the reaper's name": {script: "cat /proc/$PPID/comm", want: outcome{Stdout: commName(t) + "\n"}},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -208,4 +211,15 @@ func groupGoneWithin(group int, d time.Duration) bool {
 		}
 	}
 	return len(groupMembers(group)) == 0
+}
+
+// commName is this binary's name as /proc/PID/comm shows it: cut at 15
+// bytes.
+func commName(t *testing.T) string {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Base(exe)
+	return name[:min(len(name), 15)]
 }

@@ -83,6 +83,7 @@ const (
 // never returns if it kills its group.
 func reap(parentPID string, argv []string) int {
 	os.Unsetenv(reaperEnv)
+	nameReaper()
 	parent, err := strconv.Atoi(parentPID)
 	if err != nil || len(argv) < 2 {
 		fmt.Fprintf(os.Stderr, "plinth: %s was started without a command to run (%s=%q)\n", reaperName, reaperEnv, parentPID)
