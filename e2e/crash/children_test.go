@@ -3,6 +3,7 @@ package crash_test
 import (
 	"bufio"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -15,8 +16,9 @@ import (
 // The commands plinth runs for the user (plinth:exec:Command, a
 // local-exec provisioner) are its children too: killed with plinth, they
 // must not make their effects later. Each command below appends to the
-// file "effects": "began NAME GEN GROUP" as it starts (GROUP is its
-// process group), then, after a sleep, "gc NAME GEN" from a subshell and
+// file "effects": "began NAME GEN GROUP SERVER" as it starts (GROUP is
+// its process group, SERVER the name of the process that started its
+// reaper: plinth, or the provider plugin), then, after a sleep, "gc NAME GEN" from a subshell and
 // "done NAME GEN" from the shell itself.
 
 // commandSleep is how long a command sleeps between beginning and its
@@ -26,19 +28,32 @@ const commandSleep = 500 * time.Millisecond
 // commandScript is the shell script of resource name in generation gen.
 func commandScript(name string, gen int, sleep time.Duration) string {
 	s := strconv.FormatFloat(sleep.Seconds(), 'f', -1, 64)
-	return fmt.Sprintf(`G=$(cut -d' ' -f5 /proc/$$/stat); echo "began %[1]s %[2]d $G" >> effects; `+
+	return fmt.Sprintf(`G=$(cut -d' ' -f5 /proc/$$/stat); S=$(cat /proc/$(cut -d' ' -f4 /proc/$PPID/stat)/comm); `+
+		`echo "began %[1]s %[2]d $G $S" >> effects; `+
 		`(sleep %[3]s; echo "gc %[1]s %[2]d" >> effects) & sleep %[3]s; echo "done %[1]s %[2]d" >> effects; wait`, name, gen, s)
 }
 
 // commandProgram is a program of n commands run one after the other.
+// With plugin set, plinth's provider runs out of process
+// (pulumi-resource-plinth), so a command's reaper is the plugin's child.
 type commandProgram struct {
-	file  string
-	write func(gen, n int, sleep time.Duration) string
+	file   string
+	write  func(gen, n int, sleep time.Duration) string
+	plugin bool
 }
 
 var commandPrograms = map[string]commandProgram{
 	"plinth:exec:Command": {file: "plinth.yaml", write: yamlCommands},
 	"local-exec":          {file: "main.tf", write: tfLocalExecs},
+}
+
+// usePlinthPlugin makes plinth find its own provider as a plugin.
+func (h *harness) usePlinthPlugin() {
+	for i, kv := range h.env {
+		if strings.HasPrefix(kv, "PLINTH_PLUGIN_PATH=") {
+			h.env[i] = "PLINTH_PLUGIN_PATH=" + plinthPluginDir
+		}
+	}
 }
 
 // yamlCommands: plinth:exec:Command resources, replaced in every
@@ -96,7 +111,7 @@ func began(effects []string, gen int) []int {
 	var groups []int
 	for _, l := range effects {
 		f := strings.Fields(l)
-		if len(f) == 4 && f[0] == "began" && f[2] == strconv.Itoa(gen) {
+		if len(f) == 5 && f[0] == "began" && f[2] == strconv.Itoa(gen) {
 			if g, err := strconv.Atoi(f[3]); err == nil {
 				groups = append(groups, g)
 			}
@@ -172,14 +187,25 @@ func (h *harness) checkNothingLater(after string, before []string, gen int, slee
 }
 
 // TestPlinthKillStopsItsCommands: plinth is killed with SIGKILL while a
-// command it runs (a plinth:exec:Command's create, a local-exec
-// provisioner) sleeps 2 s before its effect and its subshell's; neither
-// effect ever happens, and no process of the command's group is left.
+// command it runs (a plinth:exec:Command's create, in process and in the
+// provider plugin, a local-exec provisioner) sleeps 2 s before its effect
+// and its subshell's; neither effect ever happens, and no process of the
+// command's group is left.
 func TestPlinthKillStopsItsCommands(t *testing.T) {
-	for name, p := range commandPrograms {
+	programs := maps.Clone(commandPrograms)
+	programs["plinth:exec:Command in pulumi-resource-plinth"] = commandProgram{file: "plinth.yaml", write: yamlCommands, plugin: true}
+	for name, p := range programs {
 		t.Run(name, func(t *testing.T) {
 			h := newHarness(t)
+			server := "plinth"
+			if p.plugin {
+				h.usePlinthPlugin()
+				server = "pulumi-resource" // as /proc/PID/comm cuts it
+			}
 			r := h.startCommands(p, 1, 1, 2*time.Second)
+			if first := h.effects()[0]; !strings.HasSuffix(first, " "+server) {
+				t.Errorf("the command began with %q: its reaper was not started by %s", first, server)
+			}
 			h.checkNothingLater("a kill of plinth", h.killPlinth(r), 1, 2*time.Second)
 		})
 	}
