@@ -38,7 +38,7 @@ func commandScript(name string, gen int, sleep time.Duration) string {
 // (pulumi-resource-plinth), so a command's reaper is the plugin's child.
 type commandProgram struct {
 	file   string
-	write  func(gen, n int, sleep time.Duration) string
+	write  func(gen, n int, script func(name string) string) string
 	plugin bool
 }
 
@@ -58,12 +58,12 @@ func (h *harness) usePlinthPlugin() {
 
 // yamlCommands: plinth:exec:Command resources, replaced in every
 // generation (their triggers change).
-func yamlCommands(gen, n int, sleep time.Duration) string {
+func yamlCommands(gen, n int, script func(name string) string) string {
 	var b strings.Builder
 	b.WriteString("name: children\nresources:\n")
 	for i := range n {
 		name := fmt.Sprintf("c%d", i)
-		fmt.Fprintf(&b, "  %s:\n    type: plinth:exec:Command\n    properties:\n      create: %q\n      triggers: [%d]\n", name, commandScript(name, gen, sleep), gen)
+		fmt.Fprintf(&b, "  %s:\n    type: plinth:exec:Command\n    properties:\n      create: %q\n      triggers: [%d]\n", name, script(name), gen)
 		if i > 0 {
 			fmt.Fprintf(&b, "    options: { dependsOn: [\"${c%d}\"] }\n", i-1)
 		}
@@ -73,7 +73,7 @@ func yamlCommands(gen, n int, sleep time.Duration) string {
 
 // tfLocalExecs: terraform_data resources with a local-exec provisioner,
 // replaced in every generation.
-func tfLocalExecs(gen, n int, sleep time.Duration) string {
+func tfLocalExecs(gen, n int, script func(name string) string) string {
 	var b strings.Builder
 	for i := range n {
 		name := fmt.Sprintf("c%d", i)
@@ -81,7 +81,7 @@ func tfLocalExecs(gen, n int, sleep time.Duration) string {
 		if i > 0 {
 			fmt.Fprintf(&b, "  depends_on = [terraform_data.c%d]\n", i-1)
 		}
-		fmt.Fprintf(&b, "  provisioner \"local-exec\" {\n    command = %q\n  }\n}\n", commandScript(name, gen, sleep))
+		fmt.Fprintf(&b, "  provisioner \"local-exec\" {\n    command = %q\n  }\n}\n", script(name))
 	}
 	return b.String()
 }
@@ -134,7 +134,14 @@ func has(effects []string, line string) bool {
 // first command of the generation began.
 func (h *harness) startCommands(p commandProgram, gen, n int, sleep time.Duration) *running {
 	h.t.Helper()
-	if err := os.WriteFile(filepath.Join(h.dir, p.file), []byte(p.write(gen, n, sleep)), 0o644); err != nil {
+	return h.startScripts(p, gen, n, func(name string) string { return commandScript(name, gen, sleep) })
+}
+
+// startScripts writes generation gen with the given scripts and starts
+// up, returning once the first command of the generation began.
+func (h *harness) startScripts(p commandProgram, gen, n int, script func(name string) string) *running {
+	h.t.Helper()
+	if err := os.WriteFile(filepath.Join(h.dir, p.file), []byte(p.write(gen, n, script)), 0o644); err != nil {
 		h.t.Fatal(err)
 	}
 	r, err := start(h.dir, h.env, operation("up")...)
@@ -330,4 +337,46 @@ func groupMembers(group int) []int {
 		out = append(out, pid)
 	}
 	return out
+}
+
+// TestInterruptStopsCommands: Ctrl-C (SIGINT, twice, as a user stops a
+// plinth:exec:Command in flight; a local-exec stops on the first) sends
+// a running command's group SIGTERM, which it may trap to clean up, and
+// plinth exits soon after with nothing of the group left.
+func TestInterruptStopsCommands(t *testing.T) {
+	script := func(gen int) func(string) string {
+		return func(name string) string {
+			return fmt.Sprintf(`trap 'echo "term %[1]s" >> effects; exit 1' TERM; `+
+				`G=$(cut -d' ' -f5 /proc/$$/stat); echo "began %[1]s %[2]d $G -" >> effects; sleep 30 & wait`, name, gen)
+		}
+	}
+	for name, p := range commandPrograms {
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t)
+			r := h.startScripts(p, 1, 1, script(1))
+			interrupted := time.Now()
+			for range 2 {
+				r.cmd.Process.Signal(syscall.SIGINT)
+				time.Sleep(300 * time.Millisecond)
+			}
+			res, err := r.wait()
+			took := time.Since(interrupted)
+			if err != nil || res.code == 0 {
+				t.Errorf("plinth did not fail as interrupted (%v)\n%s", err, res)
+			}
+			if took > 5*time.Second {
+				t.Errorf("plinth exited %s after the first Ctrl-C, want well under proc.Grace after the second: the command obeys SIGTERM", took.Round(time.Millisecond))
+			}
+			effects := h.effects()
+			if !has(effects, "term c0") {
+				t.Errorf("the command was not sent SIGTERM (its trap wrote nothing); effects:\n%s", strings.Join(effects, "\n"))
+			}
+			for _, g := range began(effects, 1) {
+				if left := groupMembers(g); len(left) > 0 {
+					t.Errorf("processes %v of the command's group still run after plinth exited", left)
+					syscall.Kill(-g, syscall.SIGKILL)
+				}
+			}
+		})
+	}
 }
