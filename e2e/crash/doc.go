@@ -17,6 +17,17 @@
 // every provider process it started to exit within 5 seconds, then
 // recovers the stack the same way.
 //
+// TestPlinthKillStopsItsCommands and TestPlinthKillsStopCommands
+// (children_test.go) kill plinth while it runs commands for the user:
+// plinth:exec:Command creates (in process, and in the provider plugin
+// pulumi-resource-plinth) and terraform_data local-exec provisioners
+// whose shells, and subshells, write an effects file after a sleep.
+// After each kill nothing is written once plinth is dead, no process of
+// a command's group is left, the pending creates whose effect is absent
+// are cleared ("it was not made"), and the next up completes every
+// command. TestInterruptStopsCommands stops them with Ctrl-C instead:
+// they get SIGTERM, and nothing of them is left.
+//
 // The package has no code of its own; the tests run on Linux only, since
 // they find processes through /proc.
 package crash

@@ -14,12 +14,14 @@ import (
 	"time"
 )
 
-// Built by TestMain: plinth, and the test plugin in the directory that
-// PLINTH_PLUGIN_PATH names.
+// Built by TestMain: plinth, the test plugin in the directory that
+// PLINTH_PLUGIN_PATH names, and plinth's own provider as a plugin in a
+// directory of its own (children_test.go).
 var (
-	plinthBinary string
-	pluginDir    string
-	pluginBinary string
+	plinthBinary    string
+	pluginDir       string
+	pluginBinary    string
+	plinthPluginDir string
 )
 
 // commandTimeout bounds every plinth command the harness runs: a command
@@ -51,9 +53,11 @@ func buildAndRun(m *testing.M) (int, error) {
 	pluginDir = filepath.Join(dir, "plugins")
 	pluginBinary = filepath.Join(pluginDir, "pulumi-resource-crash")
 	plinthBinary = filepath.Join(dir, "bin", "plinth")
+	plinthPluginDir = filepath.Join(dir, "plinth-plugin")
 	for pkg, out := range map[string]string{
 		"github.com/plinth-iac/plinth/cmd/plinth":                               plinthBinary,
 		"github.com/plinth-iac/plinth/e2e/crash/internal/pulumi-resource-crash": pluginBinary,
+		"github.com/plinth-iac/plinth/cmd/pulumi-resource-plinth":               filepath.Join(plinthPluginDir, "pulumi-resource-plinth"),
 	} {
 		build := exec.Command("go", "build", "-o", out, pkg)
 		build.Stdout, build.Stderr = os.Stderr, os.Stderr

@@ -91,6 +91,10 @@ type recordedResource struct {
 	Custom bool   `json:"custom"`
 	ID     string `json:"id"`
 	Delete bool   `json:"delete"`
+	// Tainted and Inputs are read only for the commands' programs
+	// (children_test.go).
+	Tainted bool           `json:"tainted"`
+	Inputs  map[string]any `json:"inputs"`
 }
 
 // things are the recorded resources of the test plugin's type: what the

@@ -8,6 +8,7 @@ import (
 
 	"github.com/plinth-iac/plinth/internal/display"
 	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/plugin/proc"
 	"github.com/plinth-iac/plinth/internal/state"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
@@ -65,7 +66,20 @@ func (a *app) listPending(ctx context.Context) error {
 	for _, p := range snap.Pending {
 		fmt.Fprintf(a.env.Stdout, "  %s %s (started %s)\n    %s\n", p.Op, p.Resource.URN, timeText(p.Started), p.Describe())
 	}
+	fmt.Fprint(a.env.Stdout, childrenNote(proc.TiesChildren))
 	return nil
+}
+
+// childrenNote is what `plinth state pending` adds on a system where a
+// command plinth ran may outlive it (tied is false): the advice to clear
+// a create that was not made holds only once its commands have ended.
+func childrenNote(tied bool) string {
+	if tied {
+		return ""
+	}
+	return "Note: on this system a command plinth started (a plinth:exec:Command, a local-exec provisioner)\n" +
+		"may still be running after plinth was killed, and make its change later. Before you clear a\n" +
+		"pending create, check that none of its commands still runs (ps), then look at the real resource.\n"
 }
 
 // clearPending drops the pending operation on one URN. It needs neither

@@ -10,8 +10,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"time"
 
+	"github.com/plinth-iac/plinth/internal/plugin/proc"
 	"github.com/plinth-iac/plinth/internal/provider"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
@@ -67,14 +67,13 @@ func localExecCommand(ctx context.Context, cfg resource.Object, base string) (*e
 	args := append(append([]string{}, interp[1:]...), command)
 	cmd := exec.CommandContext(ctx, interp[0], args...)
 	cmd.Dir, cmd.Env = inDir(base, dir), append(os.Environ(), env...)
-	killGroup(cmd)
-	cmd.WaitDelay = 2 * time.Second
 	return cmd, nil
 }
 
 // Provision runs the command, streaming its output (stdout and stderr
-// together) line by line. A cancelled ctx kills the command and its
-// children.
+// together) line by line. The command is tied to plinth's life
+// (proc.StartChild): a cancelled ctx stops it and its children, and they
+// are killed if plinth dies.
 func (l LocalExec) Provision(ctx context.Context, req provider.ProvisionRequest) error {
 	cmd, err := localExecCommand(ctx, req.Config, l.Dir)
 	if err != nil {
@@ -110,7 +109,7 @@ func (l LocalExec) Provision(ctx context.Context, req provider.ProvisionRequest)
 func runStreaming(cmd *exec.Cmd, line func(string)) (string, error) {
 	pr, pw := io.Pipe()
 	cmd.Stdout, cmd.Stderr = pw, pw
-	if err := cmd.Start(); err != nil {
+	if err := proc.StartChild(cmd); err != nil {
 		pw.Close()
 		return "", err
 	}

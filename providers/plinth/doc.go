@@ -1,6 +1,8 @@
 // Package plinth holds plinth's built-in provider, package "plinth", written
-// only with the public SDK (sdk/provider) as any third-party provider would
-// be:
+// with the public SDK (sdk/provider) as any third-party provider would be,
+// save one thing: plinth:exec:Command starts its commands with
+// internal/plugin/proc, which ties them and everything they start to
+// plinth's life:
 //
 //   - plinth:random:Pet, plinth:random:String, plinth:random:Integer:
 //     random values, replaced when a keeper changes (random.go);

@@ -10,8 +10,8 @@ import (
 	"os/exec"
 	"sort"
 	"strings"
-	"time"
 
+	"github.com/plinth-iac/plinth/internal/plugin/proc"
 	"github.com/plinth-iac/plinth/sdk/provider"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
@@ -86,8 +86,9 @@ type commandOutput struct {
 // outputLimit bounds how much of each stream is kept in state.
 const outputLimit = 1 << 20
 
-// runCommand runs script with sh -c. The command and everything it started
-// are killed when ctx ends.
+// runCommand runs script with sh -c, tied to plinth's life
+// (proc.StartChild): the command and everything it started are stopped
+// when ctx ends, and killed if plinth dies.
 func runCommand(ctx context.Context, which, script string, in CommandArgs) (commandOutput, error) {
 	dir, err := config(ctx).resolve(in.Dir)
 	if err != nil {
@@ -95,12 +96,12 @@ func runCommand(ctx context.Context, which, script string, in CommandArgs) (comm
 	}
 	cmd := exec.CommandContext(ctx, "sh", "-c", script)
 	cmd.Dir, cmd.Env = dir, commandEnv(in.Environment)
-	cmd.WaitDelay = 5 * time.Second
-	killProcessGroup(cmd)
 	stdout, stderr := &headWriter{limit: outputLimit}, &headWriter{limit: outputLimit}
 	tail := &tailWriter{limit: 2048}
 	cmd.Stdout, cmd.Stderr = stdout, io.MultiWriter(stderr, tail)
-	err = cmd.Run()
+	if err = proc.StartChild(cmd); err == nil {
+		err = cmd.Wait()
+	}
 	out := commandOutput{stdout: trimNewlines(stdout.String()), stderr: trimNewlines(stderr.String())}
 	if err != nil {
 		return out, commandError(ctx, which, err, tail.String())

@@ -106,6 +106,14 @@ type spawnRequest struct {
 }
 
 func spawn(cmd *exec.Cmd) error {
+	if err := startOnSpawner(cmd); err != nil {
+		return fmt.Errorf("starting %s: %w", cmd.Path, err)
+	}
+	return nil
+}
+
+// startOnSpawner starts cmd from the spawner thread.
+func startOnSpawner(cmd *exec.Cmd) error {
 	spawner.once.Do(func() {
 		spawner.reqs = make(chan spawnRequest)
 		go func() {
@@ -117,8 +125,5 @@ func spawn(cmd *exec.Cmd) error {
 	})
 	done := make(chan error, 1)
 	spawner.reqs <- spawnRequest{cmd, done}
-	if err := <-done; err != nil {
-		return fmt.Errorf("starting %s: %w", cmd.Path, err)
-	}
-	return nil
+	return <-done
 }

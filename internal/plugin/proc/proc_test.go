@@ -15,10 +15,12 @@ import (
 	"github.com/plinth-iac/plinth/internal/plugin/proc/proctest"
 )
 
-// The test binary plays three parts, chosen by PROC_TEST_ROLE: "plinth"
+// The test binary plays four parts, chosen by PROC_TEST_ROLE: "plinth"
 // starts a plugin with proc.Start and prints its PID; "plugin" starts a
 // child that keeps its output open, prints the child's PID and sleeps;
-// "child" sleeps.
+// "child" sleeps; "plinth-with-command" runs PROC_TEST_SCRIPT with
+// proc.StartChild (child_test.go). It is also a child's reaper when
+// proc.StartChild starts it as one.
 func TestMain(m *testing.M) {
 	switch os.Getenv("PROC_TEST_ROLE") {
 	case "plinth":
@@ -44,6 +46,8 @@ func TestMain(m *testing.M) {
 		time.Sleep(time.Hour)
 	case "child":
 		time.Sleep(time.Hour)
+	case "plinth-with-command":
+		runCommandAsPlinth()
 	default:
 		os.Exit(m.Run())
 	}
