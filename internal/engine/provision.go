@@ -106,9 +106,25 @@ func destroyProvisioners(reg *Registration) []state.Provisioner {
 	return out
 }
 
-// provisionCreated runs a new resource's create-time provisioners. If one
-// fails with OnFailure "fail", the resource is recorded as tainted and the
-// error returned.
+// hasCreateProvisioners reports whether reg has a provisioner that runs
+// after its resource is created.
+func hasCreateProvisioners(reg *Registration) bool {
+	for _, p := range reg.Provisioners {
+		if p.When != "destroy" {
+			return true
+		}
+	}
+	return false
+}
+
+// provisionCreated runs a new resource's create-time provisioners. The
+// resource was recorded tainted when it was created, so that a plinth
+// killed while they run leaves it to be replaced (and provisioned) by the
+// next update, as a failed provisioner would: a provisioner's work is
+// never taken as done before it is. When every provisioner has run (or
+// failed with OnFailure "continue") the taint is lifted; if one fails
+// with OnFailure "fail", the resource stays tainted and the error is
+// returned.
 func (x *executor) provisionCreated(reg *Registration, nr *state.Resource) error {
 	for _, p := range reg.Provisioners {
 		if p.When == "destroy" {
@@ -122,14 +138,14 @@ func (x *executor) provisionCreated(reg *Registration, nr *state.Resource) error
 			x.warn("%s; continuing, as the provisioner sets on_failure = continue", err)
 			continue
 		}
-		tainted := nr.Clone()
-		tainted.Tainted = true
-		if werr := x.write(state.OpSame, nr, tainted); werr != nil {
-			return errors.Join(err, werr)
-		}
-		*nr = *tainted
 		return fmt.Errorf("%w; %s was created and is now tainted: the next update replaces it (set on_failure = continue to ignore provisioner failures)", err, nr.URN)
 	}
+	provisioned := nr.Clone()
+	provisioned.Tainted = false
+	if err := x.write(state.OpSame, nr, provisioned); err != nil {
+		return err
+	}
+	*nr = *provisioned
 	return nil
 }
 

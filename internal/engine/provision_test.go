@@ -4,7 +4,9 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -200,4 +202,63 @@ func TestProvisionerResolvesSelf(t *testing.T) {
 	if data, err := os.ReadFile(mark); err != nil || strings.TrimSpace(string(data)) != id {
 		t.Fatalf("destroy-time provisioner wrote %q (%v), want the ID %q", data, err, id)
 	}
+}
+
+// recording is a Journal that keeps a copy of every entry it passes on.
+type recording struct {
+	inner   engine.Journal
+	mu      sync.Mutex
+	entries []state.Entry
+}
+
+func (r *recording) Record(ctx context.Context, e *state.Entry) error {
+	c := *e
+	c.Old, c.New = cloneOrNil(c.Old), cloneOrNil(c.New) // the engine may change them later
+	r.mu.Lock()
+	r.entries = append(r.entries, c)
+	r.mu.Unlock()
+	return r.inner.Record(ctx, e)
+}
+
+// TestProvisionerKilledMidwayLeavesTheResourceTainted: a resource whose
+// create-time provisioners have not finished is recorded tainted, so a
+// plinth killed while they run (the state as journaled up to that moment)
+// leaves it to be replaced and provisioned again by the next update; the
+// taint is lifted, in the journal too, once they have run.
+func TestProvisionerKilledMidwayLeavesTheResourceTainted(t *testing.T) {
+	h := withProvisioners(newHarness(t))
+	rec := &recording{}
+	h.opts = func(o *engine.Options) {
+		o.Provisioners = provisioner.Source{}
+		rec.inner = o.Journal
+		o.Journal = rec
+	}
+	base := h.snap
+	h.mustUp(provisioned("a", localExec("true")))
+	if r := h.get("a"); r == nil || r.Tainted {
+		t.Fatalf("after up: %+v, want a recorded and not tainted", r)
+	}
+	created := slices.IndexFunc(rec.entries, func(e state.Entry) bool {
+		return e.Kind == state.End && e.Op == state.OpCreate && e.New != nil && e.New.URN.Name() == "a"
+	})
+	if created < 0 {
+		t.Fatal("no create end entry for a was recorded")
+	}
+	// The state a kill just after the create's end entry leaves.
+	j := state.NewMemoryJournal(base)
+	for i := range rec.entries[:created+1] {
+		if err := j.Record(context.Background(), &rec.entries[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r := j.Snapshot().Find(rec.entries[created].New.URN); r == nil || !r.Tainted {
+		t.Errorf("killed while a's provisioner runs, the state holds %+v; want a recorded tainted", r)
+	}
+}
+
+func cloneOrNil(r *state.Resource) *state.Resource {
+	if r == nil {
+		return nil
+	}
+	return r.Clone()
 }

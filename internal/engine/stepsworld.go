@@ -78,11 +78,13 @@ func (s createStep) apply(x *executor) (Registered, error) {
 		return Registered{}, err
 	}
 	x.recordDestroyProvisioners(c.reg, nr)
+	provisioning := !x.preview && hasCreateProvisioners(c.reg)
+	nr.Tainted = nr.Tainted || provisioning // until its provisioners have run
 	if err := x.end(step, h.op, old, nr); err != nil {
 		return Registered{}, err
 	}
 	x.count(h.counted)
-	if !x.preview {
+	if provisioning {
 		if err := x.provisionCreated(c.reg, nr); err != nil {
 			x.done(h.shown, c.old, nr, c, start, err)
 			return Registered{}, err
