@@ -59,6 +59,7 @@ func (s sameStep) apply(x *executor) (Registered, error) {
 	nr := x.newResource(c.urn, c.reg, c.inputs, c.inst.ref)
 	nr.ID, nr.Outputs, nr.Private = c.old.ID, c.old.Outputs, c.old.Private
 	markSecretID(nr, c.inputs, c.old.SecretID)
+	sealSecrets(nr) // a record written before outputs derived from secrets were sealed is sealed now
 	nr.Created, nr.Modified = c.old.Created, c.old.Modified
 	x.recordDestroyProvisioners(c.reg, nr)
 	if !sameRecord(c.old, nr) {
