@@ -2,10 +2,13 @@ package pulumi_test
 
 import (
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/plinth-iac/plinth/internal/cli/clitest"
 )
 
 // The secrets of testdata/secretscan: in secret config, in config set
@@ -20,11 +23,14 @@ var scanSecrets = map[string]string{
 
 // TestSecretScan runs a program that uses secrets everywhere (config,
 // inputs, a nested map, an ID derived from a secret, a failing command
-// whose error quotes them, a provider that logs one) through every
-// command that runs it, in plain, JSON and verbose output, with the
-// built-in provider in process and as a plugin. Every byte plinth writes
-// to stdout and stderr, and every file under .plinth and the stack's
-// config file, is searched for each secret value: none may be there.
+// whose error quotes them, a provider that logs one, a Pulumi-protocol
+// provider that echoes secret inputs back as plain outputs with an ID
+// made from a secret) through every command that runs it, in plain, JSON
+// and verbose output, with the built-in provider in process and as a
+// plugin, and exports its state in plinth's format and Pulumi's. Every
+// byte plinth writes to stdout and stderr, and every file under .plinth
+// and the stack's config file, is searched for each secret value: none
+// may be there.
 func TestSecretScan(t *testing.T) {
 	outputs := map[string][]string{"plain": nil, "json": {"--json"}, "verbose": {"-v"}, "verbose-json": {"-v", "--json"}}
 	for _, m := range []mode{inProcess(), outOfProcess()} {
@@ -32,6 +38,7 @@ func TestSecretScan(t *testing.T) {
 			t.Run(m.name+"/"+name, func(t *testing.T) {
 				t.Parallel()
 				p := newProject(t, "secretscan", m)
+				p.opts.Env["PLINTH_PLUGIN_PATH"] = strings.TrimPrefix(m.pluginPath+string(os.PathListSeparator)+echoDir, string(os.PathListSeparator))
 				written := scanRun(p, flags)
 				if m.pluginPath != "" && !strings.Contains(written, "provider log: connecting with [secret]") && strings.Contains(name, "verbose") {
 					t.Errorf("the plugin's log line was not shown (scrubbed); the test does not test what it says:\n%s", written)
@@ -74,8 +81,38 @@ func scanRun(p *project, flags []string) string {
 	add(p.run("state", "ls"))
 	add(p.run("state", "show", "named"))
 	add(p.run("state", "show", "nested"))
+	add(p.run("state", "show", "echoed"))
+	add(p.run("state", "export"))
+	b.WriteString(scanPulumiExport(p))
 	add(p.run(append([]string{"destroy", "--yes", "--diff"}, flags...)...))
 	return b.String()
+}
+
+// scanPulumiExport exports the state for Pulumi and returns what plinth
+// wrote that must hold no secret. Pulumi's format holds IDs only in
+// plain text, so with IDs derived from a secret (named's and echoed's,
+// from idPart) the export refuses; with --plaintext-ids it writes them,
+// the one secret the user let out, while every secret value stays sealed
+// with Pulumi's passphrase secrets provider.
+func scanPulumiExport(p *project) string {
+	p.t.Helper()
+	opts := p.opts
+	opts.Env = maps.Clone(p.opts.Env)
+	opts.Env["PULUMI_CONFIG_PASSPHRASE"] = "scan passphrase"
+	refused := clitest.Run(p.t, p.dir, opts, "state", "export", "--format", "pulumi")
+	if refused.Code != 1 || !strings.Contains(refused.Stderr, "--plaintext-ids") || !strings.Contains(refused.Stderr, "::echoed") || !strings.Contains(refused.Stderr, "::named") {
+		p.t.Errorf("state export --format pulumi of IDs derived from secrets: exit %d, want 1 naming echoed and named and --plaintext-ids:\n%s", refused.Code, refused.Output())
+	}
+	export := clitest.MustRun(p.t, p.dir, opts, "state", "export", "--format", "pulumi", "--plaintext-ids")
+	if !strings.Contains(export.Stdout, `"ciphertext"`) || !strings.Contains(export.Stdout, "echo-"+scanSecrets["idPart"]) {
+		p.t.Errorf("the Pulumi export holds no sealed value or not the plain ID asked for:\n%s", export.Stdout)
+	}
+	for what, secret := range scanSecrets {
+		if what != "idPart" && strings.Contains(export.Stdout, secret) {
+			p.t.Errorf("the Pulumi export holds %s (%s) in the clear:\n%s", what, secret, excerpt(export.Stdout, secret))
+		}
+	}
+	return refused.Output() + export.Stderr
 }
 
 // scanFiles fails if any file under .plinth or the stack config holds a
