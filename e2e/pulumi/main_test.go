@@ -12,6 +12,7 @@ import (
 
 	"github.com/plinth-iac/plinth/internal/cli/clitest"
 	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/state/postgres/pgtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files from the in-process run")
@@ -69,7 +70,7 @@ func buildAndRun(m *testing.M) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("finding the test binary: %w", err)
 	}
-	return m.Run(), nil
+	return pgtest.Main(m), nil
 }
 
 // mode is one way of running the built-in package: in process, or out of

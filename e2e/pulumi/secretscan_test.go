@@ -1,6 +1,8 @@
 package pulumi_test
 
 import (
+	"context"
+	"encoding/hex"
 	"io/fs"
 	"maps"
 	"os"
@@ -8,7 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/plinth-iac/plinth/internal/cli/clitest"
+	"github.com/plinth-iac/plinth/internal/state/postgres/pgtest"
 )
 
 // The secrets of testdata/secretscan: in secret config, in config set
@@ -58,8 +63,9 @@ func TestSecretScan(t *testing.T) {
 }
 
 // scanRun runs the program's life with flags added to every command that
-// shows an operation, and returns everything plinth wrote.
-func scanRun(p *project, flags []string) string {
+// shows an operation, and returns everything plinth wrote. beforeDestroy,
+// if given, runs while the stack still holds every resource.
+func scanRun(p *project, flags []string, beforeDestroy ...func()) string {
 	p.t.Helper()
 	var b strings.Builder
 	add := func(r interface{ Output() string }) { b.WriteString(r.Output()) }
@@ -84,6 +90,9 @@ func scanRun(p *project, flags []string) string {
 	add(p.run("state", "show", "echoed"))
 	add(p.run("state", "export"))
 	b.WriteString(scanPulumiExport(p))
+	for _, f := range beforeDestroy {
+		f()
+	}
 	add(p.run(append([]string{"destroy", "--yes", "--diff"}, flags...)...))
 	return b.String()
 }
@@ -147,4 +156,78 @@ func scanFiles(t *testing.T, p *project) {
 func excerpt(s, secret string) string {
 	i := strings.Index(s, secret)
 	return s[max(0, i-300):min(len(s), i+len(secret)+100)]
+}
+
+// TestSecretScanPostgres runs the scan with the state in PostgreSQL:
+// besides everything plinth writes, every row of every table (stacks,
+// snapshots, journal records, history), read as text with bytea in hex,
+// must hold no secret, with every resource recorded and after the
+// destroy.
+func TestSecretScanPostgres(t *testing.T) {
+	t.Parallel()
+	p := newProject(t, "secretscan", inProcess())
+	db := pgtest.Database(t)
+	p.opts.Env["PLINTH_BACKEND"] = db
+	p.opts.Env["PLINTH_PLUGIN_PATH"] = echoDir
+	scanTables := func(when string) {
+		rows := 0
+		for table, texts := range allRows(t, db) {
+			for i, text := range texts {
+				rows++
+				for what, secret := range scanSecrets {
+					hexed := hex.EncodeToString([]byte(secret))
+					if strings.Contains(text, secret) || strings.Contains(strings.ToLower(text), hexed) {
+						t.Errorf("%s: row %d of table %s holds %s (%s) in the clear: %s", when, i, table, what, secret, excerpt(text, secret))
+					}
+				}
+			}
+		}
+		if rows < 4 {
+			t.Errorf("%s: scanned only %d rows: the scan would prove nothing", when, rows)
+		}
+	}
+	written := scanRun(p, nil, func() { scanTables("with every resource recorded") })
+	scanTables("after the destroy")
+	for what, secret := range scanSecrets {
+		if strings.Contains(written, secret) {
+			t.Errorf("%s (%s) was written to stdout or stderr:\n%s", what, secret, excerpt(written, secret))
+		}
+	}
+	config := p.readFile("plinth.dev.yaml")
+	for what, secret := range scanSecrets {
+		if strings.Contains(config, secret) {
+			t.Errorf("plinth.dev.yaml holds %s in the clear", what)
+		}
+	}
+}
+
+// allRows reads every row of every table of the database at url as text
+// (bytea as hex), by table.
+func allRows(t *testing.T, url string) map[string][]string {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	rows, err := conn.Query(ctx, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tables, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]string{}
+	for _, table := range tables {
+		rows, err := conn.Query(ctx, "SELECT t::text FROM "+pgx.Identifier{table}.Sanitize()+" t")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out[table], err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
 }
