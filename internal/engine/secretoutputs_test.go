@@ -83,13 +83,16 @@ func TestAdditionalSecretOutputsAreSealed(t *testing.T) {
 }
 
 // echoInTheClear makes h's provider a secret-unaware echo (Pulumi's test
-// provider Echo, a provider that does not accept secrets): Create, Update
-// and Read return the inputs as outputs with every secret mark dropped,
-// and Read returns the inputs so too.
+// provider Echo, a provider that does not accept secrets): Check returns
+// the inputs, and Create, Update and Read the inputs as outputs, with
+// every secret mark dropped, and Read returns the inputs so too.
 func echoInTheClear(h *harness) {
 	plain := func(o resource.Object) resource.Object {
 		v, _ := resource.NewObject(o).Unsecret()
 		return v.Object()
+	}
+	h.fake.CheckF = func(_ context.Context, req provider.CheckRequest) (provider.CheckResponse, error) {
+		return provider.CheckResponse{Inputs: plain(req.News)}, nil
 	}
 	create, update, read := h.fake.CreateF, h.fake.UpdateF, h.fake.ReadF
 	h.fake.CreateF = func(ctx context.Context, req provider.CreateRequest) (provider.CreateResponse, error) {
@@ -110,10 +113,11 @@ func echoInTheClear(h *harness) {
 }
 
 // TestOutputsDerivedFromSecretsAreSealed: a provider that echoes secret
-// inputs back as plain outputs gets them sealed, property by property as
-// sealDerived says: in what the program gets (preview and update), in
-// the stored state and journal, after an update and after a refresh whose
-// Read returns everything in the clear; and no step finds drift in it.
+// inputs back as plain checked inputs and outputs gets them sealed,
+// property by property as sealDerived says: in what the program gets
+// (preview and update), in the recorded inputs and outputs and the stored
+// state, after an update and after a refresh whose Read returns
+// everything in the clear; and no step finds drift in it.
 func TestOutputsDerivedFromSecretsAreSealed(t *testing.T) {
 	secret := func(s string) resource.Value { return resource.MakeSecret(resource.NewString(s)) }
 	str := resource.NewString
@@ -163,6 +167,9 @@ func TestOutputsDerivedFromSecretsAreSealed(t *testing.T) {
 			h.mustUp(p)
 			check("the program's outputs", got.Outputs)
 			check("the recorded outputs", h.get("e").Outputs)
+			if !h.get("e").Inputs.Equal(resource.Object{"echo": tc.input}) {
+				t.Errorf("the recorded inputs are %v, want %v", h.get("e").Inputs, tc.input)
+			}
 			noPlaintext(t, h, tc.plaintexts)
 
 			if res, err := h.refresh(); err != nil || res.HasChanges() {
@@ -212,5 +219,38 @@ func noPlaintext(t *testing.T, h *harness, plaintexts []string) {
 		if strings.Contains(string(file), s) {
 			t.Errorf("the stored state holds %q in plain text: %s", s, file)
 		}
+	}
+}
+
+// TestCheckedConfigKeepsSecrets: a provider whose CheckConfig gives its
+// configuration back in the clear (as one that does not accept secrets
+// does) still has its secret configuration recorded sealed, as Pulumi's
+// engine re-marks every checked configuration.
+func TestCheckedConfigKeepsSecrets(t *testing.T) {
+	h := newHarness(t)
+	h.fake.CheckConfigF = func(_ context.Context, req provider.CheckRequest) (provider.CheckResponse, error) {
+		v, _ := resource.NewObject(req.News).Unsecret()
+		return provider.CheckResponse{Inputs: v.Object()}, nil
+	}
+	p := prog{
+		{name: "p", typ: "pulumi:providers:pkg", opt: func(r *engine.Registration) {
+			r.Inputs["token"] = resource.MakeSecret(resource.NewString("tok-Hq93Lz"))
+			r.Inputs["region"] = resource.NewString("north")
+		}},
+		{name: "a", provider: "p"},
+	}
+	h.mustUp(p)
+	var rec *state.Resource
+	for _, r := range h.snap.Resources {
+		if r.URN.Name() == "p" {
+			rec = r
+		}
+	}
+	if rec == nil || !rec.Inputs["token"].IsSecret() || rec.Inputs["region"].IsSecret() {
+		t.Fatalf("the provider's recorded configuration is %v, want token secret and region plain", rec)
+	}
+	noPlaintext(t, h, []string{"tok-Hq93Lz"})
+	if res := h.mustUp(p); res.HasChanges() {
+		t.Errorf("the next up changes %v", res.Counts)
 	}
 }
