@@ -12,17 +12,20 @@ import (
 
 	"github.com/plinth-iac/plinth/internal/cli/clitest"
 	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/state/postgres/pgtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files from the in-process run")
 
 // Built by TestMain: the plugin binary, the directory holding it (what
-// PLINTH_PLUGIN_PATH names) and this test binary, which serves the
-// built-in provider when it runs in process.
+// PLINTH_PLUGIN_PATH names), this test binary, which serves the built-in
+// provider when it runs in process, and the directory holding the echo
+// plugin of the secrets scan (internal/pulumi-resource-echo).
 var (
 	pluginBinary string
 	pluginDir    string
 	testBinary   string
+	echoDir      string
 )
 
 func TestMain(m *testing.M) {
@@ -55,13 +58,19 @@ func buildAndRun(m *testing.M) (int, error) {
 	if err := build.Run(); err != nil {
 		return 0, fmt.Errorf("building pulumi-resource-plinth: %w", err)
 	}
+	echoDir = filepath.Join(dir, "echo-plugin")
+	build = exec.Command("go", "build", "-o", filepath.Join(echoDir, "pulumi-resource-echo"), "github.com/plinth-iac/plinth/e2e/pulumi/internal/pulumi-resource-echo")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		return 0, fmt.Errorf("building pulumi-resource-echo: %w", err)
+	}
 	if testBinary, err = os.Executable(); err == nil {
 		testBinary, err = filepath.EvalSymlinks(testBinary)
 	}
 	if err != nil {
 		return 0, fmt.Errorf("finding the test binary: %w", err)
 	}
-	return m.Run(), nil
+	return pgtest.Main(m), nil
 }
 
 // mode is one way of running the built-in package: in process, or out of

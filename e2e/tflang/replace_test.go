@@ -87,3 +87,48 @@ func terraformPlanAfterEdit(t *testing.T, tf, src string) string {
 	terraform("destroy", "-auto-approve", "-no-color")
 	return planLine.FindString(plan)
 }
+
+// TestCreateBeforeDestroyNewFilename: a local_file with
+// create_before_destroy whose filename changes and content does not comes
+// back with the old ID (the content's hash), yet it is another file: plinth
+// deletes out/a.txt as terraform does, leaving only out/b.txt, and says
+// nothing about dropping a record from the state only.
+func TestCreateBeforeDestroyNewFilename(t *testing.T) {
+	needReal(t)
+	check := func(who, dir, out string) {
+		t.Helper()
+		if _, err := os.Stat(filepath.Join(dir, "out", "a.txt")); !os.IsNotExist(err) {
+			t.Errorf("%s left out/a.txt on disk (stat: %v):\n%s", who, err, out)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "out", "b.txt")); err != nil {
+			t.Errorf("%s: out/b.txt: %v", who, err)
+		}
+	}
+	p := newProject(t, "testdata/cbd_rename")
+	p.must("up", "--yes")
+	before := stateLine(t, p, "local_file.f")
+	clitest.Edit(t, p.dir, "main.tf", `default = "a"`, `default = "b"`)
+	up := p.must("up", "--yes")
+	check("plinth", p.dir, up.Output())
+	if strings.Contains(up.Output(), "state only") {
+		t.Errorf("plinth dropped the old file's record without deleting it:\n%s", up.Output())
+	}
+	if after := stateLine(t, p, "local_file.f"); after != before {
+		t.Errorf("state line %q, was %q: the test expects the ID to stay (the content's hash)", after, before)
+	}
+	if r := p.run("preview", "--detailed-exitcode"); r.Code != 0 {
+		t.Errorf("a second preview found changes or failed (exit %d):\n%s", r.Code, r.Output())
+	}
+	p.must("destroy", "--yes")
+	tf, err := exec.LookPath("terraform")
+	if err != nil {
+		t.Skip("terraform is not on PATH: skipping its side")
+	}
+	dir := clitest.CopyDir(t, "testdata/cbd_rename")
+	terraform := clitest.Terraform(t, tf, dir, clitest.TerraformEnv(devOverrides(t, dir), filepath.Join(dir, ".terraform")))
+	terraform("init", "-input=false", "-no-color")
+	terraform("apply", "-auto-approve", "-no-color")
+	clitest.Edit(t, dir, "main.tf", `default = "a"`, `default = "b"`)
+	check("terraform", dir, string(terraform("apply", "-auto-approve", "-no-color")))
+	terraform("destroy", "-auto-approve", "-no-color")
+}

@@ -25,7 +25,7 @@ func (a *app) convertPulumi(data []byte, stack, project string) (*state.Snapshot
 
 // exportPulumi writes a deployment for `pulumi stack import`, its secrets
 // sealed for the passphrase secrets provider when a passphrase is set.
-func (a *app) exportPulumi(snap *state.Snapshot) ([]byte, []string, error) {
+func (a *app) exportPulumi(snap *state.Snapshot, opts pulumistate.ExportOptions) ([]byte, []string, error) {
 	var p *pulumistate.Passphrase
 	if phrase := a.env.getenv(pulumiPassphraseEnv); phrase != "" {
 		var err error
@@ -33,7 +33,7 @@ func (a *app) exportPulumi(snap *state.Snapshot) ([]byte, []string, error) {
 			return nil, nil, err
 		}
 	}
-	data, err := pulumistate.FromSnapshot(snap, p, time.Now())
+	data, err := pulumistate.FromSnapshot(snap, p, time.Now(), opts)
 	return data, pendingNotes(snap), err
 }
 

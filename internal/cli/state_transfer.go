@@ -15,6 +15,7 @@ import (
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/secrets"
 	"github.com/plinth-iac/plinth/internal/state"
+	"github.com/plinth-iac/plinth/internal/state/pulumistate"
 	"github.com/plinth-iac/plinth/internal/state/tfstate"
 )
 
@@ -22,6 +23,7 @@ func (a *app) stateExportCommand() *cobra.Command {
 	var file, format, previous string
 	var force bool
 	var tf tfstate.ExportOptions
+	var pu pulumistate.ExportOptions
 	c := &cobra.Command{
 		Use:   "export",
 		Short: "Write the stack's state as JSON",
@@ -35,7 +37,9 @@ func (a *app) stateExportCommand() *cobra.Command {
 			"--format terraform writes a Terraform state (format version 4) that terraform can plan\n" +
 			"against; --format pulumi writes a deployment for `pulumi stack import`, its secrets\n" +
 			"encrypted with PULUMI_CONFIG_PASSPHRASE. Both hold secrets as their tools do: a\n" +
-			"Terraform state holds sensitive values in plain text.",
+			"Terraform state holds sensitive values in plain text, and a Pulumi deployment holds\n" +
+			"every resource ID in plain text, so an ID derived from a secret refuses the Pulumi\n" +
+			"export unless --plaintext-ids.",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if err := applyPrevious(&tf, previous, c.Flags().Changed("serial")); err != nil {
@@ -45,7 +49,7 @@ func (a *app) stateExportCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			data, err := a.encodeExport(snap, crypter, format, tf)
+			data, err := a.encodeExport(snap, crypter, format, tf, pu)
 			if err != nil {
 				return err
 			}
@@ -62,6 +66,7 @@ func (a *app) stateExportCommand() *cobra.Command {
 	c.Flags().StringVar(&tf.Lineage, "lineage", "", "with --format terraform: the state's lineage (default: a new one)")
 	c.Flags().Uint64Var(&tf.Serial, "serial", 1, "with --format terraform: the state's serial number")
 	c.Flags().StringVar(&tf.TerraformVersion, "terraform-version", "1.11.4", "with --format terraform: the terraform_version to write")
+	c.Flags().BoolVar(&pu.PlaintextIDs, "plaintext-ids", false, "with --format pulumi: write IDs derived from secrets in plain text (Pulumi's format cannot seal an ID)")
 	c.Flags().StringVar(&previous, "previous", "", "with --format terraform: the Terraform state `file` this export replaces; its lineage, next serial, and the types of outputs and terraform_data values are kept")
 	return c
 }
@@ -98,7 +103,7 @@ func applyPrevious(tf *tfstate.ExportOptions, file string, serialGiven bool) err
 }
 
 // encodeExport writes the state in the format asked for.
-func (a *app) encodeExport(snap *state.Snapshot, crypter state.Crypter, format string, tf tfstate.ExportOptions) ([]byte, error) {
+func (a *app) encodeExport(snap *state.Snapshot, crypter state.Crypter, format string, tf tfstate.ExportOptions, pu pulumistate.ExportOptions) ([]byte, error) {
 	var data []byte
 	var notes []string
 	var err error
@@ -111,7 +116,7 @@ func (a *app) encodeExport(snap *state.Snapshot, crypter state.Crypter, format s
 			data, err = tfstate.Marshal(st)
 		}
 	case formatPulumi:
-		data, notes, err = a.exportPulumi(snap)
+		data, notes, err = a.exportPulumi(snap, pu)
 	default:
 		return nil, display.Errorf("Unknown format", "--format %q is not a format plinth writes; give plinth, terraform or pulumi.", format)
 	}

@@ -13,7 +13,8 @@ import (
 // component or provider resource, one with retainOnDelete, an external
 // (read) one, or one deleted with a resource this operation deletes (see
 // deletedwith.go), and not at all in the world for a record whose ID a
-// live resource holds (see claimSharedID) or one already missing.
+// live resource holds that is the same object (see sameobject.go) or one
+// already missing.
 func (d *deployment) deleteStep(r *state.Resource, shown StepOp) step {
 	switch {
 	case r.Missing || r.External && r.Delete:
@@ -23,7 +24,11 @@ func (d *deployment) deleteStep(r *state.Resource, shown StepOp) step {
 	case r.Protect:
 		return refuseStep{op: shown, old: r, err: &ProtectedError{URN: r.URN, Action: "delete"}}
 	}
-	if holder := d.recs.claimSharedID(r); holder != nil {
+	holder, err := d.sameObjectHolder(r)
+	if err != nil {
+		return refuseStep{op: shown, old: r, err: err}
+	}
+	if holder != nil {
 		return discardStep{r: r, holder: holder, shown: shown}
 	}
 	if r.RetainOnDelete || !r.Custom || isProvider(r.Type) {

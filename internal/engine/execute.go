@@ -130,6 +130,6 @@ func (x *executor) newResource(urn resource.URN, reg *Registration, inputs resou
 		DeletedWith:         reg.DeletedWith, AdditionalSecretOutputs: reg.AdditionalSecretOutputs,
 		Created: now, Modified: now,
 	}
-	sealAdditionalSecrets(r)
+	sealSecrets(r)
 	return r
 }

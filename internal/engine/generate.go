@@ -127,7 +127,8 @@ func untargeted(c *change) step {
 
 // check validates a registration's inputs with the provider. withOlds
 // passes the last recorded inputs (not for a replacement, which starts
-// afresh).
+// afresh). The checked inputs keep secret what the given ones held
+// secret (sealDerived).
 func check(ctx context.Context, c *change, news resource.Object, withOlds bool) (resource.Object, error) {
 	req := provider.CheckRequest{URN: c.urn, News: news}
 	if withOlds && c.old != nil {
@@ -147,7 +148,8 @@ func check(ctx context.Context, c *change, news resource.Object, withOlds bool) 
 	if resp.Inputs == nil {
 		return resource.Object{}, nil
 	}
-	return resp.Inputs, nil
+	// A provider may give back in the clear what it was given sealed.
+	return sealDerived(resp.Inputs, news), nil
 }
 
 // ignoreChanges replaces every ignored path in the registration's inputs

@@ -21,7 +21,7 @@ func (x *executor) begin(op state.Op, old, nu *state.Resource) (uint64, error) {
 }
 
 func (x *executor) end(step uint64, op state.Op, old, nu *state.Resource) error {
-	sealAdditionalSecrets(nu)
+	sealSecrets(nu)
 	e := state.Entry{Step: step, Kind: state.End, Op: op, Old: old, New: nu}
 	if err := x.fx.record(e); err != nil {
 		return fmt.Errorf("the %s of %s happened but could not be recorded (it will be reported as pending): %w", op, urnOf(old, nu), err)
@@ -38,7 +38,7 @@ func (x *executor) abort(step uint64, op state.Op, old, nu *state.Resource) erro
 }
 
 func (x *executor) write(op state.Op, old, nu *state.Resource) error {
-	sealAdditionalSecrets(nu)
+	sealSecrets(nu)
 	if err := x.writeEntry(state.Entry{Kind: state.Write, Op: op, Old: old, New: nu}); err != nil {
 		return fmt.Errorf("recording a %s of %s: %w", op, urnOf(old, nu), err)
 	}

@@ -87,7 +87,8 @@ func (d *deployment) checkConfig(p provider.Provider, urn resource.URN, old *sta
 	if resp.Inputs == nil {
 		return resource.Object{}, nil
 	}
-	return resp.Inputs, nil
+	// A provider may give back in the clear what it was given sealed.
+	return sealDerived(resp.Inputs, news), nil
 }
 
 // diffConfig decides what becomes of a provider resource. Changing the

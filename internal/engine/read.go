@@ -107,7 +107,7 @@ func (x *executor) readExternal(c *change, nr *state.Resource) error {
 	if nr.Outputs == nil {
 		nr.Outputs = resource.Object{}
 	}
-	sealAdditionalSecrets(nr) // as recorded, so that a rerun compares alike
+	sealSecrets(nr) // as recorded, so that a rerun compares alike
 	return nil
 }
 

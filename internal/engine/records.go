@@ -22,11 +22,12 @@ type records struct {
 
 // physical names what a custom resource's ID stands for in the world. Only
 // the IDs that providers returned in this operation are held: a create
-// that comes back with the ID of a recorded resource of its type made that
-// same thing again (a file at the same path). Two records that merely
-// share an ID are not the same thing in general (Terraform's local_file
-// takes its ID from the content's hash, so two files with one content
-// share it), and both are deleted when they leave the program.
+// that comes back with the ID of a recorded resource of its type may have
+// made that same thing again (a file at the same path; sameobject.go
+// decides). Two records that merely share an ID are not the same thing in
+// general (Terraform's local_file takes its ID from the content's hash, so
+// two files with one content share it), and both are deleted when they
+// leave the program.
 type physical struct{ typ, id string }
 
 func newRecords(base *state.Snapshot) *records {
@@ -95,13 +96,11 @@ func (rs *records) hold(r *state.Resource) {
 	m[r.URN] = r
 }
 
-// claimSharedID reports another live resource that holds r's ID and is
-// the same thing: it has r's URN (a replacement that came back with the
-// old ID) or r's inputs (a renamed resource). Equal IDs alone do not make
-// one thing: a Terraform local_file's ID is its content's hash, shared by
-// two files with one content. When there is such a holder, r stops holding
-// the ID at once, so that of two records of one thing both being deleted,
-// exactly one is deleted in the world.
+// claimSharedID returns another live resource that took r's ID from a
+// provider in this operation, and makes r stop holding the ID at once, so
+// that of two records of one object both being deleted, exactly one is
+// deleted in the world. The caller has decided that the holder is the same
+// object as r (see sameObjectHolder): equal IDs alone do not make one.
 func (rs *records) claimSharedID(r *state.Resource) *state.Resource {
 	if !r.Custom || r.ID == "" {
 		return nil
@@ -114,6 +113,22 @@ func (rs *records) claimSharedID(r *state.Resource) *state.Resource {
 			if !r.Delete && m[r.URN] == r {
 				delete(m, r.URN)
 			}
+			return h
+		}
+	}
+	return nil
+}
+
+// sharedID returns another live resource that took r's ID from a provider
+// in this operation, claiming nothing (see claimSharedID).
+func (rs *records) sharedID(r *state.Resource) *state.Resource {
+	if !r.Custom || r.ID == "" {
+		return nil
+	}
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	for _, h := range rs.ids[physical{r.Type, r.ID}] {
+		if h != r && rs.live.Get(h.URN) == h {
 			return h
 		}
 	}

@@ -59,6 +59,7 @@ func (s sameStep) apply(x *executor) (Registered, error) {
 	nr := x.newResource(c.urn, c.reg, c.inputs, c.inst.ref)
 	nr.ID, nr.Outputs, nr.Private = c.old.ID, c.old.Outputs, c.old.Private
 	markSecretID(nr, c.inputs, c.old.SecretID)
+	sealSecrets(nr) // a record written before outputs derived from secrets were sealed is sealed now
 	nr.Created, nr.Modified = c.old.Created, c.old.Modified
 	x.recordDestroyProvisioners(c.reg, nr)
 	if !sameRecord(c.old, nr) {
@@ -126,9 +127,10 @@ func (s removeStep) apply(x *executor) (Registered, error) {
 }
 
 // discardStep removes from the state alone a resource whose ID a live
-// resource holds too: a replacement that came back with the old ID (a file
-// at the same path, a name-derived ID), or a renamed resource. Deleting it
-// would delete what the live one stands for.
+// resource holds too and that is the same object (sameobject.go): a
+// replacement that came back with the old ID (a file at the same path, a
+// name-derived ID) with nothing changed that needs a new object, or a
+// renamed resource. Deleting it would delete what the live one stands for.
 type discardStep struct {
 	r, holder *state.Resource
 	shown     StepOp
@@ -136,7 +138,7 @@ type discardStep struct {
 
 func (s discardStep) apply(x *executor) (Registered, error) {
 	r, start := s.r, time.Now()
-	x.warn("%s was not deleted: %s holds the same ID %q, so it is the same %s; plinth dropped the old record from the state only", r.URN, s.holder.URN, r.ID, r.Type)
+	x.warn("%s was not deleted: %s holds the same ID %s and its provider finds no change between them that needs a new object, so it is the same %s; plinth dropped the old record from the state only", r.URN, s.holder.URN, shownID(r), r.Type)
 	if err := x.write(state.OpRemove, r, nil); err != nil {
 		return Registered{}, err
 	}
@@ -269,6 +271,15 @@ func registered(r *state.Resource) Registered {
 		res.ProviderRef = state.ProviderRef(r.URN, r.ID)
 	}
 	return res
+}
+
+// shownID is a record's ID for a message: quoted, or [secret] when it
+// derives from a secret.
+func shownID(r *state.Resource) string {
+	if r.SecretID {
+		return "[secret]"
+	}
+	return fmt.Sprintf("%q", r.ID)
 }
 
 func idValue(id string) resource.Value {

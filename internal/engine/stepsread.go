@@ -164,12 +164,14 @@ func (x *executor) refresh(r *state.Resource, referenced bool) error {
 		return x.refreshedGone(r, referenced, start)
 	}
 	nr := r.Clone()
-	nr.ID, nr.Outputs, nr.Private = resp.ID, resp.Outputs, resp.Private
+	// What was secret stays secret: a provider may read back in the clear
+	// what it was given sealed.
+	nr.ID, nr.Outputs, nr.Private = resp.ID, sealDerived(resp.Outputs, r.Outputs), resp.Private
 	if resp.Inputs != nil {
-		nr.Inputs = resp.Inputs
+		nr.Inputs = sealDerived(resp.Inputs, r.Inputs)
 	}
 	markSecretID(nr, nr.Inputs, r.SecretID)
-	sealAdditionalSecrets(nr) // as recorded, so that they are no drift
+	sealSecrets(nr) // as recorded, so that they are no drift
 	drift := resource.DiffObjects(r.Outputs, nr.Outputs, nil)
 	op := OpSame
 	if !sameRecord(r, nr) {

@@ -189,12 +189,26 @@ func TestLegacyPlugin(t *testing.T) {
 	if err != nil || preview.ID != "" || preview.Outputs["value"].Str() != "p" {
 		t.Errorf("Create preview = %+v, %v", preview, err)
 	}
-	created, err := p.Create(ctx, provider.CreateRequest{URN: urn, Inputs: resource.Object{"value": resource.MakeSecret(resource.NewString("s"))}})
+	secret := func(s string) resource.Value { return resource.MakeSecret(resource.NewString(s)) }
+	created, err := p.Create(ctx, provider.CreateRequest{URN: urn, Inputs: resource.Object{
+		"value": secret("s"),
+		"map":   resource.NewObject(resource.Object{"token": secret("t"), "user": resource.NewString("u")}),
+		"list":  resource.NewArray(resource.NewString("v"), secret("l")),
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if v := created.Outputs["value"]; !v.IsSecret() || v.SecretElement().Str() != "s" {
 		t.Errorf("output value = %v, want the secret kept", v)
+	}
+	// As Pulumi's engine does: a map is re-marked key by key, anything
+	// else holding a secret is sealed whole.
+	m := created.Outputs["map"]
+	if m.IsSecret() || !m.Object()["token"].IsSecret() || m.Object()["user"].IsSecret() {
+		t.Errorf("output map = %v, want only its token secret", m)
+	}
+	if l := created.Outputs["list"]; !l.IsSecret() {
+		t.Errorf("output list = %v, want it sealed whole", l)
 	}
 }
 

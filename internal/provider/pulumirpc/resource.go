@@ -44,12 +44,21 @@ func (p *Provider) checkResponse(method string, req provider.CheckRequest, resp 
 	return provider.CheckResponse{Inputs: inputs, Failures: failures}, nil
 }
 
-// keepSecrets marks secret each top-level property of outs that was secret
-// in ins: a plugin that does not accept secrets got them in the clear and
-// sends them back unmarked.
+// keepSecrets marks secret in outs what held a secret in ins: a plugin
+// that does not accept secrets got them in the clear and sends them back
+// unmarked. As Pulumi's engine does, maps present in both are compared
+// key by key, so one secret deep in a map does not seal the map; any
+// other property whose input held a secret is sealed as a whole (a list's
+// elements may come back in another order). outs is decoded afresh and
+// changed in place.
 func keepSecrets(outs, ins resource.Object) resource.Object {
 	for k, v := range outs {
-		if in, ok := ins[k]; ok && in.ContainsSecrets() && !v.IsSecret() {
+		in, ok := ins[k]
+		switch {
+		case !ok || v.IsSecret() || !in.ContainsSecrets():
+		case v.Kind() == resource.ObjectKind && in.Kind() == resource.ObjectKind:
+			outs[k] = resource.NewObject(keepSecrets(v.Object(), in.Object()))
+		default:
 			outs[k] = resource.MakeSecret(v)
 		}
 	}

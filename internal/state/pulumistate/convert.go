@@ -284,9 +284,60 @@ func (rw rewriter) more(r Resource, res *state.Resource) error {
 	return nil
 }
 
+// ExportOptions are what an export may do beyond the faithful: nothing
+// unless asked.
+type ExportOptions struct {
+	// PlaintextIDs writes IDs derived from secrets (state.Resource's
+	// SecretID, sealed in plinth's state) in the clear, which is the only
+	// way Pulumi's format holds an ID; without it such an ID refuses the
+	// export (SecretIDError).
+	PlaintextIDs bool
+}
+
+// SecretIDError refuses to write IDs derived from secrets: a Pulumi
+// deployment holds every resource's ID as a plain string (apitype's
+// ResourceV3.ID; Pulumi's engine cannot make an ID secret, pulumi/pulumi
+// #2717), so no secrets provider can seal one and `pulumi stack import`
+// would take nothing else there.
+type SecretIDError struct {
+	URNs []resource.URN
+}
+
+func (e *SecretIDError) Error() string {
+	names := make([]string, len(e.URNs))
+	for i, u := range e.URNs {
+		names[i] = string(u)
+	}
+	return fmt.Sprintf("the ID of %s derives from a secret, and plinth's state holds it sealed, but Pulumi's "+
+		"deployment format holds every resource ID in plain text (Pulumi cannot make an ID secret), so the export "+
+		"would reveal it; pass --plaintext-ids to write it in the clear knowingly, or change the resource so that "+
+		"its ID does not hold a secret", strings.Join(names, ", "))
+}
+
+// secretIDs lists the resources, recorded or pending, whose ID derives
+// from a secret.
+func secretIDs(snap *state.Snapshot) []resource.URN {
+	var urns []resource.URN
+	for _, r := range snap.Resources {
+		if r.SecretID && r.ID != "" {
+			urns = append(urns, r.URN)
+		}
+	}
+	for _, op := range snap.Pending {
+		if r := op.Resource; r != nil && r.SecretID && r.ID != "" {
+			urns = append(urns, r.URN)
+		}
+	}
+	return urns
+}
+
 // FromSnapshot writes a snapshot as an exported deployment; secrets are
-// sealed with p (nil: the snapshot must hold none).
-func FromSnapshot(snap *state.Snapshot, p *Passphrase, now time.Time) ([]byte, error) {
+// sealed with p (nil: the snapshot must hold none). An ID derived from a
+// secret refuses the export (SecretIDError) unless opts.PlaintextIDs.
+func FromSnapshot(snap *state.Snapshot, p *Passphrase, now time.Time, opts ExportOptions) ([]byte, error) {
+	if urns := secretIDs(snap); len(urns) > 0 && !opts.PlaintextIDs {
+		return nil, &SecretIDError{URNs: urns}
+	}
 	d := Deployment{Manifest: newManifest(now, manifestVersion)}
 	var c state.Crypter = missingKey{"the state holds secrets: set PULUMI_CONFIG_PASSPHRASE to encrypt them for Pulumi's passphrase secrets provider"}
 	if p != nil {

@@ -95,7 +95,7 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := FromSnapshot(snap, p, time.Now())
+	out, err := FromSnapshot(snap, p, time.Now(), ExportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +219,7 @@ func TestExportManifestMagic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := FromSnapshot(snap, p, time.Now())
+	out, err := FromSnapshot(snap, p, time.Now(), ExportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,7 +257,7 @@ func TestTaintFeature(t *testing.T) {
 		t.Fatal(err)
 	}
 	header := func() apitype.UntypedDeployment {
-		out, err := FromSnapshot(snap, p, time.Now())
+		out, err := FromSnapshot(snap, p, time.Now(), ExportOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
