@@ -52,7 +52,7 @@
 // actions (plinth tells providers it cannot defer).
 //
 // Neighbours: internal/provider (the interface implemented here),
-// internal/tfplugin5 and internal/tfplugin6 (generated protocol code, seen
+// sdk/tfplugin5 and sdk/tfplugin6 (generated protocol code, seen
 // only by wire5.go and wire6.go), internal/plugin, which finds binaries,
 // and internal/registry, which calls Start for the ones it picks. The engine never sees a protocol type.
 package tfplugin

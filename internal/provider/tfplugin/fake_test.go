@@ -16,8 +16,8 @@ import (
 	ctymsgpack "github.com/zclconf/go-cty/cty/msgpack"
 	"google.golang.org/grpc"
 
-	"github.com/plinth-iac/plinth/internal/tfplugin5"
-	"github.com/plinth-iac/plinth/internal/tfplugin6"
+	"github.com/plinth-iac/plinth/sdk/tfplugin5"
+	"github.com/plinth-iac/plinth/sdk/tfplugin6"
 )
 
 // fakeModeEnv, when set, makes the test binary serve a fake provider instead

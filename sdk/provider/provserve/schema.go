@@ -7,9 +7,9 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/plinth-iac/plinth/internal/tfplugin5"
 	"github.com/plinth-iac/plinth/sdk/provider"
 	"github.com/plinth-iac/plinth/sdk/resource"
+	"github.com/plinth-iac/plinth/sdk/tfplugin5"
 )
 
 // ctyType is a property type's Terraform type; objects and anything
