@@ -70,7 +70,7 @@ func (c *core) planUpdate(ctx context.Context, r *resourceModel, prior, proposed
 	}
 	switch {
 	case diff.Changes == provider.DiffNone:
-		return planned{state: proposed, private: private}, nil
+		return planned{state: keepPrior(prior, proposed, r.obj), private: private}, nil
 	case diff.Replaces():
 		p, ds := c.planCreate(ctx, r, olds, cfg)
 		p.replace = replacePaths(diff, r.obj)
@@ -85,6 +85,28 @@ func (c *core) planUpdate(ctx context.Context, r *resourceModel, prior, proposed
 		return planned{}, diags{errorDiag("PlanResourceChange", r.name, err)}
 	}
 	return planned{state: st, private: private}, nil
+}
+
+// keepPrior plans the prior value of every attribute the configuration
+// sets when the provider finds no change: the configuration then spells
+// the same thing differently (a file mode "644" recorded as "0644" by an
+// import), and Terraform accepts the prior value for it, so the plan is
+// empty instead of rewriting the state's spelling.
+func keepPrior(prior, proposed tftypes.Value, t *vtype) tftypes.Value {
+	var pvals, nvals map[string]tftypes.Value
+	if prior.As(&pvals) != nil || proposed.As(&nvals) != nil {
+		return proposed
+	}
+	vals, types := map[string]tftypes.Value{}, map[string]tftypes.Type{}
+	for _, a := range t.attrs {
+		pv, nv := pvals[a.tf], nvals[a.tf]
+		vals[a.tf] = nv
+		if a.input && !pv.IsNull() && nv.IsFullyKnown() && !nv.IsNull() {
+			vals[a.tf] = pv
+		}
+		types[a.tf] = vals[a.tf].Type()
+	}
+	return tftypes.NewValue(tftypes.Object{AttributeTypes: types}, vals)
 }
 
 // replacePaths lists the attributes whose change replaces the resource.

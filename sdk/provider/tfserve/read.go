@@ -47,18 +47,18 @@ func (r *resourceModel) keepSpelling(read, current tftypes.Value, checked resour
 	if read.IsNull() || current.IsNull() || read.As(&rvals) != nil || current.As(&cvals) != nil {
 		return read
 	}
-	types := map[string]tftypes.Type{}
+	vals, types := map[string]tftypes.Value{}, map[string]tftypes.Type{}
 	for _, a := range r.obj.attrs {
-		types[a.tf] = rvals[a.tf].Type()
+		vals[a.tf] = rvals[a.tf]
 		in, ok := checked[a.name]
-		if !a.input || !ok || rvals[a.tf].Equal(cvals[a.tf]) {
-			continue
+		if a.input && ok && !rvals[a.tf].Equal(cvals[a.tf]) {
+			if tv, err := toTF(in, a.t, tftypes.NewAttributePath()); err == nil && tv.Equal(rvals[a.tf]) {
+				vals[a.tf] = cvals[a.tf]
+			}
 		}
-		if tv, err := toTF(in, a.t, tftypes.NewAttributePath()); err == nil && tv.Equal(rvals[a.tf]) {
-			rvals[a.tf], types[a.tf] = cvals[a.tf], cvals[a.tf].Type()
-		}
+		types[a.tf] = vals[a.tf].Type()
 	}
-	return tftypes.NewValue(tftypes.Object{AttributeTypes: types}, rvals)
+	return tftypes.NewValue(tftypes.Object{AttributeTypes: types}, vals)
 }
 
 // importResource reads a resource by ID alone (the SDK's Read with no

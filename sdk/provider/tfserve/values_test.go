@@ -293,3 +293,41 @@ func TestRefreshKeepsTheConfiguredSpelling(t *testing.T) {
 		})
 	}
 }
+
+// A configuration that spells a recorded value differently ("644" where
+// an import recorded "0644") plans no change: the provider finds none,
+// and the prior value stands.
+func TestPlanKeepsThePriorSpelling(t *testing.T) {
+	for _, protocol := range []int{5, 6} {
+		t.Run(fmt.Sprint("protocol ", protocol), func(t *testing.T) {
+			b := newBoxServer(t, protocol)
+			recorded := b.boxConfig(map[string]tftypes.Value{"mode": tftypes.NewValue(tftypes.String, "0644")})
+			null := tftypes.NewValue(b.ty, nil)
+			planned, priv, err := b.plan(null, recorded, recorded, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			state, priv, err := b.apply(null, planned, recorded, priv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := b.boxConfig(map[string]tftypes.Value{"mode": tftypes.NewValue(tftypes.String, "644")})
+			var recordedAttrs map[string]tftypes.Value
+			if err := state.As(&recordedAttrs); err != nil {
+				t.Fatal(err)
+			}
+			proposed := map[string]tftypes.Value{} // As shares the state's map
+			for k, v := range recordedAttrs {
+				proposed[k] = v
+			}
+			proposed["mode"] = tftypes.NewValue(tftypes.String, "644")
+			again, _, err := b.plan(state, tftypes.NewValue(b.ty, proposed), cfg, priv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !again.Equal(state) {
+				t.Errorf("the plan changes the state:\nplanned %v\nprior   %v", again, state)
+			}
+		})
+	}
+}
