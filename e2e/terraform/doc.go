@@ -21,5 +21,5 @@
 //
 // Neighbours: internal/cli/clitest (runs commands), internal/tfproviders
 // (builds and caches the providers), internal/provider/tfplugin (whose
-// handshake the fakes answer) and internal/tfplugin5 (their wire types).
+// handshake the fakes answer) and sdk/tfplugin5 (their wire types).
 package terraform

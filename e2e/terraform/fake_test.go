@@ -14,7 +14,7 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/plinth-iac/plinth/internal/provider/tfplugin"
-	"github.com/plinth-iac/plinth/internal/tfplugin5"
+	"github.com/plinth-iac/plinth/sdk/tfplugin5"
 )
 
 // The fake providers, served by this test binary when it runs under the

@@ -25,8 +25,8 @@ func TestProtobufBoundary(t *testing.T) {
 			"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server",
 			"github.com/plinth-iac/plinth/sdk/provider/tfserve"}},
 		"tfserve and its tests": {args: []string{"-test", "./sdk/provider/tfserve", "./cmd/terraform-provider-plinth"}, forbidden: []string{
-			"github.com/plinth-iac/plinth/internal/tfplugin5",
-			"github.com/plinth-iac/plinth/internal/tfplugin6",
+			"github.com/plinth-iac/plinth/sdk/tfplugin5",
+			"github.com/plinth-iac/plinth/sdk/tfplugin6",
 			"github.com/plinth-iac/plinth/internal/provider/tfplugin"}},
 	}
 	for name, tc := range cases {

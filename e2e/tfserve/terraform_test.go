@@ -176,10 +176,16 @@ func lifecycle(t *testing.T, w *tf) {
 	}
 	assertNoChanges(t, w, "after the import")
 	w.write("main.tf", c.hcl()+"resource \"plinth_random_pet\" \"q\" {}\n")
-	out, code := w.run("import", "plinth_random_pet.q", "some-pet")
+	w.must("import", "plinth_random_pet.q", "some-pet")
+	if got := stateOf(t, w)["plinth_random_pet.q"]; got["name"] != "some-pet" || got["length"] != json.Number("2") {
+		t.Errorf("imported pet = %v, want name some-pet of length 2", got)
+	}
+	assertNoChanges(t, w, "after importing a pet")
+	w.write("main.tf", c.hcl()+"resource \"plinth_exec_command\" \"q\" { create = \"true\" }\n")
+	out, code := w.run("import", "plinth_exec_command.q", "abc")
 	w.write("main.tf", c.hcl())
 	if code == 0 || !strings.Contains(out, "cannot be imported") {
-		t.Errorf("importing a pet should fail saying it cannot be imported; exit %d:\n%s", code, out)
+		t.Errorf("importing a command should fail saying it cannot be imported; exit %d:\n%s", code, out)
 	}
 
 	w.must("destroy", "-auto-approve")

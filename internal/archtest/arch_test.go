@@ -40,9 +40,12 @@ var rules = []rule{
 	{from: "internal/schema", deep: true,
 		to:  []string{""},
 		why: "the schema model is a leaf"},
+	{from: "sdk", deep: true,
+		to:  []string{"internal"},
+		why: "the SDK is public: provider authors cannot import plinth's internal packages, so neither may the SDK (protocol stubs it needs live under sdk/)"},
 	{from: "cmd/plinth", deep: true,
 		to:  []string{"github.com/hashicorp/terraform-plugin-go"},
-		why: "its protocol descriptors would clash with internal/tfplugin5 and tfplugin6"},
+		why: "its protocol descriptors would clash with sdk/tfplugin5 and tfplugin6"},
 }
 
 func TestImportRules(t *testing.T) {

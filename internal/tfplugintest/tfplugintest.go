@@ -1,5 +1,5 @@
 // Package tfplugintest holds the checks the generated Terraform protocol
-// packages (internal/tfplugin5, internal/tfplugin6) share: that their
+// packages (sdk/tfplugin5, sdk/tfplugin6) share: that their
 // descriptors are registered under plinth's own names, and that the
 // committed code is what gen.sh makes of the committed .proto. It is
 // imported only by those packages' tests.
@@ -33,7 +33,7 @@ func CheckRegistration(t *testing.T, n int) {
 	if _, err := protoregistry.GlobalTypes.FindMessageByName(protoreflect.FullName(pkg + ".DynamicValue")); err == nil {
 		t.Errorf("%s.DynamicValue is registered: the descriptors would clash with terraform-plugin-go's", pkg)
 	}
-	if _, err := protoregistry.GlobalFiles.FindFileByPath("internal/" + pkg + "/" + pkg + ".proto"); err != nil {
+	if _, err := protoregistry.GlobalFiles.FindFileByPath("sdk/" + pkg + "/" + pkg + ".proto"); err != nil {
 		t.Errorf("file path: %v", err)
 	}
 }
@@ -54,7 +54,7 @@ func CheckGeneratedUpToDate(t *testing.T, n int) {
 		}
 	}
 	pkg := fmt.Sprintf("tfplugin%d", n)
-	dir := filepath.Join(t.TempDir(), "internal", pkg)
+	dir := filepath.Join(t.TempDir(), "sdk", pkg)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func CheckGeneratedUpToDate(t *testing.T, n int) {
 		want, _ := os.ReadFile(filepath.Join(dir, f))
 		got, _ := os.ReadFile(f)
 		if !bytes.Equal(withoutProtocVersion(got), withoutProtocVersion(want)) {
-			t.Errorf("%s is stale: run go generate ./internal/%s", f, pkg)
+			t.Errorf("%s is stale: run go generate ./sdk/%s", f, pkg)
 		}
 	}
 }

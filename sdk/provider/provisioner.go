@@ -18,7 +18,11 @@ type Provisioner struct {
 	// Config describes its configuration, keyed by attribute name as
 	// programs write it (e.g. "message").
 	Config map[string]Property
-	// Validate, if set, checks a configuration beyond its schema.
+	// Validate, if set, checks a configuration beyond its schema. The
+	// configuration may hold unknown values (resource.Value.IsUnknown):
+	// Terraform validates before the resource it runs on exists, so an
+	// attribute built from self.id is unknown then. Provision always gets
+	// known values.
 	Validate func(ctx context.Context, config resource.Object) []CheckFailure
 	// Provision runs the provisioner. It should return when ctx is
 	// cancelled (the user pressed Ctrl-C, or a timeout ran out).

@@ -23,7 +23,10 @@
 //     output.
 //   - Diff, Create, Update: the stored state is upgraded
 //     (UpgradeResourceState), the proposed new state built from prior state
-//     and configuration, and PlanResourceChange asked; requires_replace paths
+//     and configuration, and PlanResourceChange asked; a plan that changes
+//     what the configuration sets (an unknown of another type included) is
+//     refused as terraform refuses it (InvalidPlanError, planvalid.go);
+//     requires_replace paths
 //     whose value really changed mean replacement. Create and Update apply
 //     (ApplyResourceChange) and refuse an apply result, or a final plan,
 //     that breaks the plan before it (InconsistentError names the
@@ -52,7 +55,7 @@
 // actions (plinth tells providers it cannot defer).
 //
 // Neighbours: internal/provider (the interface implemented here),
-// internal/tfplugin5 and internal/tfplugin6 (generated protocol code, seen
+// sdk/tfplugin5 and sdk/tfplugin6 (generated protocol code, seen
 // only by wire5.go and wire6.go), internal/plugin, which finds binaries,
 // and internal/registry, which calls Start for the ones it picks. The engine never sees a protocol type.
 package tfplugin

@@ -3,7 +3,7 @@ package tfplugin
 import (
 	"context"
 
-	"github.com/plinth-iac/plinth/internal/tfplugin5"
+	"github.com/plinth-iac/plinth/sdk/tfplugin5"
 )
 
 func (w *wire5) validateEphemeralConfig(ctx context.Context, typeName string, config dynamicValue) ([]diagnostic, error) {

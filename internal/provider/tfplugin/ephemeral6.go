@@ -3,7 +3,7 @@ package tfplugin
 import (
 	"context"
 
-	"github.com/plinth-iac/plinth/internal/tfplugin6"
+	"github.com/plinth-iac/plinth/sdk/tfplugin6"
 )
 
 func (w *wire6) validateEphemeralConfig(ctx context.Context, typeName string, config dynamicValue) ([]diagnostic, error) {

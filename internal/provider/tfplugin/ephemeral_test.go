@@ -11,7 +11,7 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/plinth-iac/plinth/internal/provider"
-	"github.com/plinth-iac/plinth/internal/tfplugin5"
+	"github.com/plinth-iac/plinth/sdk/tfplugin5"
 )
 
 // fake_token, the v5 fake's ephemeral resource: token is "tok-" + name,

@@ -16,8 +16,8 @@ import (
 	ctymsgpack "github.com/zclconf/go-cty/cty/msgpack"
 	"google.golang.org/grpc"
 
-	"github.com/plinth-iac/plinth/internal/tfplugin5"
-	"github.com/plinth-iac/plinth/internal/tfplugin6"
+	"github.com/plinth-iac/plinth/sdk/tfplugin5"
+	"github.com/plinth-iac/plinth/sdk/tfplugin6"
 )
 
 // fakeModeEnv, when set, makes the test binary serve a fake provider instead
@@ -39,6 +39,7 @@ const (
 	modeRefuse       = "refuse"       // v5: apply reports an error and no object
 	modeHuge         = "huge"         // v5: apply answers a 17 MiB state
 	modeNoID         = "noid"         // v5: apply reports an error and an object with a null id
+	modeNormalise    = "normalise"    // v5: plans the configured value upper-cased
 )
 
 func serveFake(mode string) {
@@ -169,6 +170,9 @@ func (f *fake5) PlanResourceChange(_ context.Context, req *tfplugin5.PlanResourc
 		attrs["id"] = cty.UnknownVal(cty.String)
 	}
 	attrs["out"] = cty.StringVal("planned")
+	if f.mode == modeNormalise && attrs["value"].IsKnown() && !attrs["value"].IsNull() {
+		attrs["value"] = cty.StringVal(strings.ToUpper(attrs["value"].AsString()))
+	}
 	if f.mode == modeReplan {
 		attrs["out"] = cty.StringVal(fmt.Sprintf("plan %d", f.plans.Add(1)))
 	}

@@ -21,8 +21,8 @@ import (
 
 	plinthplugin "github.com/plinth-iac/plinth/internal/plugin"
 	"github.com/plinth-iac/plinth/internal/plugin/proc"
-	"github.com/plinth-iac/plinth/internal/tfplugin5"
-	"github.com/plinth-iac/plinth/internal/tfplugin6"
+	"github.com/plinth-iac/plinth/sdk/tfplugin5"
+	"github.com/plinth-iac/plinth/sdk/tfplugin6"
 )
 
 // Handshake is the go-plugin handshake Terraform providers expect. The

@@ -15,8 +15,8 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/plinth-iac/plinth/internal/provider"
-	"github.com/plinth-iac/plinth/internal/tfplugin5"
 	"github.com/plinth-iac/plinth/sdk/resource"
+	"github.com/plinth-iac/plinth/sdk/tfplugin5"
 )
 
 // Provisioner drives a provisioner plugin (terraform-provisioner-NAME)

@@ -119,6 +119,9 @@ func (p *Provider) plan(ctx context.Context, t target, prior, config cty.Value, 
 	if err != nil {
 		return planned{}, fmt.Errorf("%s: provider %s returned an invalid planned state: %w", t.op, p.cfg.Name, err)
 	}
+	if err := p.invalidPlan(t, prior, config, state, resp.legacyTypes); err != nil {
+		return planned{}, err
+	}
 	return planned{state: state, replace: resp.requiresReplace, private: resp.plannedPrivate, legacy: resp.legacyTypes}, nil
 }
 

@@ -8,7 +8,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
-	"github.com/plinth-iac/plinth/internal/tfplugin5"
+	"github.com/plinth-iac/plinth/sdk/tfplugin5"
 )
 
 // wire5 speaks tfplugin5. Converters are named for their output: to5* make

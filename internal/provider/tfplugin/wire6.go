@@ -8,7 +8,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
-	"github.com/plinth-iac/plinth/internal/tfplugin6"
+	"github.com/plinth-iac/plinth/sdk/tfplugin6"
 )
 
 // wire6 speaks tfplugin6. Converters are named for their output: to6* make

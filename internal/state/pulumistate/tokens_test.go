@@ -78,7 +78,7 @@ func TestAdoptDynamicProviderStack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := FromSnapshot(snap, p, time.Now())
+	out, err := FromSnapshot(snap, p, time.Now(), ExportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestEveryTokenRoundTrips(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := FromSnapshot(snap, p, time.Now())
+	out, err := FromSnapshot(snap, p, time.Now(), ExportOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@
 //
 // Why a package of its own: terraform-plugin-go has no provisioner server,
 // and its generated tfplugin5 types are internal to it, so this package
-// serves plinth's own generated tfplugin5 (internal/tfplugin5). The two
+// serves plinth's own generated tfplugin5 (sdk/tfplugin5). The two
 // register the same protobuf names and panic if linked into one binary
 // (docs/architecture.md, ../shared/DESIGN.md), so a provisioner plugin
 // must not also link sdk/provider/tfserve: provisioners and providers are

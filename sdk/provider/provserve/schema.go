@@ -7,9 +7,9 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/plinth-iac/plinth/internal/tfplugin5"
 	"github.com/plinth-iac/plinth/sdk/provider"
 	"github.com/plinth-iac/plinth/sdk/resource"
+	"github.com/plinth-iac/plinth/sdk/tfplugin5"
 )
 
 // ctyType is a property type's Terraform type; objects and anything
@@ -65,12 +65,16 @@ func schemaOf(p provider.Provisioner) (*tfplugin5.Schema, error) {
 	return &tfplugin5.Schema{Block: b}, nil
 }
 
-// fromCty turns a known value into the SDK's; null attributes are left out
-// of objects.
+// fromCty turns a value into the SDK's; null attributes are left out of
+// objects. An unknown stays unknown: at validation a value that depends on
+// a resource not yet created (message = "from ${self.id}") is set, not
+// missing.
 func fromCty(v cty.Value) resource.Value {
 	switch {
-	case v.IsNull() || !v.IsKnown():
-		return resource.Value{}
+	case !v.IsKnown():
+		return resource.Unknown()
+	case v.IsNull():
+		return resource.Null()
 	case v.Type() == cty.String:
 		return resource.NewString(v.AsString())
 	case v.Type() == cty.Bool:

@@ -11,9 +11,9 @@ import (
 	"github.com/zclconf/go-cty/cty/msgpack"
 	"google.golang.org/grpc"
 
-	"github.com/plinth-iac/plinth/internal/tfplugin5"
 	"github.com/plinth-iac/plinth/sdk/provider"
 	"github.com/plinth-iac/plinth/sdk/resource"
+	"github.com/plinth-iac/plinth/sdk/tfplugin5"
 )
 
 // handshake is the go-plugin handshake Terraform's plugins use.

@@ -108,3 +108,17 @@ func TestSDKProvisionerStop(t *testing.T) {
 		t.Fatal("Provision did not end within 10s of Stop")
 	}
 }
+
+// Through plinth's client, as plinth validates a provisioner whose message
+// interpolates self.id before the resource exists: unknown is not missing.
+func TestSDKProvisionerValidatesUnknownOutOfProcess(t *testing.T) {
+	p := start(t, buildEcho(t))
+	v, err := p.ValidateConfig(context.Background(), provider.ValidateProvisionerRequest{
+		Config: resource.Object{"message": resource.Unknown()}})
+	if err != nil {
+		t.Fatalf("ValidateConfig: %v", err)
+	}
+	if len(v.Failures) > 0 {
+		t.Errorf("an unknown message was refused: %v", v.Failures)
+	}
+}

@@ -99,29 +99,42 @@ func inputsOf(t *vtype, config tftypes.Value) (resource.Object, error) {
 	return o, nil
 }
 
-// state builds the object Terraform records: the ID; for an attribute the
-// configuration sets, the configured value (Terraform requires it, and it
-// keeps a value the provider normalised as the user wrote it); else the
-// output, else the checked input. config is nil where there is none
-// (refresh, import, upgrade).
-func (r *resourceModel) state(inputs, outputs resource.Object, id resource.Value, config resource.Object) (tftypes.Value, error) {
+// state builds the object Terraform records: the ID; for each other
+// attribute the output, else the checked input; then, where there is a
+// configuration, the configuration laid over it (see overlay). config is
+// nil where there is none (refresh, import, upgrade).
+func (r *resourceModel) state(inputs, outputs resource.Object, id resource.Value, config *configured) (tftypes.Value, error) {
 	o := resource.Object{}
 	for _, a := range r.obj.attrs {
-		cv, configured := config[a.name]
 		switch {
 		case a.id:
 			o[a.name] = id
-		case config != nil && a.input && (!a.computed || configured):
-			if configured {
-				o[a.name] = cv
-			}
 		case a.output && has(outputs, a.name):
 			o[a.name] = outputs[a.name]
 		case a.input && has(inputs, a.name):
 			o[a.name] = inputs[a.name]
 		}
 	}
-	return objectToTF(o, r.obj, tftypes.NewAttributePath())
+	v, err := objectToTF(o, r.obj, tftypes.NewAttributePath())
+	if err != nil || config == nil {
+		return v, err
+	}
+	return overlay(config.raw, v, r.obj), nil
+}
+
+// configured is a resource's configuration: as Terraform sent it, and
+// read as the SDK's inputs.
+type configured struct {
+	raw    tftypes.Value
+	inputs resource.Object
+}
+
+func newConfigured(t *vtype, raw tftypes.Value) (*configured, error) {
+	ins, err := inputsOf(t, raw)
+	if err != nil {
+		return nil, err
+	}
+	return &configured{raw: raw, inputs: ins}, nil
 }
 
 func has(o resource.Object, name string) bool {

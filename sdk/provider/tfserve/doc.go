@@ -24,8 +24,14 @@
 //     or Update, so outputs the SDK cannot know yet are unknown;
 //     ApplyResourceChange runs Create, Update or Delete; ReadResource runs
 //     Read (a resource that is gone is null); ImportResourceState runs Read
-//     with the ID alone. Attributes the configuration sets keep the
-//     configured value. Private state records the checked inputs, so Diff
+//     with the ID alone. Planned and new states keep what the
+//     configuration sets exactly as Terraform sent it (its spelling, and
+//     an unknown keeps its type), and the provider's values fill the
+//     computed attributes the configuration leaves null, at any depth
+//     (overlay.go). A provider that normalises an input keeps the
+//     configured spelling: a refresh keeps the recorded value of an input
+//     read back as its checked form, and a plan with no change found
+//     keeps the prior values. Private state records the checked inputs, so Diff
 //     and Update see the inputs as the SDK checked them, apart from
 //     outputs of the same name.
 //   - UpgradeResourceState passes state of an older schema version to the

@@ -29,7 +29,7 @@ func (c *core) planResource(ctx context.Context, name string, prior, proposed, c
 	if proposed.IsNull() {
 		return planned{state: proposed, private: priorPrivate}, nil
 	}
-	cfg, err := inputsOf(r.obj, config)
+	cfg, err := newConfigured(r.obj, config)
 	if err != nil {
 		return planned{}, diags{errorDiag("PlanResourceChange", name, err)}
 	}
@@ -39,8 +39,8 @@ func (c *core) planResource(ctx context.Context, name string, prior, proposed, c
 	return c.planUpdate(ctx, r, prior, proposed, cfg, priorPrivate)
 }
 
-func (c *core) planCreate(ctx context.Context, r *resourceModel, olds, cfg resource.Object) (planned, diags) {
-	checked, ds := c.check(ctx, r, olds, cfg)
+func (c *core) planCreate(ctx context.Context, r *resourceModel, olds resource.Object, cfg *configured) (planned, diags) {
+	checked, ds := c.check(ctx, r, olds, cfg.inputs)
 	if ds != nil {
 		return planned{}, ds
 	}
@@ -55,12 +55,12 @@ func (c *core) planCreate(ctx context.Context, r *resourceModel, olds, cfg resou
 	return planned{state: st}, nil
 }
 
-func (c *core) planUpdate(ctx context.Context, r *resourceModel, prior, proposed tftypes.Value, cfg resource.Object, private []byte) (planned, diags) {
+func (c *core) planUpdate(ctx context.Context, r *resourceModel, prior, proposed tftypes.Value, cfg *configured, private []byte) (planned, diags) {
 	olds, outs, id, err := r.parts(prior, private)
 	if err != nil {
 		return planned{}, diags{errorDiag("PlanResourceChange", r.name, err)}
 	}
-	checked, ds := c.check(ctx, r, olds, cfg)
+	checked, ds := c.check(ctx, r, olds, cfg.inputs)
 	if ds != nil {
 		return planned{}, ds
 	}
@@ -70,7 +70,7 @@ func (c *core) planUpdate(ctx context.Context, r *resourceModel, prior, proposed
 	}
 	switch {
 	case diff.Changes == provider.DiffNone:
-		return planned{state: proposed, private: private}, nil
+		return planned{state: keepPrior(prior, proposed, r.obj), private: private}, nil
 	case diff.Replaces():
 		p, ds := c.planCreate(ctx, r, olds, cfg)
 		p.replace = replacePaths(diff, r.obj)
@@ -85,6 +85,28 @@ func (c *core) planUpdate(ctx context.Context, r *resourceModel, prior, proposed
 		return planned{}, diags{errorDiag("PlanResourceChange", r.name, err)}
 	}
 	return planned{state: st, private: private}, nil
+}
+
+// keepPrior plans the prior value of every attribute the configuration
+// sets when the provider finds no change: the configuration then spells
+// the same thing differently (a file mode "644" recorded as "0644" by an
+// import), and Terraform accepts the prior value for it, so the plan is
+// empty instead of rewriting the state's spelling.
+func keepPrior(prior, proposed tftypes.Value, t *vtype) tftypes.Value {
+	var pvals, nvals map[string]tftypes.Value
+	if prior.As(&pvals) != nil || proposed.As(&nvals) != nil {
+		return proposed
+	}
+	vals, types := map[string]tftypes.Value{}, map[string]tftypes.Type{}
+	for _, a := range t.attrs {
+		pv, nv := pvals[a.tf], nvals[a.tf]
+		vals[a.tf] = nv
+		if a.input && !pv.IsNull() && nv.IsFullyKnown() && !nv.IsNull() {
+			vals[a.tf] = pv
+		}
+		types[a.tf] = vals[a.tf].Type()
+	}
+	return tftypes.NewValue(tftypes.Object{AttributeTypes: types}, vals)
 }
 
 // replacePaths lists the attributes whose change replaces the resource.
@@ -119,7 +141,7 @@ func (c *core) applyResource(ctx context.Context, name string, prior, plannedSta
 	if plannedState.IsNull() {
 		return c.delete(ctx, r, prior, private)
 	}
-	cfg, err := inputsOf(r.obj, config)
+	cfg, err := newConfigured(r.obj, config)
 	if err != nil {
 		return prior, private, diags{errorDiag("ApplyResourceChange", name, err)}
 	}
@@ -140,8 +162,8 @@ func (c *core) delete(ctx context.Context, r *resourceModel, prior tftypes.Value
 	return tftypes.NewValue(r.obj.tftype(), nil), nil, nil
 }
 
-func (c *core) create(ctx context.Context, r *resourceModel, cfg resource.Object) (tftypes.Value, []byte, diags) {
-	checked, ds := c.check(ctx, r, nil, cfg)
+func (c *core) create(ctx context.Context, r *resourceModel, cfg *configured) (tftypes.Value, []byte, diags) {
+	checked, ds := c.check(ctx, r, nil, cfg.inputs)
 	if ds != nil {
 		return tftypes.NewValue(r.obj.tftype(), nil), nil, ds
 	}
@@ -164,12 +186,12 @@ func (c *core) create(ctx context.Context, r *resourceModel, cfg resource.Object
 	return st, r.privateOf(checked), nil
 }
 
-func (c *core) update(ctx context.Context, r *resourceModel, prior tftypes.Value, cfg resource.Object, private []byte) (tftypes.Value, []byte, diags) {
+func (c *core) update(ctx context.Context, r *resourceModel, prior tftypes.Value, cfg *configured, private []byte) (tftypes.Value, []byte, diags) {
 	olds, outs, id, err := r.parts(prior, private)
 	if err != nil {
 		return prior, private, diags{errorDiag("Update", r.name, err)}
 	}
-	checked, ds := c.check(ctx, r, olds, cfg)
+	checked, ds := c.check(ctx, r, olds, cfg.inputs)
 	if ds != nil {
 		return prior, private, ds
 	}

@@ -33,7 +33,32 @@ func (c *core) readResource(ctx context.Context, name string, current tftypes.Va
 	if err != nil {
 		return current, private, diags{errorDiag("Read", name, err)}
 	}
-	return st, r.privateOf(resp.Inputs), nil
+	return r.keepSpelling(st, current, ins), r.privateOf(resp.Inputs), nil
+}
+
+// keepSpelling keeps the recorded value of each input attribute that the
+// provider read back as its checked input: a provider that normalises an
+// input (a file mode "600" checked as "0600") reads the normalised form,
+// while the state holds the configuration's spelling, which Terraform
+// requires. The read value is the same thing spelled the provider's way;
+// recording it would make every later plan change it back.
+func (r *resourceModel) keepSpelling(read, current tftypes.Value, checked resource.Object) tftypes.Value {
+	var rvals, cvals map[string]tftypes.Value
+	if read.IsNull() || current.IsNull() || read.As(&rvals) != nil || current.As(&cvals) != nil {
+		return read
+	}
+	vals, types := map[string]tftypes.Value{}, map[string]tftypes.Type{}
+	for _, a := range r.obj.attrs {
+		vals[a.tf] = rvals[a.tf]
+		in, ok := checked[a.name]
+		if a.input && ok && !rvals[a.tf].Equal(cvals[a.tf]) {
+			if tv, err := toTF(in, a.t, tftypes.NewAttributePath()); err == nil && tv.Equal(rvals[a.tf]) {
+				vals[a.tf] = cvals[a.tf]
+			}
+		}
+		types[a.tf] = vals[a.tf].Type()
+	}
+	return tftypes.NewValue(tftypes.Object{AttributeTypes: types}, vals)
 }
 
 // importResource reads a resource by ID alone (the SDK's Read with no

@@ -71,39 +71,64 @@ func listToTF(v resource.Value, t *vtype, path *tftypes.AttributePath) (tftypes.
 		}
 		elems = append(elems, tv)
 	}
-	return tftypes.NewValue(tftypes.List{ElementType: collectionElem(t.elem, elems)}, elems), nil
+	et, err := collectionElem(t.elem, elems, path)
+	if err != nil {
+		return tftypes.Value{}, err
+	}
+	return tftypes.NewValue(tftypes.List{ElementType: et}, elems), nil
 }
 
 func mapToTF(v resource.Value, t *vtype, path *tftypes.AttributePath) (tftypes.Value, error) {
 	if v.Kind() != resource.ObjectKind {
 		return tftypes.Value{}, path.NewErrorf("want a map, got %s", v.Kind())
 	}
-	elems := make(map[string]tftypes.Value, len(v.Object()))
-	all := make([]tftypes.Value, 0, len(v.Object()))
-	for k, e := range v.Object() {
-		tv, err := toTF(e, t.elem, path.WithElementKeyString(k))
+	keys := sortedNames(v.Object())
+	all := make([]tftypes.Value, 0, len(keys))
+	for _, k := range keys {
+		tv, err := toTF(v.Object()[k], t.elem, path.WithElementKeyString(k))
 		if err != nil {
 			return tftypes.Value{}, err
 		}
-		elems[k] = tv
 		all = append(all, tv)
 	}
-	return tftypes.NewValue(tftypes.Map{ElementType: collectionElem(t.elem, all)}, elems), nil
+	et, err := collectionElem(t.elem, all, path)
+	if err != nil {
+		return tftypes.Value{}, err
+	}
+	elems := make(map[string]tftypes.Value, len(keys))
+	for i, k := range keys {
+		elems[k] = all[i]
+	}
+	return tftypes.NewValue(tftypes.Map{ElementType: et}, elems), nil
 }
 
 // collectionElem is the element type a list or map is written with: the
-// schema's, or, for dynamic elements, the one type all elements share.
-func collectionElem(t *vtype, elems []tftypes.Value) tftypes.Type {
-	if t.kind != kindDynamic || len(elems) == 0 {
-		return t.tftype()
+// schema's, or, for dynamic elements, the one type the known elements
+// share. An unknown or null element of no type takes that type (it is
+// rewritten in elems): a map of any values holding a string and an
+// unknown is a map of strings, as Terraform's configuration makes it.
+func collectionElem(t *vtype, elems []tftypes.Value, path *tftypes.AttributePath) (tftypes.Type, error) {
+	if t.kind != kindDynamic {
+		return t.tftype(), nil
 	}
-	first := elems[0].Type()
-	for _, e := range elems[1:] {
-		if !e.Type().Equal(first) {
-			return tftypes.DynamicPseudoType
+	var shared tftypes.Type = tftypes.DynamicPseudoType
+	for _, e := range elems {
+		if !e.Type().Is(tftypes.DynamicPseudoType) {
+			shared = e.Type()
+			break
 		}
 	}
-	return first
+	for i, e := range elems {
+		switch {
+		case e.Type().Is(tftypes.DynamicPseudoType) && !e.IsKnown():
+			elems[i] = tftypes.NewValue(shared, tftypes.UnknownValue)
+		case e.Type().Is(tftypes.DynamicPseudoType):
+			elems[i] = tftypes.NewValue(shared, nil)
+		case !e.Type().Equal(shared):
+			return nil, path.NewErrorf("the elements have different types (%s and %s): Terraform cannot hold them in one list or map", shared, e.Type())
+		}
+	}
+	return shared, nil
 }
 
 // objectToTF writes every attribute of t: null where o has none (an empty

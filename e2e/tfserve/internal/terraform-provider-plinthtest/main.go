@@ -3,7 +3,8 @@
 // plinthtest_thing, exists in two schema versions, chosen when the binary
 // is built (-ldflags "-X main.schema=1"): version 0 has the property name,
 // version 1 renamed it title and upgrades version 0 state. Its token is
-// sensitive. plinthtest_boom panics in Create. It is not a product.
+// sensitive. plinthtest_boom panics in Create. plinthtest_painted has a
+// default on a field of a nested object. It is not a product.
 package main
 
 import (
@@ -79,13 +80,35 @@ func (boom) Create(context.Context, provider.CreateOp[BoomArgs]) (provider.Creat
 	panic("the fuse was lit")
 }
 
+// Paint is a nested object with a default on one field.
+type Paint struct {
+	Coats int    `plinth:"coats"`
+	Color string `plinth:"color" default:"blue"`
+}
+
+// PaintedArgs are plinthtest_painted's inputs.
+type PaintedArgs struct {
+	Paint *Paint `plinth:"paint,optional"`
+}
+
+type painted struct{}
+
+func (painted) Create(_ context.Context, op provider.CreateOp[PaintedArgs]) (provider.CreateResult[PaintedArgs], error) {
+	return provider.CreateResult[PaintedArgs]{ID: "painted", Outputs: op.Inputs}, nil
+}
+
+func (painted) Update(_ context.Context, op provider.UpdateOp[PaintedArgs, PaintedArgs]) (provider.UpdateResult[PaintedArgs], error) {
+	return provider.UpdateResult[PaintedArgs]{Outputs: op.News}, nil
+}
+
 func main() {
 	thingOpt := provider.WithResource[ThingArgs, ThingState]("plinthtest:index:Thing", thing{}, "A thing (schema version 1).")
 	if schema == "0" {
 		thingOpt = provider.WithResource[ThingV0Args, ThingV0State]("plinthtest:index:Thing", thingV0{}, "A thing (schema version 0).")
 	}
 	p, err := provider.New(provider.Info{Name: "plinthtest", Version: "1.0.0"}, thingOpt,
-		provider.WithResource[BoomArgs, BoomArgs]("plinthtest:index:Boom", boom{}, "Panics in Create."))
+		provider.WithResource[BoomArgs, BoomArgs]("plinthtest:index:Boom", boom{}, "Panics in Create."),
+		provider.WithResource[PaintedArgs, PaintedArgs]("plinthtest:index:Painted", painted{}, "Has a nested default."))
 	if err != nil {
 		panic(err)
 	}

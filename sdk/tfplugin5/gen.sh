@@ -9,9 +9,9 @@ cd ../..
 protoc -I . \
 	--go_out=. --go_opt=paths=source_relative \
 	--go-grpc_out=. --go-grpc_opt=paths=source_relative \
-	internal/tfplugin5/tfplugin5.proto
+	sdk/tfplugin5/tfplugin5.proto
 # The proto package is plinth.tfplugin5 to keep the descriptors apart from
 # terraform-plugin-go's in the protobuf registry, but on the wire the
 # services must be called as Terraform names them.
 sed -i 's/"\(\/\{0,1\}\)plinth\.tfplugin5\.\(Provider\|Provisioner\)/"\1tfplugin5.\2/g' \
-	internal/tfplugin5/tfplugin5_grpc.pb.go
+	sdk/tfplugin5/tfplugin5_grpc.pb.go

@@ -1,7 +1,9 @@
 // Package tfplugin5 holds the Go code generated from tfplugin5.proto, the
 // Terraform plugin protocol version 5, for plinth's Terraform provider client
-// (internal/provider/tfplugin). Nothing else should import it: generated types
-// stay inside that adapter.
+// (internal/provider/tfplugin) and the SDK's provisioner
+// server (sdk/provider/provserve). It is public so that the SDK, which
+// imports nothing under internal/, can speak the protocol; generated types
+// stay inside the adapters that use them and are never part of an API.
 //
 // The .proto file is written from the published protocol with plinth's own
 // proto package name, plinth.tfplugin5, so that these descriptors can share a
@@ -11,7 +13,7 @@
 // to real providers unchanged.
 //
 // The generated files are committed; CI does not need protoc. Regenerate with
-// "go generate ./internal/tfplugin5" (see gen.sh for the tools).
+// "go generate ./sdk/tfplugin5" (see gen.sh for the tools).
 package tfplugin5
 
 //go:generate sh gen.sh

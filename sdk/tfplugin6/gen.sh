@@ -9,9 +9,9 @@ cd ../..
 protoc -I . \
 	--go_out=. --go_opt=paths=source_relative \
 	--go-grpc_out=. --go-grpc_opt=paths=source_relative \
-	internal/tfplugin6/tfplugin6.proto
+	sdk/tfplugin6/tfplugin6.proto
 # The proto package is plinth.tfplugin6 to keep the descriptors apart from
 # terraform-plugin-go's in the protobuf registry, but on the wire the
 # services must be called as Terraform names them.
 sed -i 's/"\(\/\{0,1\}\)plinth\.tfplugin6\.\(Provider\|Provisioner\)/"\1tfplugin6.\2/g' \
-	internal/tfplugin6/tfplugin6_grpc.pb.go
+	sdk/tfplugin6/tfplugin6_grpc.pb.go
