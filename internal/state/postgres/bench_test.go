@@ -95,3 +95,39 @@ func BenchmarkLoad(b *testing.B) {
 	}
 	b.ReportMetric(float64(rows), "history-rows")
 }
+
+// BenchmarkLoadLongHistory measures loading a stack of one resource
+// after ten operations of 1,000 journal writes each (updates of that
+// resource): the state is small, and what loading costs beyond it is
+// finding the last mark.
+func BenchmarkLoadLongHistory(b *testing.B) {
+	ctx := context.Background()
+	pb := benchOpen(b)
+	r := thingRes("a", "a-1")
+	for op := range 10 {
+		s, err := state.Open(ctx, pb, "dev", state.OpenOptions{History: state.NewOperation("update", "bench")})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i := range 1000 {
+			e := &state.Entry{Kind: state.Write, Op: state.OpUpdate, Old: r, New: r}
+			if op == 0 && i == 0 {
+				e = &state.Entry{Kind: state.Write, Op: state.OpCreate, New: r}
+			}
+			if err := s.Record(ctx, e); err != nil {
+				b.Fatal(err)
+			}
+		}
+		s.Finish(state.ResultSucceeded, nil)
+		if err := s.Close(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+	rows := historyRows(b, pb)
+	for b.Loop() {
+		if _, err := state.Load(ctx, pb, "dev", state.OpenOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(rows), "history-rows")
+}
