@@ -73,7 +73,8 @@ func (b *Backend) WriteMark(ctx context.Context, stack string, data []byte) erro
 	}
 	var r markJSON
 	if err := json.Unmarshal(data, &r); err != nil || r.State == nil {
-		return fmt.Errorf("%s: the mark %q holds no state mark, so it was not stored", b.Describe(stack, state.PartJournal), data)
+		return fmt.Errorf("recording the mark of stack %s of project %s in %s: %q is not a mark the state package wrote (no \"state\" object), so it was not stored",
+			stack, b.project, b.shown, data)
 	}
 	m := *r.State
 	if l := b.lock(stack); l != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -213,5 +214,52 @@ func TestMarksMigrateFromTheHistory(t *testing.T) {
 	}
 	if _, err := b.ReadMark(ctx, "prod"); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("the mark of stack prod, whose history records none: %v, want fs.ErrNotExist", err)
+	}
+}
+
+// TestAppendWritesTheMarkOnce records 500 entries one by one and counts
+// the statements that write plinth_marks (an INSERT trigger counts them):
+// one per append, the append's own, since the session's WriteMark after
+// it finds the row holding its mark already.
+func TestAppendWritesTheMarkOnce(t *testing.T) {
+	ctx := context.Background()
+	b := open(t)
+	exec(t, b, "CREATE TABLE mark_writes (n bigint NOT NULL); INSERT INTO mark_writes VALUES (0)")
+	exec(t, b, `CREATE FUNCTION count_mark_write() RETURNS trigger LANGUAGE plpgsql AS $$
+		BEGIN UPDATE mark_writes SET n = n + 1; RETURN NULL; END $$`)
+	exec(t, b, "CREATE TRIGGER count_mark_write AFTER INSERT ON plinth_marks FOR EACH STATEMENT EXECUTE FUNCTION count_mark_write()")
+	conn := connect(t, b)
+	writes := func() int {
+		var n int
+		mustDo(t, conn.QueryRow(ctx, "SELECT n FROM mark_writes").Scan(&n))
+		return n
+	}
+	s, err := state.Open(ctx, b, "dev", state.OpenOptions{})
+	mustDo(t, err)
+	mustDo(t, s.Record(ctx, &state.Entry{Kind: state.Write, Op: state.OpCreate,
+		New: &state.Resource{URN: provURN, Type: "pulumi:providers:test", Custom: true, ID: "p-1"}}))
+	before := writes()
+	for i := range 500 {
+		name := fmt.Sprint("r", i)
+		mustDo(t, s.Record(ctx, &state.Entry{Kind: state.Write, Op: state.OpCreate, New: thingRes(name, "id-"+name)}))
+	}
+	if got := writes() - before; got != 500 {
+		t.Errorf("500 appends wrote plinth_marks with %d statements, want 500", got)
+	}
+	mustDo(t, s.Close(ctx))
+}
+
+// TestWriteMarkRefusesWhatIsNoMark: WriteMark stores a mark the state
+// package wrote, and refuses other bytes, saying which stack.
+func TestWriteMarkRefusesWhatIsNoMark(t *testing.T) {
+	ctx := context.Background()
+	b := open(t)
+	err := b.WriteMark(ctx, "dev", []byte(`{"kind":"update"}`))
+	if err == nil || !strings.Contains(err.Error(), "stack dev of project test") {
+		t.Errorf("writing a record without a mark: %v, want an error naming the stack", err)
+	}
+	mustDo(t, b.WriteMark(ctx, "dev", []byte(`{"state":{"lineage":"l","serial":2,"seq":3},"time":"2026-01-02T03:04:05Z"}`)))
+	if diff := cmp.Diff(state.Mark{Lineage: "l", Serial: 2, Seq: 3}, markOf(t, b, "dev")); diff != "" {
+		t.Errorf("the mark written (-want +read):\n%s", diff)
 	}
 }
