@@ -190,16 +190,36 @@ func (b *Backend) Compact(ctx context.Context, stack string, data []byte) error 
 	if err := b.check(ctx, stack); err != nil {
 		return err
 	}
-	err := b.onLock(ctx, stack, func(db dbConn) error {
-		return pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
-			if _, err := tx.Exec(ctx, writeSnapshot, b.project, stack, data); err != nil {
-				return err
-			}
-			_, err := tx.Exec(ctx, "DELETE FROM plinth_journal WHERE project = $1 AND stack = $2", b.project, stack)
+	m, marked := snapshotMark(data)
+	l := b.lock(stack)
+	if l != nil {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		l.mark = nil
+		err := b.compact(ctx, l.conn, stack, data, m, marked)
+		if err == nil && marked {
+			l.mark = &m
+		}
+		return b.fail("compacting the state", stack, err)
+	}
+	return b.fail("compacting the state", stack, b.compact(ctx, b.pool, stack, data, m, marked))
+}
+
+// compact replaces the snapshot, empties the journal and, if marked, sets
+// the stack's mark to the snapshot's m, in one transaction on db.
+func (b *Backend) compact(ctx context.Context, db dbConn, stack string, data []byte, m rowMark, marked bool) error {
+	return pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, writeSnapshot, b.project, stack, data); err != nil {
 			return err
-		})
+		}
+		if _, err := tx.Exec(ctx, "DELETE FROM plinth_journal WHERE project = $1 AND stack = $2", b.project, stack); err != nil {
+			return err
+		}
+		if !marked {
+			return nil
+		}
+		return upsertMark(ctx, tx, b.project, stack, m)
 	})
-	return b.fail("compacting the state", stack, err)
 }
 
 // ReadBackup returns the snapshot before the current one.

@@ -27,16 +27,21 @@ import (
 // record (the "urn" key of a resource's JSON).
 var urnProject = regexp.MustCompile(`"urn":\s*"urn:pulumi:[^":]*::([^":]+)::`)
 
-// stackTables are the tables keyed by project and stack, and the name of
-// each one's stack column.
-var stackTables = []struct{ table, column string }{
-	{"plinth_journal", "stack"}, {"plinth_snapshots", "stack"}, {"plinth_secrets", "stack"},
-	{"plinth_locks", "stack"}, {"plinth_history", "stack"}, {"plinth_stacks", "name"},
+// stackTables are the tables keyed by project and stack, the name of
+// each one's stack column, and the schema version that made it.
+var stackTables = []struct {
+	table, column string
+	since         int
+}{
+	{"plinth_journal", "stack", 1}, {"plinth_snapshots", "stack", 1}, {"plinth_secrets", "stack", 1},
+	{"plinth_locks", "stack", 1}, {"plinth_history", "stack", 2}, {"plinth_stacks", "name", 1},
+	{"plinth_marks", "stack", marksVersion},
 }
 
 // adopt gives each unclaimed stack to the project its state names, if it
 // names exactly one and that project has no stack of the name already.
-func adopt(ctx context.Context, tx pgx.Tx) error {
+// The schema is at version.
+func adopt(ctx context.Context, tx pgx.Tx, version int) error {
 	rows, err := tx.Query(ctx, "SELECT name FROM plinth_stacks WHERE project = ''")
 	if err != nil {
 		return err
@@ -46,7 +51,7 @@ func adopt(ctx context.Context, tx pgx.Tx) error {
 		return err
 	}
 	for _, name := range names {
-		if err := adoptOne(ctx, tx, name); err != nil {
+		if err := adoptOne(ctx, tx, name, version); err != nil {
 			return err
 		}
 	}
@@ -55,7 +60,7 @@ func adopt(ctx context.Context, tx pgx.Tx) error {
 
 // adoptOne gives the unclaimed stack to the project its state names, if
 // it names one and that project has no stack of the name already.
-func adoptOne(ctx context.Context, tx pgx.Tx, stack string) error {
+func adoptOne(ctx context.Context, tx pgx.Tx, stack string, version int) error {
 	named, err := projectsOf(ctx, tx, stack)
 	if err != nil || len(named) != 1 {
 		return err
@@ -63,7 +68,7 @@ func adoptOne(ctx context.Context, tx pgx.Tx, stack string) error {
 	if taken, err := hasStack(ctx, tx, named[0], stack); err != nil || taken {
 		return err
 	}
-	return moveRows(ctx, tx, named[0], stack)
+	return moveRows(ctx, tx, named[0], stack, version)
 }
 
 // projectsOf returns the projects the URNs in an unclaimed stack's
@@ -97,9 +102,13 @@ func hasStack(ctx context.Context, tx pgx.Tx, project, stack string) (bool, erro
 	return found, err
 }
 
-// moveRows gives the unclaimed rows of stack to project.
-func moveRows(ctx context.Context, tx pgx.Tx, project, stack string) error {
+// moveRows gives the unclaimed rows of stack to project, in the tables
+// of schema version.
+func moveRows(ctx context.Context, tx pgx.Tx, project, stack string, version int) error {
 	for _, t := range stackTables {
+		if t.since > version {
+			continue
+		}
 		q := fmt.Sprintf("UPDATE %s SET project = $1 WHERE project = '' AND %s = $2", t.table, t.column)
 		if _, err := tx.Exec(ctx, q, project, stack); err != nil {
 			return err
@@ -197,7 +206,7 @@ func (b *Backend) Claim(ctx context.Context, stack string, force bool) error {
 		if err := b.claimable(ctx, tx, stack, force); err != nil {
 			return err
 		}
-		return moveRows(ctx, tx, b.project, stack)
+		return moveRows(ctx, tx, b.project, stack, SchemaVersion)
 	})
 	if err != nil {
 		return b.fail("claiming", stack, err)

@@ -24,10 +24,20 @@
 //	                  command and start time, shown to whoever is refused
 //	plinth_secrets    each stack's secrets configuration
 //	plinth_history    one row per operation (kind, user, host, times,
-//	                  result, counts of steps)
+//	                  result, counts of steps); loading reads its last
+//	                  rows only (state.HistoryTailReader)
+//	plinth_marks      each stack's newest mark (state.Mark: lineage,
+//	                  serial, sequence), moved by the statement that
+//	                  appends to the journal (state.MarkStore)
 //
-// Compaction replaces the snapshot and empties the journal in one
-// transaction (state.Compactor). The lock itself is a session-level
+// Compaction replaces the snapshot, empties the journal and sets the
+// stack's mark to the new snapshot's in one transaction
+// (state.Compactor). The mark thus never lags the journal, and lives
+// apart from the rows of the state, so that an older snapshot row put
+// back, with or without the journal rows of its time, is refused on
+// load (state.RollbackError); a restore of plinth_marks and
+// plinth_history as well, such as of the whole database, is not
+// detectable. See mark.go. The lock itself is a session-level
 // advisory lock held on a connection of its own for as long as the
 // operation runs: when the holder dies or its network goes, the server
 // ends the session and the lock goes with it. ForceUnlock (`plinth state

@@ -21,21 +21,51 @@ func (b *Backend) AppendJournal(ctx context.Context, stack string, records [][]b
 			return fmt.Errorf("%s: an empty record cannot be stored", b.Describe(stack, state.PartJournal))
 		}
 	}
-	b.mu.Lock()
-	l := b.locks[stack]
-	b.mu.Unlock()
+	l := b.lock(stack)
 	if l == nil {
-		return b.fail("appending to the journal", stack, appendRecords(ctx, b.pool, b.project, stack, records))
+		_, err := appendRecords(ctx, b.pool, b.project, stack, records)
+		return b.fail("appending to the journal", stack, err)
 	}
 	return b.fail("appending to the journal", stack, l.append(ctx, records))
 }
 
-const appendSQL = upsertStack + `INSERT INTO plinth_journal (project, stack, data)
+const (
+	appendSQL = upsertStack + `INSERT INTO plinth_journal (project, stack, data)
 	SELECT $1, $2, r.data FROM unnest($3::bytea[]) WITH ORDINALITY AS r(data, n) ORDER BY r.n`
 
-func appendRecords(ctx context.Context, db dbConn, project, stack string, records [][]byte) error {
-	_, err := db.Exec(ctx, appendSQL, project, stack, records)
-	return err
+	// appendMarkSQL appends the records and moves the stack's mark to the
+	// last one's sequence number ($4) in the same statement, keeping the
+	// lineage and serial the row holds: they change only with a new
+	// snapshot, whose compaction rewrites the row. A stack without a row
+	// gets one without a lineage, compared by sequence alone, until the
+	// session's WriteMark gives it one.
+	appendMarkSQL = upsertStack + `, j AS (INSERT INTO plinth_journal (project, stack, data)
+		SELECT $1, $2, r.data FROM unnest($3::bytea[]) WITH ORDINALITY AS r(data, n) ORDER BY r.n)
+	INSERT INTO plinth_marks (project, stack, lineage, serial, seq, written) VALUES ($1, $2, '', 0, $4, now())
+	ON CONFLICT (project, stack) DO UPDATE SET seq = EXCLUDED.seq, written = EXCLUDED.written
+	RETURNING lineage, serial, seq`
+)
+
+// appendRecords appends the records and, if they are the state
+// package's (each starts with its sequence number), moves the stack's
+// mark to the last one. It returns the mark the row then holds, nil if
+// it was left alone.
+func appendRecords(ctx context.Context, db dbConn, project, stack string, records [][]byte) (*rowMark, error) {
+	var seq uint64
+	ok := len(records) > 0
+	if ok {
+		seq, ok = recordSeq(records[len(records)-1])
+	}
+	if !ok {
+		_, err := db.Exec(ctx, appendSQL, project, stack, records)
+		return nil, err
+	}
+	var m rowMark
+	err := db.QueryRow(ctx, appendMarkSQL, project, stack, records, int64(seq)).Scan(&m.Lineage, &m.Serial, &m.Seq)
+	if err != nil {
+		return nil, err
+	}
+	return &m, nil
 }
 
 // stored reports whether the journal ends with records: whether an append

@@ -128,8 +128,11 @@ type pgLock struct {
 	b            *Backend
 	stack, token string
 
-	mu   sync.Mutex // guards conn, which is not safe for concurrent use
+	mu   sync.Mutex // guards conn, which is not safe for concurrent use, and mark
 	conn *pgx.Conn
+	// mark is what the stack's plinth_marks row holds, as the last
+	// statement on conn that wrote it left it; nil if not known.
+	mark *rowMark
 }
 
 var _ state.LockChecker = (*pgLock)(nil)
@@ -139,6 +142,7 @@ var _ state.LockChecker = (*pgLock)(nil)
 type dbConn interface {
 	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 	Begin(ctx context.Context) (pgx.Tx, error)
 }
 
@@ -164,7 +168,8 @@ func (b *Backend) onLock(ctx context.Context, stack string, f func(dbConn) error
 func (l *pgLock) append(ctx context.Context, records [][]byte) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	err := appendRecords(ctx, l.conn, l.b.project, l.stack, records)
+	var err error
+	l.mark, err = appendRecords(ctx, l.conn, l.b.project, l.stack, records)
 	if err == nil || !connLost(l.conn, err) {
 		return err
 	}
@@ -174,7 +179,7 @@ func (l *pgLock) append(ctx context.Context, records [][]byte) error {
 	}
 	ok, err := stored(ctx, l.conn, l.b.project, l.stack, records)
 	if err == nil && !ok {
-		err = appendRecords(ctx, l.conn, l.b.project, l.stack, records)
+		l.mark, err = appendRecords(ctx, l.conn, l.b.project, l.stack, records)
 	}
 	if err != nil {
 		return err

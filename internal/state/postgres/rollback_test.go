@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/plinth-iac/plinth/internal/state"
 	"github.com/plinth-iac/plinth/internal/state/postgres"
@@ -16,8 +15,9 @@ import (
 // The rollback and truncation faults of the file backend's tests
 // (internal/state/file/rollback_test.go), over PostgreSQL: an old
 // snapshot row put back, journal rows deleted, the stack's rows deleted.
-// The backend has no mark store of its own, so the marks come from the
-// history table; each fault must be refused with a *state.RollbackError.
+// The marks come from plinth_marks, written with each journal append, and
+// from the history table; each fault must be refused with a
+// *state.RollbackError.
 
 var provURN = resource.NewURN("dev", "proj", "", "pulumi:providers:test", "default")
 
@@ -106,9 +106,11 @@ func TestPostgresDeletedJournalRowsAreRefused(t *testing.T) {
 	}
 	last := &state.Entry{Step: 3, Kind: state.Begin, Op: state.OpCreate, New: thingRes("f", "")}
 	mustDo(t, s.Record(ctx, last))
-	// The backend keeps marks in the history, written off the journal's
-	// path: wait for the last one, as a run would before it crashed.
-	waitMark(t, b, last.Seq)
+	// The append wrote the mark: it is there the moment Record returns,
+	// with no wait, as it would be had the run crashed just then.
+	if got := markOf(t, b, "dev"); got.Seq != last.Seq {
+		t.Fatalf("the mark once the last record is appended is at sequence %d, want %d", got.Seq, last.Seq)
+	}
 	mustDo(t, b.ForceUnlock(ctx, "dev")) // the crash
 	if _, err := state.Load(ctx, b, "dev", state.OpenOptions{Verify: true}); err != nil {
 		t.Fatalf("the crashed run's state: %v", err)
@@ -131,26 +133,6 @@ func TestPostgresDeletedJournalRowsAreRefused(t *testing.T) {
 		exec(t, b, "DELETE FROM plinth_journal WHERE stack = 'dev' AND id >= $1", from)
 		wantRollback(t, b, fmt.Sprintf("journal rows from id %d deleted", from), "journal truncated", "records serial 3,")
 		exec(t, b, "INSERT INTO plinth_journal SELECT * FROM saved_journal WHERE id >= $1", from)
-	}
-}
-
-// waitMark waits until the stack's history records a mark at seq.
-func waitMark(t *testing.T, b *postgres.Backend, seq uint64) {
-	t.Helper()
-	conn := connect(t, b)
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		var got uint64
-		err := conn.QueryRow(context.Background(), `SELECT coalesce(max((data->'state'->>'seq')::bigint), 0) FROM plinth_history
-			WHERE stack = 'dev' AND data ? 'state'`).Scan(&got)
-		mustDo(t, err)
-		if got >= seq {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the history records no mark at sequence %d (the newest is %d)", seq, got)
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }
 

@@ -76,7 +76,27 @@ var migrations = []string{
 	ALTER TABLE plinth_history ALTER COLUMN project DROP DEFAULT;
 	DROP INDEX plinth_history_stack;
 	CREATE INDEX plinth_history_stack ON plinth_history (project, stack, id);`,
+	// 4: each stack's newest mark (state.Mark), written with every
+	// journal append; begun from the last mark the history records.
+	`CREATE TABLE plinth_marks (
+		project text NOT NULL,
+		stack text NOT NULL,
+		lineage text NOT NULL,
+		serial bigint NOT NULL,
+		seq bigint NOT NULL,
+		written timestamptz NOT NULL,
+		PRIMARY KEY (project, stack)
+	);
+	INSERT INTO plinth_marks (project, stack, lineage, serial, seq, written)
+	SELECT DISTINCT ON (project, stack) project, stack, coalesce(data->'state'->>'lineage', ''),
+		CASE WHEN jsonb_typeof(data->'state'->'serial') = 'number' THEN (data->'state'->>'serial')::numeric::bigint ELSE 0 END,
+		(data->'state'->>'seq')::numeric::bigint, now()
+	FROM plinth_history WHERE jsonb_typeof(data->'state'->'seq') = 'number'
+	ORDER BY project, stack, id DESC;`,
 }
+
+// marksVersion is the first schema version with plinth_marks.
+const marksVersion = 4
 
 // projectsVersion is the first schema version whose rows are keyed by
 // project.
@@ -131,7 +151,7 @@ func migrate(ctx context.Context, conn *pgx.Conn, target int) error {
 		if v < projectsVersion {
 			return nil
 		}
-		return adopt(ctx, tx)
+		return adopt(ctx, tx, v)
 	})
 }
 
