@@ -448,6 +448,18 @@ func (r *run) message(ctx *hcl.EvalContext, c *condition) string {
 	return v.AsString()
 }
 
+// customConditions checks preconditions or postconditions as errors, as
+// conditions does, except in a run that configures the
+// providers for a destroy, which checks none of them: terraform's
+// destroy does not, so a configuration whose conditions no longer hold
+// can still be destroyed.
+func (r *run) customConditions(ctx *hcl.EvalContext, cs []*condition, summary string) bool {
+	if r.opts.Destroy {
+		return true
+	}
+	return r.conditions(ctx, cs, summary, hcl.DiagError)
+}
+
 // conditions evaluates conditions; a false one is an error (or a warning)
 // with its message. Unknown conditions are left for later.
 func (r *run) conditions(ctx *hcl.EvalContext, cs []*condition, summary string, sev hcl.DiagnosticSeverity) bool {

@@ -115,7 +115,7 @@ func groupOf(insts []resource.URN) (resource.URN, bool) {
 // value when the engine is done with it.
 func (r *run) registerInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.EvalContext, deps dependencies, set func(cty.Value, bool)) {
 	rc := n.resource
-	if !r.conditions(ctx, rc.lc.preconditions, "Resource precondition failed", hcl.DiagError) {
+	if !r.customConditions(ctx, rc.lc.preconditions, "Resource precondition failed") {
 		set(cty.NilVal, true)
 		return
 	}
@@ -164,7 +164,7 @@ func (r *run) postconditions(rc *resourceConfig, ctx *hcl.EvalContext, self cty.
 	}
 	pctx := ctx.NewChild()
 	pctx.Variables = map[string]cty.Value{"self": self}
-	return r.conditions(pctx, rc.lc.postconditions, "Resource postcondition failed", hcl.DiagError)
+	return r.customConditions(pctx, rc.lc.postconditions, "Resource postcondition failed")
 }
 
 // resourceValue is a registered resource's value: its outputs, with id.
@@ -292,7 +292,7 @@ func traversalPath(t hcl.Traversal) string {
 // depends on is yet to be created, else its value is unknown until then.
 func (r *run) readInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.EvalContext, pending bool, set func(cty.Value, bool)) {
 	rc := n.resource
-	if !r.conditions(ctx, rc.lc.preconditions, "Resource precondition failed", hcl.DiagError) {
+	if !r.customConditions(ctx, rc.lc.preconditions, "Resource precondition failed") {
 		set(cty.NilVal, true)
 		return
 	}
@@ -342,13 +342,11 @@ func (r *run) readInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.EvalC
 			set(cty.NilVal, true)
 			return
 		}
+		res = keepSecretPaths(res, args)
 		if rc.check != nil {
 			r.scopedRead(rc, inst, k, token, r.secretAttrs(rc, res))
 		}
 		v := objectToCty(res)
-		if resource.NewObject(args).ContainsSecrets() {
-			v = v.Mark(sensitive)
-		}
 		set(v, !r.postconditions(rc, ctx, v))
 	}()
 }
@@ -460,14 +458,11 @@ func expandDynamic(blk *hclsyntax.Block, ctx *hcl.EvalContext, blocks map[string
 func (r *run) openInstance(n *node, inst *modInst, k instanceKey, reg engine.Registration, token string, args resource.Object, set func(cty.Value, bool)) {
 	rc := n.resource
 	plain, _ := resource.NewObject(args).Unsecret()
-	v, err := r.openEphemeral(engine.InvokeRequest{Token: token, Args: plain.Object(), Provider: reg.Provider, Version: reg.Version})
+	v, err := r.openEphemeral(engine.InvokeRequest{Token: token, Args: plain.Object(), Provider: reg.Provider, Version: reg.Version}, args)
 	if err != nil {
 		r.fail(rc.rng, "Failed to open ephemeral resource", "Opening %s%s%s failed: %s.", inst.prefix, rc.addr(), k.suffix(), err)
 		set(cty.NilVal, true)
 		return
-	}
-	if resource.NewObject(args).ContainsSecrets() {
-		v = v.Mark(sensitive)
 	}
 	set(v, false)
 }
