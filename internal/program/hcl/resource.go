@@ -182,7 +182,7 @@ func resourceValue(res engine.Registered) cty.Value {
 // registration builds the engine's request for a resource instance.
 func (r *run) registration(n *node, inst *modInst, k instanceKey, inputs resource.Object, deps dependencies) (engine.Registration, bool) {
 	rc := n.resource
-	token, pkg, err := program.NormalizeType(rc.typ)
+	token, pkg, err := typeToken(rc.typ)
 	if err != nil {
 		return engine.Registration{}, r.fail(rc.rng, "Invalid resource type", "%s.", err)
 	}
@@ -301,7 +301,7 @@ func (r *run) readInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.EvalC
 		set(cty.NilVal, true)
 		return
 	}
-	token, pkg, err := program.NormalizeFunction(rc.typ)
+	token, pkg, err := typeToken(rc.typ)
 	if unknown := resource.NewObject(args).ContainsUnknowns(); pending || unknown {
 		if rc.mode == ephemeral {
 			set(cty.DynamicVal.Mark(ephemeralMark), false)
@@ -465,4 +465,17 @@ func (r *run) openInstance(n *node, inst *modInst, k instanceKey, reg engine.Reg
 		return
 	}
 	set(v, false)
+}
+
+// typeToken is the engine's token for a resource, data source or
+// ephemeral resource type, and its provider's package: random_pet is
+// random:index:random_pet of random. A type named like its provider
+// (the external and http providers' data sources) is its own package,
+// external:index:external, as terraform takes a type's provider from
+// the name before its first underscore, or the whole name.
+func typeToken(typ string) (token, pkg string, err error) {
+	if !strings.Contains(typ, "_") && program.IsPackageName(typ) {
+		return typ + ":index:" + typ, typ, nil
+	}
+	return program.NormalizeType(typ)
 }

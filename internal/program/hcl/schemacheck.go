@@ -70,7 +70,7 @@ func (r *run) checkResource(m *Module, rc *resourceConfig, cache map[string]*sch
 	if rc.mode == ephemeral {
 		return nil, nil
 	}
-	token, pkg, err := program.NormalizeType(rc.typ)
+	token, pkg, err := typeToken(rc.typ)
 	if err != nil {
 		return nil, nil
 	}
@@ -113,8 +113,8 @@ func typeInputs(s *schema.Schema, rc *resourceConfig, token, pkg string) (map[st
 		kind = "data source"
 		fs, ok := s.Functions[token]
 		inputs = fs.Inputs
-		for t := range s.Functions {
-			if n := strings.TrimPrefix(t, pkg+":index:"); strings.HasPrefix(n, pkg+"_") {
+		for t := range s.Functions { // data sources, not provider functions
+			if n := strings.TrimPrefix(t, pkg+":index:"); strings.HasPrefix(n, pkg+"_") || n == pkg {
 				known[n] = ok
 			}
 		}
