@@ -29,9 +29,23 @@ type Evaluator struct {
 	c      *Config
 	inputs map[string]cty.Value // root variables given a value
 	opts   program.Options
+	// planning is set in the evaluator DryRun returns, for a preview:
+	// uuid(), timestamp() and bcrypt() are then unknown, as in a
+	// terraform plan.
+	planning bool
 }
 
 var _ engine.Program = (*Evaluator)(nil)
+
+// DryRun returns the program to run for a preview (a terraform plan):
+// the same configuration and inputs, with the functions whose result
+// differs from call to call (uuid, timestamp, bcrypt) unknown until
+// apply, as terraform has them. The CLI asks for it by this method.
+func (ev *Evaluator) DryRun() engine.Program {
+	c := *ev
+	c.planning = true
+	return &c
+}
 
 // run is one execution.
 type run struct {
@@ -98,7 +112,7 @@ func (i *modInst) get(addr string) (cty.Value, bool) {
 // the root module's outputs as the stack outputs, and returns the errors
 // found, as diagnostics.
 func (ev *Evaluator) Run(ctx context.Context, mon engine.Monitor) error {
-	r := &run{Evaluator: ev, ctx: ctx, mon: mon, funcs: functions(ev.c.dir, time.Now()), instances: map[*Module][]*modInst{},
+	r := &run{Evaluator: ev, ctx: ctx, mon: mon, funcs: functions(ev.c.dir, time.Now(), ev.planning), instances: map[*Module][]*modInst{},
 		failedChecks: map[string]bool{}}
 	r.rootInst = &modInst{mod: ev.c.root, providers: map[string]string{}, vals: map[string]cty.Value{}}
 	r.instances[ev.c.root] = []*modInst{r.rootInst}
