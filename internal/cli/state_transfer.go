@@ -63,6 +63,7 @@ func (a *app) stateExportCommand() *cobra.Command {
 	c.Flags().Uint64Var(&tf.Serial, "serial", 1, "with --format terraform: the state's serial number")
 	c.Flags().StringVar(&tf.TerraformVersion, "terraform-version", "1.11.4", "with --format terraform: the terraform_version to write")
 	c.Flags().StringVar(&previous, "previous", "", "with --format terraform: the Terraform state `file` this export replaces; its lineage, next serial, and the types of outputs and terraform_data values are kept")
+	markPaths(c, "file", "previous")
 	return c
 }
 
@@ -171,6 +172,7 @@ func (a *app) stateImportCommand() *cobra.Command {
 		},
 	}
 	c.Flags().StringVarP(&file, "file", "f", "", "read from this `file` instead of standard input")
+	markPaths(c, "file")
 	c.Flags().BoolVarP(&yes, "yes", "y", false, "do not ask for confirmation")
 	return c
 }
