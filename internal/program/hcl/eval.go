@@ -66,9 +66,10 @@ type run struct {
 	// arguments, from their providers, for checkValues; written before
 	// anything is evaluated.
 	argSchemas map[*resourceConfig]map[string]schema.Property
-	// dataOutputs are the schemas of the data sources' attributes, for
-	// the computed ones a deferred read shows as known after apply.
-	dataOutputs map[*resourceConfig]map[string]schema.Property
+	// resultSchemas are the schemas of the resources' and data sources'
+	// attributes: which are sensitive (resultMarks), and the computed ones
+	// a deferred read shows as known after apply.
+	resultSchemas map[*resourceConfig]map[string]schema.Property
 	// failedChecks are the check blocks, by checkKey, whose scoped data
 	// sources failed to read: their assertions are not evaluated.
 	failedChecks map[string]bool

@@ -89,3 +89,66 @@ func TestSecretLike(t *testing.T) {
 		})
 	}
 }
+
+// TestResourceSensitivity: a resource's value is sensitive where its
+// provider's schema says, nested attributes included, and where its
+// arguments were, path by path, as terraform marks it, whatever else the
+// engine marked secret (here, as the Terraform adapter does, every
+// output whose argument held a secret, and a digest computed from one).
+func TestResourceSensitivity(t *testing.T) {
+	const resource_ = `
+variable "s" {
+  type      = string
+  sensitive = true
+  default   = "s3cret"
+}
+resource "chk_file" "f" {
+  filename = var.s
+  tags     = ["plain", var.s]
+  subject {
+    cn = "c"
+    pw = "p"
+  }
+}
+`
+	overMarked := func(in resource.Object) resource.Object {
+		out := resource.Object{"digest": resource.MakeSecret(resource.NewString("d"))}
+		for k, v := range in {
+			if v.ContainsSecrets() {
+				v = resource.MakeSecret(v)
+			}
+			out[k] = v
+		}
+		return out
+	}
+	tests := map[string]struct {
+		output string
+		want   resource.Value // zero: "Output refers to sensitive values"
+	}{
+		"plain element of a list":    {output: "chk_file.f.tags[0]", want: resource.NewString("plain")},
+		"computed from a secret":     {output: "chk_file.f.digest", want: resource.NewString("d")},
+		"plain nested attribute":     {output: "chk_file.f.subject[0].cn", want: resource.NewString("c")},
+		"sensitive argument":         {output: "chk_file.f.filename"},
+		"sensitive element":          {output: "chk_file.f.tags[1]"},
+		"schema's nested secret":     {output: "chk_file.f.subject[0].pw"},
+		"an object holding a secret": {output: "chk_file.f.subject"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			text := resource_ + "output \"o\" { value = " + tc.output + " }\n"
+			mon, err := runConfigOn(t, map[string]string{"main.tf": text}, program.Options{}, &fakeMonitor{outputsOf: overMarked})
+			if tc.want == (resource.Value{}) {
+				if err == nil || !containsAll(err.Error(), "Output refers to sensitive values") {
+					t.Errorf("error %v, want Output refers to sensitive values", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want.String(), mon.outputs["o"].String()); diff != "" {
+				t.Errorf("output (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -151,7 +151,7 @@ func (r *run) registerInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.E
 		st.urns = append(st.urns, res.URN)
 		st.pending = st.pending || res.ID.ContainsUnknowns()
 		r.mu.Unlock()
-		v := resourceValue(res)
+		v := objectToCty(resultMarks(resourceOutputs(res), r.resultSchemas[rc], reg.Inputs))
 		set(v, !r.postconditions(rc, ctx, v))
 	})
 }
@@ -167,8 +167,8 @@ func (r *run) postconditions(rc *resourceConfig, ctx *hcl.EvalContext, self cty.
 	return r.customConditions(pctx, rc.lc.postconditions, "Resource postcondition failed")
 }
 
-// resourceValue is a registered resource's value: its outputs, with id.
-func resourceValue(res engine.Registered) cty.Value {
+// resourceOutputs are a registered resource's outputs, with id.
+func resourceOutputs(res engine.Registered) resource.Object {
 	o := res.Outputs.Copy()
 	if o == nil {
 		o = resource.Object{}
@@ -176,7 +176,7 @@ func resourceValue(res engine.Registered) cty.Value {
 	if _, ok := o["id"]; !ok {
 		o["id"] = res.ID
 	}
-	return objectToCty(o)
+	return o
 }
 
 // registration builds the engine's request for a resource instance.
@@ -342,7 +342,7 @@ func (r *run) readInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.EvalC
 			set(cty.NilVal, true)
 			return
 		}
-		res = keepSecretPaths(res, args)
+		res = resultMarks(res, r.resultSchemas[rc], args)
 		if rc.check != nil {
 			r.scopedRead(rc, inst, k, token, r.secretAttrs(rc, res))
 		}

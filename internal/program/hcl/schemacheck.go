@@ -25,7 +25,7 @@ import (
 func (r *run) schemaCheck() bool {
 	cache := map[string]*schema.Schema{}
 	r.argSchemas = map[*resourceConfig]map[string]schema.Property{}
-	r.dataOutputs = map[*resourceConfig]map[string]schema.Property{}
+	r.resultSchemas = map[*resourceConfig]map[string]schema.Property{}
 	var ds hcl.Diagnostics
 	var walk func(m *Module)
 	walk = func(m *Module) {
@@ -83,7 +83,9 @@ func (r *run) checkResource(m *Module, rc *resourceConfig, cache map[string]*sch
 		return nil, hcl.Diagnostics{d}
 	}
 	if rc.mode == dataMode {
-		r.dataOutputs[rc] = s.Functions[token].Outputs
+		r.resultSchemas[rc] = s.Functions[token].Outputs
+	} else {
+		r.resultSchemas[rc] = s.Resources[token].Outputs
 	}
 	if inputs == nil {
 		return nil, nil

@@ -29,7 +29,12 @@ var (
 			"size":     {Type: num},
 			"tags":     {Type: schema.Type{Kind: schema.TypeArray, Elem: &str}},
 			"subject": {Type: schema.Type{Kind: schema.TypeArray, Elem: &schema.Type{Kind: schema.TypeObject,
-				Properties: map[string]schema.Property{"cn": {Type: str, Required: true}}}}},
+				Properties: map[string]schema.Property{"cn": {Type: str, Required: true}, "pw": {Type: str}}}}},
+		}, Outputs: map[string]schema.Property{
+			"filename": {Type: str}, "size": {Type: num}, "digest": {Type: str},
+			"tags": {Type: schema.Type{Kind: schema.TypeArray, Elem: &str}},
+			"subject": {Type: schema.Type{Kind: schema.TypeArray, Elem: &schema.Type{Kind: schema.TypeObject,
+				Properties: map[string]schema.Property{"cn": {Type: str}, "pw": {Type: str, Secret: true}}}}},
 		}}},
 		Functions: map[string]schema.FunctionSchema{"chk:index:chk_file": {
 			Inputs: map[string]schema.Property{

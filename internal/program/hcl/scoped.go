@@ -70,7 +70,7 @@ func checkKey(inst *modInst, c *check) string { return inst.prefix + "check." + 
 // read result secret, for the display.
 func (r *run) secretAttrs(rc *resourceConfig, res resource.Object) resource.Object {
 	out := res.Copy()
-	for name, p := range r.dataOutputs[rc] {
+	for name, p := range r.resultSchemas[rc] {
 		if v, ok := out[name]; ok && p.Secret && !v.IsNull() {
 			out[name] = resource.MakeSecret(v)
 		}
