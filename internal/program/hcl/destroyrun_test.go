@@ -96,3 +96,37 @@ output "s" { value = var.s }
 		})
 	}
 }
+
+// TestConditionConverts: a condition's value converts to bool as
+// terraform converts it, so an untyped variable given -var ok=false
+// fails the condition rather than being refused as not a bool.
+func TestConditionConverts(t *testing.T) {
+	const text = `
+variable "ok" {}
+resource "local_file" "f" {
+  filename = "f"
+  lifecycle {
+    precondition {
+      condition     = var.ok
+      error_message = "not ok"
+    }
+  }
+}
+`
+	tests := map[string]string{ // -var ok=...: what the error says ("": none)
+		"true":  "",
+		"false": "Resource precondition failed",
+		"maybe": "Invalid condition result",
+	}
+	for value, want := range tests {
+		t.Run(value, func(t *testing.T) {
+			_, err := runConfig(t, map[string]string{"main.tf": text}, program.Options{Vars: []string{"ok=" + value}}, false)
+			switch {
+			case want == "" && err != nil:
+				t.Fatalf("unexpected error: %v", err)
+			case want != "" && (err == nil || !containsAll(err.Error(), want)):
+				t.Fatalf("error %v, want one saying %q", err, want)
+			}
+		})
+	}
+}

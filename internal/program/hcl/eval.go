@@ -15,6 +15,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/plinth-iac/plinth/internal/engine"
@@ -489,7 +490,10 @@ func (r *run) conditions(ctx *hcl.EvalContext, cs []*condition, summary string, 
 		if !v.IsKnown() {
 			continue
 		}
-		if v.IsNull() || v.Type() != cty.Bool {
+		// A condition converts to bool as terraform converts it: the
+		// strings "true" and "false" (an untyped variable's -var) hold.
+		v, err := convert.Convert(v, cty.Bool)
+		if err != nil || v.IsNull() {
 			ok = r.report(hcl.Diagnostics{errorAt(c.cond.Range(), "Invalid condition result", "The condition must be true or false.")}) && ok
 			continue
 		}
