@@ -100,7 +100,11 @@ func (p *project) outputs() map[string]any {
 // plinthApply runs up (and a second step if the configuration has one),
 // checks that a preview then finds nothing to do, and destroys.
 func plinthApply(t *testing.T, src string) map[string]any {
-	p := newProject(t, src)
+	return plinthApplyProject(t, newProject(t, src), src)
+}
+
+// plinthApplyProject is plinthApply on a project already made from src.
+func plinthApplyProject(t *testing.T, p *project, src string) map[string]any {
 	vars := cliVars(t, src, "--var")
 	up := append([]string{"up", "--yes"}, vars...)
 	p.must(up...)
@@ -138,6 +142,12 @@ func terraformApply(t *testing.T, tf, src string) map[string]any {
 		}
 		terraform(apply...)
 	}
+	return terraformOutputs(t, terraform)
+}
+
+// terraformOutputs are the outputs terraform output -json gives.
+func terraformOutputs(t *testing.T, terraform func(args ...string) []byte) map[string]any {
+	t.Helper()
 	var raw map[string]struct {
 		Value json.RawMessage `json:"value"`
 	}

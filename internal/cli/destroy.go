@@ -82,14 +82,15 @@ func (a *app) runDestroy(ctx context.Context, f opFlags) error {
 // for a destroy, as terraform does: the configuration run again, its
 // provider blocks evaluated with their ephemeral inputs (ephemeral
 // resources opened, ephemeral variables given), which the state never
-// records. Other programs' providers are configured from the state.
+// records. Its conditions are not checked, as terraform's destroy checks
+// none. Other programs' providers are configured from the state.
 func (r *stackRun) destroySetup(f opFlags) (engine.Program, error) {
 	if r.pulumi != nil || !r.project.Terraform() {
 		return nil, nil
 	}
 	return r.project.Program(r.config, program.Options{Warn: func(d program.Diagnostic) {
 		r.view.Diagnostic(display.FromProgram(d))
-	}, Stack: r.ws.stack, Vars: f.vars, VarFiles: f.varFiles, Getenv: r.a.env.getenv})
+	}, Stack: r.ws.stack, Vars: f.vars, VarFiles: f.varFiles, Getenv: r.a.env.getenv, Destroy: true})
 }
 
 // refuseProtected stops a destroy that would reach a protected resource

@@ -86,10 +86,10 @@ func (a *app) rootCommand() *cobra.Command {
 		a.previewCommand(), a.upCommand(), a.refreshCommand(), a.destroyCommand(), a.importCommand(),
 		a.stackCommand(), a.stateCommand(), a.configCommand(), a.pluginCommand(), a.versionCommand(),
 	)
-	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
 		switch a.g.colour {
 		case "auto", "always", "never":
-			return a.checkLockTimeout()
+			return errors.Join(a.checkLockTimeout(), a.resolvePathFlags(c))
 		}
 		return display.Errorf("Invalid command line", "--color %q is not auto, always or never.", a.g.colour)
 	}

@@ -44,6 +44,7 @@ func (a *app) previewCommand() *cobra.Command {
 	c.Flags().BoolVar(&f.detailed, "detailed-exitcode", false, "exit 2 when there are changes, 0 when none, 1 on error")
 	c.Flags().BoolVarP(&f.refresh, "refresh", "r", false, "read the resources from their providers first and preview against what they are now (records nothing)")
 	c.Flags().StringVar(&f.savePlan, "save-plan", "", "save the plan to `FILE`, for `plinth up --plan FILE`")
+	markPaths(c, "save-plan")
 	c.Flags().StringVar(&f.genConfigOut, "generate-config-out", "", "write configuration for import blocks that have no resource block to `FILE` (must not exist)")
 	c.Flags().BoolVar(&f.json, "json", false, "write newline-delimited JSON events")
 	c.Flags().BoolVar(&f.diff, "diff", false, "show every changed property")

@@ -39,7 +39,7 @@ func (a *app) stateAdoptCommand() *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) error {
 			file := ""
 			if len(args) == 1 && args[0] != "-" {
-				file = args[0]
+				file = a.path(args[0])
 			}
 			return a.runStateAdopt(c.Context(), file, format, project, force)
 		},

@@ -68,6 +68,7 @@ func (a *app) stateExportCommand() *cobra.Command {
 	c.Flags().StringVar(&tf.TerraformVersion, "terraform-version", "1.11.4", "with --format terraform: the terraform_version to write")
 	c.Flags().BoolVar(&pu.PlaintextIDs, "plaintext-ids", false, "with --format pulumi: write IDs derived from secrets in plain text (Pulumi's format cannot seal an ID)")
 	c.Flags().StringVar(&previous, "previous", "", "with --format terraform: the Terraform state `file` this export replaces; its lineage, next serial, and the types of outputs and terraform_data values are kept")
+	markPaths(c, "file", "previous")
 	return c
 }
 
@@ -176,6 +177,7 @@ func (a *app) stateImportCommand() *cobra.Command {
 		},
 	}
 	c.Flags().StringVarP(&file, "file", "f", "", "read from this `file` instead of standard input")
+	markPaths(c, "file")
 	c.Flags().BoolVarP(&yes, "yes", "y", false, "do not ask for confirmation")
 	return c
 }

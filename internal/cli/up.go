@@ -38,6 +38,7 @@ func (a *app) upCommand() *cobra.Command {
 	f.addVars(c)
 	c.Flags().BoolVarP(&f.refresh, "refresh", "r", false, "refresh the state from the providers first")
 	c.Flags().StringVar(&f.plan, "plan", "", "apply exactly the plan saved in `FILE` by `plinth preview --save-plan`, without asking")
+	markPaths(c, "plan")
 	return c
 }
 

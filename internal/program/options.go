@@ -32,6 +32,13 @@ type Options struct {
 	// during apply. It may be called from any goroutine, and during an
 	// update too.
 	DeferredRead func(DeferredRead)
+	// Destroy is set when the program runs to configure providers for a
+	// destroy (engine.Options.DestroySetup) rather than to plan or apply
+	// it. The Terraform format then checks no precondition,
+	// postcondition or check block assertion, as terraform's destroy
+	// checks none; variable validations, errors in expressions and the
+	// sensitivity of root outputs are checked as in any run.
+	Destroy bool
 }
 
 // DeferredRead is a data source instance left to be read during apply.

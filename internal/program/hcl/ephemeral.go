@@ -88,9 +88,11 @@ func (r *run) ephemeralOutput(o *output, inst *modInst, v cty.Value) bool {
 }
 
 // openEphemeral opens an ephemeral resource instance through the engine;
-// its value is marked ephemeral. The engine closes it when the operation
+// its value is marked ephemeral, and secret where args are (the
+// arguments as the configuration gave them, secrets included; req.Args
+// are the same made plain). The engine closes it when the operation
 // ends, after the deletes that may need a provider it configured.
-func (r *run) openEphemeral(req engine.InvokeRequest) (cty.Value, error) {
+func (r *run) openEphemeral(req engine.InvokeRequest, args resource.Object) (cty.Value, error) {
 	opener, ok := r.mon.(engine.EphemeralOpener)
 	if !ok {
 		return cty.NilVal, errors.New("this engine cannot open ephemeral resources")
@@ -99,7 +101,7 @@ func (r *run) openEphemeral(req engine.InvokeRequest) (cty.Value, error) {
 	if err != nil {
 		return cty.NilVal, err
 	}
-	return objectToCty(res).Mark(ephemeralMark), nil
+	return objectToCty(keepSecretPaths(res, args)).Mark(ephemeralMark), nil
 }
 
 // ephemeralKeys names the arguments that hold ephemeral values, sorted:

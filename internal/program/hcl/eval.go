@@ -15,6 +15,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
 
 	"github.com/plinth-iac/plinth/internal/engine"
@@ -29,9 +30,23 @@ type Evaluator struct {
 	c      *Config
 	inputs map[string]cty.Value // root variables given a value
 	opts   program.Options
+	// planning is set in the evaluator DryRun returns, for a preview:
+	// uuid(), timestamp() and bcrypt() are then unknown, as in a
+	// terraform plan.
+	planning bool
 }
 
 var _ engine.Program = (*Evaluator)(nil)
+
+// DryRun returns the program to run for a preview (a terraform plan):
+// the same configuration and inputs, with the functions whose result
+// differs from call to call (uuid, timestamp, bcrypt) unknown until
+// apply, as terraform has them. The CLI asks for it by this method.
+func (ev *Evaluator) DryRun() engine.Program {
+	c := *ev
+	c.planning = true
+	return &c
+}
 
 // run is one execution.
 type run struct {
@@ -52,9 +67,10 @@ type run struct {
 	// arguments, from their providers, for checkValues; written before
 	// anything is evaluated.
 	argSchemas map[*resourceConfig]map[string]schema.Property
-	// dataOutputs are the schemas of the data sources' attributes, for
-	// the computed ones a deferred read shows as known after apply.
-	dataOutputs map[*resourceConfig]map[string]schema.Property
+	// resultSchemas are the schemas of the resources' and data sources'
+	// attributes: which are sensitive (resultMarks), and the computed ones
+	// a deferred read shows as known after apply.
+	resultSchemas map[*resourceConfig]map[string]schema.Property
 	// failedChecks are the check blocks, by checkKey, whose scoped data
 	// sources failed to read: their assertions are not evaluated.
 	failedChecks map[string]bool
@@ -98,7 +114,7 @@ func (i *modInst) get(addr string) (cty.Value, bool) {
 // the root module's outputs as the stack outputs, and returns the errors
 // found, as diagnostics.
 func (ev *Evaluator) Run(ctx context.Context, mon engine.Monitor) error {
-	r := &run{Evaluator: ev, ctx: ctx, mon: mon, funcs: functions(ev.c.dir, time.Now()), instances: map[*Module][]*modInst{},
+	r := &run{Evaluator: ev, ctx: ctx, mon: mon, funcs: functions(ev.c.dir, time.Now(), ev.planning), instances: map[*Module][]*modInst{},
 		failedChecks: map[string]bool{}}
 	r.rootInst = &modInst{mod: ev.c.root, providers: map[string]string{}, vals: map[string]cty.Value{}}
 	r.instances[ev.c.root] = []*modInst{r.rootInst}
@@ -448,6 +464,18 @@ func (r *run) message(ctx *hcl.EvalContext, c *condition) string {
 	return v.AsString()
 }
 
+// customConditions checks preconditions or postconditions as errors, as
+// conditions does, except in a run that configures the
+// providers for a destroy, which checks none of them: terraform's
+// destroy does not, so a configuration whose conditions no longer hold
+// can still be destroyed.
+func (r *run) customConditions(ctx *hcl.EvalContext, cs []*condition, summary string) bool {
+	if r.opts.Destroy {
+		return true
+	}
+	return r.conditions(ctx, cs, summary, hcl.DiagError)
+}
+
 // conditions evaluates conditions; a false one is an error (or a warning)
 // with its message. Unknown conditions are left for later.
 func (r *run) conditions(ctx *hcl.EvalContext, cs []*condition, summary string, sev hcl.DiagnosticSeverity) bool {
@@ -462,7 +490,10 @@ func (r *run) conditions(ctx *hcl.EvalContext, cs []*condition, summary string, 
 		if !v.IsKnown() {
 			continue
 		}
-		if v.IsNull() || v.Type() != cty.Bool {
+		// A condition converts to bool as terraform converts it: the
+		// strings "true" and "false" (an untyped variable's -var) hold.
+		v, err := convert.Convert(v, cty.Bool)
+		if err != nil || v.IsNull() {
 			ok = r.report(hcl.Diagnostics{errorAt(c.cond.Range(), "Invalid condition result", "The condition must be true or false.")}) && ok
 			continue
 		}

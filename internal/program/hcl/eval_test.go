@@ -41,6 +41,9 @@ type fakeMonitor struct {
 	// readErr, if set, is the error a data source read fails with (nil:
 	// it succeeds).
 	readErr func(engine.InvokeRequest) error
+	// outputsOf, if set, makes a resource's outputs from its inputs (nil:
+	// the inputs are the outputs).
+	outputsOf func(resource.Object) resource.Object
 	// schemaVersions are the package@version each Schema call asked for.
 	schemaVersions []string
 }
@@ -56,6 +59,9 @@ func (f *fakeMonitor) Register(reg engine.Registration, done func(engine.Registe
 	outs := reg.Inputs
 	if reg.ImportID != "" && f.imported != nil {
 		outs = f.imported
+	}
+	if f.outputsOf != nil {
+		outs = f.outputsOf(reg.Inputs)
 	}
 	res := engine.Registered{URN: resource.NewURN("dev", "p", "", reg.Type, reg.Name), ID: id, Outputs: outs, Custom: true,
 		ProviderRef: "urn::" + reg.Name}

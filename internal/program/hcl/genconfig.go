@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/plinth-iac/plinth/internal/engine"
-	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/sdk/resource"
 	"github.com/zclconf/go-cty/cty"
@@ -145,7 +144,7 @@ func (r *run) importUnconfigured(im *importStmt, ctx *hcl.EvalContext) (Imported
 		return Imported{}, r.fail(im.rng, "Configuration generation for count and for_each resources not supported",
 			"Plinth cannot generate configuration for %s, an instance of a counted or for_each resource; write its resource block by hand.", name)
 	}
-	token, pkg, err := program.NormalizeType(im.to.typ)
+	token, pkg, err := typeToken(im.to.typ)
 	if err != nil {
 		return Imported{}, r.fail(im.rng, "Invalid resource type", "%s.", err)
 	}

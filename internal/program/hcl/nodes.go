@@ -95,7 +95,7 @@ func (r *run) local(n *node, inst *modInst) bool {
 func (r *run) output(n *node, inst *modInst) bool {
 	o := n.output
 	ctx := r.evalCtx(inst)
-	if !r.conditions(ctx, o.preconditions, "Module output value precondition failed", hcl.DiagError) {
+	if !r.customConditions(ctx, o.preconditions, "Module output value precondition failed") {
 		return false
 	}
 	v, ds := o.value.Value(ctx)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
 // metaArguments are a resource block's arguments that are not the
@@ -32,9 +33,9 @@ func (l *loader) resourceConfig(b *hcl.Block) *resourceConfig {
 	content, rest, ds := b.Body.PartialContent(resourceSchema)
 	l.diags = append(l.diags, ds...)
 	r := &resourceConfig{mode: mode, typ: b.Labels[0], name: b.Labels[1], body: rest, rng: b.DefRange}
-	if !strings.Contains(r.typ, "_") && r.typ != "terraform_data" {
-		l.diags = append(l.diags, errorAt(b.LabelRanges[0], "Invalid resource type",
-			"%q is not a resource type: a type is PROVIDER_NAME, such as random_pet or local_file.", r.typ))
+	if !hclsyntax.ValidIdentifier(r.typ) {
+		l.diags = append(l.diags, errorAt(b.LabelRanges[0], "Invalid resource type name",
+			"%q cannot name a type: a type name starts with a letter or an underscore and holds only letters, digits, underscores and dashes, such as random_pet, or external for a type named like its provider.", r.typ))
 	}
 	if a, ok := content.Attributes["count"]; ok {
 		r.count = a.Expr

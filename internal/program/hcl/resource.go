@@ -115,7 +115,7 @@ func groupOf(insts []resource.URN) (resource.URN, bool) {
 // value when the engine is done with it.
 func (r *run) registerInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.EvalContext, deps dependencies, set func(cty.Value, bool)) {
 	rc := n.resource
-	if !r.conditions(ctx, rc.lc.preconditions, "Resource precondition failed", hcl.DiagError) {
+	if !r.customConditions(ctx, rc.lc.preconditions, "Resource precondition failed") {
 		set(cty.NilVal, true)
 		return
 	}
@@ -151,7 +151,7 @@ func (r *run) registerInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.E
 		st.urns = append(st.urns, res.URN)
 		st.pending = st.pending || res.ID.ContainsUnknowns()
 		r.mu.Unlock()
-		v := resourceValue(res)
+		v := objectToCty(resultMarks(resourceOutputs(res), r.resultSchemas[rc], reg.Inputs))
 		set(v, !r.postconditions(rc, ctx, v))
 	})
 }
@@ -164,11 +164,11 @@ func (r *run) postconditions(rc *resourceConfig, ctx *hcl.EvalContext, self cty.
 	}
 	pctx := ctx.NewChild()
 	pctx.Variables = map[string]cty.Value{"self": self}
-	return r.conditions(pctx, rc.lc.postconditions, "Resource postcondition failed", hcl.DiagError)
+	return r.customConditions(pctx, rc.lc.postconditions, "Resource postcondition failed")
 }
 
-// resourceValue is a registered resource's value: its outputs, with id.
-func resourceValue(res engine.Registered) cty.Value {
+// resourceOutputs are a registered resource's outputs, with id.
+func resourceOutputs(res engine.Registered) resource.Object {
 	o := res.Outputs.Copy()
 	if o == nil {
 		o = resource.Object{}
@@ -176,13 +176,13 @@ func resourceValue(res engine.Registered) cty.Value {
 	if _, ok := o["id"]; !ok {
 		o["id"] = res.ID
 	}
-	return objectToCty(o)
+	return o
 }
 
 // registration builds the engine's request for a resource instance.
 func (r *run) registration(n *node, inst *modInst, k instanceKey, inputs resource.Object, deps dependencies) (engine.Registration, bool) {
 	rc := n.resource
-	token, pkg, err := program.NormalizeType(rc.typ)
+	token, pkg, err := typeToken(rc.typ)
 	if err != nil {
 		return engine.Registration{}, r.fail(rc.rng, "Invalid resource type", "%s.", err)
 	}
@@ -292,7 +292,7 @@ func traversalPath(t hcl.Traversal) string {
 // depends on is yet to be created, else its value is unknown until then.
 func (r *run) readInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.EvalContext, pending bool, set func(cty.Value, bool)) {
 	rc := n.resource
-	if !r.conditions(ctx, rc.lc.preconditions, "Resource precondition failed", hcl.DiagError) {
+	if !r.customConditions(ctx, rc.lc.preconditions, "Resource precondition failed") {
 		set(cty.NilVal, true)
 		return
 	}
@@ -301,7 +301,7 @@ func (r *run) readInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.EvalC
 		set(cty.NilVal, true)
 		return
 	}
-	token, pkg, err := program.NormalizeFunction(rc.typ)
+	token, pkg, err := typeToken(rc.typ)
 	if unknown := resource.NewObject(args).ContainsUnknowns(); pending || unknown {
 		if rc.mode == ephemeral {
 			set(cty.DynamicVal.Mark(ephemeralMark), false)
@@ -342,13 +342,11 @@ func (r *run) readInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.EvalC
 			set(cty.NilVal, true)
 			return
 		}
+		res = resultMarks(res, r.resultSchemas[rc], args)
 		if rc.check != nil {
 			r.scopedRead(rc, inst, k, token, r.secretAttrs(rc, res))
 		}
 		v := objectToCty(res)
-		if resource.NewObject(args).ContainsSecrets() {
-			v = v.Mark(sensitive)
-		}
 		set(v, !r.postconditions(rc, ctx, v))
 	}()
 }
@@ -460,14 +458,24 @@ func expandDynamic(blk *hclsyntax.Block, ctx *hcl.EvalContext, blocks map[string
 func (r *run) openInstance(n *node, inst *modInst, k instanceKey, reg engine.Registration, token string, args resource.Object, set func(cty.Value, bool)) {
 	rc := n.resource
 	plain, _ := resource.NewObject(args).Unsecret()
-	v, err := r.openEphemeral(engine.InvokeRequest{Token: token, Args: plain.Object(), Provider: reg.Provider, Version: reg.Version})
+	v, err := r.openEphemeral(engine.InvokeRequest{Token: token, Args: plain.Object(), Provider: reg.Provider, Version: reg.Version}, args)
 	if err != nil {
 		r.fail(rc.rng, "Failed to open ephemeral resource", "Opening %s%s%s failed: %s.", inst.prefix, rc.addr(), k.suffix(), err)
 		set(cty.NilVal, true)
 		return
 	}
-	if resource.NewObject(args).ContainsSecrets() {
-		v = v.Mark(sensitive)
-	}
 	set(v, false)
+}
+
+// typeToken is the engine's token for a resource, data source or
+// ephemeral resource type, and its provider's package: random_pet is
+// random:index:random_pet of random. A type named like its provider
+// (the external and http providers' data sources) is its own package,
+// external:index:external, as terraform takes a type's provider from
+// the name before its first underscore, or the whole name.
+func typeToken(typ string) (token, pkg string, err error) {
+	if !strings.Contains(typ, "_") && program.IsPackageName(typ) {
+		return typ + ":index:" + typ, typ, nil
+	}
+	return program.NormalizeType(typ)
 }

@@ -25,7 +25,7 @@ import (
 func (r *run) schemaCheck() bool {
 	cache := map[string]*schema.Schema{}
 	r.argSchemas = map[*resourceConfig]map[string]schema.Property{}
-	r.dataOutputs = map[*resourceConfig]map[string]schema.Property{}
+	r.resultSchemas = map[*resourceConfig]map[string]schema.Property{}
 	var ds hcl.Diagnostics
 	var walk func(m *Module)
 	walk = func(m *Module) {
@@ -70,7 +70,7 @@ func (r *run) checkResource(m *Module, rc *resourceConfig, cache map[string]*sch
 	if rc.mode == ephemeral {
 		return nil, nil
 	}
-	token, pkg, err := program.NormalizeType(rc.typ)
+	token, pkg, err := typeToken(rc.typ)
 	if err != nil {
 		return nil, nil
 	}
@@ -83,7 +83,9 @@ func (r *run) checkResource(m *Module, rc *resourceConfig, cache map[string]*sch
 		return nil, hcl.Diagnostics{d}
 	}
 	if rc.mode == dataMode {
-		r.dataOutputs[rc] = s.Functions[token].Outputs
+		r.resultSchemas[rc] = s.Functions[token].Outputs
+	} else {
+		r.resultSchemas[rc] = s.Resources[token].Outputs
 	}
 	if inputs == nil {
 		return nil, nil
@@ -113,8 +115,8 @@ func typeInputs(s *schema.Schema, rc *resourceConfig, token, pkg string) (map[st
 		kind = "data source"
 		fs, ok := s.Functions[token]
 		inputs = fs.Inputs
-		for t := range s.Functions {
-			if n := strings.TrimPrefix(t, pkg+":index:"); strings.HasPrefix(n, pkg+"_") {
+		for t := range s.Functions { // data sources, not provider functions
+			if n := strings.TrimPrefix(t, pkg+":index:"); strings.HasPrefix(n, pkg+"_") || n == pkg {
 				known[n] = ok
 			}
 		}

@@ -16,14 +16,25 @@ var (
 	str = schema.Type{Kind: schema.TypeString}
 	num = schema.Type{Kind: schema.TypeNumber}
 	// testSchemas is what the fake monitor's providers declare: "chk"
-	// has a resource and a data source; other packages have no schema.
-	testSchemas = map[string]*schema.Schema{"chk": {
+	// has a resource and a data source; "ext" a resource and a data
+	// source named like it (as the external provider's data source is);
+	// other packages have no schema.
+	testSchemas = map[string]*schema.Schema{"ext": {
+		Resources: map[string]schema.ResourceSchema{"ext:index:ext": {Inputs: map[string]schema.Property{"query": {Type: str}}}},
+		Functions: map[string]schema.FunctionSchema{"ext:index:ext": {Inputs: map[string]schema.Property{"query": {Type: str}},
+			Outputs: map[string]schema.Property{"query": {Type: str}, "result": {Type: str}}}},
+	}, "chk": {
 		Resources: map[string]schema.ResourceSchema{"chk:index:chk_file": {Inputs: map[string]schema.Property{
 			"filename": {Type: str, Required: true},
 			"size":     {Type: num},
 			"tags":     {Type: schema.Type{Kind: schema.TypeArray, Elem: &str}},
 			"subject": {Type: schema.Type{Kind: schema.TypeArray, Elem: &schema.Type{Kind: schema.TypeObject,
-				Properties: map[string]schema.Property{"cn": {Type: str, Required: true}}}}},
+				Properties: map[string]schema.Property{"cn": {Type: str, Required: true}, "pw": {Type: str}}}}},
+		}, Outputs: map[string]schema.Property{
+			"filename": {Type: str}, "size": {Type: num}, "digest": {Type: str},
+			"tags": {Type: schema.Type{Kind: schema.TypeArray, Elem: &str}},
+			"subject": {Type: schema.Type{Kind: schema.TypeArray, Elem: &schema.Type{Kind: schema.TypeObject,
+				Properties: map[string]schema.Property{"cn": {Type: str}, "pw": {Type: str, Secret: true}}}}},
 		}}},
 		Functions: map[string]schema.FunctionSchema{"chk:index:chk_file": {
 			Inputs: map[string]schema.Property{

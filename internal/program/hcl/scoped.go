@@ -70,7 +70,7 @@ func checkKey(inst *modInst, c *check) string { return inst.prefix + "check." + 
 // read result secret, for the display.
 func (r *run) secretAttrs(rc *resourceConfig, res resource.Object) resource.Object {
 	out := res.Copy()
-	for name, p := range r.dataOutputs[rc] {
+	for name, p := range r.resultSchemas[rc] {
 		if v, ok := out[name]; ok && p.Secret && !v.IsNull() {
 			out[name] = resource.MakeSecret(v)
 		}
@@ -80,12 +80,14 @@ func (r *run) secretAttrs(rc *resourceConfig, res resource.Object) resource.Obje
 
 // check evaluates a check block's assertions, unless one of its scoped
 // data sources failed to read; failures are warnings, and so are
-// assertions a plan cannot evaluate yet, as terraform's are.
+// assertions a plan cannot evaluate yet, as terraform's are. A run that
+// configures the providers for a destroy evaluates none, as terraform's
+// destroy does not.
 func (r *run) check(n *node, inst *modInst) {
 	r.mu.Lock()
 	failed := r.failedChecks[checkKey(inst, n.check)]
 	r.mu.Unlock()
-	if failed {
+	if failed || r.opts.Destroy {
 		return
 	}
 	ctx := r.evalCtx(inst)

@@ -141,7 +141,7 @@ func sortedValues(vals map[string]cty.Value) []string {
 // configuration leaves unset unknown until the read (sensitive ones
 // secret).
 func (r *run) withComputed(rc *resourceConfig, args resource.Object) resource.Object {
-	outs := r.dataOutputs[rc]
+	outs := r.resultSchemas[rc]
 	if outs == nil {
 		return args
 	}

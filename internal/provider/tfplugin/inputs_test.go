@@ -137,6 +137,26 @@ func TestStickySecrets(t *testing.T) {
 	if outputs["a"].IsSecret() {
 		t.Errorf("the outputs given were modified")
 	}
+	// Nested: only the paths the argument holds secrets at.
+	secret, s := resource.MakeSecret, resource.NewString
+	nested := resource.Object{
+		"keepers": resource.NewObject(resource.Object{"a": s("x"), "b": s("y")}),
+		"list":    resource.NewArray(s("x"), s("y")),
+		"set":     resource.NewArray(s("x")),
+	}
+	got = stickySecrets(nested, resource.Object{
+		"keepers": resource.NewObject(resource.Object{"a": secret(s("x")), "b": s("y")}),
+		"list":    resource.NewArray(s("x"), secret(s("y"))),
+		"set":     resource.NewArray(s("x"), secret(s("y"))), // the provider dropped an element
+	})
+	want := resource.Object{
+		"keepers": resource.NewObject(resource.Object{"a": secret(s("x")), "b": s("y")}),
+		"list":    resource.NewArray(s("x"), secret(s("y"))),
+		"set":     secret(resource.NewArray(s("x"))),
+	}
+	if diff := cmp.Diff(want, got, valueEqual); diff != "" {
+		t.Errorf("nested secrets (-want +got):\n%s", diff)
+	}
 }
 
 func TestIgnoreChanges(t *testing.T) {

@@ -101,21 +101,45 @@ func settable(b *block, o resource.Object) resource.Object {
 	return out
 }
 
-// stickySecrets keeps secret what the program marked secret: an output whose
-// input was (or held) a secret is made secret as a whole.
+// stickySecrets keeps secret what the program marked secret, where it
+// did, as terraform keeps its configuration's sensitive paths in a
+// resource's state: an output named like an argument is made secret at
+// the paths the argument holds secrets at (keepers.a of keepers = { a =
+// secret, b = "plain" }, not keepers.b). Where the output's shape parts
+// from the argument's (a set reordered, a value normalised into another
+// kind), all of it is made secret: more, never less.
 func stickySecrets(outputs, inputs resource.Object) resource.Object {
 	out, copied := outputs, false
 	for k, in := range inputs {
 		v, ok := outputs[k]
-		if !ok || v.IsNull() || v.IsSecret() || !in.ContainsSecrets() {
+		if !ok || v.IsNull() || !in.ContainsSecrets() {
 			continue
 		}
 		if !copied {
 			out, copied = outputs.Copy(), true
 		}
-		out[k] = resource.MakeSecret(v)
+		out[k] = secretAt(v, in)
 	}
 	return out
+}
+
+// secretAt makes v secret where in, the argument it comes from, is.
+func secretAt(v, in resource.Value) resource.Value {
+	switch {
+	case v.IsSecret() || v.IsNull() || !in.ContainsSecrets():
+		return v
+	case in.IsSecret():
+		return resource.MakeSecret(v)
+	case in.Kind() == resource.ObjectKind && v.Kind() == resource.ObjectKind:
+		return resource.NewObject(stickySecrets(v.Object(), in.Object()))
+	case in.Kind() == resource.ArrayKind && v.Kind() == resource.ArrayKind && len(in.Array()) == len(v.Array()):
+		elems := make([]resource.Value, len(v.Array()))
+		for i, e := range v.Array() {
+			elems[i] = secretAt(e, in.Array()[i])
+		}
+		return resource.NewArray(elems...)
+	}
+	return resource.MakeSecret(v)
 }
 
 func sortedStrings(s []string) []string {

@@ -110,3 +110,44 @@ func TestImpureFunctions(t *testing.T) {
 		t.Error("two uuid() calls returned the same value")
 	}
 }
+
+// TestImpureFunctionsPlanning: in a plan's table the impure functions
+// are unknown of their type, sensitive if their argument is, and still
+// check their arguments, as in a terraform plan; a template that calls
+// one is unknown too; pure functions are not touched.
+func TestImpureFunctionsPlanning(t *testing.T) {
+	tests := map[string]struct {
+		expr    string
+		want    cty.Value
+		wantErr string
+	}{
+		"uuid":            {expr: `uuid()`, want: cty.UnknownVal(cty.String)},
+		"timestamp":       {expr: `timestamp()`, want: cty.UnknownVal(cty.String)},
+		"core::timestamp": {expr: `core::timestamp()`, want: cty.UnknownVal(cty.String)},
+		"bcrypt":          {expr: `bcrypt("hello")`, want: cty.UnknownVal(cty.String)},
+		"bcrypt secret":   {expr: `bcrypt(sensitive("hello"))`, want: cty.UnknownVal(cty.String).Mark(Sensitive)},
+		"in a template":   {expr: `templatestring(tpl, {})`, want: cty.UnknownVal(cty.String)},
+		"in an argument":  {expr: `upper(uuid())`, want: cty.UnknownVal(cty.String)},
+		"bad argument":    {expr: `bcrypt("hello", "x")`, wantErr: "Invalid function argument"},
+		"pure":            {expr: `upper("a")`, want: cty.StringVal("A")},
+		"plantimestamp":   {expr: `plantimestamp()`, want: cty.StringVal("2026-01-02T03:04:05Z")},
+	}
+	vars := map[string]cty.Value{"tpl": cty.StringVal("${uuid()}")}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			got, diags := eval(t, tc.expr, vars, Planning(), WithPlanTimestamp("2026-01-02T03:04:05Z"))
+			if tc.wantErr != "" {
+				if !diags.HasErrors() || diags[0].Summary != tc.wantErr {
+					t.Fatalf("%s: %v, want the error %q", tc.expr, diags, tc.wantErr)
+				}
+				return
+			}
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			if !sameValue(got, tc.want) {
+				t.Errorf("%s = %#v, want %#v", tc.expr, got, tc.want)
+			}
+		})
+	}
+}

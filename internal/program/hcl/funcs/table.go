@@ -25,6 +25,19 @@ type Option func(*config)
 
 type config struct {
 	planTimestamp cty.Value
+	planning      bool
+}
+
+// impure are the functions whose result differs from call to call:
+// unknown during a plan (see Planning).
+var impure = []string{"bcrypt", "timestamp", "uuid"}
+
+// Planning makes the table one for a plan: the impure functions (bcrypt,
+// timestamp, uuid) check their arguments but return an unknown value of
+// their type, as Terraform's do until apply ("(known after apply)"), so
+// a plan shows no value that apply would not keep.
+func Planning() Option {
+	return func(c *config) { c.planning = true }
 }
 
 // WithPlanTimestamp sets what plantimestamp() returns: the RFC 3339 time
@@ -48,6 +61,11 @@ func Table(baseDir string, opts ...Option) map[string]function.Function {
 		t[name] = f
 	}
 	t["plantimestamp"] = planTimestampFunc(cfg.planTimestamp)
+	if cfg.planning {
+		for _, name := range impure {
+			t[name] = function.Unpredictable(t[name])
+		}
+	}
 	t["templatefile"] = templateFileFunc(baseDir, t)
 	t["templatestring"] = templateStringFunc(t)
 	aliases := make(map[string]function.Function, len(t))
