@@ -281,9 +281,6 @@ func TestUnsupported(t *testing.T) {
 	if resp, _ := c.SupportsFeature(ctx, &pulumirpc.SupportsFeatureRequest{Id: "secrets"}); !resp.GetHasSupport() {
 		t.Error("secrets are not supported")
 	}
-	if resp, _ := c.SupportsFeature(ctx, &pulumirpc.SupportsFeatureRequest{Id: "parameterization"}); resp.GetHasSupport() {
-		t.Error("parameterization is said to be supported")
-	}
 	if _, err := c.SignalAndWaitForShutdown(ctx, &emptypb.Empty{}); err != nil {
 		t.Errorf("SignalAndWaitForShutdown: %v", err)
 	}
