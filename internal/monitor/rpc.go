@@ -124,6 +124,9 @@ func (m *resourceMonitor) Invoke(ctx context.Context, req *pulumirpc.ResourceInv
 		err = &RequestError{"function " + req.GetTok(), fmt.Sprintf("the program sent a malformed argument (%v)", err)}
 		return nil, status.Error(codes.InvalidArgument, s.refuse(err).Error())
 	}
+	if req.GetTok() == GetResourceToken {
+		return s.getResource(args, req)
+	}
 	ret, err := s.mon.Invoke(ctx, engine.InvokeRequest{Token: req.GetTok(), Args: args, Provider: s.providerRef(req.GetProvider()), Version: req.GetVersion()})
 	var ie *engine.InvokeError
 	if errors.As(err, &ie) {
