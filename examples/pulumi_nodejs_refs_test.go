@@ -80,7 +80,7 @@ func TestPulumiNodejsReferences(t *testing.T) {
 	}
 
 	r := clitest.Run(t, dir, opts("another passphrase"), "--stack", "app2", "up", "--yes")
-	if r.Code == 0 || !strings.Contains(r.Output(), `reading stack "organization/jsprog/net"`) || !strings.Contains(r.Output(), "different passphrase") {
+	if r.Code == 0 || !strings.Contains(r.Output(), `reading stack "organization/jsprog/net"`) || !strings.Contains(r.Output(), "sealed with a passphrase other than stack app2's") {
 		t.Errorf("app2 (another passphrase) referencing net: exit %d, want a failure naming net and the passphrase\n%s", r.Code, r.Output())
 	}
 
