@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/plinth-iac/plinth/internal/state"
@@ -35,6 +36,16 @@ func (a *app) exportPulumi(snap *state.Snapshot, opts pulumistate.ExportOptions)
 	}
 	data, err := pulumistate.FromSnapshot(snap, p, time.Now(), opts)
 	return data, pendingNotes(snap), err
+}
+
+// exportProject is the project name a Pulumi export gives the stack
+// resource of a stack without resources (whose URNs would give it): the
+// program's, else the project directory's name.
+func exportProject(ws *workspace) string {
+	if name, err := projectName(ws.dir); err == nil && name != "" {
+		return name
+	}
+	return filepath.Base(ws.dir)
 }
 
 // pendingNotes warns that `pulumi stack import` drops the pending

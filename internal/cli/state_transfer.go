@@ -45,10 +45,11 @@ func (a *app) stateExportCommand() *cobra.Command {
 			if err := applyPrevious(&tf, previous, c.Flags().Changed("serial")); err != nil {
 				return err
 			}
-			crypter, snap, err := a.exportState(c.Context(), force)
+			ws, crypter, snap, err := a.exportState(c.Context(), force)
 			if err != nil {
 				return err
 			}
+			pu.Stack, pu.Project = ws.stack, exportProject(ws)
 			data, err := a.encodeExport(snap, crypter, format, tf, pu)
 			if err != nil {
 				return err
@@ -132,22 +133,21 @@ func (a *app) encodeExport(snap *state.Snapshot, crypter state.Crypter, format s
 
 // exportState reads the state to export: as it loads, or with force,
 // whatever can be salvaged of it.
-func (a *app) exportState(ctx context.Context, force bool) (*secrets.Crypter, *state.Snapshot, error) {
+func (a *app) exportState(ctx context.Context, force bool) (*workspace, *secrets.Crypter, *state.Snapshot, error) {
 	if !force {
-		_, c, snap, err := a.stateContext(ctx, false)
-		return c, snap, err
+		return a.stateContext(ctx, false)
 	}
 	ws, err := a.workspace()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	c, err := ws.crypter(ctx)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	snap, notes, err := state.Salvage(ctx, ws.backend, ws.stack, c)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	for _, n := range notes {
 		d := display.Diagnostic{Severity: engine.SeverityWarning, Summary: "Salvage", Detail: n}
@@ -159,7 +159,7 @@ func (a *app) exportState(ctx context.Context, force bool) (*secrets.Crypter, *s
 		fmt.Fprintf(a.env.Stderr, "Salvaged %d resources and %d pending operations of stack %s; check them, then load the file with `plinth state import --file FILE`.\n",
 			countResources(snap), len(snap.Pending), ws.stack)
 	}
-	return c, snap, nil
+	return ws, c, snap, nil
 }
 
 func (a *app) stateImportCommand() *cobra.Command {

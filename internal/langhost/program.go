@@ -31,6 +31,9 @@ type Program struct {
 	// Log receives the program's log messages and warnings; nil drops
 	// them.
 	Log func(monitor.Log)
+	// Stacks reads the stacks the program references (StackReference);
+	// nil refuses stack references.
+	Stacks monitor.StackReader
 	// Stdout and Stderr receive the program's own output (console.log);
 	// nil drops it.
 	Stdout, Stderr io.Writer
@@ -54,7 +57,7 @@ func (p *Program) DryRun() engine.Program {
 
 // Run implements engine.Program.
 func (p *Program) Run(ctx context.Context, mon engine.Monitor) error {
-	srv, err := monitor.Start(mon, monitor.Config{Stack: p.Stack, Project: p.Project.Name, Log: p.Log})
+	srv, err := monitor.Start(mon, monitor.Config{Stack: p.Stack, Project: p.Project.Name, Log: p.Log, Stacks: p.Stacks})
 	if err != nil {
 		return err
 	}

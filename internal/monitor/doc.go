@@ -11,7 +11,9 @@
 // is internal/langhost.
 //
 // Call (a method of a component from a provider plugin) goes to the engine
-// as an InvokeRequest with Method set. Left out, each answered with an
-// error that says so: ReadResource (`get` functions), stack transforms,
-// resource hooks and parameterized packages.
+// as an InvokeRequest with Method set; ReadResource (`get` functions) as a
+// read registration. SupportsFeature answers true for the features plinth
+// refuses (transforms, hooks, parameterized packages, replaceWith), so that
+// the SDK makes the call and the monitor refuses it with an error naming
+// plinth; told false, the SDKs tell the user to update the Pulumi CLI.
 package monitor

@@ -90,13 +90,22 @@ func (f *fakeMonitor) URN(typ, name string, parent resource.URN) resource.URN {
 func client(t *testing.T) (*fakeMonitor, *monitor.Server, pulumirpc.ResourceMonitorClient, pulumirpc.EngineClient, *[]monitor.Log) {
 	t.Helper()
 	fake := &fakeMonitor{outputs: map[resource.URN]resource.Object{}}
+	srv, c, e, logs := serve(t, fake, monitor.Config{Stack: "dev", Project: "proj"})
+	return fake, srv, c, e, logs
+}
+
+// serve serves mon with cfg (its Log set to collect the logs) and returns
+// clients of both services.
+func serve(t *testing.T, mon engine.Monitor, cfg monitor.Config) (*monitor.Server, pulumirpc.ResourceMonitorClient, pulumirpc.EngineClient, *[]monitor.Log) {
+	t.Helper()
 	var logs []monitor.Log
 	var mu sync.Mutex
-	srv, err := monitor.Start(fake, monitor.Config{Stack: "dev", Project: "proj", Log: func(l monitor.Log) {
+	cfg.Log = func(l monitor.Log) {
 		mu.Lock()
 		logs = append(logs, l)
 		mu.Unlock()
-	}})
+	}
+	srv, err := monitor.Start(mon, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +115,7 @@ func client(t *testing.T) (*fakeMonitor, *monitor.Server, pulumirpc.ResourceMoni
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close() })
-	return fake, srv, pulumirpc.NewResourceMonitorClient(conn), pulumirpc.NewEngineClient(conn), &logs
+	return srv, pulumirpc.NewResourceMonitorClient(conn), pulumirpc.NewEngineClient(conn), &logs
 }
 
 func obj(t *testing.T, m map[string]any) *structpb.Struct {
@@ -280,9 +289,6 @@ func TestUnsupported(t *testing.T) {
 	}
 	if resp, _ := c.SupportsFeature(ctx, &pulumirpc.SupportsFeatureRequest{Id: "secrets"}); !resp.GetHasSupport() {
 		t.Error("secrets are not supported")
-	}
-	if resp, _ := c.SupportsFeature(ctx, &pulumirpc.SupportsFeatureRequest{Id: "parameterization"}); resp.GetHasSupport() {
-		t.Error("parameterization is said to be supported")
 	}
 	if _, err := c.SignalAndWaitForShutdown(ctx, &emptypb.Empty{}); err != nil {
 		t.Errorf("SignalAndWaitForShutdown: %v", err)

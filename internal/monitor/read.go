@@ -19,6 +19,9 @@ import (
 // engine.Registration.ReadID); the answer is its URN and what was read.
 func (m *resourceMonitor) ReadResource(ctx context.Context, req *pulumirpc.ReadResourceRequest) (*pulumirpc.ReadResourceResponse, error) {
 	s := m.s
+	if req.GetType() == StackReferenceType {
+		return s.readStackReference(ctx, req)
+	}
 	urn := s.mon.URN(req.GetType(), req.GetName(), s.parent(req.GetParent()))
 	reg, err := s.readRegistration(req, urn)
 	if err != nil {

@@ -70,6 +70,8 @@ func (s *Server) refuseUnsupported(req *pulumirpc.RegisterResourceRequest, what 
 		return &RequestError{what, "it has resource hooks, which plinth does not support; remove the hooks option"}
 	case req.GetPackageRef() != "":
 		return &RequestError{what, "it belongs to a parameterized package, which plinth does not support"}
+	case len(req.GetReplaceWith()) > 0:
+		return &RequestError{what, "it has the replaceWith option, which plinth does not support; remove the option, or use replaceOnChanges or dependsOn"}
 	}
 	urn := resource.URN(strings.TrimPrefix(what, "resource "))
 	if req.GetPluginDownloadURL() != "" {

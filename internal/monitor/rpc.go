@@ -25,10 +25,23 @@ type resourceMonitor struct {
 
 var _ pulumirpc.ResourceMonitorServer = (*resourceMonitor)(nil)
 
-// features are the monitor features plinth has.
+// features answers SupportsFeature for every feature a Pulumi SDK asks
+// about. True means plinth honours the feature, or refuses it where the
+// program uses it with an error that names plinth and the feature: an SDK
+// told false throws "The Pulumi CLI does not support ... update the Pulumi
+// CLI", which misdirects a plinth user. A feature not listed is answered
+// false; the SDKs then do without it (invokeDependsOn: the SDK waits for
+// the dependencies itself).
 var features = map[string]bool{
+	// Honoured.
 	"secrets": true, "resourceReferences": true, "outputValues": true,
 	"deletedWith": true, "aliasSpecs": true,
+	// Refused where used, naming plinth: RegisterStackTransform,
+	// RegisterStackInvokeTransform, RegisterResourceHook,
+	// RegisterErrorHook, RegisterPackage, and the transforms, hooks and
+	// replaceWith options of RegisterResource (refuseUnsupported).
+	"transforms": true, "invokeTransforms": true, "resourceHooks": true,
+	"errorHooks": true, "parameterization": true, "replaceWith": true,
 }
 
 // SupportsFeature implements pulumirpc.ResourceMonitorServer.
@@ -111,6 +124,9 @@ func (m *resourceMonitor) Invoke(ctx context.Context, req *pulumirpc.ResourceInv
 		err = &RequestError{"function " + req.GetTok(), fmt.Sprintf("the program sent a malformed argument (%v)", err)}
 		return nil, status.Error(codes.InvalidArgument, s.refuse(err).Error())
 	}
+	if req.GetTok() == GetResourceToken {
+		return s.getResource(args, req)
+	}
 	ret, err := s.mon.Invoke(ctx, engine.InvokeRequest{Token: req.GetTok(), Args: args, Provider: s.providerRef(req.GetProvider()), Version: req.GetVersion()})
 	var ie *engine.InvokeError
 	if errors.As(err, &ie) {
@@ -135,9 +151,11 @@ func checkFailures(failures []provider.CheckFailure) []*pulumirpc.CheckFailure {
 	return fs
 }
 
-// unsupported answers a request plinth does not serve.
-func unsupported(what, instead string) error {
-	return status.Errorf(codes.Unimplemented, "%s is not supported by plinth; %s", what, instead)
+// unsupported refuses a request plinth does not serve: the operation
+// fails with this error, whether or not the program catches it.
+func (s *Server) unsupported(what, instead string) error {
+	err := s.refuse(fmt.Errorf("%s is not supported by plinth; %s", what, instead))
+	return status.Error(codes.Unimplemented, err.Error())
 }
 
 // Call implements pulumirpc.ResourceMonitorServer: a method of a
@@ -171,27 +189,27 @@ func (m *resourceMonitor) Call(ctx context.Context, req *pulumirpc.ResourceCallR
 
 // RegisterStackTransform implements pulumirpc.ResourceMonitorServer.
 func (m *resourceMonitor) RegisterStackTransform(context.Context, *pulumirpc.Callback) (*emptypb.Empty, error) {
-	return nil, unsupported("a stack transform (pulumi.runtime.registerResourceTransform)", "change the resources in the program instead")
+	return nil, m.s.unsupported("a stack transform (pulumi.runtime.registerResourceTransform)", "change the resources in the program instead")
 }
 
 // RegisterStackInvokeTransform implements pulumirpc.ResourceMonitorServer.
 func (m *resourceMonitor) RegisterStackInvokeTransform(context.Context, *pulumirpc.Callback) (*emptypb.Empty, error) {
-	return nil, unsupported("an invoke transform (pulumi.runtime.registerInvokeTransform)", "change the function arguments in the program instead")
+	return nil, m.s.unsupported("an invoke transform (pulumi.runtime.registerInvokeTransform)", "change the function arguments in the program instead")
 }
 
 // RegisterResourceHook implements pulumirpc.ResourceMonitorServer.
 func (m *resourceMonitor) RegisterResourceHook(_ context.Context, req *pulumirpc.RegisterResourceHookRequest) (*emptypb.Empty, error) {
-	return nil, unsupported(fmt.Sprintf("the resource hook %q", req.GetName()), "remove the hook")
+	return nil, m.s.unsupported(fmt.Sprintf("the resource hook %q", req.GetName()), "remove the hook")
 }
 
 // RegisterErrorHook implements pulumirpc.ResourceMonitorServer.
 func (m *resourceMonitor) RegisterErrorHook(_ context.Context, req *pulumirpc.RegisterErrorHookRequest) (*emptypb.Empty, error) {
-	return nil, unsupported(fmt.Sprintf("the error hook %q", req.GetName()), "remove the hook")
+	return nil, m.s.unsupported(fmt.Sprintf("the error hook %q", req.GetName()), "remove the hook")
 }
 
 // RegisterPackage implements pulumirpc.ResourceMonitorServer.
 func (m *resourceMonitor) RegisterPackage(_ context.Context, req *pulumirpc.RegisterPackageRequest) (*pulumirpc.RegisterPackageResponse, error) {
-	return nil, unsupported(fmt.Sprintf("the parameterized package %s", strings.TrimSpace(req.GetName()+" "+req.GetVersion())), "use the provider's own package")
+	return nil, m.s.unsupported(fmt.Sprintf("the parameterized package %s", strings.TrimSpace(req.GetName()+" "+req.GetVersion())), "use the provider's own package")
 }
 
 // SignalAndWaitForShutdown implements pulumirpc.ResourceMonitorServer:

@@ -29,6 +29,9 @@ type Config struct {
 	// Log receives what the program logs through the engine service, and
 	// the monitor's own warnings; nil drops them.
 	Log func(Log)
+	// Stacks reads the stacks a program references (StackReference);
+	// nil refuses stack references.
+	Stacks StackReader
 }
 
 // Log is one message from the program (or, with Severity warning and no
@@ -51,11 +54,12 @@ type Server struct {
 	grpc *grpc.Server
 
 	mu        sync.Mutex
-	root      resource.URN      // the stack component's URN, once registered
-	rootSet   string            // the root the program set through SetRootResource
-	providers map[string]string // provider URN → the engine's reference
-	errs      []error           // requests the monitor refused, in order
-	failed    chan struct{}     // closed when a registration first fails
+	root      resource.URN          // the stack component's URN, once registered
+	rootSet   string                // the root the program set through SetRootResource
+	providers map[string]string     // provider URN → the engine's reference
+	external  map[resource.URN]bool // stack references: URNs the engine does not know
+	errs      []error               // requests the monitor refused, in order
+	failed    chan struct{}         // closed when a registration first fails
 	failOnce  sync.Once
 	logged    []string // error messages the program logged
 }
@@ -66,7 +70,7 @@ func Start(mon engine.Monitor, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("starting the resource monitor: %w", err)
 	}
-	s := &Server{cfg: cfg, mon: mon, lis: lis, providers: map[string]string{}, failed: make(chan struct{}),
+	s := &Server{cfg: cfg, mon: mon, lis: lis, providers: map[string]string{}, external: map[resource.URN]bool{}, failed: make(chan struct{}),
 		grpc: grpc.NewServer(grpc.MaxRecvMsgSize(256<<20), grpc.MaxSendMsgSize(256<<20), grpc.NumStreamWorkers(uint32(runtime.NumCPU())))}
 	pulumirpc.RegisterResourceMonitorServer(s.grpc, &resourceMonitor{s: s})
 	pulumirpc.RegisterEngineServer(s.grpc, &engineService{s: s})
@@ -144,20 +148,34 @@ func (s *Server) rootURN() resource.URN {
 }
 
 // parent maps a parent URN from the program to the engine's: the stack
-// component is no parent.
+// component is no parent, nor is a stack reference.
 func (s *Server) parent(urn string) resource.URN {
-	if urn == "" || resource.URN(urn) == s.rootURN() {
+	if urn == "" || s.unknownToEngine(resource.URN(urn)) {
 		return ""
 	}
 	return resource.URN(urn)
 }
 
-// urns maps dependency URNs, dropping the stack component.
+// unknownToEngine reports whether urn is the stack component's or a
+// stack reference's, which the engine keeps no resource for.
+func (s *Server) unknownToEngine(urn resource.URN) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return urn == s.root || s.external[urn]
+}
+
+func (s *Server) addExternal(urn resource.URN) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.external[urn] = true
+}
+
+// urns maps dependency URNs, dropping the stack component and stack
+// references.
 func (s *Server) urns(in []string) []resource.URN {
-	root := s.rootURN()
 	out := make([]resource.URN, 0, len(in))
 	for _, u := range in {
-		if u != "" && resource.URN(u) != root {
+		if u != "" && !s.unknownToEngine(resource.URN(u)) {
 			out = append(out, resource.URN(u))
 		}
 	}

@@ -292,6 +292,10 @@ type ExportOptions struct {
 	// way Pulumi's format holds an ID; without it such an ID refuses the
 	// export (SecretIDError).
 	PlaintextIDs bool
+	// Stack and Project name the stack resource (pulumi:pulumi:Stack),
+	// which holds the stack's outputs, when no resource's URN gives them:
+	// a stack with outputs and no resources.
+	Stack, Project string
 }
 
 // SecretIDError refuses to write IDs derived from secrets: a Pulumi
@@ -331,6 +335,24 @@ func secretIDs(snap *state.Snapshot) []resource.URN {
 	return urns
 }
 
+// stackResourceURN is the URN of the deployment's stack resource, named
+// for the stack and project of the snapshot's resources, else of opts;
+// "" for an empty snapshot, which needs none.
+func stackResourceURN(snap *state.Snapshot, opts ExportOptions) (string, error) {
+	stack, project := opts.Stack, opts.Project
+	switch {
+	case len(snap.Resources) > 0:
+		stack, project = snap.Resources[0].URN.Stack(), snap.Resources[0].URN.Project()
+	case len(snap.Pending) > 0:
+		stack, project = snap.Pending[0].Resource.URN.Stack(), snap.Pending[0].Resource.URN.Project()
+	case len(snap.Outputs) == 0:
+		return "", nil
+	case stack == "" || project == "":
+		return "", fmt.Errorf("the stack has outputs and no resources, so the stack and project that name its stack resource must be given (ExportOptions.Stack and Project)")
+	}
+	return string(resource.NewURN(stack, project, "", stackType, project+"-"+stack)), nil
+}
+
 // FromSnapshot writes a snapshot as an exported deployment; secrets are
 // sealed with p (nil: the snapshot must hold none). An ID derived from a
 // secret refuses the export (SecretIDError) unless opts.PlaintextIDs.
@@ -344,10 +366,11 @@ func FromSnapshot(snap *state.Snapshot, p *Passphrase, now time.Time, opts Expor
 		c = p
 		d.SecretsProviders = &SecretsProviders{Type: "passphrase", State: p.State}
 	}
-	var stackURN string
-	if len(snap.Resources) > 0 {
-		u := snap.Resources[0].URN
-		stackURN = string(resource.NewURN(u.Stack(), u.Project(), "", stackType, u.Project()+"-"+u.Stack()))
+	stackURN, err := stackResourceURN(snap, opts)
+	if err != nil {
+		return nil, err
+	}
+	if stackURN != "" {
 		outs, err := state.EncodeObject(snap.Outputs, c)
 		if err != nil {
 			return nil, fmt.Errorf("stack outputs: %w", err)

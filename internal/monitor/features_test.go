@@ -1,0 +1,104 @@
+package monitor_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/structpb"
+)
+
+// TestSupportsFeature: every feature the Node.js SDK probes is answered
+// true, either because plinth honours it or because plinth refuses it at
+// the point of use with its own error. An SDK told false throws "The
+// Pulumi CLI does not support ... Please update the Pulumi CLI", which
+// sends a plinth user the wrong way.
+func TestSupportsFeature(t *testing.T) {
+	_, _, c, _, _ := client(t)
+	// The keys of legacyFeatureMapping in @pulumi/pulumi 3.262's
+	// runtime/settings.js, and one no SDK asks about.
+	ids := []string{"secrets", "resourceReferences", "outputValues", "deletedWith", "replaceWith", "aliasSpecs",
+		"transforms", "invokeTransforms", "parameterization", "resourceHooks", "errorHooks", "noSuchFeature"}
+	want := map[string]bool{}
+	got := map[string]bool{}
+	for _, id := range ids {
+		want[id] = id != "noSuchFeature"
+		resp, err := c.SupportsFeature(context.Background(), &pulumirpc.SupportsFeatureRequest{Id: id})
+		if err != nil {
+			t.Fatalf("SupportsFeature(%s): %v", id, err)
+		}
+		got[id] = resp.GetHasSupport()
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("features (-want +got):\n%s", diff)
+	}
+}
+
+// TestUnsupportedFeatureRefusedByPlinth: a feature answered true that
+// plinth does not serve fails where the program uses it, with an error
+// naming plinth and the feature, recorded as the operation's error.
+func TestUnsupportedFeatureRefusedByPlinth(t *testing.T) {
+	ctx := context.Background()
+	cb := &pulumirpc.Callback{Target: "127.0.0.1:1", Token: "t"}
+	cases := map[string]struct {
+		call func(pulumirpc.ResourceMonitorClient) error
+		want string
+	}{
+		"stack transform": {func(c pulumirpc.ResourceMonitorClient) error {
+			_, err := c.RegisterStackTransform(ctx, cb)
+			return err
+		}, "stack transform"},
+		"invoke transform": {func(c pulumirpc.ResourceMonitorClient) error {
+			_, err := c.RegisterStackInvokeTransform(ctx, cb)
+			return err
+		}, "invoke transform"},
+		"resource hook": {func(c pulumirpc.ResourceMonitorClient) error {
+			_, err := c.RegisterResourceHook(ctx, &pulumirpc.RegisterResourceHookRequest{Name: "h", Callback: cb})
+			return err
+		}, `resource hook "h"`},
+		"error hook": {func(c pulumirpc.ResourceMonitorClient) error {
+			_, err := c.RegisterErrorHook(ctx, &pulumirpc.RegisterErrorHookRequest{Name: "e", Callback: cb})
+			return err
+		}, `error hook "e"`},
+		"parameterized package": {func(c pulumirpc.ResourceMonitorClient) error {
+			_, err := c.RegisterPackage(ctx, &pulumirpc.RegisterPackageRequest{Name: "terraform-provider", Version: "1.0.0"})
+			return err
+		}, "parameterized package terraform-provider 1.0.0"},
+		"resource transforms": {func(c pulumirpc.ResourceMonitorClient) error {
+			registerRoot(t, c)
+			_, err := c.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{Type: "plinth:random:Pet", Name: "p", Custom: true,
+				Object: &structpb.Struct{}, Transforms: []*pulumirpc.Callback{cb}})
+			return err
+		}, "resource transforms, which plinth does not support"},
+		"replaceWith": {func(c pulumirpc.ResourceMonitorClient) error {
+			registerRoot(t, c)
+			_, err := c.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{Type: "plinth:random:Pet", Name: "p", Custom: true,
+				Object: &structpb.Struct{}, ReplaceWith: []string{"urn:pulumi:dev::proj::plinth:random:Pet::q"}})
+			return err
+		}, "replaceWith option, which plinth does not support"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, srv, c, _, _ := client(t)
+			err := tc.call(c)
+			if err == nil || !strings.Contains(err.Error(), "plinth") || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error = %v, want one naming plinth and %q", err, tc.want)
+			}
+			if code := status.Code(err); code != codes.Unimplemented && code != codes.InvalidArgument {
+				t.Errorf("code = %v, want Unimplemented or InvalidArgument", code)
+			}
+			if srv.Err() == nil || !strings.Contains(srv.Err().Error(), tc.want) {
+				t.Errorf("the operation's error = %v, want the refusal", srv.Err())
+			}
+			select {
+			case <-srv.Failed():
+			default:
+				t.Error("the operation is not marked failed")
+			}
+		})
+	}
+}
