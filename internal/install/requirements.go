@@ -1,0 +1,233 @@
+package install
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
+	tfaddr "github.com/hashicorp/terraform-registry-address"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Requirements reads the providers a configuration needs: every
+// required_providers entry of the root module and of the local modules it
+// calls, and the providers its resources, data sources and provider
+// blocks name without declaring (hashicorp/NAME, as terraform assumes).
+// Each provider's constraints are every module's, intersected and
+// written as internal/program/hcl writes them (distinct, sorted,
+// ", "-joined), which is what the lock file records.
+//
+// files lists a module directory's configuration files
+// (internal/program/hcl.Files). The configuration should have been
+// checked already (internal/program/hcl.Load); this reads only what it
+// needs. It duplicates a little of that front end, which has no export
+// for its combined constraints yet.
+func Requirements(dir string, files func(string) ([]string, error)) ([]Requirement, error) {
+	r := &reqReader{parser: hclparse.NewParser(), files: files, atoms: map[string][]string{}, addrs: map[string]tfaddr.Provider{}, seen: map[string]bool{}}
+	if err := r.module(dir); err != nil {
+		return nil, err
+	}
+	out := make([]Requirement, 0, len(r.addrs))
+	for key, addr := range r.addrs {
+		out = append(out, Requirement{Source: addr, Constraints: joinAtoms(r.atoms[key])})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Source.String() < out[j].Source.String() })
+	return out, nil
+}
+
+type reqReader struct {
+	parser *hclparse.Parser
+	files  func(string) ([]string, error)
+	atoms  map[string][]string // constraint atoms by provider address
+	addrs  map[string]tfaddr.Provider
+	seen   map[string]bool // module directories read
+}
+
+var reqFileSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
+	{Type: "terraform"}, {Type: "module", LabelNames: []string{"name"}},
+	{Type: "resource", LabelNames: []string{"type", "name"}}, {Type: "data", LabelNames: []string{"type", "name"}},
+	{Type: "ephemeral", LabelNames: []string{"type", "name"}}, {Type: "provider", LabelNames: []string{"name"}},
+}}
+
+var reqTerraformSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "required_providers"}}}
+
+// module reads one module directory and the local modules it calls.
+func (r *reqReader) module(dir string) error {
+	if r.seen[dir] {
+		return nil
+	}
+	r.seen[dir] = true
+	names, err := r.files(dir)
+	if err != nil {
+		return fmt.Errorf("reading the configuration in %s: %w", dir, err)
+	}
+	declared := map[string]bool{}
+	var implicit []string
+	var calls []string
+	for _, name := range names {
+		content, err := r.file(name)
+		if err != nil {
+			return err
+		}
+		for _, b := range content.Blocks {
+			switch b.Type {
+			case "terraform":
+				if err := r.terraform(b, declared); err != nil {
+					return err
+				}
+			case "module":
+				calls = append(calls, localSource(b))
+			case "provider":
+				implicit = append(implicit, b.Labels[0])
+			default:
+				implicit = append(implicit, strings.SplitN(b.Labels[0], "_", 2)[0])
+			}
+		}
+	}
+	for _, local := range implicit {
+		if !declared[local] && local != "terraform" {
+			declared[local] = true
+			r.add(tfaddr.NewProvider(tfaddr.DefaultProviderRegistryHost, "hashicorp", local), "")
+		}
+	}
+	for _, c := range calls {
+		if c != "" {
+			if err := r.module(filepath.Join(dir, c)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (r *reqReader) file(name string) (*hcl.BodyContent, error) {
+	var f *hcl.File
+	var ds hcl.Diagnostics
+	if strings.HasSuffix(name, ".json") {
+		f, ds = r.parser.ParseJSONFile(name)
+	} else {
+		f, ds = r.parser.ParseHCLFile(name)
+	}
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	content, _, ds := f.Body.PartialContent(reqFileSchema)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	return content, nil
+}
+
+// localSource is a module call's source if it is a local path.
+func localSource(b *hcl.Block) string {
+	attrs, _ := b.Body.JustAttributes()
+	a := attrs["source"]
+	if a == nil {
+		return ""
+	}
+	v, ds := a.Expr.Value(nil)
+	if ds.HasErrors() || v.Type() != cty.String || v.IsNull() {
+		return ""
+	}
+	s := v.AsString()
+	if strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../") {
+		return s
+	}
+	return ""
+}
+
+// terraform reads a terraform block's required_providers.
+func (r *reqReader) terraform(b *hcl.Block, declared map[string]bool) error {
+	content, _, ds := b.Body.PartialContent(reqTerraformSchema)
+	if ds.HasErrors() {
+		return ds
+	}
+	for _, rb := range content.Blocks {
+		attrs, ds := rb.Body.JustAttributes()
+		if ds.HasErrors() {
+			return ds
+		}
+		for local, a := range attrs {
+			source, constraint, err := requiredEntry(a)
+			if err != nil {
+				return err
+			}
+			if source == "" {
+				source = "hashicorp/" + local
+			}
+			addr, err := tfaddr.ParseProviderSource(source)
+			if err != nil {
+				return fmt.Errorf("%s: provider %s has an invalid source address %q: %v", a.Range, local, source, err)
+			}
+			declared[local] = true
+			r.add(addr, constraint)
+		}
+	}
+	return nil
+}
+
+func requiredEntry(a *hcl.Attribute) (source, constraint string, err error) {
+	v, ds := a.Expr.Value(nil)
+	if ds.HasErrors() {
+		return "", "", ds
+	}
+	switch {
+	case v.Type() == cty.String:
+		return "", v.AsString(), nil
+	case v.Type().IsObjectType():
+		return objString(v, "source"), objString(v, "version"), nil
+	}
+	return "", "", fmt.Errorf("%s: write each required provider as NAME = { source = \"hashicorp/NAME\", version = \"~> 1.0\" }", a.Range)
+}
+
+func objString(obj cty.Value, name string) string {
+	if !obj.Type().HasAttribute(name) {
+		return ""
+	}
+	v := obj.GetAttr(name)
+	if v.IsNull() || !v.IsKnown() || v.Type() != cty.String {
+		return ""
+	}
+	return v.AsString()
+}
+
+// add records a provider and the atoms of one constraint on it.
+func (r *reqReader) add(addr tfaddr.Provider, constraint string) {
+	key := addr.String()
+	r.addrs[key] = addr
+	for _, a := range strings.Split(constraint, ",") {
+		if a = normalAtom(a); a != "" {
+			r.atoms[key] = append(r.atoms[key], a)
+		}
+	}
+}
+
+var atomPattern = regexp.MustCompile(`^\s*(~>|>=|<=|!=|=|>|<)?\s*(\S+)\s*$`)
+
+// normalAtom writes one constraint as OP VERSION (">=3.0" as ">= 3.0"),
+// as the HCL front end does.
+func normalAtom(a string) string {
+	m := atomPattern.FindStringSubmatch(a)
+	if m == nil {
+		return strings.TrimSpace(a)
+	}
+	if m[1] == "" || m[1] == "=" {
+		return m[2]
+	}
+	return m[1] + " " + m[2]
+}
+
+func joinAtoms(atoms []string) string {
+	sort.Strings(atoms)
+	var out []string
+	for i, a := range atoms {
+		if i == 0 || a != atoms[i-1] {
+			out = append(out, a)
+		}
+	}
+	return strings.Join(out, ", ")
+}
