@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
+	version "github.com/hashicorp/go-version"
 	tfaddr "github.com/hashicorp/terraform-registry-address"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -18,8 +19,7 @@ import (
 // calls, and the providers its resources, data sources and provider
 // blocks name without declaring (hashicorp/NAME, as terraform assumes).
 // Each provider's constraints are every module's, intersected and
-// written as internal/program/hcl writes them (distinct, sorted,
-// ", "-joined), which is what the lock file records.
+// written as terraform's lock file records them (see joinAtoms).
 //
 // files lists a module directory's configuration files
 // (internal/program/hcl.Files). The configuration should have been
@@ -69,6 +69,9 @@ func (r *reqReader) module(dir string) error {
 	var implicit []string
 	var calls []string
 	for _, name := range names {
+		if !filepath.IsAbs(name) {
+			name = filepath.Join(dir, name)
+		}
 		content, err := r.file(name)
 		if err != nil {
 			return err
@@ -200,34 +203,80 @@ func (r *reqReader) add(addr tfaddr.Provider, constraint string) {
 	key := addr.String()
 	r.addrs[key] = addr
 	for _, a := range strings.Split(constraint, ",") {
-		if a = normalAtom(a); a != "" {
+		if a = strings.TrimSpace(a); a != "" {
 			r.atoms[key] = append(r.atoms[key], a)
 		}
 	}
 }
 
-var atomPattern = regexp.MustCompile(`^\s*(~>|>=|<=|!=|=|>|<)?\s*(\S+)\s*$`)
+var atomPattern = regexp.MustCompile(`^\s*(~>|>=|<=|!=|=|>|<)?\s*v?(\S+)\s*$`)
 
-// normalAtom writes one constraint as OP VERSION (">=3.0" as ">= 3.0"),
-// as the HCL front end does.
-func normalAtom(a string) string {
-	m := atomPattern.FindStringSubmatch(a)
-	if m == nil {
-		return strings.TrimSpace(a)
-	}
-	if m[1] == "" || m[1] == "=" {
-		return m[2]
-	}
-	return m[1] + " " + m[2]
+// atom is one constraint: an operator and a version.
+type atom struct {
+	op   string // "" for exactly
+	v    *version.Version
+	text string // as the lock file writes it
 }
 
-func joinAtoms(atoms []string) string {
-	sort.Strings(atoms)
-	var out []string
-	for i, a := range atoms {
-		if i == 0 || a != atoms[i-1] {
-			out = append(out, a)
+// parseAtom reads one constraint and writes it as terraform's lock file
+// does: a bound's version in full (">= 3.0.0"), a pessimistic one with
+// the precision it was given ("~> 3.6", which it changes), exactly a
+// version as the bare version.
+func parseAtom(a string) (atom, bool) {
+	m := atomPattern.FindStringSubmatch(a)
+	if m == nil {
+		return atom{}, false
+	}
+	v, err := version.NewVersion(m[2])
+	if err != nil {
+		return atom{}, false
+	}
+	op := m[1]
+	if op == "=" {
+		op = ""
+	}
+	text := fullVersion(v)
+	if op == "~>" {
+		text = m[2]
+	}
+	if op != "" {
+		text = op + " " + text
+	}
+	return atom{op: op, v: v, text: text}, true
+}
+
+func fullVersion(v *version.Version) string {
+	s := v.Segments()
+	out := fmt.Sprintf("%d.%d.%d", s[0], s[1], s[2])
+	if p := v.Prerelease(); p != "" {
+		out += "-" + p
+	}
+	return out
+}
+
+// joinAtoms is the constraints string the lock file records: distinct
+// constraints ordered by version, ", "-joined, as terraform writes it
+// (">= 3.0.0, ~> 3.6, < 4.0.0").
+func joinAtoms(texts []string) string {
+	var atoms []atom
+	seen := map[string]bool{}
+	for _, t := range texts {
+		a, ok := parseAtom(t)
+		if !ok || seen[a.text] {
+			continue
 		}
+		seen[a.text] = true
+		atoms = append(atoms, a)
+	}
+	sort.SliceStable(atoms, func(i, j int) bool {
+		if c := atoms[i].v.Compare(atoms[j].v); c != 0 {
+			return c < 0
+		}
+		return atoms[i].op < atoms[j].op
+	})
+	out := make([]string, len(atoms))
+	for i, a := range atoms {
+		out[i] = a.text
 	}
 	return strings.Join(out, ", ")
 }
