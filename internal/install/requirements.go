@@ -33,6 +33,9 @@ func Requirements(dir string, files func(string) ([]string, error)) ([]Requireme
 	}
 	out := make([]Requirement, 0, len(r.addrs))
 	for key, addr := range r.addrs {
+		if addr.IsBuiltIn() {
+			continue // terraform.io/builtin/terraform: nothing to install
+		}
 		out = append(out, Requirement{Source: addr, Constraints: joinAtoms(r.atoms[key])})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Source.String() < out[j].Source.String() })

@@ -47,7 +47,8 @@ func TestRequirements(t *testing.T) {
 	write(filepath.Join(dir, "main.tf"), `
 terraform {
   required_providers {
-    random = { source = "example.com:8443/acme/random", version = ">= 3.0" }
+    random    = { source = "example.com:8443/acme/random", version = ">= 3.0" }
+    terraform = { source = "terraform.io/builtin/terraform" }
   }
 }
 module "m" { source = "./m" }
