@@ -27,7 +27,7 @@ func (a *app) initCommand() *cobra.Command {
 		Short: "Install the providers a Terraform configuration requires",
 		Long: "Init reads the required_providers of a Terraform configuration and its local modules,\n" +
 			"chooses for each provider the version the dependency lock file .terraform.lock.hcl names\n" +
-			"(with -upgrade, or when it names none, the newest the constraints allow), downloads it\n" +
+			"(with --upgrade, or when it names none, the newest the constraints allow), downloads it\n" +
 			"from its registry, checks its signature and hashes as terraform does, unpacks it into\n" +
 			".terraform/providers and writes the lock file as terraform writes it. The registry's\n" +
 			"certificate is checked against the system's CAs, or SSL_CERT_FILE's; host blocks of the\n" +

@@ -113,7 +113,7 @@ func TestInitRefusesAPackageTheLockDoesNotList(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := clitest.Run(t, dir, clitest.Options{Env: env}, "init")
-	for _, w := range []string{"registry.plinth.test/hashicorp/random v3.9.0", "h1:c3RhbGU=", "zh:", "plinth init -upgrade"} {
+	for _, w := range []string{"registry.plinth.test/hashicorp/random v3.9.0", "h1:c3RhbGU=", "zh:", "plinth init --upgrade"} {
 		if !strings.Contains(r.Stderr, w) {
 			t.Errorf("stderr does not say %q:\n%s", w, r.Stderr)
 		}

@@ -85,8 +85,8 @@ func (in *Installer) one(ctx context.Context, rq Requirement, locked lock.Provid
 	if err != nil {
 		return lock.Provider{}, err
 	}
-	if locked.Version != v {
-		locked = lock.Provider{}
+	if locked.Version != v || in.Upgrade {
+		locked = lock.Provider{} // -upgrade trusts the registry afresh, as terraform's does
 	}
 	entry := lock.Provider{Address: rq.Source.String(), Version: v, Constraints: rq.Constraints, Hashes: locked.Hashes}
 	dst := PackageDir(in.Dir, rq.Source, v, in.platform())
@@ -121,7 +121,7 @@ func (in *Installer) choose(ctx context.Context, rq Requirement, locked lock.Pro
 	if locked.Version != "" && !in.Upgrade {
 		lv, err := version.NewVersion(locked.Version)
 		if err != nil || !cons.Check(lv) {
-			return "", nil, fmt.Errorf("provider %s: the dependency lock file selects v%s, which does not match the configured version constraints %q; run plinth init -upgrade to choose a version that does", name, locked.Version, rq.Constraints)
+			return "", nil, fmt.Errorf("provider %s: the dependency lock file selects v%s, which does not match the configured version constraints %q; run plinth init --upgrade to choose a version that does", name, locked.Version, rq.Constraints)
 		}
 		in.printf("- Reusing previous version of %s from the dependency lock file\n", name)
 		return locked.Version, nil, nil
@@ -233,7 +233,7 @@ type NotLockedError struct {
 }
 
 func (e *NotLockedError) Error() string {
-	return fmt.Sprintf("provider %s v%s: the package's hashes %s and %s are not among those the dependency lock file %s lists for it (%s), so it was not installed. The package may have been changed since the lock was written. If you trust it, run plinth init -upgrade (or plinth providers lock) to record its hashes; otherwise find out why the registry's package changed",
+	return fmt.Sprintf("provider %s v%s: the package's hashes %s and %s are not among those the dependency lock file %s lists for it (%s), so it was not installed. The package may have been changed since the lock was written. If you trust it, run plinth init --upgrade (or terraform providers lock) to record its hashes; otherwise find out why the registry's package changed",
 		e.Provider, e.Version, e.H1, e.ZH, lock.FileName, strings.Join(e.Locked, ", "))
 }
 

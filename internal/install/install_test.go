@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -171,7 +172,7 @@ func TestRefusals(t *testing.T) {
 		"tampered zip":     {break_: func(f *fixture) { f.srv.TamperZip = true }, want: []string{"has SHA-256", "changed or corrupted", "not installed"}},
 		"bad signature":    {break_: func(f *fixture) { f.srv.BadSignature = true }, want: []string{"signature of its checksums", "does not verify"}},
 		"unknown key":      {break_: func(f *fixture) { f.srv.SignWith = otherKey }, want: []string{"signed by a key the registry does not list for this provider (it lists "}},
-		"hash not in lock": {lock: staleLock, want: []string{"v3.9.0", "h1:", "zh:", "plinth init -upgrade", "plinth providers lock"}, is: ErrNotLocked},
+		"hash not in lock": {lock: staleLock, want: []string{"v3.9.0", "h1:", "zh:", "plinth init --upgrade", "terraform providers lock"}, is: ErrNotLocked},
 		"unsatisfiable":    {constraints: "> 4.0", want: []string{`no available release matches the given constraints "> 4.0"`, "3.9.0, 3.5.1"}},
 		"unreachable":      {break_: func(f *fixture) { f.srv.Close() }, want: []string{"could not reach the registry 127.0.0.1:"}, is: ErrUnreachable},
 	} {
@@ -204,6 +205,25 @@ func TestRefusals(t *testing.T) {
 				t.Errorf("left behind %v", files)
 			}
 		})
+	}
+}
+
+// TestUpgradeReplacesHashesTheLockDoesNotList: after a refusal for
+// hashes the lock does not list, --upgrade installs the package and
+// records its hashes instead of the old ones.
+func TestUpgradeReplacesHashesTheLockDoesNotList(t *testing.T) {
+	f := newFixture(t)
+	stale := &lock.File{Providers: map[string]lock.Provider{f.addr.String(): {
+		Address: f.addr.String(), Version: "3.9.0", Hashes: []string{"h1:c3RhbGU="}}}}
+	if _, err := f.install(t, "~> 3.6", false, stale); !errors.Is(err, ErrNotLocked) {
+		t.Fatalf("without --upgrade: %v, want ErrNotLocked", err)
+	}
+	got, err := f.install(t, "~> 3.6", true, stale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hs := got.Providers[f.addr.String()].Hashes; len(hs) != 3 || slices.Contains(hs, "h1:c3RhbGU=") {
+		t.Fatalf("hashes after --upgrade %v, want the package's h1: and two zh:, not the stale one", hs)
 	}
 }
 
