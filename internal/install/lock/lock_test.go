@@ -4,10 +4,12 @@ import (
 	"archive/zip"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // The text Terraform 1.11 writes for two providers: the header, a blank
@@ -114,4 +116,28 @@ func TestHashDirMatchesHashZip(t *testing.T) {
 	if hd != hz || !strings.HasPrefix(hd, "h1:") {
 		t.Fatalf("HashDir %s, HashZip %s: want equal h1: hashes", hd, hz)
 	}
+}
+
+// FuzzParse: whatever Parse accepts, Bytes writes so that Parse reads
+// the same entries back (hashes sorted and once each).
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(twoProviders))
+	f.Add([]byte("provider \"a/b\" {\n  version = \"1\"\n  hashes = [\"zh:2\", \"zh:1\", \"zh:1\"]\n}\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		first, err := Parse("f.hcl", src)
+		if err != nil {
+			return
+		}
+		second, err := Parse("f.hcl", first.Bytes())
+		if err != nil {
+			t.Fatalf("Parse of Bytes: %v\n%s", err, first.Bytes())
+		}
+		for a, p := range first.Providers {
+			p.Hashes = slices.Compact(slices.Sorted(slices.Values(p.Hashes)))
+			first.Providers[a] = p
+		}
+		if diff := cmp.Diff(first.Providers, second.Providers, cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("round trip (-first +second):\n%s", diff)
+		}
+	})
 }
