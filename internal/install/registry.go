@@ -71,15 +71,18 @@ func (r *Registry) client() *http.Client {
 // else from https://HOST/.well-known/terraform.json.
 func (r *Registry) providersURL(ctx context.Context, host string) (*url.URL, error) {
 	base := &url.URL{Scheme: "https", Host: host, Path: "/.well-known/terraform.json"}
-	services := r.Hosts[host]
-	if services == nil {
+	raw, ok := r.Hosts[host]["providers.v1"]
+	if r.Hosts[host] == nil {
+		// A service's value may be an object (login.v1 is), so only
+		// providers.v1 is decoded.
+		var services map[string]json.RawMessage
 		if err := r.getJSON(ctx, base, host, &services); err != nil {
 			return nil, err
 		}
+		ok = json.Unmarshal(services["providers.v1"], &raw) == nil
 	}
-	raw, ok := services["providers.v1"]
-	if !ok {
-		return nil, fmt.Errorf("host %s does not offer a provider registry (its service discovery lists no providers.v1)", host)
+	if !ok || raw == "" {
+		return nil, fmt.Errorf("host %s does not offer a provider registry (its service discovery lists no providers.v1 URL)", host)
 	}
 	u, err := base.Parse(raw)
 	if err != nil {

@@ -168,7 +168,10 @@ func (s *Server) serve(w http.ResponseWriter, req *http.Request) {
 	p := req.URL.Path
 	switch {
 	case p == "/.well-known/terraform.json":
-		writeJSON(w, map[string]string{"providers.v1": "/v1/providers/"})
+		// login.v1's value is an object, as Terraform Cloud's is: a
+		// client must not expect every service to be a string.
+		writeJSON(w, map[string]any{"providers.v1": "/v1/providers/",
+			"login.v1": map[string]any{"client": "terraform-cli", "grant_types": []string{"authz_code"}}})
 	case strings.HasPrefix(p, "/v1/providers/"):
 		s.serveProviders(w, strings.Split(strings.TrimPrefix(p, "/v1/providers/"), "/"))
 	case strings.HasPrefix(p, "/files/"):
