@@ -1,7 +1,9 @@
 package install
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -15,8 +17,8 @@ import (
 )
 
 // Requirements reads the providers a configuration needs: every
-// required_providers entry of the root module and of the local modules it
-// calls, and the providers its resources, data sources and provider
+// required_providers entry of the root module and of the modules it
+// calls (local paths, and those terraform init installed), and the providers its resources, data sources and provider
 // blocks name without declaring (hashicorp/NAME, as terraform assumes).
 // Each provider's constraints are every module's, intersected and
 // written as terraform's lock file records them (see joinAtoms).
@@ -27,8 +29,9 @@ import (
 // needs. It duplicates a little of that front end, which has no export
 // for its combined constraints yet.
 func Requirements(dir string, files func(string) ([]string, error)) ([]Requirement, error) {
-	r := &reqReader{parser: hclparse.NewParser(), files: files, atoms: map[string][]string{}, addrs: map[string]tfaddr.Provider{}, seen: map[string]bool{}}
-	if err := r.module(dir); err != nil {
+	r := &reqReader{parser: hclparse.NewParser(), files: files, root: dir, installed: installedModules(dir),
+		atoms: map[string][]string{}, addrs: map[string]tfaddr.Provider{}, seen: map[string]bool{}}
+	if err := r.module(dir, nil); err != nil {
 		return nil, err
 	}
 	out := make([]Requirement, 0, len(r.addrs))
@@ -48,6 +51,29 @@ type reqReader struct {
 	atoms  map[string][]string // constraint atoms by provider address
 	addrs  map[string]tfaddr.Provider
 	seen   map[string]bool // module directories read
+	// root is the configuration's directory; installed are the modules
+	// terraform init installed there, directory by module key ("a.b").
+	root      string
+	installed map[string]string
+}
+
+// installedModules reads .terraform/modules/modules.json, which maps
+// the key of each module terraform init installed to its directory.
+func installedModules(root string) map[string]string {
+	out := map[string]string{}
+	data, err := os.ReadFile(filepath.Join(root, ".terraform", "modules", "modules.json"))
+	if err != nil {
+		return out
+	}
+	var manifest struct {
+		Modules []struct{ Key, Dir string } `json:"Modules"`
+	}
+	if json.Unmarshal(data, &manifest) == nil {
+		for _, m := range manifest.Modules {
+			out[m.Key] = m.Dir
+		}
+	}
+	return out
 }
 
 var reqFileSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
@@ -58,8 +84,9 @@ var reqFileSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 
 var reqTerraformSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "required_providers"}}}
 
-// module reads one module directory and the local modules it calls.
-func (r *reqReader) module(dir string) error {
+// module reads one module directory (at module path path) and the
+// modules it calls: local ones, and those terraform init installed.
+func (r *reqReader) module(dir string, path []string) error {
 	if r.seen[dir] {
 		return nil
 	}
@@ -70,7 +97,7 @@ func (r *reqReader) module(dir string) error {
 	}
 	declared := map[string]bool{}
 	var implicit []string
-	var calls []string
+	calls := map[string]string{} // source by call name
 	for _, name := range names {
 		if !filepath.IsAbs(name) {
 			name = filepath.Join(dir, name)
@@ -86,7 +113,7 @@ func (r *reqReader) module(dir string) error {
 					return err
 				}
 			case "module":
-				calls = append(calls, localSource(b))
+				calls[b.Labels[0]] = callSource(b)
 			case "provider":
 				implicit = append(implicit, b.Labels[0])
 			default:
@@ -100,11 +127,19 @@ func (r *reqReader) module(dir string) error {
 			r.add(tfaddr.NewProvider(tfaddr.DefaultProviderRegistryHost, "hashicorp", local), "")
 		}
 	}
-	for _, c := range calls {
-		if c != "" {
-			if err := r.module(filepath.Join(dir, c)); err != nil {
-				return err
-			}
+	for name, source := range calls {
+		key := append(append([]string(nil), path...), name)
+		sub := ""
+		if strings.HasPrefix(source, "./") || strings.HasPrefix(source, "../") {
+			sub = filepath.Join(dir, source)
+		} else if d, ok := r.installed[strings.Join(key, ".")]; ok {
+			sub = filepath.Join(r.root, d)
+		}
+		if sub == "" || len(key) > 20 {
+			continue // not installed: internal/program/hcl.Load says so
+		}
+		if err := r.module(sub, key); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -128,8 +163,8 @@ func (r *reqReader) file(name string) (*hcl.BodyContent, error) {
 	return content, nil
 }
 
-// localSource is a module call's source if it is a local path.
-func localSource(b *hcl.Block) string {
+// callSource is a module call's source.
+func callSource(b *hcl.Block) string {
 	attrs, _ := b.Body.JustAttributes()
 	a := attrs["source"]
 	if a == nil {
@@ -139,11 +174,7 @@ func localSource(b *hcl.Block) string {
 	if ds.HasErrors() || v.Type() != cty.String || v.IsNull() {
 		return ""
 	}
-	s := v.AsString()
-	if strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../") {
-		return s
-	}
-	return ""
+	return v.AsString()
 }
 
 // terraform reads a terraform block's required_providers.

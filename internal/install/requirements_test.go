@@ -31,8 +31,9 @@ func TestJoinAtoms(t *testing.T) {
 }
 
 // TestRequirements: required_providers of the root and a local module
-// are combined per provider, and a resource's provider nobody declares
-// is hashicorp/NAME with no constraint.
+// are combined per provider, a resource's provider nobody declares is
+// hashicorp/NAME with no constraint, and a module terraform init
+// installed (modules.json) is read too.
 func TestRequirements(t *testing.T) {
 	dir := t.TempDir()
 	write := func(path, text string) {
@@ -52,6 +53,7 @@ terraform {
   }
 }
 module "m" { source = "./m" }
+module "reg" { source = "acme/thing/aws" }
 resource "random_pet" "p" {}
 resource "tls_private_key" "k" {}
 resource "terraform_data" "d" {}
@@ -63,6 +65,11 @@ terraform {
   }
 }
 `)
+	write(filepath.Join(dir, ".terraform", "modules", "reg", "main.tf"), `
+resource "time_sleep" "s" {}
+`)
+	write(filepath.Join(dir, ".terraform", "modules", "modules.json"),
+		`{"Modules":[{"Key":"","Source":"","Dir":"."},{"Key":"reg","Source":"registry.terraform.io/acme/thing/aws","Version":"1.0.0","Dir":".terraform/modules/reg"}]}`)
 	files := func(d string) ([]string, error) { return filepath.Glob(filepath.Join(d, "*.tf")) }
 	reqs, err := Requirements(dir, files)
 	if err != nil {
@@ -73,8 +80,9 @@ terraform {
 		got[r.Source.String()] = r.Constraints
 	}
 	want := map[string]string{
-		"example.com:8443/acme/random":        ">= 3.0.0, ~> 3.6",
-		"registry.terraform.io/hashicorp/tls": "",
+		"example.com:8443/acme/random":         ">= 3.0.0, ~> 3.6",
+		"registry.terraform.io/hashicorp/tls":  "",
+		"registry.terraform.io/hashicorp/time": "",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("requirements (-want +got):\n%s", diff)
