@@ -95,7 +95,7 @@ func (in *Installer) one(ctx context.Context, rq Requirement, locked lock.Provid
 		return entry, nil
 	}
 	if base == nil {
-		if _, base, err = in.Registry.Versions(ctx, rq.Source); err != nil {
+		if base, err = in.Registry.providersURL(ctx, rq.Source.Hostname.String()); err != nil {
 			return lock.Provider{}, err
 		}
 	}

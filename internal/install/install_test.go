@@ -53,7 +53,8 @@ type fixture struct {
 }
 
 func newFixture(t *testing.T) fixture {
-	srv := registrytest.New(t, releases()...)
+	old := registrytest.Release{Namespace: "hashicorp", Type: "random", Version: "4.0.0", Binary: randomBinary, Protocols: []string{"4.0"}}
+	srv := registrytest.New(t, append(releases(), old)...)
 	addr, err := tfaddr.ParseProviderSource(srv.Host() + "/hashicorp/random")
 	if err != nil {
 		t.Fatal(err)
@@ -121,7 +122,7 @@ func TestLockedVersionIsKeptUnlessUpgrading(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := f.install(t, ">= 3.0", tc.upgrade, first)
+			got, err := f.install(t, ">= 3.0, < 4.0", tc.upgrade, first)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -173,7 +174,8 @@ func TestRefusals(t *testing.T) {
 		"bad signature":    {break_: func(f *fixture) { f.srv.BadSignature = true }, want: []string{"signature of its checksums", "does not verify"}},
 		"unknown key":      {break_: func(f *fixture) { f.srv.SignWith = otherKey }, want: []string{"signed by a key the registry does not list for this provider (it lists "}},
 		"hash not in lock": {lock: staleLock, want: []string{"v3.9.0", "h1:", "zh:", "plinth init --upgrade", "terraform providers lock"}, is: ErrNotLocked},
-		"unsatisfiable":    {constraints: "> 4.0", want: []string{`no available release matches the given constraints "> 4.0"`, "3.9.0, 3.5.1"}},
+		"unsatisfiable":    {constraints: "> 4.0", want: []string{`no available release matches the given constraints "> 4.0"`, "4.0.0, 3.9.0, 3.5.1"}},
+		"old protocol":     {constraints: "4.0.0", want: []string{"v4.0.0 speaks plugin protocol 4.0, but plinth speaks 5 and 6"}},
 		"unreachable":      {break_: func(f *fixture) { f.srv.Close() }, want: []string{"could not reach the registry 127.0.0.1:"}, is: ErrUnreachable},
 	} {
 		t.Run(name, func(t *testing.T) {

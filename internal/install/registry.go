@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"sort"
+	"strings"
 
 	version "github.com/hashicorp/go-version"
 	tfaddr "github.com/hashicorp/terraform-registry-address"
@@ -128,11 +129,12 @@ func (r *Registry) Versions(ctx context.Context, p tfaddr.Provider) ([]Available
 func (r *Registry) Package(ctx context.Context, base *url.URL, p tfaddr.Provider, v string, pl Platform) (Package, error) {
 	u := base.JoinPath(p.Namespace, p.Type, v, "download", pl.OS, pl.Arch)
 	var body struct {
-		Filename    string `json:"filename"`
-		DownloadURL string `json:"download_url"`
-		SHASumsURL  string `json:"shasums_url"`
-		SigURL      string `json:"shasums_signature_url"`
-		SHASum      string `json:"shasum"`
+		Protocols   []string `json:"protocols"`
+		Filename    string   `json:"filename"`
+		DownloadURL string   `json:"download_url"`
+		SHASumsURL  string   `json:"shasums_url"`
+		SigURL      string   `json:"shasums_signature_url"`
+		SHASum      string   `json:"shasum"`
 		SigningKeys struct {
 			GPG []SigningKey `json:"gpg_public_keys"`
 		} `json:"signing_keys"`
@@ -144,6 +146,9 @@ func (r *Registry) Package(ctx context.Context, base *url.URL, p tfaddr.Provider
 		}
 		return Package{}, fmt.Errorf("finding the package of provider %s v%s for %s: %w", p.ForDisplay(), v, pl, err)
 	}
+	if !speaksOurProtocol(body.Protocols) {
+		return Package{}, fmt.Errorf("provider %s v%s speaks plugin protocol %s, but plinth speaks 5 and 6, as terraform 1.11 does; choose another version in required_providers", p.ForDisplay(), v, strings.Join(body.Protocols, ", "))
+	}
 	out := Package{Filename: body.Filename, SHASum: body.SHASum, Keys: body.SigningKeys.GPG}
 	for dst, raw := range map[*string]string{&out.DownloadURL: body.DownloadURL, &out.SHASumsURL: body.SHASumsURL, &out.SigURL: body.SigURL} {
 		abs, err := u.Parse(raw)
@@ -153,6 +158,18 @@ func (r *Registry) Package(ctx context.Context, base *url.URL, p tfaddr.Provider
 		*dst = abs.String()
 	}
 	return out, nil
+}
+
+// speaksOurProtocol reports whether a package's plugin protocols include
+// 5 or 6 ("5.0"); a registry that lists none is taken at its word.
+func speaksOurProtocol(protocols []string) bool {
+	for _, p := range protocols {
+		major, _, _ := strings.Cut(p, ".")
+		if major == "5" || major == "6" {
+			return true
+		}
+	}
+	return len(protocols) == 0
 }
 
 // notFound is a 404 from the registry.

@@ -36,6 +36,15 @@ import (
 type Release struct {
 	Namespace, Type, Version string
 	Binary                   string
+	// Protocols are the plugin protocols it claims; nil is ["5.0"].
+	Protocols []string
+}
+
+func (r Release) protocols() []string {
+	if r.Protocols == nil {
+		return []string{"5.0"}
+	}
+	return r.Protocols
 }
 
 // OtherPlatform is the extra platform every release lists.
@@ -214,7 +223,7 @@ func (s *Server) serveVersions(w http.ResponseWriter, ns, typ string) {
 	}{Versions: []ver{}}
 	for _, r := range s.releases {
 		if r.Namespace == ns && r.Type == typ {
-			out.Versions = append(out.Versions, ver{r.Version, []string{"5.0"},
+			out.Versions = append(out.Versions, ver{r.Version, r.protocols(),
 				[]plat{{runtime.GOOS, runtime.GOARCH}, {"darwin", "arm64"}}})
 		}
 	}
@@ -233,7 +242,7 @@ func (s *Server) serveDownload(w http.ResponseWriter, r Release, pl string) {
 	}
 	goos, arch, _ := strings.Cut(pl, "_")
 	writeJSON(w, map[string]any{
-		"protocols":             []string{"5.0"},
+		"protocols":             r.protocols(),
 		"os":                    goos,
 		"arch":                  arch,
 		"filename":              name,
