@@ -31,7 +31,8 @@ func (a *app) initCommand() *cobra.Command {
 			"from its registry, checks its signature and hashes as terraform does, unpacks it into\n" +
 			".terraform/providers and writes the lock file as terraform writes it. The registry's\n" +
 			"certificate is checked against the system's CAs, or SSL_CERT_FILE's; host blocks of the\n" +
-			"CLI configuration (TF_CLI_CONFIG_FILE, else ~/.terraformrc) name a host's services.\n" +
+			"CLI configuration (TF_CLI_CONFIG_FILE, else ~/.terraformrc) name a host's services; a\n" +
+			"TF_TOKEN_<host> variable or a credentials block gives a private registry's token.\n" +
 			"Modules are not installed yet.",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return a.runInit(c, upgrade) },
@@ -109,15 +110,16 @@ func writeLock(out io.Writer, path string, old, next *lock.File) error {
 	return nil
 }
 
-// registry is the provider registry client: host blocks from the CLI
-// configuration, and SSL_CERT_FILE's CAs, read from the command's own
+// registry is the provider registry client: host and credentials blocks
+// from the CLI configuration, TF_TOKEN_ variables, and SSL_CERT_FILE's
+// CAs, read from the command's own
 // environment (as Go would read them from the process's).
 func (a *app) registry() (*install.Registry, error) {
-	hosts, err := install.ReadHosts(install.CLIConfigPath(a.env.getenv))
+	conf, err := install.ReadCLIConfig(install.CLIConfigPath(a.env.getenv))
 	if err != nil {
 		return nil, display.Errorf("Invalid CLI configuration", "%s", err)
 	}
-	reg := &install.Registry{Hosts: hosts}
+	reg := &install.Registry{Hosts: conf.Hosts, Token: conf.TokenFunc(a.env.getenv)}
 	if path := a.env.getenv("SSL_CERT_FILE"); path != "" {
 		pem, err := os.ReadFile(path)
 		if err != nil {

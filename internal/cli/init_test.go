@@ -37,12 +37,15 @@ func initRegistry(t *testing.T) (*registrytest.Server, map[string]string) {
 		registrytest.Release{Namespace: "hashicorp", Type: "random", Version: "3.5.1", Binary: built["random"]},
 		registrytest.Release{Namespace: "hashicorp", Type: "random", Version: "3.9.0", Binary: built["random"]},
 		registrytest.Release{Namespace: "hashicorp", Type: "time", Version: "0.14.1", Binary: built["time"]})
+	// The registry is private: both tools must send TF_TOKEN_'s token.
+	srv.Token = "s3cret"
 	rc := filepath.Join(t.TempDir(), "terraformrc")
 	conf := "host \"" + madeUpHost + "\" {\n  services = {\n    \"providers.v1\" = \"" + srv.URL + "/v1/providers/\"\n  }\n}\n"
 	if err := os.WriteFile(rc, []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return srv, map[string]string{"SSL_CERT_FILE": srv.WriteCA(t), "TF_CLI_CONFIG_FILE": rc, "HOME": t.TempDir()}
+	return srv, map[string]string{"SSL_CERT_FILE": srv.WriteCA(t), "TF_CLI_CONFIG_FILE": rc, "HOME": t.TempDir(),
+		"TF_TOKEN_registry_plinth_test": "s3cret"}
 }
 
 // initConfig copies testdata/terraform/init with its sources naming host.

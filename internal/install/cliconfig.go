@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
@@ -22,40 +23,89 @@ func CLIConfigPath(getenv func(string) string) string {
 	return ""
 }
 
-var cliConfigSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{{Type: "host", LabelNames: []string{"name"}}}}
+var cliConfigSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
+	{Type: "host", LabelNames: []string{"name"}}, {Type: "credentials", LabelNames: []string{"host"}},
+}}
 
-// ReadHosts reads the host blocks of a CLI configuration file: the
+// CLIConfig is what plinth reads of terraform's CLI configuration.
+type CLIConfig struct {
+	// Hosts are the host blocks: each host's services.
+	Hosts map[string]map[string]string
+	// Tokens are the credentials blocks' tokens by host.
+	Tokens map[string]string
+}
+
+// TokenVariable is the environment variable terraform reads a host's
+// API token from: TF_TOKEN_ and the host with "-" as "__" and "." as "_".
+func TokenVariable(host string) string {
+	return "TF_TOKEN_" + strings.NewReplacer("-", "__", ".", "_").Replace(host)
+}
+
+// TokenFunc is a Registry's Token: the host's TF_TOKEN_ variable, else
+// its credentials block.
+func (c CLIConfig) TokenFunc(getenv func(string) string) func(host string) string {
+	return func(host string) string {
+		if t := getenv(TokenVariable(host)); t != "" {
+			return t
+		}
+		return c.Tokens[host]
+	}
+}
+
+// ReadCLIConfig reads the host blocks of a CLI configuration file (the
 // services of each host, which stand in for asking the host's
-// /.well-known/terraform.json. A missing file has none. Other settings of
-// the file are not read yet.
-func ReadHosts(path string) (map[string]map[string]string, error) {
+// /.well-known/terraform.json) and its credentials blocks. A missing
+// file has neither. Other settings of the file are not read yet.
+func ReadCLIConfig(path string) (CLIConfig, error) {
+	out := CLIConfig{Hosts: map[string]map[string]string{}, Tokens: map[string]string{}}
 	if path == "" {
-		return nil, nil
+		return out, nil
 	}
 	src, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
+		return out, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("reading the CLI configuration: %w", err)
+		return out, fmt.Errorf("reading the CLI configuration: %w", err)
 	}
 	f, ds := hclparse.NewParser().ParseHCL(src, path)
 	if ds.HasErrors() {
-		return nil, fmt.Errorf("the CLI configuration %s is invalid: %w", path, ds)
+		return out, fmt.Errorf("the CLI configuration %s is invalid: %w", path, ds)
 	}
 	content, _, ds := f.Body.PartialContent(cliConfigSchema)
 	if ds.HasErrors() {
-		return nil, fmt.Errorf("the CLI configuration %s is invalid: %w", path, ds)
+		return out, fmt.Errorf("the CLI configuration %s is invalid: %w", path, ds)
 	}
-	out := map[string]map[string]string{}
 	for _, b := range content.Blocks {
-		services, err := hostServices(b)
-		if err != nil {
-			return nil, fmt.Errorf("the CLI configuration %s: host %q: %w", path, b.Labels[0], err)
+		if b.Type == "credentials" {
+			out.Tokens[b.Labels[0]], err = credentialsToken(b)
+		} else {
+			out.Hosts[b.Labels[0]], err = hostServices(b)
 		}
-		out[b.Labels[0]] = services
+		if err != nil {
+			return out, fmt.Errorf("the CLI configuration %s: %s %q: %w", path, b.Type, b.Labels[0], err)
+		}
 	}
 	return out, nil
+}
+
+func credentialsToken(b *hcl.Block) (string, error) {
+	attrs, ds := b.Body.JustAttributes()
+	if ds.HasErrors() {
+		return "", ds
+	}
+	a := attrs["token"]
+	if a == nil {
+		return "", nil
+	}
+	v, ds := a.Expr.Value(nil)
+	if ds.HasErrors() {
+		return "", ds
+	}
+	if v.Type() != cty.String || v.IsNull() {
+		return "", errors.New("token must be a string")
+	}
+	return v.AsString(), nil
 }
 
 func hostServices(b *hcl.Block) (map[string]string, error) {

@@ -176,6 +176,7 @@ func TestRefusals(t *testing.T) {
 		"hash not in lock": {lock: staleLock, want: []string{"v3.9.0", "h1:", "zh:", "plinth init --upgrade", "terraform providers lock"}, is: ErrNotLocked},
 		"unsatisfiable":    {constraints: "> 4.0", want: []string{`no available release matches the given constraints "> 4.0"`, "4.0.0, 3.9.0, 3.5.1"}},
 		"old protocol":     {constraints: "4.0.0", want: []string{"v4.0.0 speaks plugin protocol 4.0, but plinth speaks 5 and 6"}},
+		"no token":         {break_: func(f *fixture) { f.srv.Token = "s3cret" }, want: []string{"401 Unauthorized", "wants credentials", "TF_TOKEN_127_0_0_1:", "credentials block"}},
 		"unreachable":      {break_: func(f *fixture) { f.srv.Close() }, want: []string{"could not reach the registry 127.0.0.1:"}, is: ErrUnreachable},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -226,6 +227,26 @@ func TestUpgradeReplacesHashesTheLockDoesNotList(t *testing.T) {
 	}
 	if hs := got.Providers[f.addr.String()].Hashes; len(hs) != 3 || slices.Contains(hs, "h1:c3RhbGU=") {
 		t.Fatalf("hashes after --upgrade %v, want the package's h1: and two zh:, not the stale one", hs)
+	}
+}
+
+// TestTokenGoesToTheRegistryNotTheDownloads: a private registry's token
+// is sent to its API and not with the package downloads.
+func TestTokenGoesToTheRegistryNotTheDownloads(t *testing.T) {
+	f := newFixture(t)
+	f.srv.Token = "s3cret"
+	in := f.installer(f.srv.Client(), false)
+	in.Registry.Token = func(host string) string {
+		if host == f.srv.Host() {
+			return "s3cret"
+		}
+		return ""
+	}
+	if _, err := in.Install(context.Background(), []Requirement{{Source: f.addr, Constraints: "~> 3.6"}}, &lock.File{}); err != nil {
+		t.Fatal(err)
+	}
+	if f.srv.TokenOnFile {
+		t.Error("the token was sent with a package download")
 	}
 }
 

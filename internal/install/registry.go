@@ -24,6 +24,10 @@ type Registry struct {
 	// Hosts are the CLI configuration's host blocks: services by
 	// hostname, used instead of asking the host.
 	Hosts map[string]map[string]string
+	// Token is the API token for a registry host ("" for none), sent as
+	// a bearer token to its service discovery and providers.v1 endpoints
+	// (never to package downloads), as terraform sends it.
+	Token func(host string) string
 }
 
 // ErrUnreachable wraps every failure to reach a registry host.
@@ -179,7 +183,11 @@ func (e notFound) Error() string { return e.url + " was not found (404)" }
 
 // getJSON GETs u and decodes its JSON body into dst.
 func (r *Registry) getJSON(ctx context.Context, u *url.URL, host string, dst any) error {
-	body, err := r.get(ctx, u.String(), host)
+	token := ""
+	if r.Token != nil {
+		token = r.Token(host)
+	}
+	body, err := r.request(ctx, u.String(), host, token)
 	if err != nil {
 		return err
 	}
@@ -190,17 +198,29 @@ func (r *Registry) getJSON(ctx context.Context, u *url.URL, host string, dst any
 	return nil
 }
 
-// get GETs a URL; a status other than 200 is an error.
+// get GETs a URL without credentials; a status other than 200 is an
+// error.
 func (r *Registry) get(ctx context.Context, u, host string) (io.ReadCloser, error) {
+	return r.request(ctx, u, host, "")
+}
+
+// request GETs a URL of a registry host, with its token if not "".
+func (r *Registry) request(ctx context.Context, u, host, token string) (io.ReadCloser, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, err
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
 	}
 	resp, err := r.client().Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("%w %s: %v. Check the network and the host's name; offline, put the providers where plinth finds them (.terraform/providers, or a plugin directory) instead", ErrUnreachable, host, err)
 	}
 	switch {
+	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
+		resp.Body.Close()
+		return nil, fmt.Errorf("%s answered %s: the registry %s wants credentials plinth does not have or it refuses; set %s or add a credentials block for it to the CLI configuration", u, resp.Status, host, TokenVariable(host))
 	case resp.StatusCode == http.StatusNotFound:
 		resp.Body.Close()
 		return nil, notFound{u}

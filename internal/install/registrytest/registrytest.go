@@ -63,6 +63,12 @@ type Server struct {
 	BadSignature bool
 	// TamperZip serves zips with one byte changed after they were summed.
 	TamperZip bool
+	// Token, when set, is the bearer token service discovery and the
+	// providers.v1 endpoints require (401 without it).
+	Token string
+	// TokenOnFile records that a file download carried an Authorization
+	// header, which a client should not send there.
+	TokenOnFile bool
 
 	mu       sync.Mutex
 	releases []Release
@@ -175,6 +181,13 @@ func (s *Server) serve(w http.ResponseWriter, req *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p := req.URL.Path
+	if req.Header.Get("Authorization") != "" && strings.HasPrefix(p, "/files/") {
+		s.TokenOnFile = true
+	}
+	if s.Token != "" && !strings.HasPrefix(p, "/files/") && req.Header.Get("Authorization") != "Bearer "+s.Token {
+		http.Error(w, "a token is required", http.StatusUnauthorized)
+		return
+	}
 	switch {
 	case p == "/.well-known/terraform.json":
 		// login.v1's value is an object, as Terraform Cloud's is: a
