@@ -16,8 +16,11 @@
 // newest the constraints allow. The constraints come from the caller
 // (internal/cli reads them from the configuration).
 //
+// A private registry's token comes from TF_TOKEN_HOST or a CLI
+// configuration credentials block (CLIConfig).
+//
 // Left out for now: provider_installation (mirrors, dev_overrides),
-// plugin_cache_dir, credentials for private registries, module
-// installation, and Pulumi plugins. internal/plugin finds what this
+// plugin_cache_dir, credentials helpers, module installation, and Pulumi
+// plugins. internal/plugin finds what this
 // package installs; neither imports the other.
 package install
