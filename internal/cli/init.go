@@ -32,7 +32,9 @@ func (a *app) initCommand() *cobra.Command {
 			".terraform/providers and writes the lock file as terraform writes it. The registry's\n" +
 			"certificate is checked against the system's CAs, or SSL_CERT_FILE's; host blocks of the\n" +
 			"CLI configuration (TF_CLI_CONFIG_FILE, else ~/.terraformrc) name a host's services; a\n" +
-			"TF_TOKEN_<host> variable or a credentials block gives a private registry's token.\n" +
+			"TF_TOKEN_<host> variable or a credentials block gives a private registry's token. With a\n" +
+			"plugin cache (TF_PLUGIN_CACHE_DIR or plugin_cache_dir) packages are unpacked there and\n" +
+			"linked into .terraform/providers.\n" +
 			"Modules are not installed yet.",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return a.runInit(c, upgrade) },
@@ -53,7 +55,11 @@ func (a *app) runInit(c *cobra.Command, upgrade bool) error {
 	if err != nil {
 		return display.Errorf("Invalid configuration", "%s", err)
 	}
-	reg, err := a.registry()
+	conf, err := install.ReadCLIConfig(install.CLIConfigPath(a.env.getenv))
+	if err != nil {
+		return display.Errorf("Invalid CLI configuration", "%s", err)
+	}
+	reg, err := a.registry(conf)
 	if err != nil {
 		return err
 	}
@@ -64,7 +70,7 @@ func (a *app) runInit(c *cobra.Command, upgrade bool) error {
 	}
 	out := a.env.Stdout
 	fmt.Fprintln(out, "Initializing provider plugins...")
-	in := &install.Installer{Dir: dir, Registry: reg, Upgrade: upgrade, Out: out}
+	in := &install.Installer{Dir: dir, Registry: reg, Upgrade: upgrade, Out: out, CacheDir: a.pluginCache(conf)}
 	next, err := in.Install(c.Context(), reqs, old)
 	if err != nil {
 		return display.Errorf("Failed to install provider", "%s", err)
@@ -74,6 +80,15 @@ func (a *app) runInit(c *cobra.Command, upgrade bool) error {
 	}
 	fmt.Fprintln(out, "\nPlinth has been successfully initialized!")
 	return nil
+}
+
+// pluginCache is TF_PLUGIN_CACHE_DIR, else the CLI configuration's
+// plugin_cache_dir with its $VARIABLES expanded; "" for none.
+func (a *app) pluginCache(conf install.CLIConfig) string {
+	if d := a.env.getenv("TF_PLUGIN_CACHE_DIR"); d != "" {
+		return d
+	}
+	return os.Expand(conf.PluginCacheDir, a.env.getenv)
 }
 
 // initDir is -C's directory, which must hold a Terraform configuration.
@@ -110,15 +125,10 @@ func writeLock(out io.Writer, path string, old, next *lock.File) error {
 	return nil
 }
 
-// registry is the provider registry client: host and credentials blocks
-// from the CLI configuration, TF_TOKEN_ variables, and SSL_CERT_FILE's
-// CAs, read from the command's own
+// registry is the provider registry client: the CLI configuration's host
+// and credentials blocks, TF_TOKEN_ variables, and SSL_CERT_FILE's CAs, read from the command's own
 // environment (as Go would read them from the process's).
-func (a *app) registry() (*install.Registry, error) {
-	conf, err := install.ReadCLIConfig(install.CLIConfigPath(a.env.getenv))
-	if err != nil {
-		return nil, display.Errorf("Invalid CLI configuration", "%s", err)
-	}
+func (a *app) registry(conf install.CLIConfig) (*install.Registry, error) {
 	reg := &install.Registry{Hosts: conf.Hosts, Token: conf.TokenFunc(a.env.getenv)}
 	if path := a.env.getenv("SSL_CERT_FILE"); path != "" {
 		pem, err := os.ReadFile(path)

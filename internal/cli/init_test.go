@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -102,6 +103,24 @@ Plinth has been successfully initialized!
 	}
 	if got := readFile(t, filepath.Join(dir, ".terraform.lock.hcl")); got != lockText {
 		t.Errorf("a second init changed the lock file:\n%s", cmp.Diff(lockText, got))
+	}
+}
+
+// TestInitWithAPluginCacheThenUp: with TF_PLUGIN_CACHE_DIR the packages
+// are unpacked into the cache and linked into .terraform/providers, and
+// plinth up finds them through the links.
+func TestInitWithAPluginCacheThenUp(t *testing.T) {
+	_, env := initRegistry(t)
+	env["TF_PLUGIN_CACHE_DIR"] = t.TempDir()
+	dir := initConfig(t, madeUpHost)
+	opts := clitest.Options{Env: env}
+	clitest.MustRun(t, dir, opts, "init")
+	linked := filepath.Join(dir, ".terraform", "providers", madeUpHost, "hashicorp", "random", "3.9.0", runtime.GOOS+"_"+runtime.GOARCH)
+	if target, err := os.Readlink(linked); err != nil || !strings.HasPrefix(target, env["TF_PLUGIN_CACHE_DIR"]) {
+		t.Fatalf("%s links to %q (%v), want a directory in the plugin cache", linked, target, err)
+	}
+	if up := clitest.MustRun(t, dir, opts, "up", "--yes", "--skip-preview").Stdout; !strings.Contains(up, "Resources: 1 added") {
+		t.Fatalf("plinth up after init did not create random_pet.p:\n%s", up)
 	}
 }
 

@@ -23,7 +23,7 @@ func CLIConfigPath(getenv func(string) string) string {
 	return ""
 }
 
-var cliConfigSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
+var cliConfigSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "plugin_cache_dir"}}, Blocks: []hcl.BlockHeaderSchema{
 	{Type: "host", LabelNames: []string{"name"}}, {Type: "credentials", LabelNames: []string{"host"}},
 }}
 
@@ -33,6 +33,9 @@ type CLIConfig struct {
 	Hosts map[string]map[string]string
 	// Tokens are the credentials blocks' tokens by host.
 	Tokens map[string]string
+	// PluginCacheDir is plugin_cache_dir as written ($VARIABLES not yet
+	// expanded).
+	PluginCacheDir string
 }
 
 // TokenVariable is the environment variable terraform reads a host's
@@ -54,7 +57,8 @@ func (c CLIConfig) TokenFunc(getenv func(string) string) func(host string) strin
 
 // ReadCLIConfig reads the host blocks of a CLI configuration file (the
 // services of each host, which stand in for asking the host's
-// /.well-known/terraform.json) and its credentials blocks. A missing
+// /.well-known/terraform.json), its credentials blocks and
+// plugin_cache_dir. A missing
 // file has neither. Other settings of the file are not read yet.
 func ReadCLIConfig(path string) (CLIConfig, error) {
 	out := CLIConfig{Hosts: map[string]map[string]string{}, Tokens: map[string]string{}}
@@ -75,6 +79,13 @@ func ReadCLIConfig(path string) (CLIConfig, error) {
 	content, _, ds := f.Body.PartialContent(cliConfigSchema)
 	if ds.HasErrors() {
 		return out, fmt.Errorf("the CLI configuration %s is invalid: %w", path, ds)
+	}
+	if a := content.Attributes["plugin_cache_dir"]; a != nil {
+		v, ds := a.Expr.Value(nil)
+		if ds.HasErrors() || v.Type() != cty.String || v.IsNull() {
+			return out, fmt.Errorf("the CLI configuration %s: plugin_cache_dir must be a directory name", path)
+		}
+		out.PluginCacheDir = v.AsString()
 	}
 	for _, b := range content.Blocks {
 		if b.Type == "credentials" {

@@ -35,7 +35,8 @@ credentials "other-registry.example.com" {
 	want := CLIConfig{
 		Hosts: map[string]map[string]string{"registry.example.com": {
 			"providers.v1": "https://10.0.0.1/v1/providers/", "modules.v1": "https://10.0.0.1/v1/modules/"}},
-		Tokens: map[string]string{"registry.example.com": "from-config", "other-registry.example.com": "other"},
+		Tokens:         map[string]string{"registry.example.com": "from-config", "other-registry.example.com": "other"},
+		PluginCacheDir: "/somewhere",
 	}
 	if diff := cmp.Diff(want, conf); diff != "" {
 		t.Fatalf("(-want +got):\n%s", diff)

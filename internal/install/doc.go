@@ -19,8 +19,11 @@
 // A private registry's token comes from TF_TOKEN_HOST or a CLI
 // configuration credentials block (CLIConfig).
 //
+// With a plugin cache (Installer.CacheDir) packages are unpacked there and
+// linked into the configuration, as terraform links them.
+//
 // Left out for now: provider_installation (mirrors, dev_overrides),
-// plugin_cache_dir, credentials helpers, module installation, and Pulumi
+// credentials helpers, module installation, and Pulumi
 // plugins. internal/plugin finds what this
 // package installs; neither imports the other.
 package install

@@ -40,6 +40,11 @@ type Installer struct {
 	Upgrade bool
 	// Out gets terraform's progress lines; nil discards them.
 	Out io.Writer
+	// CacheDir, if set, is the shared plugin cache (TF_PLUGIN_CACHE_DIR,
+	// plugin_cache_dir): packages are unpacked there, in the same layout,
+	// and linked into the configuration; a cached package the lock
+	// vouches for is used without asking the registry.
+	CacheDir string
 }
 
 // Install installs every required provider and returns the new lock (it
@@ -94,13 +99,23 @@ func (in *Installer) one(ctx context.Context, rq Requirement, locked lock.Provid
 		in.printf("- Using previously-installed %s v%s\n", rq.Source.ForDisplay(), v)
 		return entry, nil
 	}
+	if ok, err := in.fromCache(rq.Source, v, dst, locked); ok || err != nil {
+		return entry, err
+	}
 	if base == nil {
 		if base, err = in.Registry.providersURL(ctx, rq.Source.Hostname.String()); err != nil {
 			return lock.Provider{}, err
 		}
 	}
 	in.printf("- Installing %s v%s...\n", rq.Source.ForDisplay(), v)
-	hashes, keyID, err := in.download(ctx, rq.Source, v, base, dst, locked)
+	target := dst
+	if in.CacheDir != "" {
+		target = PackageDir(in.CacheDir, rq.Source, v, in.platform())
+	}
+	hashes, keyID, err := in.download(ctx, rq.Source, v, base, target, locked)
+	if err == nil && target != dst {
+		err = link(target, dst)
+	}
 	if err != nil {
 		return lock.Provider{}, err
 	}
@@ -211,6 +226,43 @@ func zipHashes(sums map[string]string, typ, v string) []string {
 		}
 	}
 	return out
+}
+
+// fromCache links the plugin cache's package of a version into dst if
+// the lock vouches for it (as terraform 1.4 and later, a cached package
+// is never trusted on its own).
+func (in *Installer) fromCache(p tfaddr.Provider, v, dst string, locked lock.Provider) (bool, error) {
+	if in.CacheDir == "" {
+		return false, nil
+	}
+	cached := PackageDir(in.CacheDir, p, v, in.platform())
+	if h, err := lock.HashDir(cached); err != nil || !locked.Has(h) {
+		return false, nil
+	}
+	if err := link(cached, dst); err != nil {
+		return false, err
+	}
+	in.printf("- Using %s v%s from the shared cache directory\n", p.ForDisplay(), v)
+	return true, nil
+}
+
+// link makes dst a symbolic link to the package directory src (as
+// terraform links cached packages), replacing whatever dst held.
+func link(src, dst string) error {
+	abs, err := filepath.Abs(src)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	if err := os.RemoveAll(dst); err != nil {
+		return err
+	}
+	if err := os.Symlink(abs, dst); err != nil {
+		return fmt.Errorf("linking the cached provider package %s into %s: %w", abs, dst, err)
+	}
+	return nil
 }
 
 // replaceDir moves src to dst, replacing whatever dst held.

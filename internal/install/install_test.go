@@ -250,6 +250,41 @@ func TestTokenGoesToTheRegistryNotTheDownloads(t *testing.T) {
 	}
 }
 
+// TestPluginCache: with a plugin cache the package is unpacked there and
+// linked into the configuration; a second configuration whose lock
+// vouches for it links it without asking the registry (closed here).
+func TestPluginCache(t *testing.T) {
+	f := newFixture(t)
+	cache := t.TempDir()
+	in := f.installer(f.srv.Client(), false)
+	in.CacheDir = cache
+	first, err := in.Install(context.Background(), []Requirement{{Source: f.addr, Constraints: "~> 3.6"}}, &lock.File{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl := in.platform()
+	dst, cached := PackageDir(f.dir, f.addr, "3.9.0", pl), PackageDir(cache, f.addr, "3.9.0", pl)
+	if target, err := os.Readlink(dst); err != nil || target != cached {
+		t.Fatalf("%s links to %q (%v), want %s", dst, target, err, cached)
+	}
+	f.srv.Close()
+	var out strings.Builder
+	other := &Installer{Dir: t.TempDir(), Registry: &Registry{HTTP: f.srv.Client()}, CacheDir: cache, Out: &out}
+	second, err := other.Install(context.Background(), []Requirement{{Source: f.addr, Constraints: "~> 3.6"}}, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "from the shared cache directory") {
+		t.Errorf("the second install did not use the cache:\n%s", out.String())
+	}
+	if diff := cmp.Diff(string(first.Bytes()), string(second.Bytes())); diff != "" {
+		t.Errorf("lock (-first +second):\n%s", diff)
+	}
+	if _, err := lock.HashDir(PackageDir(other.Dir, f.addr, "3.9.0", pl)); err != nil {
+		t.Errorf("the linked package cannot be hashed: %v", err)
+	}
+}
+
 func filesUnder(t *testing.T, dir string) []string {
 	var out []string
 	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {

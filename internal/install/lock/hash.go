@@ -2,6 +2,7 @@ package lock
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"golang.org/x/mod/sumdb/dirhash"
 )
@@ -10,7 +11,13 @@ import (
 // dirhash Hash1 over every file under dir, named relative to it with no
 // prefix, which is how Terraform defines it.
 func HashDir(dir string) (string, error) {
-	h, err := dirhash.HashDir(dir, "", dirhash.Hash1)
+	// A package linked from a plugin cache is a symbolic link, which
+	// dirhash would not walk into.
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", fmt.Errorf("hashing provider package %s: %w", dir, err)
+	}
+	h, err := dirhash.HashDir(real, "", dirhash.Hash1)
 	if err != nil {
 		return "", fmt.Errorf("hashing provider package %s: %w", dir, err)
 	}
