@@ -86,6 +86,7 @@ func (a *app) rootCommand() *cobra.Command {
 		a.previewCommand(), a.upCommand(), a.refreshCommand(), a.destroyCommand(), a.importCommand(),
 		a.stackCommand(), a.stateCommand(), a.configCommand(), a.pluginCommand(), a.versionCommand(),
 	)
+	root.AddCommand(a.initCommand())
 	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
 		switch a.g.colour {
 		case "auto", "always", "never":

@@ -85,6 +85,9 @@ func (e *NotFoundError) Error() string {
 		fmt.Fprintf(&b, "\n  %s (%s)", l.Dir, l.Origin)
 	}
 	fmt.Fprintf(&b, "\nInstall pulumi-resource-%s or terraform-provider-%s_v<version> of a matching version into one of them (for example .plinth/plugins in the project).", e.Request.Name, e.Request.Name)
+	if e.Request.Source != "" {
+		fmt.Fprintf(&b, "\nIn a Terraform configuration, run plinth init (or terraform init) to install provider %s from its registry into .terraform/providers.", e.Request.Source)
+	}
 	if len(e.NotExecutable) > 0 {
 		b.WriteString("\n")
 		e.writeNotExecutable(&b)

@@ -206,6 +206,13 @@ func TestNotFoundMessage(t *testing.T) {
 			t.Errorf("message lacks %q:\n%s", want, msg)
 		}
 	}
+	if strings.Contains(msg, "plinth init") {
+		t.Errorf("a request without a Terraform source address suggests plinth init:\n%s", msg)
+	}
+	_, err = f.Find(context.Background(), Request{Name: "random", Version: ">= 4.0", Source: "hashicorp/random"})
+	if want := "run plinth init (or terraform init) to install provider hashicorp/random from its registry"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("a Terraform provider's message lacks %q:\n%v", want, err)
+	}
 	if _, err := f.Find(context.Background(), Request{Name: "random", Version: "not a version"}); err == nil || !strings.Contains(err.Error(), `invalid version constraint "not a version"`) {
 		t.Errorf("bad constraint: %v", err)
 	}

@@ -1,0 +1,8 @@
+terraform {
+  required_providers {
+    random = {
+      source  = "REGISTRY/hashicorp/random"
+      version = "~> 3.6"
+    }
+  }
+}
