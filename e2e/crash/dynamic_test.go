@@ -20,7 +20,9 @@ import (
 // provider, node again on the program's own @pulumi/pulumi. Its "cloud"
 // is the harness's ledger: create appends `create URN ID X`, update
 // `update ID X`, delete `delete ID`, each between two pauses of about
-// dynamicDelay so that kills land in the middle of calls.
+// dynamicDelay so that kills land in the middle of calls; each call
+// first appends `begin LINE` to the ledger's .calls file, which tells
+// the harness when to kill.
 
 const (
 	// dynamicType is the type of every pulumi.dynamic.Resource.
@@ -29,8 +31,19 @@ const (
 	// (in ms, jittered by half either way) before and after each effect.
 	dynamicThings = 8
 	dynamicDelay  = 150 * time.Millisecond
+	// dynamicParallel is plinth's -p: two calls in flight, begun at
+	// different moments, so that a kill finds them at different points
+	// of theirs (with more, the creates of an up all begin together).
+	dynamicParallel = "2"
 	// nodeGrace is how long a node process of the run may outlive plinth.
 	nodeGrace = 5 * time.Second
+	// providerDyingTime is how long after plinth was reaped the harness
+	// reads the ledger as plinth left it. The kernel sends the dynamic
+	// provider SIGKILL as plinth dies, before plinth is reaped, so only a
+	// write already under way can still land; 100 ms (dyingTime, for a
+	// reaper that must react) would hide the late effect of a call that
+	// had that little left of its pause.
+	providerDyingTime = 20 * time.Millisecond
 )
 
 // dynamicThing is one resource of a generation, as the program reads it
@@ -148,7 +161,7 @@ func TestPlinthKillsDynamicProvider(t *testing.T) {
 			if dt.kills[sc.name] < want && h.dynamicCycle(&dt, sc.verb, effects(prev, next), what) {
 				dt.kills[sc.name]++
 			} else if dt.kills[sc.name] >= want {
-				h.must(operation(sc.verb)...)
+				h.must(dynamicOperation(sc.verb)...)
 			}
 			h.checkDynamicAgreement(what, next)
 			prev = next
@@ -209,7 +222,7 @@ func (h *harness) writeThings(spec []dynamicThing) {
 // once plinth was dead, and runs verb again to completion.
 func (h *harness) dynamicCycle(dt *dynamicTally, verb string, n int, what string) bool {
 	h.t.Helper()
-	r, err := start(h.dir, h.env, operation(verb)...)
+	r, err := start(h.dir, h.env, dynamicOperation(verb)...)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -225,7 +238,7 @@ func (h *harness) dynamicCycle(dt *dynamicTally, verb string, n int, what string
 	r.wait()
 	h.tally.plinthKills++
 	what = "a kill of plinth during " + what
-	time.Sleep(dyingTime)
+	time.Sleep(providerDyingTime)
 	atDeath := h.world().lines
 	provider, last := h.awaitNoNode(killed)
 	dt.providerOutlived, dt.programLast = max(dt.providerOutlived, provider), max(dt.programLast, last)
@@ -236,32 +249,40 @@ func (h *harness) dynamicCycle(dt *dynamicTally, verb string, n int, what string
 		dt.lateLines++
 		h.violation("after %s, the ledger line %q was written once plinth was dead: a provider call outlived it, and the verdicts on pending creates may be false", what, l)
 	}
-	h.must(operation(verb)...)
+	h.must(dynamicOperation(verb)...)
 	return true
 }
 
-// awaitKillPoint waits for a random moment of the running command: after
-// j of its n effects (j at random, 0 to n-1) and a pause of up to
-// dynamicDelay, or, for j = 0, once the dynamic provider runs and a
-// pause of up to twice dynamicDelay, while its first calls are in
-// flight. It reports false if the command ended first.
+// dynamicOperation is the command line of up or destroy with
+// dynamicParallel.
+func dynamicOperation(verb string) []string {
+	return []string{verb, "--yes", "--skip-preview", "-p", dynamicParallel}
+}
+
+// awaitKillPoint waits for a random moment of the running command: once
+// the b-th of its n provider calls has begun (b at random, 1 to n), a
+// pause shorter than the least that call waits before its effect (half
+// dynamicDelay). So every kill finds at least one call that has not made
+// its effect, and the others at any point of theirs. It reports false if
+// the command ended first.
 func (h *harness) awaitKillPoint(r *running, n int) bool {
-	before := len(h.world().lines)
-	j := h.rng.IntN(max(n, 1))
-	pause := dynamicDelay
-	ready := func() bool { return len(h.world().lines) >= before+j }
-	if j == 0 {
-		pause *= 2
-		ready = func() bool { return len(h.nodes("dynamic-provider")) > 0 }
-	}
-	for !ready() {
+	calls := h.ledger + ".calls"
+	before := lineCount(calls)
+	b := 1 + h.rng.IntN(max(n, 1))
+	for lineCount(calls) < before+b {
 		if r.exited() {
 			return false
 		}
-		time.Sleep(2 * time.Millisecond)
+		time.Sleep(time.Millisecond)
 	}
-	time.Sleep(time.Duration(h.rng.Int64N(int64(pause))))
+	time.Sleep(time.Duration(h.rng.Int64N(int64(dynamicDelay / 2))))
 	return !r.exited()
+}
+
+// lineCount is how many lines the file holds (0 if there is none).
+func lineCount(path string) int {
+	data, _ := os.ReadFile(path)
+	return bytes.Count(data, []byte{'\n'})
 }
 
 // checkDynamicAgreement runs after a command completed: ledger and state
@@ -323,6 +344,9 @@ func (h *harness) awaitNoNode(since time.Time) (provider, last time.Duration) {
 		if time.Since(since) > nodeGrace {
 			h.tally.survivors += len(left)
 			h.violation("node processes %v of the run (%s) outlived plinth by more than %s", left, h.describeNodes(left), nodeGrace)
+			if provider == 0 {
+				provider = time.Since(since)
+			}
 			for _, pid := range left {
 				syscall.Kill(pid, syscall.SIGKILL)
 			}

@@ -8,7 +8,9 @@
 // each waits about CRASH_DELAY_MS (between half and one and a half
 // times it, at random) before and after its line, so that a kill lands
 // in the middle of calls, and calls made together write at different
-// moments.
+// moments. Before its first pause each call appends `begin` and its
+// line to the ledger's name with .calls added, so that the harness can
+// kill plinth while a call has not yet made its effect.
 //
 // The harness writes things.json before each run: the resources of this
 // generation, as [{name, x, k, dbr}]. A change of x updates a resource,
@@ -21,6 +23,7 @@ const fs = require("fs");
 async function effect(line) {
     const fs = require("fs");
     const delay = () => Number(process.env.CRASH_DELAY_MS || "0") * (0.5 + Math.random());
+    fs.appendFileSync(process.env.CRASH_LEDGER + ".calls", "begin " + line + "\n");
     await new Promise((resolve) => setTimeout(resolve, delay()));
     fs.appendFileSync(process.env.CRASH_LEDGER, line + "\n");
     await new Promise((resolve) => setTimeout(resolve, delay()));
