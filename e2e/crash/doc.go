@@ -28,6 +28,20 @@
 // command. TestInterruptStopsCommands stops them with Ctrl-C instead:
 // they get SIGTERM, and nothing of them is left.
 //
+// TestPlinthKillsDynamicProvider (dynamic_test.go) does the same for a
+// Pulumi JavaScript program (testdata/dynamic) whose resources a dynamic
+// provider serves: plinth runs the program with node and hosts the
+// provider, node again on the program's own @pulumi/pulumi, whose create,
+// update and delete write the ledger between pauses. It kills plinth at
+// random moments of the up that creates them, of an edit's up and of
+// destroy, each while a call has begun and not yet made its effect, and
+// requires every node process of the run gone within 5 s, nothing
+// written to the ledger once plinth is dead (so a pending create cleared
+// as "not made" was not), the kills' uncertainty recorded as above, and
+// the next command to complete with ledger and state equal. It needs
+// node and npm (nodetest installs node_modules once), and skips without
+// them.
+//
 // The package has no code of its own; the tests run on Linux only, since
 // they find processes through /proc.
 package crash

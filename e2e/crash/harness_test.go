@@ -31,6 +31,9 @@ type harness struct {
 	env    []string
 	rng    *mrand.Rand
 	tally  tally
+	// thing is the type of the resources the ledger holds: thingType,
+	// unless a test says otherwise.
+	thing string
 	// window is how long a command runs once it has written its first
 	// ledger line: kills land at a random moment within it.
 	window time.Duration
@@ -58,7 +61,7 @@ func newHarness(t *testing.T) *harness {
 	dir := t.TempDir()
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("random seed %d", seed)
-	h := &harness{t: t, dir: dir, ledger: filepath.Join(dir, "ledger"), rng: mrand.New(mrand.NewPCG(seed, 0))}
+	h := &harness{t: t, dir: dir, ledger: filepath.Join(dir, "ledger"), rng: mrand.New(mrand.NewPCG(seed, 0)), thing: thingType}
 	h.env = []string{
 		"PATH=" + os.Getenv("PATH"),
 		"HOME=" + filepath.Join(dir, "home"),
@@ -149,6 +152,7 @@ func (h *harness) recorded() recorded {
 	if err != nil {
 		h.t.Fatal(err)
 	}
+	s.thing = h.thing
 	return s
 }
 

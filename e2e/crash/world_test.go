@@ -13,12 +13,16 @@ import (
 type world struct {
 	// live maps the ID of every object that exists to its URN.
 	live map[string]string
+	// x is the value of x each object that exists was last written with,
+	// for ledgers that say (`create URN ID X`, `update ID X`: the
+	// dynamic provider's, dynamic_test.go).
+	x map[string]string
 	// lines is the whole ledger, for failure messages.
 	lines []string
 }
 
 func readWorld(path string) (world, error) {
-	w := world{live: map[string]string{}}
+	w := world{live: map[string]string{}, x: map[string]string{}}
 	f, err := os.Open(path)
 	if os.IsNotExist(err) {
 		return w, nil
@@ -31,10 +35,16 @@ func readWorld(path string) (world, error) {
 	for sc.Scan() {
 		w.lines = append(w.lines, sc.Text())
 		switch parts := strings.Fields(sc.Text()); {
-		case len(parts) == 3 && parts[0] == "create":
+		case len(parts) >= 3 && parts[0] == "create":
 			w.live[parts[2]] = parts[1]
+			if len(parts) == 4 {
+				w.x[parts[2]] = parts[3]
+			}
+		case len(parts) == 3 && parts[0] == "update":
+			w.x[parts[1]] = parts[2]
 		case len(parts) == 2 && parts[0] == "delete":
 			delete(w.live, parts[1])
+			delete(w.x, parts[1])
 		}
 	}
 	return w, sc.Err()
@@ -78,6 +88,9 @@ func (w world) describe() string {
 // recorded is the state as `plinth state export` writes it: the fields
 // the harness compares with the ledger.
 type recorded struct {
+	// thing is the type of the objects the ledger holds (the harness's
+	// thing).
+	thing     string
 	Resources []recordedResource `json:"resources"`
 	Pending   []struct {
 		Op       string           `json:"op"`
@@ -97,12 +110,12 @@ type recordedResource struct {
 	Inputs  map[string]any `json:"inputs"`
 }
 
-// things are the recorded resources of the test plugin's type: what the
+// things are the recorded resources of the ledger's type: what the
 // ledger must agree with.
 func (s recorded) things() []recordedResource {
 	var out []recordedResource
 	for _, r := range s.Resources {
-		if r.Type == thingType {
+		if r.Type == s.thing {
 			out = append(out, r)
 		}
 	}
