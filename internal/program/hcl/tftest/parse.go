@@ -141,14 +141,14 @@ func (f *File) decode(body hcl.Body) hcl.Diagnostics {
 			ds = append(ds, more...)
 			f.vars = append(f.vars, sorted(attrs)...)
 		case "run":
+			r, more := decodeRun(b)
+			ds = append(ds, more...)
 			if prev, dup := seen[b.Labels[0]]; dup {
 				ds = append(ds, errorAt(b.LabelRanges[0], "Duplicate run block",
 					"This test file already has a run block named %q, at line %d. Give each run block its own name: later runs refer to its outputs as run.NAME.", b.Labels[0], prev.Start.Line))
 				continue
 			}
 			seen[b.Labels[0]] = b.DefRange
-			r, more := decodeRun(b)
-			ds = append(ds, more...)
 			f.runs = append(f.runs, r)
 		default:
 			ds = append(ds, errorAt(b.DefRange, "Unsupported block in a test file",
@@ -253,7 +253,7 @@ func (r *Run) decodeModule(blk *hcl.Block) hcl.Diagnostics {
 			"The source of a run block's module is a string naming a local directory, such as \"./setup\".")}
 	}
 	src := v.AsString()
-	if !filepath.IsLocal(filepath.FromSlash(src)) && !isDotPath(src) {
+	if !isDotPath(src) {
 		return hcl.Diagnostics{errorAt(a.Expr.Range(), "Unsupported module source",
 			"plinth test runs local modules only: %q is not a path starting with ./ or ../. Download the module beside the configuration and name its directory.", src)}
 	}
@@ -283,6 +283,10 @@ func errorAt(rng hcl.Range, summary, format string, args ...any) *hcl.Diagnostic
 // toDiagnostics turns HCL diagnostics into program diagnostics, which
 // the CLI shows at file:line:col.
 func toDiagnostics(ds hcl.Diagnostics) program.Diagnostics {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i].Subject, ds[j].Subject
+		return a != nil && b != nil && a.Start.Byte < b.Start.Byte
+	})
 	out := make(program.Diagnostics, 0, len(ds))
 	for _, d := range ds {
 		pd := program.Diagnostic{Summary: d.Summary, Detail: d.Detail}

@@ -24,11 +24,6 @@ type diag struct {
 	quoted          bool // detail already quotes the source line (the configuration's diagnostics do)
 }
 
-func (d diag) asError() diag {
-	d.severity = hcl.DiagError
-	return d
-}
-
 // diagAt is a diagnostic about a range of the test file.
 func diagAt(rng hcl.Range, sev hcl.DiagnosticSeverity, summary, format string, args ...any) diag {
 	return diag{severity: sev, summary: summary, detail: fmt.Sprintf(format, args...),

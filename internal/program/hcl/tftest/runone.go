@@ -76,8 +76,8 @@ func (fr *fileRunner) judge(r *Run, ms *modState, sc *tfhcl.Scoped, err error, w
 	for _, d := range append(diagsOf(err), fromProgram(warns)...) {
 		if addr := expected.match(d); addr != "" {
 			met[addr] = true
-			if planOfApply {
-				errs = append(errs, d.asError())
+			if planOfApply && d.severity == hcl.DiagError {
+				errs = append(errs, d)
 			}
 			continue
 		}
@@ -130,6 +130,9 @@ func (fr *fileRunner) asserts(r *Run, sc *tfhcl.Scoped, res result) result {
 
 // evalAssert checks one assertion: nil when it holds.
 func evalAssert(ctx *hcl.EvalContext, a assert) (*diag, bool) {
+	if d := undeclaredOutput(ctx, a.cond); d != nil {
+		return d, true
+	}
 	v, ds := a.cond.Value(ctx)
 	if ds.HasErrors() {
 		d := fromHCL(ds)[0]
@@ -157,6 +160,25 @@ func evalAssert(ctx *hcl.EvalContext, a assert) (*diag, bool) {
 	}
 	d := diagAt(a.cond.Range(), hcl.DiagError, "Test assertion failed", "%s", msg)
 	return &d, false
+}
+
+// undeclaredOutput is an error for a reference to an output the module
+// does not declare, which would otherwise be an unsupported attribute of
+// the output object.
+func undeclaredOutput(ctx *hcl.EvalContext, e hcl.Expression) *diag {
+	outs := ctx.Variables["output"]
+	for _, t := range e.Variables() {
+		if t.RootName() != "output" || len(t) < 2 {
+			continue
+		}
+		a, ok := t[1].(hcl.TraverseAttr)
+		if ok && !outs.Type().HasAttribute(a.Name) {
+			d := diagAt(t.SourceRange(), hcl.DiagError, "Reference to undeclared output value",
+				"The module this run tests declares no output %q. Name one of its outputs, or declare it in the module.", a.Name)
+			return &d
+		}
+	}
+	return nil
 }
 
 func friendly(v cty.Value) string {

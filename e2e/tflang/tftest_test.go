@@ -1,0 +1,144 @@
+package tflang
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/plinth-iac/plinth/internal/cli/clitest"
+)
+
+// TestTerraformTestSideBySide runs the test files of testdata/tftest/suite
+// with plinth test and, where terraform is on PATH, with terraform test,
+// on the same provider binaries, and compares what each says of every
+// file and run (pass, fail, skip), the errors' summaries, the totals and
+// the exit code. The files cover passing and failing assertions, plan
+// runs (one asserting on a value unknown until apply), expect_failures
+// met and missed, state carried between runs, a module block, and a
+// check block that fails unexpected.
+func TestTerraformTestSideBySide(t *testing.T) {
+	needReal(t)
+	src := "testdata/tftest/suite"
+	tf, _ := exec.LookPath("terraform")
+	for name, filter := range map[string][]string{
+		"all":    nil,
+		"filter": {"tests/02_fail.tftest.hcl", "tests/07_module.tftest.hcl"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			got := plinthTest(t, src, filter)
+			if tf == "" {
+				t.Log("terraform is not on PATH: skipping the comparison with terraform (install terraform 1.11 to run it)")
+				return
+			}
+			want := terraformTest(t, tf, src, filter)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("plinth test and terraform test differ (-terraform +plinth):\n%s", diff)
+			}
+		})
+	}
+}
+
+// testReport is what the comparison reads of a test report.
+type testReport struct {
+	Code  int
+	Lines []string // each file's and run's status, error summaries, the totals
+}
+
+var reportLine = regexp.MustCompile(`^(\S+\.tftest\.hcl\.\.\. (pass|fail|skip)|  run "[^"]*"\.\.\. (pass|fail|skip)|Error: .*|(Success|Failure)! .*)$`)
+
+func readReport(code int, out string) testReport {
+	r := testReport{Code: code}
+	for _, l := range strings.Split(out, "\n") {
+		if reportLine.MatchString(l) {
+			r.Lines = append(r.Lines, l)
+		}
+	}
+	return r
+}
+
+// plinthTest runs plinth test on a copy of src and checks that nothing
+// the runs wrote is left: every local_file was destroyed.
+func plinthTest(t *testing.T, src string, filter []string) testReport {
+	t.Helper()
+	p := newProject(t, src)
+	args := []string{"test"}
+	for _, f := range filter {
+		args = append(args, "--filter", f)
+	}
+	r := p.run(args...)
+	if left, _ := filepath.Glob(filepath.Join(p.dir, "out", "*")); len(left) > 0 {
+		t.Errorf("plinth test left files the runs created, not destroyed at the end: %v", left)
+	}
+	if r.Stderr != "" {
+		t.Errorf("plinth test wrote to standard error:\n%s", r.Stderr)
+	}
+	return readReport(r.Code, r.Stdout)
+}
+
+// terraformTest runs terraform test on a copy of src.
+func terraformTest(t *testing.T, tf, src string, filter []string) testReport {
+	t.Helper()
+	dir := clitest.CopyDir(t, src)
+	env := clitest.TerraformEnv(devOverrides(t, dir), filepath.Join(dir, ".terraform"))
+	clitest.Terraform(t, tf, dir, env)("init", "-input=false", "-no-color")
+	args := []string{"test", "-no-color"}
+	for _, f := range filter {
+		args = append(args, "-filter="+f)
+	}
+	cmd := exec.Command(tf, args...)
+	cmd.Dir, cmd.Env = dir, env
+	var stdout bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stdout
+	code := 0
+	if err := cmd.Run(); err != nil {
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) {
+			t.Fatalf("terraform test: %v", err)
+		}
+		code = exit.ExitCode()
+	}
+	return readReport(code, stdout.String())
+}
+
+// TestTerraformTestVerbose: --verbose shows each run's resources and
+// outputs, planned values unknown until apply as such.
+func TestTerraformTestVerbose(t *testing.T) {
+	p := newProject(t, "testdata/tftest/small")
+	r := p.run("test", "--verbose")
+	for _, want := range []string{
+		`  run "plan"... pass`,
+		"  terraform_data.x = (known after apply)",
+		`  output.input = "hi"`,
+		`  run "apply"... pass`,
+		`  output.echo = "hi"`,
+		"Success! 2 passed, 0 failed.",
+	} {
+		if !strings.Contains(r.Stdout, want) {
+			t.Errorf("plinth test --verbose does not say %q:\n%s", want, r.Output())
+		}
+	}
+	if r.Code != 0 {
+		t.Errorf("exit code %d, want 0", r.Code)
+	}
+}
+
+// TestTerraformTestNoFiles: a configuration without test files passes
+// with nothing run, as terraform test does.
+func TestTerraformTestNoFiles(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte("output \"x\" {\n  value = 1\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := clitest.Run(t, dir, clitest.Options{Env: map[string]string{"PLINTH_HOME": t.TempDir()}}, "test")
+	if r.Code != 0 || strings.TrimSpace(r.Stdout) != "Success! 0 passed, 0 failed." {
+		t.Errorf("exit %d, output:\n%s", r.Code, r.Output())
+	}
+}
