@@ -142,3 +142,43 @@ func TestTerraformTestNoFiles(t *testing.T) {
 		t.Errorf("exit %d, output:\n%s", r.Code, r.Output())
 	}
 }
+
+// TestTerraformTestBadRuns: each mistake found while a test file runs
+// fails its run with a diagnostic naming the test file's line and run,
+// quoting the line.
+func TestTerraformTestBadRuns(t *testing.T) {
+	p := newProject(t, "testdata/tftest/badrun")
+	r := p.run("test")
+	for _, want := range []string{
+		"Error: Test assertion failed\n\n  on tests/assertion.tftest.hcl line 3, in run \"wrong\":\n  3:     condition     = output.echo == \"bye\"\n\nThe echo is hi.",
+		"Error: Invalid condition result\n\n  on tests/condition_type.tftest.hcl line 4, in run \"list\":",
+		"Error: Invalid expect_failures reference\n\n  on tests/expect_ref.tftest.hcl line 3, in run \"nothing_there\":",
+		"var.nope is not a variable, output, resource, data source or check block",
+		"Error: Missing expected failure\n\n  on tests/missing.tftest.hcl line 3, in run \"holds\":",
+		"Error: Reference to undeclared output value\n\n  on tests/undeclared_output.tftest.hcl line 4, in run \"typo\":",
+		"Error: Unknown condition value\n\n  on tests/unknown_condition.tftest.hcl line 4, in run \"planned\":",
+		"Error: Reference to unknown value\n\n  on tests/unknown_var.tftest.hcl line 7, in run \"from_plan\":",
+		"Failure! 1 passed, 7 failed.",
+	} {
+		if !strings.Contains(r.Stdout, want) {
+			t.Errorf("plinth test does not say:\n%s\n\nit said:\n%s", want, r.Output())
+		}
+	}
+	if r.Code != 1 {
+		t.Errorf("exit code %d, want 1", r.Code)
+	}
+}
+
+// TestTerraformTestBadFile: a mistake in any test file stops plinth
+// test before anything runs, with the diagnostic at file:line:col.
+func TestTerraformTestBadFile(t *testing.T) {
+	p := newProject(t, "testdata/tftest/small")
+	bad := "run \"a\" {\n  command = destroy\n}\n"
+	if err := os.WriteFile(filepath.Join(p.dir, "tests", "bad.tftest.hcl"), []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := p.run("test")
+	if r.Code != 1 || !strings.Contains(r.Stderr, "tests/bad.tftest.hcl:2:13: Invalid run block command") || strings.Contains(r.Stdout, "in progress") {
+		t.Errorf("exit %d, output:\n%s", r.Code, r.Output())
+	}
+}

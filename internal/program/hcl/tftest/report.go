@@ -21,7 +21,8 @@ type diag struct {
 	summary, detail string
 	file            string
 	line, column    int
-	quoted          bool // detail already quotes the source line (the configuration's diagnostics do)
+	quoted          bool   // detail already quotes the source line (the configuration's diagnostics do)
+	run             string // the run block it is in, for one about the test file
 }
 
 // diagAt is a diagnostic about a range of the test file.
@@ -80,7 +81,11 @@ func (r *report) diags(fr *fileRunner, ds []diag) {
 		}
 		r.line("\n%s: %s", sev, d.summary)
 		if d.file != "" {
-			r.line("\n  on %s line %d:", d.file, d.line)
+			in := ""
+			if d.run != "" && d.file == fr.f.Name {
+				in = fmt.Sprintf(", in run %q", d.run)
+			}
+			r.line("\n  on %s line %d%s:", d.file, d.line, in)
 			if q := fr.quote(d); q != "" && !d.quoted {
 				r.line("%s", q)
 			}

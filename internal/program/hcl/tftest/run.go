@@ -113,6 +113,9 @@ func (fr *fileRunner) run(ctx context.Context, sum *Summary) {
 		}
 		res := fr.runOne(ctx, r)
 		fr.rep.line("  run %q... %s", r.Name, res.status)
+		for i := range res.diags {
+			res.diags[i].run = r.Name
+		}
 		fr.rep.diags(fr, res.diags)
 		if fr.c.Verbose && res.scope != nil {
 			fr.rep.values(res.scope)

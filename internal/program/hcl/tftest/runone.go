@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
 
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/program"
@@ -144,6 +145,11 @@ func evalAssert(ctx *hcl.EvalContext, a assert) (*diag, bool) {
 			"The condition refers to a value that is not known until the configuration is applied, and this run only plans it (command = plan). Test the value in a run with command = apply, or leave it out of the condition.")
 		return &d, true
 	}
+	// A condition converts to bool as terraform converts it: the strings
+	// "true" and "false" hold.
+	if b, err := convert.Convert(v, cty.Bool); err == nil {
+		v = b
+	}
 	if v.IsNull() || v.Type() != cty.Bool {
 		d := diagAt(a.cond.Range(), hcl.DiagError, "Invalid condition result",
 			"The condition of an assert block must be true or false; this one is %s.", friendly(v))
@@ -249,7 +255,7 @@ func (fr *fileRunner) variables(r *Run, cfg *tfhcl.Config) (string, hcl.Diagnost
 		v, more := a.Expr.Value(ctx)
 		ds = append(ds, more...)
 		if !more.HasErrors() && !v.IsWhollyKnown() {
-			ds = append(ds, errorAt(a.Expr.Range(), "Unknown variable value",
+			ds = append(ds, errorAt(a.Expr.Range(), "Reference to unknown value",
 				"The value of variable %q is not known: it refers to a value an earlier plan-only run left unknown. Refer to a run with command = apply.", a.Name))
 		}
 		vals[a.Name] = v
