@@ -83,7 +83,7 @@ func TestFind(t *testing.T) {
 		t.Errorf("filtered files (-want +got):\n%s", diff)
 	}
 	all, err := Find(dir, nil)
-	if err != nil || len(all) != 11 || all[0] != "root.tftest.hcl" {
-		t.Errorf("Find(dir, nil) = %v, %v; want root.tftest.hcl and the 10 files in tests/", all, err)
+	if err != nil || len(all) != 13 || all[0] != "root.tftest.hcl" {
+		t.Errorf("Find(dir, nil) = %v, %v; want root.tftest.hcl and the 12 files in tests/", all, err)
 	}
 }

@@ -53,3 +53,22 @@ check "small" {
     error_message = "The size is more than 5."
   }
 }
+
+locals {
+  shout = upper(var.name)
+}
+
+resource "terraform_data" "guarded" {
+  input = local.shout
+  lifecycle {
+    precondition {
+      condition     = var.name != "banned"
+      error_message = "The name is banned."
+    }
+  }
+}
+
+output "secret" {
+  value     = "s3cret-${var.name}"
+  sensitive = true
+}
