@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -180,5 +181,32 @@ func TestTerraformTestBadFile(t *testing.T) {
 	r := p.run("test")
 	if r.Code != 1 || !strings.Contains(r.Stderr, "tests/bad.tftest.hcl:2:13: Invalid run block command") || strings.Contains(r.Stdout, "in progress") {
 		t.Errorf("exit %d, output:\n%s", r.Code, r.Output())
+	}
+}
+
+// TestTerraformTestInterrupted: Ctrl-C during a run lets the steps in
+// flight finish, skips the runs after it, and still destroys what the
+// runs made; the exit code is 1.
+func TestTerraformTestInterrupted(t *testing.T) {
+	needReal(t)
+	p := newProject(t, "testdata/tftest/interrupt")
+	interrupts := make(chan os.Signal, 1)
+	p.opts.Interrupts = interrupts
+	note := filepath.Join(p.dir, "out", "note.txt")
+	go func() {
+		for i := 0; i < 100; i++ {
+			if _, err := os.Stat(note); err == nil {
+				interrupts <- os.Interrupt
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}()
+	r := p.run("test")
+	if r.Code != 1 || !strings.Contains(r.Stdout, `  run "after"... skip`) || !strings.Contains(r.Stderr, "interrupted") {
+		t.Errorf("exit %d, output:\n%s", r.Code, r.Output())
+	}
+	if _, err := os.Stat(note); !os.IsNotExist(err) {
+		t.Errorf("the interrupted test left %s behind (stat: %v)", note, err)
 	}
 }

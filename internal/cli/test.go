@@ -33,7 +33,8 @@ func (a *app) testCommand() *cobra.Command {
 }
 
 // runTest parses every test file first, so a mistake in any is found
-// before anything is created, then runs them.
+// before anything is created, then runs them. Ctrl-C skips the runs not
+// yet started; what the runs made is still destroyed.
 func (a *app) runTest(ctx context.Context, filter []string) error {
 	dir := a.g.dir
 	if dir == "" {
@@ -59,8 +60,10 @@ func (a *app) runTest(ctx context.Context, filter []string) error {
 	if len(diags) > 0 {
 		return diags
 	}
+	ctx, hard, stop := a.interruptible(ctx, a.newView(false, false))
+	defer stop()
 	sum, err := tftest.Execute(ctx, tftest.Config{Dir: dir, Out: a.scrub.Writer(a.env.Stdout), Verbose: a.g.verbose,
-		Options: a.testOptions(), Getenv: a.env.getenv}, files)
+		Options: a.testOptions(hard), Getenv: a.env.getenv}, files)
 	if err != nil {
 		return err
 	}
@@ -72,7 +75,7 @@ func (a *app) runTest(ctx context.Context, filter []string) error {
 
 // testOptions builds the engine options of a test's runs: the providers
 // of the module's directory, no stack.
-func (a *app) testOptions() func(dir string, j engine.Journal) engine.Options {
+func (a *app) testOptions(hard context.Context) func(dir string, j engine.Journal) engine.Options {
 	sources := map[string]*registry.Source{}
 	return func(dir string, j engine.Journal) engine.Options {
 		src, ok := sources[dir]
@@ -84,7 +87,7 @@ func (a *app) testOptions() func(dir string, j engine.Journal) engine.Options {
 		return engine.Options{
 			Stack: "default", Project: hcl.ProjectName(dir), Providers: src, Journal: j, Now: a.env.now,
 			DefaultProviderConfig: providerConfig(dir, none), Provisioners: provisionerSource(dir),
-			OneDefaultProvider: true,
+			OneDefaultProvider: true, HardCancel: hard,
 		}
 	}
 }

@@ -2,6 +2,7 @@ package tftest
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -75,6 +76,9 @@ func Execute(ctx context.Context, c Config, files []*File) (Summary, error) {
 		fr.run(ctx, &sum)
 	}
 	writeTotals(c.Out, sum)
+	if err := ctx.Err(); err != nil {
+		return sum, fmt.Errorf("the test was interrupted: the runs after the interruption were skipped, and what the runs made was destroyed: %w", err)
+	}
 	return sum, nil
 }
 
@@ -130,7 +134,9 @@ func (fr *fileRunner) run(ctx context.Context, sum *Summary) {
 		}
 	}
 	fr.rep.line("%s... tearing down", fr.f.Name)
-	fr.teardown(ctx)
+	// An interruption skips the runs, never the teardown: what the runs
+	// made is not left behind.
+	fr.teardown(context.WithoutCancel(ctx))
 	st := Pass
 	if fr.failed {
 		st = Fail
