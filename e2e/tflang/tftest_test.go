@@ -23,15 +23,20 @@ import (
 // the exit code. The files cover passing and failing assertions, plan
 // runs (one asserting on a value unknown until apply), expect_failures
 // met and missed, state carried between runs, a module block, and a
-// check block that fails unexpected.
+// check block that fails unexpected; testdata/tftest/mocks has mock
+// providers (resources and data sources) and overridden resources.
 func TestTerraformTestSideBySide(t *testing.T) {
 	needReal(t)
-	src := "testdata/tftest/suite"
 	tf, _ := exec.LookPath("terraform")
-	for name, filter := range map[string][]string{
-		"all":    nil,
-		"filter": {"tests/02_fail.tftest.hcl", "tests/07_module.tftest.hcl"},
+	for name, c := range map[string]struct {
+		src    string
+		filter []string
+	}{
+		"all":    {src: "testdata/tftest/suite"},
+		"filter": {src: "testdata/tftest/suite", filter: []string{"tests/02_fail.tftest.hcl", "tests/07_module.tftest.hcl"}},
+		"mocks":  {src: "testdata/tftest/mocks"},
 	} {
+		src, filter := c.src, c.filter
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			got := plinthTest(t, src, filter)

@@ -75,9 +75,9 @@ func (a *app) runTest(ctx context.Context, filter []string) error {
 
 // testOptions builds the engine options of a test's runs: the providers
 // of the module's directory, no stack.
-func (a *app) testOptions(hard context.Context) func(dir string, j engine.Journal) engine.Options {
+func (a *app) testOptions(hard context.Context) func(dir string, j engine.Journal, mocks tftest.Mocks) engine.Options {
 	sources := map[string]*registry.Source{}
-	return func(dir string, j engine.Journal) engine.Options {
+	return func(dir string, j engine.Journal, mocks tftest.Mocks) engine.Options {
 		src, ok := sources[dir]
 		if !ok {
 			src = providerSource(dir, a.env.getenv, a.env.Stderr, a.g.verbose)
@@ -85,7 +85,7 @@ func (a *app) testOptions(hard context.Context) func(dir string, j engine.Journa
 		}
 		none := func(string) resource.Object { return resource.Object{} }
 		return engine.Options{
-			Stack: "default", Project: hcl.ProjectName(dir), Providers: src, Journal: j, Now: a.env.now,
+			Stack: "default", Project: hcl.ProjectName(dir), Providers: mockSource{src, mocks}, Journal: j, Now: a.env.now,
 			DefaultProviderConfig: providerConfig(dir, none), Provisioners: provisionerSource(dir),
 			OneDefaultProvider: true, HardCancel: hard,
 		}

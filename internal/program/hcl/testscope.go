@@ -201,3 +201,7 @@ func (c *Config) Checkable(addr string) (at []ConditionAt, ok bool) {
 	}
 	return nil, false
 }
+
+// ValueOf is a cty value as a resource value, as the configuration's
+// values are registered (a test file's mock and override values).
+func ValueOf(v cty.Value) resource.Value { return fromCty(v) }

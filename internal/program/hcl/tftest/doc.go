@@ -7,9 +7,11 @@
 // newest state first. It writes terraform's report (in progress, each
 // run's pass, fail or skip, tearing down, the file's result, the totals).
 //
-// It leaves out mock_provider, override_* blocks, provider blocks in test
-// files, a run's providers, state_key and plan_options, and modules from
-// registries: Parse refuses each with a diagnostic at its file:line:col.
+// mock_provider and override_resource are parsed here into Mocks; the
+// caller's provider source fakes what they name. It leaves out
+// override_data, override_module, provider blocks in test files, a run's
+// providers, state_key and plan_options, and modules from registries:
+// Parse refuses each with a diagnostic at its file:line:col.
 //
 // Neighbours: internal/program/hcl loads and evaluates the configuration
 // (its Scoped keeps the root module's values for the assertions);

@@ -19,6 +19,9 @@ type File struct {
 	src  []byte
 	vars []*hcl.Attribute // the file's variables block, in source order
 	runs []*Run
+
+	mocks     Mocks       // mock_provider blocks (Resources unused)
+	overrides []*override // override_resource blocks of the whole file
 }
 
 // Runs are the file's run blocks, in order.
@@ -43,6 +46,8 @@ type Run struct {
 	module   string          // the module block's source; "" for the configuration under test
 	rng      hcl.Range       // the block's header
 	expectAt hcl.Range       // the expect_failures attribute
+
+	overrides []*override // the run's override_resource blocks
 }
 
 // assert is an assert block.
@@ -150,9 +155,17 @@ func (f *File) decode(body hcl.Body) hcl.Diagnostics {
 			}
 			seen[b.Labels[0]] = b.DefRange
 			f.runs = append(f.runs, r)
+		case "mock_provider":
+			ds = append(ds, f.decodeMockProvider(b)...)
+		case "override_resource", "override_data":
+			o, more := decodeOverride(b)
+			ds = append(ds, more...)
+			if o != nil {
+				f.overrides = append(f.overrides, o)
+			}
 		default:
 			ds = append(ds, errorAt(b.DefRange, "Unsupported block in a test file",
-				"plinth test does not run %s blocks yet: the runs use the providers the configuration configures. Remove the block, or run this file with terraform test.", b.Type))
+				"plinth test does not run %s blocks yet: the runs use the providers as the configuration configures them. Remove the block, or run this file with terraform test.", b.Type))
 		}
 	}
 	return ds
@@ -195,6 +208,12 @@ func (r *Run) decodeBlock(blk *hcl.Block) hcl.Diagnostics {
 		return ds
 	case "module":
 		return r.decodeModule(blk)
+	case "override_resource", "override_data":
+		o, ds := decodeOverride(blk)
+		if o != nil {
+			r.overrides = append(r.overrides, o)
+		}
+		return ds
 	}
 	return hcl.Diagnostics{errorAt(blk.DefRange, "Unsupported block in a run block",
 		"plinth test does not run %s blocks yet. Remove the block, or run this file with terraform test.", blk.Type)}

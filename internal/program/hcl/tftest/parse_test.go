@@ -13,7 +13,7 @@ import (
 // diagnostic at its file:line:col.
 func TestParseErrors(t *testing.T) {
 	tests := map[string][]string{
-		"mock_provider":      {"mock_provider.tftest.hcl:1:1: Unsupported block in a test file"},
+		"provider":           {"provider.tftest.hcl:1:1: Unsupported block in a test file"},
 		"command_string":     {"command_string.tftest.hcl:2:13: Invalid run block command"},
 		"command_keyword":    {"command_keyword.tftest.hcl:2:13: Invalid run block command"},
 		"state_key":          {"state_key.tftest.hcl:2:3: Unsupported run block argument"},
@@ -27,6 +27,12 @@ func TestParseErrors(t *testing.T) {
 		"assert_no_message":  {"assert_no_message.tftest.hcl:2:10: Missing required argument"},
 		"unknown_argument":   {"unknown_argument.tftest.hcl:2:3: Unsupported argument"},
 		"syntax":             {"syntax.tftest.hcl:1:9: Unclosed configuration block"},
+		"mock_alias":         {"mock_alias.tftest.hcl:2:3: Unsupported mock_provider argument"},
+		"mock_override":      {"mock_override.tftest.hcl:2:3: Unsupported block in a mock_provider block"},
+		"mock_values":        {"mock_values.tftest.hcl:3:16: Invalid mock values"},
+		"override_data":      {"override_data.tftest.hcl:1:1: Unsupported block in a test file"},
+		"override_during":    {"override_during.tftest.hcl:4:5: Unsupported override argument"},
+		"override_target":    {"override_target.tftest.hcl:2:12: Invalid override target"},
 	}
 	for name, want := range tests {
 		t.Run(name, func(t *testing.T) {

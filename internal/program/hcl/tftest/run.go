@@ -28,8 +28,8 @@ type Config struct {
 	Verbose bool
 	// Options are the engine options (providers, provisioners) for a run
 	// of the configuration in dir, recording into journal (nil for a
-	// plan).
-	Options func(dir string, journal engine.Journal) engine.Options
+	// plan), whose providers answer for what mocks fakes.
+	Options func(dir string, journal engine.Journal, mocks Mocks) engine.Options
 	// Getenv reads the environment (TF_VAR_ variables); nil means
 	// os.Getenv.
 	Getenv func(string) string
@@ -103,6 +103,7 @@ type modState struct {
 	cfg     *tfhcl.Config
 	snap    *state.Snapshot
 	varFile string // the variables of the last run that applied it
+	mocks   Mocks  // the mocks of the last run that applied it
 }
 
 // run runs the file's runs in order, then destroys what they made.
@@ -170,7 +171,7 @@ func (fr *fileRunner) destroy(ctx context.Context, ms *modState) error {
 		return err
 	}
 	j := state.NewMemoryJournal(ms.snap)
-	opts := fr.c.Options(ms.cfg.Dir(), j)
+	opts := fr.c.Options(ms.cfg.Dir(), j, ms.mocks)
 	opts.DestroySetup = setup
 	_, err = engine.Destroy(ctx, ms.snap, opts)
 	ms.snap = j.Snapshot()

@@ -39,7 +39,8 @@ func (fr *fileRunner) runOne(ctx context.Context, r *Run) result {
 		return failed(diagsOf(err)...)
 	}
 	varFile, ds := fr.variables(r, ms.cfg)
-	if ds.HasErrors() {
+	mocks, more := fr.mocksFor(r)
+	if ds = append(ds, more...); ds.HasErrors() {
 		return failed(fromHCL(ds)...)
 	}
 	warns := &collector{}
@@ -49,14 +50,14 @@ func (fr *fileRunner) runOne(ctx context.Context, r *Run) result {
 	}
 	sc := ev.Scoped()
 	plan := sc.Planning()
-	_, err = engine.Preview(ctx, plan, ms.snap, fr.c.Options(ms.cfg.Dir(), nil))
+	_, err = engine.Preview(ctx, plan, ms.snap, fr.c.Options(ms.cfg.Dir(), nil, mocks))
 	if r.Command == Plan || err != nil {
 		return fr.judge(r, ms, plan, err, warns.take(), r.Command == Apply)
 	}
 	warns.take() // the apply evaluates the configuration again and says it again
 	j := state.NewMemoryJournal(ms.snap)
-	_, err = engine.Update(ctx, sc, ms.snap, fr.c.Options(ms.cfg.Dir(), j))
-	ms.snap, ms.varFile = j.Snapshot(), varFile
+	_, err = engine.Update(ctx, sc, ms.snap, fr.c.Options(ms.cfg.Dir(), j, mocks))
+	ms.snap, ms.varFile, ms.mocks = j.Snapshot(), varFile, mocks
 	return fr.judge(r, ms, sc, err, warns.take(), false)
 }
 

@@ -1,3 +1,0 @@
-mock_provider "aws" {}
-
-run "a" {}
