@@ -215,3 +215,29 @@ func TestTerraformTestInterrupted(t *testing.T) {
 		t.Errorf("the interrupted test left %s behind (stat: %v)", note, err)
 	}
 }
+
+// TestTerraformTestModuleProviders: a run's module block finds its
+// providers where the configuration's are installed (here the project's
+// .plinth/plugins), as terraform test uses the root's terraform init.
+func TestTerraformTestModuleProviders(t *testing.T) {
+	needReal(t)
+	p := newProject(t, "testdata/tftest/modprov")
+	delete(p.opts.Env, "PLINTH_PLUGIN_PATH")
+	plugins := filepath.Join(p.dir, ".plinth", "plugins")
+	if err := os.MkdirAll(plugins, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range linked {
+		target, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, filepath.Join(plugins, filepath.Base(target))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := p.run("test")
+	if r.Code != 0 || !strings.Contains(r.Stdout, `  run "module"... pass`) {
+		t.Errorf("exit %d, output:\n%s", r.Code, r.Output())
+	}
+}

@@ -9,7 +9,6 @@ import (
 	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/internal/program/hcl"
 	"github.com/plinth-iac/plinth/internal/program/hcl/tftest"
-	"github.com/plinth-iac/plinth/internal/registry"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -63,7 +62,7 @@ func (a *app) runTest(ctx context.Context, filter []string) error {
 	ctx, hard, stop := a.interruptible(ctx, a.newView(false, false))
 	defer stop()
 	sum, err := tftest.Execute(ctx, tftest.Config{Dir: dir, Out: a.scrub.Writer(a.env.Stdout), Verbose: a.g.verbose,
-		Options: a.testOptions(hard), Getenv: a.env.getenv}, files)
+		Options: a.testOptions(dir, hard), Getenv: a.env.getenv}, files)
 	if err != nil {
 		return err
 	}
@@ -74,16 +73,13 @@ func (a *app) runTest(ctx context.Context, filter []string) error {
 }
 
 // testOptions builds the engine options of a test's runs: the providers
-// of the module's directory, no stack.
-func (a *app) testOptions(hard context.Context) func(dir string, j engine.Journal, mocks tftest.Mocks) engine.Options {
-	sources := map[string]*registry.Source{}
-	return func(dir string, j engine.Journal, mocks tftest.Mocks) engine.Options {
-		src, ok := sources[dir]
-		if !ok {
-			src = providerSource(dir, a.env.getenv, a.env.Stderr, a.g.verbose)
-			sources[dir] = src
-		}
-		none := func(string) resource.Object { return resource.Object{} }
+// of the configuration's directory (a module block's runs use them too,
+// as terraform test uses the providers terraform init installed), no
+// stack.
+func (a *app) testOptions(dir string, hard context.Context) func(j engine.Journal, mocks tftest.Mocks) engine.Options {
+	src := providerSource(dir, a.env.getenv, a.env.Stderr, a.g.verbose)
+	none := func(string) resource.Object { return resource.Object{} }
+	return func(j engine.Journal, mocks tftest.Mocks) engine.Options {
 		return engine.Options{
 			Stack: "default", Project: hcl.ProjectName(dir), Providers: mockSource{src, mocks}, Journal: j, Now: a.env.now,
 			DefaultProviderConfig: providerConfig(dir, none), Provisioners: provisionerSource(dir),

@@ -26,10 +26,11 @@ type Config struct {
 	// Verbose adds each run's values to the report (terraform test
 	// -verbose).
 	Verbose bool
-	// Options are the engine options (providers, provisioners) for a run
-	// of the configuration in dir, recording into journal (nil for a
-	// plan), whose providers answer for what mocks fakes.
-	Options func(dir string, journal engine.Journal, mocks Mocks) engine.Options
+	// Options are the engine options (providers, provisioners) for a run,
+	// recording into journal (nil for a plan), whose providers answer for
+	// what mocks fakes. Every run, a module block's too, finds its
+	// providers from Dir, where terraform init installed them.
+	Options func(journal engine.Journal, mocks Mocks) engine.Options
 	// Getenv reads the environment (TF_VAR_ variables); nil means
 	// os.Getenv.
 	Getenv func(string) string
@@ -171,7 +172,7 @@ func (fr *fileRunner) destroy(ctx context.Context, ms *modState) error {
 		return err
 	}
 	j := state.NewMemoryJournal(ms.snap)
-	opts := fr.c.Options(ms.cfg.Dir(), j, ms.mocks)
+	opts := fr.c.Options(j, ms.mocks)
 	opts.DestroySetup = setup
 	_, err = engine.Destroy(ctx, ms.snap, opts)
 	ms.snap = j.Snapshot()

@@ -50,13 +50,13 @@ func (fr *fileRunner) runOne(ctx context.Context, r *Run) result {
 	}
 	sc := ev.Scoped()
 	plan := sc.Planning()
-	_, err = engine.Preview(ctx, plan, ms.snap, fr.c.Options(ms.cfg.Dir(), nil, mocks))
+	_, err = engine.Preview(ctx, plan, ms.snap, fr.c.Options(nil, mocks))
 	if r.Command == Plan || err != nil {
 		return fr.judge(r, ms, plan, err, warns.take(), r.Command == Apply)
 	}
 	warns.take() // the apply evaluates the configuration again and says it again
 	j := state.NewMemoryJournal(ms.snap)
-	_, err = engine.Update(ctx, sc, ms.snap, fr.c.Options(ms.cfg.Dir(), j, mocks))
+	_, err = engine.Update(ctx, sc, ms.snap, fr.c.Options(j, mocks))
 	ms.snap, ms.varFile, ms.mocks = j.Snapshot(), varFile, mocks
 	return fr.judge(r, ms, sc, err, warns.take(), false)
 }
