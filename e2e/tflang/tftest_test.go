@@ -241,3 +241,14 @@ func TestTerraformTestModuleProviders(t *testing.T) {
 		t.Errorf("exit %d, output:\n%s", r.Code, r.Output())
 	}
 }
+
+// TestTerraformTestTeardownFails: a destroy that fails at the end of a
+// file fails the file and the test, though every run passed.
+func TestTerraformTestTeardownFails(t *testing.T) {
+	p := newProject(t, "testdata/tftest/teardown")
+	r := p.run("test")
+	if r.Code != 1 || !strings.Contains(r.Stdout, `  run "create"... pass`) || !strings.Contains(r.Stdout, "tests/stubborn.tftest.hcl... fail") ||
+		!strings.Contains(r.Stdout, "Failure! 1 passed, 0 failed.") || !strings.Contains(r.Stdout, "need to be deleted by hand:\n  - terraform_data.stubborn\n") {
+		t.Errorf("exit %d, output:\n%s", r.Code, r.Output())
+	}
+}

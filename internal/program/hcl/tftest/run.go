@@ -46,13 +46,15 @@ const (
 	Skip Status = "skip"
 )
 
-// Summary counts the runs of every file by status.
+// Summary counts the runs of every file by status, and the files whose
+// teardown failed (what their runs made may be left behind).
 type Summary struct {
 	Passed, Failed, Skipped int
+	TeardownsFailed         int
 }
 
-// OK reports whether no run failed.
-func (s Summary) OK() bool { return s.Failed == 0 }
+// OK reports whether no run and no teardown failed.
+func (s Summary) OK() bool { return s.Failed == 0 && s.TeardownsFailed == 0 }
 
 // Execute runs the files in order and writes the report to c.Out. The error
 // is for what stops the whole test (a configuration that does not load);
@@ -138,7 +140,9 @@ func (fr *fileRunner) run(ctx context.Context, sum *Summary) {
 	fr.rep.line("%s... tearing down", fr.f.Name)
 	// An interruption skips the runs, never the teardown: what the runs
 	// made is not left behind.
-	fr.teardown(context.WithoutCancel(ctx))
+	if !fr.teardown(context.WithoutCancel(ctx)) {
+		sum.TeardownsFailed++
+	}
 	st := Pass
 	if fr.failed {
 		st = Fail
@@ -146,8 +150,10 @@ func (fr *fileRunner) run(ctx context.Context, sum *Summary) {
 	fr.rep.line("%s... %s", fr.f.Name, st)
 }
 
-// teardown destroys every state the file's runs left, the newest first.
-func (fr *fileRunner) teardown(ctx context.Context) {
+// teardown destroys every state the file's runs left, the newest first;
+// it reports whether all were destroyed.
+func (fr *fileRunner) teardown(ctx context.Context) bool {
+	ok := true
 	for i := len(fr.states) - 1; i >= 0; i-- {
 		ms := fr.states[i]
 		if len(ms.snap.Resources) == 0 {
@@ -155,8 +161,28 @@ func (fr *fileRunner) teardown(ctx context.Context) {
 		}
 		if err := fr.destroy(ctx, ms); err != nil {
 			fr.rep.diags(fr, []diag{errorDiag(err)})
-			fr.failed = true
+			fr.leftBehind(ms)
+			fr.failed, ok = true, false
 		}
+	}
+	return ok
+}
+
+// leftBehind lists what a failed destroy left, for the user to delete
+// by hand: the state was in memory only and is gone when plinth exits.
+func (fr *fileRunner) leftBehind(ms *modState) {
+	var left []string
+	for _, r := range ms.snap.Resources {
+		if r.Custom && !state.IsProviderType(r.Type) && !r.Delete {
+			left = append(left, r.URN.Name())
+		}
+	}
+	if len(left) == 0 {
+		return
+	}
+	fr.rep.line("\nplinth could not destroy these resources %s made, and they need to be deleted by hand:", fr.f.Name)
+	for _, a := range left {
+		fr.rep.line("  - %s", a)
 	}
 }
 
