@@ -24,27 +24,30 @@ import (
 // runs (one asserting on a value unknown until apply), expect_failures
 // met and missed, state carried between runs, a module block, and a
 // check block that fails unexpected; testdata/tftest/mocks has mock
-// providers (resources and data sources) and overridden resources.
+// providers (resources and data sources) and overridden resources;
+// testdata/tftest/vars the precedence of variables from every source.
 func TestTerraformTestSideBySide(t *testing.T) {
 	needReal(t)
 	tf, _ := exec.LookPath("terraform")
 	for name, c := range map[string]struct {
 		src    string
 		filter []string
+		vars   []string // NAME=VALUE, given as -var (and -var-file=cli.tfvars with them)
 	}{
 		"all":    {src: "testdata/tftest/suite"},
 		"filter": {src: "testdata/tftest/suite", filter: []string{"tests/02_fail.tftest.hcl", "tests/07_module.tftest.hcl"}},
 		"mocks":  {src: "testdata/tftest/mocks"},
+		"vars":   {src: "testdata/tftest/vars", vars: []string{"a=cli", "b=cli", "c=cli", "d=cli"}},
 	} {
-		src, filter := c.src, c.filter
+		src, filter, vars := c.src, c.filter, c.vars
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			got := plinthTest(t, src, filter)
+			got := plinthTest(t, src, filter, vars)
 			if tf == "" {
 				t.Log("terraform is not on PATH: skipping the comparison with terraform (install terraform 1.11 to run it)")
 				return
 			}
-			want := terraformTest(t, tf, src, filter)
+			want := terraformTest(t, tf, src, filter, vars)
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("plinth test and terraform test differ (-terraform +plinth):\n%s", diff)
 			}
@@ -72,12 +75,18 @@ func readReport(code int, out string) testReport {
 
 // plinthTest runs plinth test on a copy of src and checks that nothing
 // the runs wrote is left: every local_file was destroyed.
-func plinthTest(t *testing.T, src string, filter []string) testReport {
+func plinthTest(t *testing.T, src string, filter, vars []string) testReport {
 	t.Helper()
 	p := newProject(t, src)
 	args := []string{"test"}
 	for _, f := range filter {
 		args = append(args, "--filter", f)
+	}
+	if len(vars) > 0 {
+		args = append(args, "--var-file", "cli.tfvars")
+	}
+	for _, v := range vars {
+		args = append(args, "--var", v)
 	}
 	r := p.run(args...)
 	if left, _ := filepath.Glob(filepath.Join(p.dir, "out", "*")); len(left) > 0 {
@@ -90,7 +99,7 @@ func plinthTest(t *testing.T, src string, filter []string) testReport {
 }
 
 // terraformTest runs terraform test on a copy of src.
-func terraformTest(t *testing.T, tf, src string, filter []string) testReport {
+func terraformTest(t *testing.T, tf, src string, filter, vars []string) testReport {
 	t.Helper()
 	dir := clitest.CopyDir(t, src)
 	env := clitest.TerraformEnv(devOverrides(t, dir), filepath.Join(dir, ".terraform"))
@@ -98,6 +107,12 @@ func terraformTest(t *testing.T, tf, src string, filter []string) testReport {
 	args := []string{"test", "-no-color"}
 	for _, f := range filter {
 		args = append(args, "-filter="+f)
+	}
+	if len(vars) > 0 {
+		args = append(args, "-var-file=cli.tfvars")
+	}
+	for _, v := range vars {
+		args = append(args, "-var", v)
 	}
 	cmd := exec.Command(tf, args...)
 	cmd.Dir, cmd.Env = dir, env

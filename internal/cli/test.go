@@ -14,6 +14,7 @@ import (
 
 func (a *app) testCommand() *cobra.Command {
 	var filter []string
+	var f opFlags
 	c := &cobra.Command{
 		Use:   "test",
 		Short: "Run a Terraform configuration's test files (*.tftest.hcl)",
@@ -22,19 +23,22 @@ func (a *app) testCommand() *cobra.Command {
 			"order, planning or applying the configuration (or the local module a run's module block\n" +
 			"names) in a throwaway state kept in memory, checking expect_failures and the assert\n" +
 			"blocks, then destroying what the runs made, newest first. No stack is read or written.\n\n" +
-			"--filter FILE runs only the named files (repeatable); --verbose shows each run's\n" +
+			"--filter FILE runs only the named files (repeatable); --var and --var-file give every run\n" +
+			"variables, below the test directory's terraform.tfvars and the test files' own;\n" +
+			"--verbose shows each run's\n" +
 			"resources and outputs. The exit code is 1 when a run failed.",
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error { return a.runTest(c.Context(), filter) },
+		RunE: func(c *cobra.Command, _ []string) error { return a.runTest(c.Context(), filter, f) },
 	}
 	c.Flags().StringArrayVar(&filter, "filter", nil, "run only this test `FILE`, relative to the project directory (repeatable)")
+	f.addVars(c)
 	return c
 }
 
 // runTest parses every test file first, so a mistake in any is found
 // before anything is created, then runs them. Ctrl-C skips the runs not
 // yet started; what the runs made is still destroyed.
-func (a *app) runTest(ctx context.Context, filter []string) error {
+func (a *app) runTest(ctx context.Context, filter []string, f opFlags) error {
 	dir := a.g.dir
 	if dir == "" {
 		dir = "."
@@ -62,7 +66,7 @@ func (a *app) runTest(ctx context.Context, filter []string) error {
 	ctx, hard, stop := a.interruptible(ctx, a.newView(false, false))
 	defer stop()
 	sum, err := tftest.Execute(ctx, tftest.Config{Dir: dir, Out: a.scrub.Writer(a.env.Stdout), Verbose: a.g.verbose,
-		Options: a.testOptions(dir, hard), Getenv: a.env.getenv}, files)
+		Options: a.testOptions(dir, hard), Getenv: a.env.getenv, Vars: f.vars, VarFiles: f.varFiles}, files)
 	if err != nil {
 		return err
 	}

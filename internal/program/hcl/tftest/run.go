@@ -34,6 +34,10 @@ type Config struct {
 	// Getenv reads the environment (TF_VAR_ variables); nil means
 	// os.Getenv.
 	Getenv func(string) string
+	// Vars and VarFiles are --var NAME=VALUE and --var-file FILE, which
+	// every run takes unless the test directory's terraform.tfvars or
+	// the test file sets the variable.
+	Vars, VarFiles []string
 }
 
 // Status is the result of a run or a file.
@@ -69,9 +73,13 @@ func Execute(ctx context.Context, c Config, files []*File) (Summary, error) {
 		return Summary{}, err
 	}
 	defer os.RemoveAll(tmp)
+	testVars, err := testDirVars(c.Dir)
+	if err != nil {
+		return Summary{}, err
+	}
 	var sum Summary
 	for i, f := range files {
-		fr := &fileRunner{c: c, f: f, main: main, tmp: filepath.Join(tmp, "f"+strconv.Itoa(i)), rep: &report{w: c.Out, verbose: c.Verbose},
+		fr := &fileRunner{c: c, f: f, main: main, testVars: testVars, tmp: filepath.Join(tmp, "f"+strconv.Itoa(i)), rep: &report{w: c.Out, verbose: c.Verbose},
 			configs: map[string]*tfhcl.Config{"": main}, outputs: map[string]cty.Value{}}
 		if err := os.Mkdir(fr.tmp, 0o700); err != nil {
 			return sum, err
@@ -91,7 +99,9 @@ type fileRunner struct {
 	f    *File
 	main *tfhcl.Config
 	tmp  string // this file's directory for variable files
-	rep  *report
+	// testVars are the test directory's terraform.tfvars.
+	testVars runVars
+	rep      *report
 
 	configs map[string]*tfhcl.Config // by module source; "" is the configuration under test
 	states  []*modState              // in the order they were first used
@@ -102,11 +112,11 @@ type fileRunner struct {
 // modState is the state of one module under test within a file: runs
 // of the same module share it.
 type modState struct {
-	source  string
-	cfg     *tfhcl.Config
-	snap    *state.Snapshot
-	varFile string // the variables of the last run that applied it
-	mocks   Mocks  // the mocks of the last run that applied it
+	source string
+	cfg    *tfhcl.Config
+	snap   *state.Snapshot
+	vars   runVars // the variables of the last run that applied it
+	mocks  Mocks   // the mocks of the last run that applied it
 }
 
 // run runs the file's runs in order, then destroys what they made.
@@ -189,11 +199,7 @@ func (fr *fileRunner) leftBehind(ms *modState) {
 // destroy destroys one state, with the providers configured from the
 // module's configuration and the variables its last run had.
 func (fr *fileRunner) destroy(ctx context.Context, ms *modState) error {
-	var files []string
-	if ms.varFile != "" {
-		files = []string{ms.varFile}
-	}
-	setup, err := ms.cfg.Program(nil, fr.programOptions(files, nil, true))
+	setup, err := ms.cfg.Program(nil, fr.programOptions(ms.vars, nil, true))
 	if err != nil {
 		return err
 	}

@@ -6,9 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
@@ -38,13 +40,13 @@ func (fr *fileRunner) runOne(ctx context.Context, r *Run) result {
 	if err != nil {
 		return failed(diagsOf(err)...)
 	}
-	varFile, ds := fr.variables(r, ms.cfg)
+	rv, ds := fr.variables(r, ms.cfg)
 	mocks, more := fr.mocksFor(r)
 	if ds = append(ds, more...); ds.HasErrors() {
 		return failed(fromHCL(ds)...)
 	}
 	warns := &collector{}
-	ev, err := ms.cfg.Program(nil, fr.programOptions([]string{varFile}, warns.add, false))
+	ev, err := ms.cfg.Program(nil, fr.programOptions(rv, warns.add, false))
 	if err != nil {
 		return fr.judge(r, ms, nil, err, warns.take(), false)
 	}
@@ -57,7 +59,7 @@ func (fr *fileRunner) runOne(ctx context.Context, r *Run) result {
 	warns.take() // the apply evaluates the configuration again and says it again
 	j := state.NewMemoryJournal(ms.snap)
 	_, err = engine.Update(ctx, sc, ms.snap, fr.c.Options(j, mocks))
-	ms.snap, ms.varFile, ms.mocks = j.Snapshot(), varFile, mocks
+	ms.snap, ms.vars, ms.mocks = j.Snapshot(), rv, mocks
 	return fr.judge(r, ms, sc, err, warns.take(), false)
 }
 
@@ -235,10 +237,16 @@ func traversalAddr(t hcl.Traversal) string {
 	return s
 }
 
+// runVars are the variables a test file gives a run, in a .tfvars file.
+type runVars struct {
+	path string
+	set  map[string]bool // the names it sets
+}
+
 // variables evaluates the file's and the run's variables (the run's
 // winning) and writes those the module declares to a .tfvars file for
-// the run; it returns the file's path.
-func (fr *fileRunner) variables(r *Run, cfg *tfhcl.Config) (string, hcl.Diagnostics) {
+// the run.
+func (fr *fileRunner) variables(r *Run, cfg *tfhcl.Config) (runVars, hcl.Diagnostics) {
 	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"run": cty.ObjectVal(fr.outputs)}, Functions: funcs.Table(fr.c.Dir)}
 	fileVars := map[string]cty.Value{}
 	var ds hcl.Diagnostics
@@ -262,31 +270,82 @@ func (fr *fileRunner) variables(r *Run, cfg *tfhcl.Config) (string, hcl.Diagnost
 		vals[a.Name] = v
 	}
 	if ds.HasErrors() {
-		return "", ds
+		return runVars{}, ds
 	}
-	path := filepath.Join(fr.tmp, r.Name+".tfvars")
-	return path, append(ds, writeVars(path, cfg.Variables(), vals)...)
+	rv := runVars{path: filepath.Join(fr.tmp, r.Name+".tfvars"), set: map[string]bool{}}
+	return rv, append(ds, writeVars(rv, cfg.Variables(), vals)...)
 }
 
 // writeVars writes the values of the declared variables as a .tfvars
 // file.
-func writeVars(path string, declared []string, vals map[string]cty.Value) hcl.Diagnostics {
+func writeVars(rv runVars, declared []string, vals map[string]cty.Value) hcl.Diagnostics {
 	f := hclwrite.NewEmptyFile()
 	for _, name := range declared {
 		if v, ok := vals[name]; ok {
 			v, _ = v.UnmarkDeep()
 			f.Body().SetAttributeValue(name, v)
+			rv.set[name] = true
 		}
 	}
-	if err := os.WriteFile(path, f.Bytes(), 0o600); err != nil {
+	if err := os.WriteFile(rv.path, f.Bytes(), 0o600); err != nil {
 		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot write the run's variables", Detail: err.Error()}}
 	}
 	return nil
 }
 
-// programOptions are the options a run's program is built with.
-func (fr *fileRunner) programOptions(varFiles []string, warn func(program.Diagnostic), destroy bool) program.Options {
-	return program.Options{Warn: warn, Stack: "default", VarFiles: varFiles, Getenv: fr.c.Getenv, Destroy: destroy}
+// programOptions are the options a run's program is built with. Its
+// variables, later ones winning, are terraform test's: the module's own
+// (defaults, TF_VAR_, terraform.tfvars, *.auto.tfvars), then --var-file
+// and --var, then the test directory's terraform.tfvars, then the test
+// file's and the run's. --var comes last in a program's options, so a
+// --var that a later source sets is left out.
+func (fr *fileRunner) programOptions(rv runVars, warn func(program.Diagnostic), destroy bool) program.Options {
+	var files []string
+	for _, f := range fr.c.VarFiles {
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(fr.main.Dir(), f) // a module block's run reads them too
+		}
+		files = append(files, f)
+	}
+	if fr.testVars.path != "" {
+		files = append(files, fr.testVars.path)
+	}
+	if rv.path != "" {
+		files = append(files, rv.path)
+	}
+	var vars []string
+	for _, v := range fr.c.Vars {
+		name, _, _ := strings.Cut(v, "=")
+		if !rv.set[name] && !fr.testVars.set[name] {
+			vars = append(vars, v)
+		}
+	}
+	return program.Options{Warn: warn, Stack: "default", Vars: vars, VarFiles: files, Getenv: fr.c.Getenv, Destroy: destroy}
+}
+
+// testDirVars reads the names the test directory's terraform.tfvars
+// sets, if there is one.
+func testDirVars(dir string) (runVars, error) {
+	path, err := filepath.Abs(filepath.Join(dir, "tests", "terraform.tfvars"))
+	if err != nil {
+		return runVars{}, err
+	}
+	if _, err := os.Stat(path); err != nil {
+		return runVars{}, nil
+	}
+	f, ds := hclparse.NewParser().ParseHCLFile(path)
+	if ds.HasErrors() {
+		return runVars{}, toDiagnostics(ds)
+	}
+	attrs, ds := f.Body.JustAttributes()
+	if ds.HasErrors() {
+		return runVars{}, toDiagnostics(ds)
+	}
+	rv := runVars{path: path, set: map[string]bool{}}
+	for name := range attrs {
+		rv.set[name] = true
+	}
+	return rv, nil
 }
 
 // collector gathers warnings from any goroutine.
