@@ -48,7 +48,7 @@ func (fr *fileRunner) runOne(ctx context.Context, r *Run) result {
 	warns := &collector{}
 	ev, err := ms.cfg.Program(nil, fr.programOptions(rv, warns.add, false))
 	if err != nil {
-		return fr.judge(r, ms, nil, err, warns.take(), false)
+		return fr.judge(r, ms, nil, err, warns.take(), r.Command == Apply)
 	}
 	sc := ev.Scoped()
 	plan := sc.Planning()
@@ -75,25 +75,8 @@ func (fr *fileRunner) judge(r *Run, ms *modState, sc *tfhcl.Scoped, err error, w
 	if len(bad) > 0 {
 		return failed(bad...)
 	}
-	met := map[string]bool{}
-	var errs []diag
-	for _, d := range append(diagsOf(err), fromProgram(warns)...) {
-		if addr := expected.match(d); addr != "" {
-			met[addr] = true
-			if planOfApply && d.severity == hcl.DiagError {
-				errs = append(errs, d)
-			}
-			continue
-		}
-		if d.severity == hcl.DiagWarning && d.summary == "Check block assertion failed" {
-			d.severity = hcl.DiagError // a test fails on a check block, unless it expects it to
-		}
-		if d.severity == hcl.DiagError {
-			errs = append(errs, d)
-		} else {
-			res.diags = append(res.diags, d)
-		}
-	}
+	met, errs, others := expected.sort(append(diagsOf(err), fromProgram(warns)...), planOfApply)
+	res.diags = others
 	if planOfApply && len(met) > 0 {
 		res.diags = append(res.diags, warningAt(r.expectAt, "Expected failure while planning",
 			"An object in expect_failures failed while the run was planned, so the apply this run asks for could not be made; the run fails and the diagnostic is shown below. Give the run command = plan to test a failure of the plan."))
@@ -205,6 +188,32 @@ type expected map[tfhcl.ConditionAt]string
 // "".
 func (e expected) match(d diag) string {
 	return e[tfhcl.ConditionAt{File: d.file, Line: d.line, Column: d.column}]
+}
+
+// sort sorts a run's diagnostics: which expected objects failed (met),
+// the errors that fail the run, and the warnings. An expected failure is
+// no error, except while an apply run plans, when it stops the apply; a
+// check block's failure not expected is an error, as in terraform test.
+func (e expected) sort(ds []diag, planOfApply bool) (met map[string]bool, errs, warns []diag) {
+	met = map[string]bool{}
+	for _, d := range ds {
+		if addr := e.match(d); addr != "" {
+			met[addr] = true
+			if planOfApply && d.severity == hcl.DiagError {
+				errs = append(errs, d)
+			}
+			continue
+		}
+		if d.severity == hcl.DiagWarning && d.summary == "Check block assertion failed" {
+			d.severity = hcl.DiagError
+		}
+		if d.severity == hcl.DiagError {
+			errs = append(errs, d)
+		} else {
+			warns = append(warns, d)
+		}
+	}
+	return met, errs, warns
 }
 
 // expectations resolves a run's expect_failures in its module.
