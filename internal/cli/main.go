@@ -84,7 +84,7 @@ func (a *app) rootCommand() *cobra.Command {
 	f.DurationVar(&a.g.lockTimeout, "lock-timeout", 0, "wait up to `DURATION` (30s, 5m) for the stack's lock if another command holds it (default: fail at once)")
 	root.AddCommand(
 		a.previewCommand(), a.upCommand(), a.refreshCommand(), a.destroyCommand(), a.importCommand(),
-		a.stackCommand(), a.stateCommand(), a.configCommand(), a.pluginCommand(), a.versionCommand(),
+		a.stackCommand(), a.stateCommand(), a.configCommand(), a.pluginCommand(), a.versionCommand(), a.testCommand(),
 	)
 	root.AddCommand(a.initCommand())
 	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {

@@ -17,8 +17,10 @@ import (
 func TestPathFlagsMarked(t *testing.T) {
 	// The program reads --var-file and writes --generate-config-out
 	// relative to the project directory; file: backends (--backend,
-	// state migrate --to) are relative to it too; -C is the directory.
-	resolvedElsewhere := map[string]bool{"--var-file": true, "--generate-config-out": true, "--backend": true, "--to": true, "--cwd": true}
+	// state migrate --to) are relative to it too; -C is the directory;
+	// test --filter names test files relative to the project directory,
+	// as terraform test -filter names them relative to the configuration.
+	resolvedElsewhere := map[string]bool{"--var-file": true, "--generate-config-out": true, "--backend": true, "--to": true, "--cwd": true, "--filter": true}
 	takesPath := regexp.MustCompile("(?i)`(file|directory|dir)`|file:")
 	var unmarked []string
 	var walk func(c *cobra.Command)

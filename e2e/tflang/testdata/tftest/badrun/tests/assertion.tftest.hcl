@@ -1,0 +1,6 @@
+run "wrong" {
+  assert {
+    condition     = output.echo == "bye"
+    error_message = "The echo is ${output.echo}."
+  }
+}

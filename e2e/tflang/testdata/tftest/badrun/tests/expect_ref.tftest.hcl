@@ -1,0 +1,4 @@
+run "nothing_there" {
+  command = plan
+  expect_failures = [var.input, var.nope]
+}

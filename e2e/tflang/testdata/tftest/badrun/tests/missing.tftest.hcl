@@ -1,0 +1,4 @@
+run "holds" {
+  command = plan
+  expect_failures = [output.echo]
+}

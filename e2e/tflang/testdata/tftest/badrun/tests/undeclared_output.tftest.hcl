@@ -1,0 +1,7 @@
+run "typo" {
+  command = plan
+  assert {
+    condition     = output.inptu == "hi"
+    error_message = "never"
+  }
+}

@@ -1,0 +1,7 @@
+run "planned" {
+  command = plan
+  assert {
+    condition     = output.echo == "hi"
+    error_message = "never"
+  }
+}

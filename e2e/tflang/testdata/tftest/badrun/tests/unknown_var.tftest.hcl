@@ -1,0 +1,9 @@
+run "plan" {
+  command = plan
+}
+
+run "from_plan" {
+  variables {
+    input = run.plan.echo
+  }
+}

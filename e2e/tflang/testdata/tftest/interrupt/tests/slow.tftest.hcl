@@ -1,0 +1,5 @@
+run "slow" {}
+
+run "after" {
+  command = plan
+}

@@ -1,0 +1,3 @@
+output "greeting" {
+  value = "hello"
+}

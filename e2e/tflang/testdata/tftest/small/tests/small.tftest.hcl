@@ -1,0 +1,10 @@
+run "plan" {
+  command = plan
+}
+
+run "apply" {
+  assert {
+    condition     = output.echo == "hi"
+    error_message = "The echo is wrong."
+  }
+}

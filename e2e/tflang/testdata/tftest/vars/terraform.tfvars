@@ -1,0 +1,2 @@
+a = "tfvars"
+e = "tfvars"

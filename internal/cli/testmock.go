@@ -1,0 +1,217 @@
+package cli
+
+import (
+	"context"
+	"math/rand/v2"
+	"strings"
+	"sync"
+
+	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/program/hcl/tftest"
+	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/internal/schema"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// mockSource is the provider source of a test run with mocks: a mocked
+// provider (mock_provider) fakes every resource and data source, and any
+// provider fakes the resources a run overrides (override_resource). The
+// real provider is still started, for its schema: it tells which
+// attributes are computed, which the fakes fill in.
+type mockSource struct {
+	engine.ProviderSource
+	mocks tftest.Mocks
+}
+
+var _ engine.ProviderSource = mockSource{}
+
+// NewProvider wraps the provider asked for when the run mocks anything.
+func (s mockSource) NewProvider(ctx context.Context, req engine.ProviderRequest) (provider.Provider, error) {
+	p, err := s.ProviderSource.NewProvider(ctx, req)
+	if err != nil || s.mocks.Empty() {
+		return p, err
+	}
+	mp, all := s.mocks.Providers[req.Package]
+	return &mockProvider{Provider: p, all: all, mock: mp, overrides: s.mocks.Resources}, nil
+}
+
+// mockProvider fakes the mocked resources of a provider and passes the
+// rest through.
+type mockProvider struct {
+	provider.Provider
+	all       bool // mock_provider: everything is faked, the provider never configured
+	mock      tftest.MockProvider
+	overrides map[string]resource.Object // by address
+
+	once   sync.Once
+	schema *schema.Schema
+}
+
+var _ provider.Provider = (*mockProvider)(nil)
+
+// faked reports whether a resource is faked, and the values its
+// computed attributes take.
+func (m *mockProvider) faked(urn resource.URN) (resource.Object, bool) {
+	if v, ok := m.overrides[urn.Name()]; ok {
+		return v, true
+	}
+	if !m.all {
+		return nil, false
+	}
+	return m.mock.Resources[typeName(urn.Type())], true
+}
+
+// typeName is a Terraform type name from its token (random:index:random_pet).
+func typeName(token string) string { return token[strings.LastIndex(token, ":")+1:] }
+
+func (m *mockProvider) CheckConfig(ctx context.Context, req provider.CheckRequest) (provider.CheckResponse, error) {
+	if m.all {
+		return provider.CheckResponse{Inputs: req.News}, nil
+	}
+	return m.Provider.CheckConfig(ctx, req)
+}
+
+func (m *mockProvider) DiffConfig(ctx context.Context, req provider.DiffRequest) (provider.DiffResponse, error) {
+	if m.all {
+		return provider.DiffResponse{Changes: provider.DiffNone}, nil
+	}
+	return m.Provider.DiffConfig(ctx, req)
+}
+
+func (m *mockProvider) Configure(ctx context.Context, req provider.ConfigureRequest) (provider.ConfigureResponse, error) {
+	if m.all {
+		return provider.ConfigureResponse{AcceptSecrets: true, SupportsPreview: true}, nil
+	}
+	return m.Provider.Configure(ctx, req)
+}
+
+func (m *mockProvider) Check(ctx context.Context, req provider.CheckRequest) (provider.CheckResponse, error) {
+	if _, ok := m.faked(req.URN); ok {
+		return provider.CheckResponse{Inputs: req.News}, nil
+	}
+	return m.Provider.Check(ctx, req)
+}
+
+func (m *mockProvider) Diff(ctx context.Context, req provider.DiffRequest) (provider.DiffResponse, error) {
+	if _, ok := m.faked(req.URN); ok {
+		return provider.DiffResponse{Changes: provider.DiffUnknown}, nil
+	}
+	return m.Provider.Diff(ctx, req)
+}
+
+func (m *mockProvider) Create(ctx context.Context, req provider.CreateRequest) (provider.CreateResponse, error) {
+	v, ok := m.faked(req.URN)
+	if !ok {
+		return m.Provider.Create(ctx, req)
+	}
+	out := m.fill(ctx, m.outputs(ctx, req.URN.Type()), req.Inputs, nil, v, req.Preview)
+	id := "mock"
+	if s := out["id"]; s.Kind() == resource.StringKind {
+		id = s.Str()
+	}
+	return provider.CreateResponse{ID: id, Outputs: out}, nil
+}
+
+func (m *mockProvider) Update(ctx context.Context, req provider.UpdateRequest) (provider.UpdateResponse, error) {
+	v, ok := m.faked(req.URN)
+	if !ok {
+		return m.Provider.Update(ctx, req)
+	}
+	return provider.UpdateResponse{Outputs: m.fill(ctx, m.outputs(ctx, req.URN.Type()), req.News, req.OldOutputs, v, req.Preview)}, nil
+}
+
+func (m *mockProvider) Read(ctx context.Context, req provider.ReadRequest) (provider.ReadResponse, error) {
+	if _, ok := m.faked(req.URN); ok {
+		return provider.ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.State}, nil
+	}
+	return m.Provider.Read(ctx, req)
+}
+
+func (m *mockProvider) Delete(ctx context.Context, req provider.DeleteRequest) (provider.DeleteResponse, error) {
+	if _, ok := m.faked(req.URN); ok {
+		return provider.DeleteResponse{}, nil
+	}
+	return m.Provider.Delete(ctx, req)
+}
+
+// Invoke fakes a mocked provider's data sources; its functions and
+// every other provider's data sources are real.
+func (m *mockProvider) Invoke(ctx context.Context, req provider.InvokeRequest) (provider.InvokeResponse, error) {
+	s := m.getSchema(ctx)
+	fn, isData := s.Functions[req.Token]
+	if !m.all || !isData || strings.Contains(req.Token, "::") {
+		return m.Provider.Invoke(ctx, req)
+	}
+	return provider.InvokeResponse{Return: m.fill(ctx, fn.Outputs, req.Args, nil, m.mock.Data[typeName(req.Token)], false)}, nil
+}
+
+// outputs are a resource type's attributes.
+func (m *mockProvider) outputs(ctx context.Context, token string) map[string]schema.Property {
+	return m.getSchema(ctx).Resources[token].Outputs
+}
+
+func (m *mockProvider) getSchema(ctx context.Context) *schema.Schema {
+	m.once.Do(func() {
+		if res, err := m.Provider.GetSchema(ctx, provider.GetSchemaRequest{}); err == nil && res.Schema != nil {
+			m.schema = res.Schema
+		}
+		if m.schema == nil {
+			m.schema = &schema.Schema{}
+		}
+	})
+	return m.schema
+}
+
+// fill makes a faked object: the configured values as given, every
+// other attribute from old (an update keeps what the create made), else
+// from values, else generated as terraform's mocks generate them; in a
+// preview an attribute neither configured nor given is unknown.
+func (m *mockProvider) fill(_ context.Context, attrs map[string]schema.Property, inputs, old, values resource.Object, preview bool) resource.Object {
+	out := inputs.Copy()
+	for name, p := range attrs {
+		if v, ok := out[name]; ok && !v.IsNull() {
+			continue
+		}
+		switch v, ok := values[name]; {
+		case ok:
+			out[name] = v
+		case old != nil && !old[name].IsUnknown() && !old[name].IsNull():
+			out[name] = old[name]
+		case preview:
+			out[name] = resource.Unknown()
+		default:
+			out[name] = generate(p.Type)
+		}
+	}
+	return out
+}
+
+// generate is a value of a type for an attribute nothing gave: a string
+// of 8 random letters and digits, 0, false, an empty collection, an
+// object of generated attributes.
+func generate(t schema.Type) resource.Value {
+	switch t.Kind {
+	case schema.TypeString:
+		const letters = "abcdefghijklmnopqrstuvwxyz0123456789"
+		b := make([]byte, 8)
+		for i := range b {
+			b[i] = letters[rand.IntN(len(letters))]
+		}
+		return resource.NewString(string(b))
+	case schema.TypeNumber, schema.TypeInteger:
+		return resource.NewNumber(0)
+	case schema.TypeBool:
+		return resource.NewBool(false)
+	case schema.TypeArray:
+		return resource.NewArray()
+	case schema.TypeMap:
+		return resource.NewObject(resource.Object{})
+	case schema.TypeObject:
+		o := resource.Object{}
+		for k, p := range t.Properties {
+			o[k] = generate(p.Type)
+		}
+		return resource.NewObject(o)
+	}
+	return resource.Null()
+}

@@ -1,0 +1,5 @@
+run "a" {
+  assert {
+    condition = true
+  }
+}

@@ -1,0 +1,5 @@
+run "a" {}
+
+run "a" {
+  command = plan
+}

@@ -1,0 +1,3 @@
+run "a" {
+  expect_failures = [var.name, upper(var.name)]
+}

@@ -1,0 +1,5 @@
+mock_provider "aws" {
+  mock_resource "aws_s3_bucket" {
+    defaults = "bucket"
+  }
+}

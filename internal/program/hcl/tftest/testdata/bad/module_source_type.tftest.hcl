@@ -1,0 +1,5 @@
+run "a" {
+  module {
+    source = 12
+  }
+}

@@ -1,0 +1,6 @@
+run "a" {
+  module {
+    source  = "./setup"
+    version = "1.0.0"
+  }
+}

@@ -1,0 +1,3 @@
+override_data {
+  target = data.aws_ami.a
+}

@@ -1,0 +1,3 @@
+override_resource {
+  target = aws_s3_bucket.b[0]
+}

@@ -1,0 +1,5 @@
+provider "aws" {
+  region = "eu-west-1"
+}
+
+run "a" {}

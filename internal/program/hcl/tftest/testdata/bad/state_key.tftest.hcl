@@ -1,0 +1,3 @@
+run "a" {
+  state_key = "other"
+}

@@ -1,0 +1,2 @@
+run "a" {
+  command = plan
