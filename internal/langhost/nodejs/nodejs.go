@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/plinth-iac/plinth/internal/langhost"
+	"github.com/plinth-iac/plinth/internal/plugin/proc"
 )
 
 // Runtime is the runtime name in Pulumi.yaml.
@@ -228,7 +229,7 @@ func configEnv(config map[string]string, secretKeys []string) ([]string, error) 
 func (h *Host) wait(ctx context.Context, cmd *exec.Cmd, req langhost.RunRequest) error {
 	cmd.Stdout, cmd.Stderr = req.Stdout, req.Stderr
 	cmd.WaitDelay = time.Second
-	if err := cmd.Start(); err != nil {
+	if err := proc.StartTied(cmd); err != nil {
 		return fmt.Errorf("starting node for the program in %s: %w", req.Project.Dir, err)
 	}
 	exited := make(chan error, 1)

@@ -127,3 +127,13 @@ func startOnSpawner(cmd *exec.Cmd) error {
 	spawner.reqs <- spawnRequest{cmd, done}
 	return <-done
 }
+
+// StartTied starts cmd tied to plinth's life as a plugin is (a process
+// group of its own and, on Linux, SIGKILL when plinth dies) but leaves
+// its output and Wait to the caller. It is for a program plinth runs that
+// only talks to plinth, such as a Pulumi program's language runtime: it
+// has nothing to finish once plinth is gone.
+func StartTied(cmd *exec.Cmd) error {
+	tie(cmd)
+	return spawn(cmd)
+}
