@@ -1,0 +1,152 @@
+package install
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/plinth-iac/plinth/internal/install/registrytest"
+)
+
+func TestSplitSubdir(t *testing.T) {
+	tests := map[string]struct{ pkg, subdir string }{
+		"git::file:///r/m.git":                   {"git::file:///r/m.git", ""},
+		"git::file:///r/m.git//pet?ref=v1":       {"git::file:///r/m.git?ref=v1", "pet"},
+		"git::https://h/m.git//a/b/":             {"git::https://h/m.git", "a/b"},
+		"https://h/m.tar.gz//sub?archive=tar.gz": {"https://h/m.tar.gz?archive=tar.gz", "sub"},
+		"https://h/x?u=https://other//y":         {"https://h/x?u=https://other//y", ""},
+	}
+	for in, want := range tests {
+		pkg, subdir := splitSubdir(in)
+		if diff := cmp.Diff(want, struct{ pkg, subdir string }{pkg, subdir}, cmp.AllowUnexported(want)); diff != "" {
+			t.Errorf("splitSubdir(%q) (-want +got):\n%s", in, diff)
+		}
+	}
+}
+
+func TestParseModuleSource(t *testing.T) {
+	tests := map[string]struct {
+		recorded string
+		wantErr  string
+	}{
+		"hashicorp/consul/aws":                   {recorded: "registry.terraform.io/hashicorp/consul/aws"},
+		"reg.example.com/ns/name/aws//modules/x": {recorded: "reg.example.com/ns/name/aws//modules/x"},
+		"git::https://example.com/m.git?ref=v1":  {recorded: "git::https://example.com/m.git?ref=v1"},
+		"https://example.com/m.zip":              {recorded: "https://example.com/m.zip"},
+		"s3::https://bucket/m.zip":               {wantErr: "plinth installs local paths"},
+		"not a source":                           {wantErr: "neither a local path"},
+	}
+	for in, tc := range tests {
+		src, err := parseModuleSource(in)
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("parseModuleSource(%q) = %v, want an error saying %q", in, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("parseModuleSource(%q): %v", in, err)
+			continue
+		}
+		if got := src.recorded(); got != tc.recorded {
+			t.Errorf("parseModuleSource(%q) records %q, want %q", in, got, tc.recorded)
+		}
+	}
+}
+
+// TestUntarRefusesEntriesOutsideTheDirectory: a module archive cannot
+// write outside the module's directory.
+func TestUntarRefusesEntriesOutsideTheDirectory(t *testing.T) {
+	for _, name := range []string{"../evil.tf", "/abs.tf", "a/../../evil.tf"} {
+		var buf bytes.Buffer
+		gz := gzip.NewWriter(&buf)
+		tw := tar.NewWriter(gz)
+		tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: 1, Typeflag: tar.TypeReg})
+		tw.Write([]byte("x"))
+		tw.Close()
+		gz.Close()
+		dir := filepath.Join(t.TempDir(), "m")
+		if err := untarGz(&buf, dir); err == nil || !strings.Contains(err.Error(), "outside the module directory") {
+			t.Errorf("untarGz with %q: %v, want a refusal", name, err)
+		}
+	}
+}
+
+// writeModule writes a configuration file into dir.
+func writeModule(t *testing.T, dir, text string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func tfFiles(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	var out []string
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".tf") {
+			out = append(out, e.Name())
+		}
+	}
+	return out, err
+}
+
+// TestModuleInstallerFetchesHTTPArchives: an https .tar.gz URL and a
+// registry module are unpacked under .terraform/modules and recorded;
+// a registry version no longer allowed is fetched again.
+func TestModuleInstallerFetchesHTTPArchives(t *testing.T) {
+	srv := registrytest.New(t)
+	pkg := t.TempDir()
+	writeModule(t, filepath.Join(pkg, "sub"), `output "x" { value = 1 }`)
+	for _, v := range []string{"1.0.0", "2.0.0"} {
+		srv.AddModule(t, registrytest.Module{Namespace: "ns", Name: "m", System: "null", Version: v, Dir: pkg})
+	}
+	dir := t.TempDir()
+	archive := srv.URL + "/files/modules/ns-m-null-1.0.0.tar.gz//sub"
+	writeModule(t, dir, `
+module "web" { source = "`+archive+`" }
+module "reg" {
+  source  = "`+srv.Host()+`/ns/m/null//sub"
+  version = "< 2.0.0"
+}`)
+	in := &ModuleInstaller{Dir: dir, Registry: &Registry{HTTP: srv.Client()}, Files: tfFiles}
+	if err := in.Install(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	want := Manifest{Modules: []ManifestEntry{{Key: "", Source: "", Dir: "."},
+		{Key: "reg", Source: srv.Host() + "/ns/m/null//sub", Version: "1.0.0", Dir: ".terraform/modules/reg/sub"},
+		{Key: "web", Source: archive, Dir: ".terraform/modules/web/sub"}}}
+	got, err := ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("modules.json (-want +got):\n%s", diff)
+	}
+	for _, key := range []string{"reg", "web"} {
+		if _, err := os.Stat(filepath.Join(dir, ".terraform", "modules", key, "sub", "main.tf")); err != nil {
+			t.Errorf("module %s was not unpacked: %v", key, err)
+		}
+	}
+	writeModule(t, dir, `
+module "reg" {
+  source  = "`+srv.Host()+`/ns/m/null//sub"
+  version = ">= 2.0.0"
+}`)
+	if err := in.Install(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := ReadManifest(dir); len(got.Modules) != 2 || got.Modules[1].Version != "2.0.0" {
+		t.Errorf("after the constraint changed, modules.json holds %+v, want reg at 2.0.0 only", got.Modules)
+	}
+}
