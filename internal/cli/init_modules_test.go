@@ -89,10 +89,10 @@ func TestInitInstallsModulesThenUpUsesThem(t *testing.T) {
 	opts := clitest.Options{Env: f.env}
 	out := clitest.MustRun(t, dir, opts, "init").Stdout
 	wantLines := `Initializing modules...
-Downloading git::` + f.gitURL + `//pet?ref=v1.0.0 for git...
+Downloading git::` + f.gitURL + `?ref=v1.0.0 for git...
 - git in .terraform/modules/git/pet
 - local in local
-Downloading git::` + f.gitURL + `//pet for local.clock...
+Downloading git::` + f.gitURL + ` for local.clock...
 - local.clock in .terraform/modules/local.clock/pet
 Downloading registry.plinth.test/plinth/pet/random 1.1.0 for reg...
 - reg in .terraform/modules/reg
@@ -119,8 +119,8 @@ Initializing provider plugins...
 		t.Fatalf("plinth up after init did not create the modules' resources:\n%s", up)
 	}
 	again := clitest.MustRun(t, dir, opts, "init").Stdout
-	if strings.Contains(again, "Downloading") {
-		t.Errorf("a second init downloaded modules again:\n%s", again)
+	if !strings.HasPrefix(again, "Initializing modules...\nInitializing provider plugins...\n") {
+		t.Errorf("a second init did not reuse every module silently, as terraform does:\n%s", again)
 	}
 	if diff := cmp.Diff(want, readFile(t, manifest)); diff != "" {
 		t.Errorf("a second init changed modules.json (-want +got):\n%s", diff)
@@ -172,8 +172,11 @@ func TestInitInstallsTerraformsModules(t *testing.T) {
 		tfEnv = append(tfEnv, k+"="+v)
 	}
 	byPlinth, byTerraform := f.config(t), f.config(t)
-	clitest.MustRun(t, byPlinth, opts, "init")
-	clitest.Terraform(t, tf, byTerraform, tfEnv)("init", "-no-color")
+	plinthOut := clitest.MustRun(t, byPlinth, opts, "init").Stdout
+	tfOut := string(clitest.Terraform(t, tf, byTerraform, tfEnv)("init", "-no-color"))
+	if diff := cmp.Diff(moduleLines(tfOut), moduleLines(plinthOut)); diff != "" {
+		t.Errorf("plinth init's module lines (-terraform's +plinth's):\n%s", diff)
+	}
 	manifest := filepath.Join(".terraform", "modules", "modules.json")
 	for _, name := range []string{manifest, ".terraform.lock.hcl"} {
 		if diff := cmp.Diff(readFile(t, filepath.Join(byTerraform, name)), readFile(t, filepath.Join(byPlinth, name))); diff != "" {
@@ -184,15 +187,29 @@ func TestInitInstallsTerraformsModules(t *testing.T) {
 	if up := clitest.MustRun(t, byTerraform, opts, "up", "--yes", "--skip-preview").Stdout; !strings.Contains(up, "Resources: 3 added") {
 		t.Fatalf("plinth up with terraform's modules did not create the modules' resources:\n%s", up)
 	}
-	tfOut := string(clitest.Terraform(t, tf, byPlinth, tfEnv)("init", "-no-color"))
-	if strings.Contains(tfOut, "Downloading") {
-		t.Errorf("terraform init downloaded modules plinth had installed:\n%s", tfOut)
-	}
-	if diff := cmp.Diff(want, readFile(t, filepath.Join(byPlinth, manifest))); diff != "" {
-		t.Errorf("terraform init changed plinth's modules.json (-before +after):\n%s", diff)
+	tfOut = string(clitest.Terraform(t, tf, byPlinth, tfEnv)("init", "-no-color"))
+	plinthOut = clitest.MustRun(t, byTerraform, opts, "init").Stdout
+	for dir, out := range map[string]string{byPlinth: tfOut, byTerraform: plinthOut} {
+		if lines := moduleLines(out); len(lines) != 0 {
+			t.Errorf("init in the other tool's directory %s installed modules again: %q", dir, lines)
+		}
+		if diff := cmp.Diff(want, readFile(t, filepath.Join(dir, manifest))); diff != "" {
+			t.Errorf("init in the other tool's directory %s changed modules.json (-before +after):\n%s", dir, diff)
+		}
 	}
 	plan := string(clitest.Terraform(t, tf, byPlinth, tfEnv)("plan", "-no-color", "-input=false"))
 	if !strings.Contains(plan, "3 to add") {
 		t.Errorf("terraform plan with plinth's modules does not plan their 3 resources:\n%s", plan)
 	}
+}
+
+// moduleLines are init's lines between "Initializing modules..." and
+// "Initializing provider plugins...".
+func moduleLines(out string) []string {
+	_, after, ok := strings.Cut(out, "Initializing modules...\n")
+	if !ok {
+		return []string{"(no Initializing modules... line)"}
+	}
+	section, _, _ := strings.Cut(after, "Initializing provider plugins...")
+	return strings.Fields(strings.ReplaceAll(section, " ", "_"))
 }

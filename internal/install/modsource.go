@@ -81,11 +81,11 @@ func (w *modWalk) fetch(ctx context.Context, k string, src moduleSource, c call)
 			return entry, err
 		}
 		entry.Version = v
-		w.in.printf("Downloading %s %s for %s...\n", src.registry.ForDisplay(), v, k)
+		w.in.printf("Downloading %s %s for %s...\n", src.registry.Package.ForDisplay(), v, k)
 		pkg, subdir = splitSubdir(location)
 		subdir = path.Join(subdir, src.subdir)
 	} else {
-		w.in.printf("Downloading %s for %s...\n", src.raw, k)
+		w.in.printf("Downloading %s for %s...\n", src.pkg, k) // the package, without //subdir, as terraform says
 	}
 	dst := filepath.Join(w.staging, k)
 	if err := w.getPackage(ctx, pkg, dst); err != nil {

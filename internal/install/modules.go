@@ -181,7 +181,9 @@ func (w *modWalk) module(ctx context.Context, key []string, rel string, depth in
 		if err != nil {
 			return &ModuleError{Key: k, Source: c.source, Range: c.rng, Err: err}
 		}
-		w.in.printf("- %s in %s\n", k, entry.Dir)
+		if prev, ok := w.old[k]; !ok || prev != entry || w.staged[k] != "" || w.in.Upgrade {
+			w.in.printf("- %s in %s\n", k, entry.Dir) // as terraform, only what changed
+		}
 		w.entries = append(w.entries, entry)
 		if err := w.module(ctx, append(append([]string(nil), key...), c.name), entry.Dir, depth+1); err != nil {
 			return err
