@@ -74,12 +74,14 @@ func hostConfig(t *testing.T, src string, replace map[string]string) string {
 }
 
 func (f moduleFixture) config(t *testing.T) string {
-	return hostConfig(t, filepath.Join("testdata", "terraform", "modules"), map[string]string{"REGISTRY": madeUpHost, "GITURL": f.gitURL})
+	return hostConfig(t, filepath.Join("testdata", "terraform", "modules"), map[string]string{"REGISTRY": madeUpHost, "GITURL": f.gitURL,
+		"ARCHIVEURL": f.archiveURL()})
 }
 
 // TestInitInstallsModulesThenUpUsesThem: plinth init installs a registry
-// module (the newest 1.x, with a nested local module), a git module at a
-// tag from a subdirectory, and a git module a local module calls; it
+// module (the newest 1.x, with a nested local module), a subdirectory of
+// a registry module at an exact version, an https archive, a git module
+// at a tag from a subdirectory, and a git module a local module calls; it
 // writes modules.json as terraform does, installs the time provider only
 // the git module requires, and plinth up runs the configuration with
 // them. A second init reuses every module.
@@ -88,6 +90,7 @@ func TestInitInstallsModulesThenUpUsesThem(t *testing.T) {
 	dir := f.config(t)
 	opts := clitest.Options{Env: f.env}
 	out := clitest.MustRun(t, dir, opts, "init").Stdout
+	archive := f.archiveURL()
 	wantLines := `Initializing modules...
 Downloading git::` + f.gitURL + `?ref=v1.0.0 for git...
 - git in .terraform/modules/git/pet
@@ -97,6 +100,11 @@ Downloading git::` + f.gitURL + ` for local.clock...
 Downloading registry.plinth.test/plinth/pet/random 1.1.0 for reg...
 - reg in .terraform/modules/reg
 - reg.inner in .terraform/modules/reg/inner
+Downloading registry.plinth.test/plinth/pet/random 1.0.0 for regsub...
+- regsub in .terraform/modules/regsub/inner
+Downloading ` + archive + ` for web...
+- web in .terraform/modules/web
+- web.inner in .terraform/modules/web/inner
 Initializing provider plugins...
 `
 	if !strings.HasPrefix(out, wantLines) {
@@ -110,12 +118,15 @@ Initializing provider plugins...
 		`{"Key":"local","Source":"./local","Dir":"local"},` +
 		`{"Key":"local.clock","Source":"git::` + f.gitURL + `//pet","Dir":".terraform/modules/local.clock/pet"},` +
 		`{"Key":"reg","Source":"registry.plinth.test/plinth/pet/random","Version":"1.1.0","Dir":".terraform/modules/reg"},` +
-		`{"Key":"reg.inner","Source":"./inner","Dir":".terraform/modules/reg/inner"}]}`
+		`{"Key":"reg.inner","Source":"./inner","Dir":".terraform/modules/reg/inner"},` +
+		`{"Key":"regsub","Source":"registry.plinth.test/plinth/pet/random//inner","Version":"1.0.0","Dir":".terraform/modules/regsub/inner"},` +
+		`{"Key":"web","Source":"` + archive + `","Dir":".terraform/modules/web"},` +
+		`{"Key":"web.inner","Source":"./inner","Dir":".terraform/modules/web/inner"}]}`
 	manifest := filepath.Join(dir, ".terraform", "modules", "modules.json")
 	if diff := cmp.Diff(want, readFile(t, manifest)); diff != "" {
 		t.Fatalf("modules.json (-want +got):\n%s", diff)
 	}
-	if up := clitest.MustRun(t, dir, opts, "up", "--yes", "--skip-preview").Stdout; !strings.Contains(up, "Resources: 3 added") {
+	if up := clitest.MustRun(t, dir, opts, "up", "--yes", "--skip-preview").Stdout; !strings.Contains(up, "Resources: 4 added") {
 		t.Fatalf("plinth up after init did not create the modules' resources:\n%s", up)
 	}
 	again := clitest.MustRun(t, dir, opts, "init").Stdout
@@ -136,7 +147,7 @@ func TestInitRefusesAGitRefThatDoesNotExist(t *testing.T) {
 	dir := f.config(t)
 	clitest.Edit(t, dir, "main.tf", "?ref=v1.0.0", "?ref=v9.9.9")
 	r := clitest.Run(t, dir, clitest.Options{Env: f.env}, "init")
-	for _, w := range []string{"main.tf:17", `module "git"`, `no ref "v9.9.9"`, f.gitURL, "Nothing was installed"} {
+	for _, w := range []string{"main.tf:28", `module "git"`, `no ref "v9.9.9"`, f.gitURL, "Nothing was installed"} {
 		if !strings.Contains(r.Stderr, w) {
 			t.Errorf("stderr does not say %q:\n%s", w, r.Stderr)
 		}
@@ -184,7 +195,7 @@ func TestInitInstallsTerraformsModules(t *testing.T) {
 		}
 	}
 	want := readFile(t, filepath.Join(byTerraform, manifest))
-	if up := clitest.MustRun(t, byTerraform, opts, "up", "--yes", "--skip-preview").Stdout; !strings.Contains(up, "Resources: 3 added") {
+	if up := clitest.MustRun(t, byTerraform, opts, "up", "--yes", "--skip-preview").Stdout; !strings.Contains(up, "Resources: 4 added") {
 		t.Fatalf("plinth up with terraform's modules did not create the modules' resources:\n%s", up)
 	}
 	tfOut = string(clitest.Terraform(t, tf, byPlinth, tfEnv)("init", "-no-color"))
@@ -198,8 +209,8 @@ func TestInitInstallsTerraformsModules(t *testing.T) {
 		}
 	}
 	plan := string(clitest.Terraform(t, tf, byPlinth, tfEnv)("plan", "-no-color", "-input=false"))
-	if !strings.Contains(plan, "3 to add") {
-		t.Errorf("terraform plan with plinth's modules does not plan their 3 resources:\n%s", plan)
+	if !strings.Contains(plan, "4 to add") {
+		t.Errorf("terraform plan with plinth's modules does not plan their 4 resources:\n%s", plan)
 	}
 }
 
@@ -212,4 +223,10 @@ func moduleLines(out string) []string {
 	}
 	section, _, _ := strings.Cut(after, "Initializing provider plugins...")
 	return strings.Fields(strings.ReplaceAll(section, " ", "_"))
+}
+
+// archiveURL is the https URL of pet 1.0.0's archive, for a module
+// source.
+func (f moduleFixture) archiveURL() string {
+	return f.srv.URL + "/files/modules/plinth-pet-random-1.0.0.tar.gz"
 }

@@ -13,6 +13,17 @@ module "reg" {
   version = "~> 1.0"
 }
 
+# A subdirectory of a registry module's package, at an exact version.
+module "regsub" {
+  source  = "REGISTRY/plinth/pet/random//inner"
+  version = "1.0.0"
+}
+
+# An https archive.
+module "web" {
+  source = "ARCHIVEURL"
+}
+
 # A module in a subdirectory of a git repository, at a tag.
 module "git" {
   source = "git::GITURL//pet?ref=v1.0.0"
@@ -24,5 +35,5 @@ module "local" {
 }
 
 output "names" {
-  value = [module.reg.name, module.git.made, module.local.made]
+  value = [module.reg.name, module.regsub.prefix, module.web.name, module.git.made, module.local.made]
 }
