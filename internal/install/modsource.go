@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	version "github.com/hashicorp/go-version"
@@ -152,23 +153,42 @@ func (w *modWalk) getPackage(ctx context.Context, pkg, dst string) error {
 }
 
 // gitClone clones a repository and checks out the ref the URL's query
-// names (?ref=), as terraform does with the git executable.
+// names (?ref=, a tag, branch or commit), as terraform does with the git
+// executable; ?depth=N makes a shallow clone of that ref (a tag or
+// branch then).
 func (w *modWalk) gitClone(ctx context.Context, raw, dst string) error {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return fmt.Errorf("invalid git URL %q: %v", raw, err)
 	}
 	q := u.Query()
-	ref := q.Get("ref")
+	ref, depth := q.Get("ref"), q.Get("depth")
 	q.Del("ref")
+	q.Del("depth")
 	u.RawQuery = q.Encode()
-	if err := w.git(ctx, "", "clone", "--quiet", "--", u.String(), dst); err != nil {
+	if strings.HasPrefix(ref, "-") {
+		return fmt.Errorf("the ref %q is not a tag, branch or commit", ref)
+	}
+	args := []string{"clone", "--quiet"}
+	if depth != "" {
+		if n, err := strconv.Atoi(depth); err != nil || n < 1 {
+			return fmt.Errorf("?depth=%s is not a positive number", depth)
+		}
+		args = append(args, "--depth", depth)
+		if ref != "" {
+			args = append(args, "--branch", ref)
+		}
+	}
+	if err := w.git(ctx, "", append(args, "--", u.String(), dst)...); err != nil {
+		if depth != "" && ref != "" {
+			return fmt.Errorf("the repository %s has no tag or branch %q (with ?depth=, ref must name one): %w", u, ref, err)
+		}
 		return err
 	}
-	if ref == "" {
+	if ref == "" || depth != "" {
 		return nil
 	}
-	if err := w.git(ctx, dst, "checkout", "--quiet", ref); err != nil {
+	if err := w.git(ctx, dst, "checkout", "--quiet", ref, "--"); err != nil {
 		return fmt.Errorf("the repository %s has no ref %q (no such tag, branch or commit): %w", u, ref, err)
 	}
 	return nil

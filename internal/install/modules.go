@@ -195,6 +195,9 @@ func (w *modWalk) module(ctx context.Context, key []string, rel string, depth in
 // install installs one call (key k, called from the module at rel) and
 // returns its manifest entry.
 func (w *modWalk) install(ctx context.Context, k, rel string, c call) (ManifestEntry, error) {
+	if c.version != "" && (isLocal(c.source) || !isRegistry(c.source)) {
+		return ManifestEntry{}, fmt.Errorf("only registry modules have versions; remove the version argument, or pin the version in the source (?ref= for git)")
+	}
 	if isLocal(c.source) {
 		return ManifestEntry{Key: k, Source: c.source, Dir: path.Clean(path.Join(rel, c.source))}, nil
 	}
@@ -281,6 +284,12 @@ func callVersion(b *hcl.Block) string {
 		return ""
 	}
 	return v.AsString()
+}
+
+// isRegistry reports whether a source is a registry module address.
+func isRegistry(source string) bool {
+	src, err := parseModuleSource(source)
+	return err == nil && src.registry != nil
 }
 
 // isLocal reports whether a source is a local path, which terraform

@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -148,5 +149,90 @@ module "reg" {
 	}
 	if got, _ := ReadManifest(dir); len(got.Modules) != 2 || got.Modules[1].Version != "2.0.0" {
 		t.Errorf("after the constraint changed, modules.json holds %+v, want reg at 2.0.0 only", got.Modules)
+	}
+}
+
+// bareRepo makes a bare git repository whose main branch has pet/main.tf
+// at tag v1 and a second commit, and a branch "next"; it returns its
+// file:// URL and the first commit's hash.
+func bareRepo(t *testing.T) (string, string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not on PATH")
+	}
+	work, bare := t.TempDir(), filepath.Join(t.TempDir(), "m.git")
+	git := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=T", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main"}, args...)...)
+		cmd.Dir = work
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	writeModule(t, filepath.Join(work, "pet"), `output "v" { value = 1 }`)
+	git("init", "--quiet")
+	git("add", "-A")
+	git("commit", "--quiet", "-m", "one")
+	first := git("rev-parse", "HEAD")
+	git("tag", "v1")
+	git("checkout", "--quiet", "-b", "next")
+	writeModule(t, filepath.Join(work, "pet"), `output "v" { value = 2 }`)
+	git("commit", "--quiet", "-am", "two")
+	git("init", "--quiet", "--bare", bare)
+	git("push", "--quiet", bare, "main", "next", "v1")
+	return "file://" + bare, first
+}
+
+// TestModuleInstallerGitRefs: ?ref= checks out a tag, a branch or a
+// commit; ?depth= clones shallowly; a ref that does not exist, or a
+// version on a git source, installs nothing.
+func TestModuleInstallerGitRefs(t *testing.T) {
+	repo, first := bareRepo(t)
+	tests := map[string]struct {
+		source, version string
+		want            string // pet/main.tf's output value
+		wantErr         string
+	}{
+		"tag":             {source: "?ref=v1", want: "1"},
+		"branch":          {source: "?ref=next", want: "2"},
+		"commit":          {source: "?ref=" + first, want: "1"},
+		"default branch":  {source: "", want: "1"},
+		"shallow tag":     {source: "?ref=next&depth=1", want: "2"},
+		"missing ref":     {source: "?ref=v9", wantErr: `has no ref "v9"`},
+		"missing shallow": {source: "?ref=v9&depth=1", wantErr: `has no tag or branch "v9"`},
+		"option as ref":   {source: "?ref=--upload-pack=x", wantErr: "is not a tag, branch or commit"},
+		"version":         {source: "?ref=v1", version: "1.0.0", wantErr: "only registry modules have versions"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			version := ""
+			if tc.version != "" {
+				version = "\n  version = \"" + tc.version + "\""
+			}
+			writeModule(t, dir, "module \"m\" {\n  source = \"git::"+repo+"//pet"+tc.source+"\""+version+"\n}\n")
+			err := (&ModuleInstaller{Dir: dir, Registry: &Registry{}, Files: tfFiles}).Install(context.Background())
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("Install: %v, want an error saying %q", err, tc.wantErr)
+				}
+				if entries, _ := os.ReadDir(filepath.Join(dir, ".terraform", "modules")); len(entries) != 0 {
+					t.Errorf("after the error .terraform/modules holds %v", entries)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := os.ReadFile(filepath.Join(dir, ".terraform", "modules", "m", "pet", "main.tf"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := `output "v" { value = ` + tc.want + ` }`; string(got) != want {
+				t.Errorf("installed main.tf = %s, want %s", got, want)
+			}
+		})
 	}
 }
