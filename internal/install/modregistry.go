@@ -3,6 +3,7 @@ package install
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -31,6 +32,10 @@ func (r *Registry) ModuleVersions(ctx context.Context, m tfaddr.ModulePackage) (
 		} `json:"modules"`
 	}
 	if err := r.getJSON(ctx, u, host, &body); err != nil {
+		var nf notFound
+		if errors.As(err, &nf) {
+			return nil, nil, fmt.Errorf("the registry %s has no module %s/%s/%s (%s answered 404); check the source's namespace, name and system", host, m.Namespace, m.Name, m.TargetSystem, u)
+		}
 		return nil, nil, fmt.Errorf("listing versions of module %s: %w", m.ForDisplay(), err)
 	}
 	var out []*version.Version

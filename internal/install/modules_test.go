@@ -236,3 +236,31 @@ func TestModuleInstallerGitRefs(t *testing.T) {
 		})
 	}
 }
+
+// TestModuleInstallerRegistryRefusals: a registry module that does not
+// exist, or has no version the constraint allows, installs nothing and
+// says what the registry has.
+func TestModuleInstallerRegistryRefusals(t *testing.T) {
+	srv := registrytest.New(t)
+	pkg := t.TempDir()
+	writeModule(t, pkg, `output "x" { value = 1 }`)
+	srv.AddModule(t, registrytest.Module{Namespace: "ns", Name: "m", System: "null", Version: "1.2.0", Dir: pkg})
+	tests := map[string]struct{ source, version, wantErr string }{
+		"no such module":  {source: "ns/other/null", wantErr: "has no module ns/other/null"},
+		"no such version": {source: "ns/m/null", version: "~> 2.0", wantErr: `no version matches the constraints "~> 2.0" (the registry has 1.2.0)`},
+		"bad constraint":  {source: "ns/m/null", version: "soon", wantErr: `invalid version constraint "soon"`},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeModule(t, dir, "module \"m\" {\n  source = \""+srv.Host()+"/"+tc.source+"\"\n  version = \""+tc.version+"\"\n}\n")
+			err := (&ModuleInstaller{Dir: dir, Registry: &Registry{HTTP: srv.Client()}, Files: tfFiles}).Install(context.Background())
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Fatalf("Install: %v, want an error saying %q", err, tc.wantErr)
+			}
+			if entries, _ := os.ReadDir(filepath.Join(dir, ".terraform", "modules")); len(entries) != 0 {
+				t.Errorf("after the error .terraform/modules holds %v", entries)
+			}
+		})
+	}
+}
