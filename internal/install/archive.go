@@ -58,8 +58,8 @@ func (w *modWalk) getArchive(ctx context.Context, u *url.URL, dst string) error 
 	return untarGz(body, dst)
 }
 
-// untarGz unpacks a gzipped tar into dir, refusing entries that would
-// land outside it and links.
+// untarGz unpacks a gzipped tar into dir, refusing entries and links
+// that would land or point outside it, and hard links and devices.
 func untarGz(r io.Reader, dir string) error {
 	gz, err := gzip.NewReader(r)
 	if err != nil {
@@ -84,6 +84,9 @@ func untarGz(r io.Reader, dir string) error {
 }
 
 func untarOne(tr *tar.Reader, hdr *tar.Header, dir string) error {
+	if hdr.Typeflag == tar.TypeXGlobalHeader {
+		return nil // git archive's pax_global_header: metadata, no file
+	}
 	name := filepath.FromSlash(strings.TrimPrefix(hdr.Name, "./"))
 	if name == "" || name == "." {
 		return nil
@@ -95,9 +98,11 @@ func untarOne(tr *tar.Reader, hdr *tar.Header, dir string) error {
 	switch hdr.Typeflag {
 	case tar.TypeDir:
 		return os.MkdirAll(path, 0o755)
+	case tar.TypeSymlink:
+		return untarLink(hdr, name, path)
 	case tar.TypeReg:
 	default:
-		return fmt.Errorf("the archive holds %q, which is neither a file nor a directory", hdr.Name)
+		return fmt.Errorf("the archive holds %q, which is neither a file, a directory nor a symbolic link", hdr.Name)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
@@ -111,4 +116,17 @@ func untarOne(tr *tar.Reader, hdr *tar.Header, dir string) error {
 		return err
 	}
 	return out.Close()
+}
+
+// untarLink makes a symbolic link the archive holds, if it points at a
+// relative path inside the module directory.
+func untarLink(hdr *tar.Header, name, path string) error {
+	target := filepath.FromSlash(hdr.Linkname)
+	if filepath.IsAbs(target) || !filepath.IsLocal(filepath.Join(filepath.Dir(name), target)) {
+		return fmt.Errorf("the archive holds a link %q to %q, outside the module directory", hdr.Name, hdr.Linkname)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.Symlink(target, path)
 }

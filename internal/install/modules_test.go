@@ -62,21 +62,79 @@ func TestParseModuleSource(t *testing.T) {
 	}
 }
 
-// TestUntarRefusesEntriesOutsideTheDirectory: a module archive cannot
-// write outside the module's directory.
-func TestUntarRefusesEntriesOutsideTheDirectory(t *testing.T) {
-	for _, name := range []string{"../evil.tf", "/abs.tf", "a/../../evil.tf"} {
-		var buf bytes.Buffer
-		gz := gzip.NewWriter(&buf)
-		tw := tar.NewWriter(gz)
-		tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: 1, Typeflag: tar.TypeReg})
-		tw.Write([]byte("x"))
-		tw.Close()
-		gz.Close()
-		dir := filepath.Join(t.TempDir(), "m")
-		if err := untarGz(&buf, dir); err == nil || !strings.Contains(err.Error(), "outside the module directory") {
-			t.Errorf("untarGz with %q: %v, want a refusal", name, err)
+// tarGzOf archives headers (a regular file's content is "x").
+func tarGzOf(t *testing.T, hdrs ...*tar.Header) *bytes.Buffer {
+	t.Helper()
+	var buf bytes.Buffer
+	gz := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(gz)
+	for _, h := range hdrs {
+		if h.Typeflag == tar.TypeReg {
+			h.Size, h.Mode = 1, 0o644
 		}
+		if err := tw.WriteHeader(h); err != nil {
+			t.Fatal(err)
+		}
+		if h.Typeflag == tar.TypeReg {
+			tw.Write([]byte("x"))
+		}
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	gz.Close()
+	return &buf
+}
+
+// TestUntar: a module archive cannot write or link outside the module's
+// directory; git archive's pax global header is skipped and links inside
+// the module are kept.
+func TestUntar(t *testing.T) {
+	tests := map[string]struct {
+		hdrs    []*tar.Header
+		wantErr string
+		want    []string // files, links as NAME->TARGET
+	}{
+		"dot dot":       {hdrs: []*tar.Header{{Name: "../evil.tf", Typeflag: tar.TypeReg}}, wantErr: "outside the module directory"},
+		"absolute":      {hdrs: []*tar.Header{{Name: "/abs.tf", Typeflag: tar.TypeReg}}, wantErr: "outside the module directory"},
+		"dot dot later": {hdrs: []*tar.Header{{Name: "a/../../evil.tf", Typeflag: tar.TypeReg}}, wantErr: "outside the module directory"},
+		"link out":      {hdrs: []*tar.Header{{Name: "a/l", Typeflag: tar.TypeSymlink, Linkname: "../../etc"}}, wantErr: "a link"},
+		"absolute link": {hdrs: []*tar.Header{{Name: "l", Typeflag: tar.TypeSymlink, Linkname: "/etc/passwd"}}, wantErr: "a link"},
+		"hard link":     {hdrs: []*tar.Header{{Name: "h", Typeflag: tar.TypeLink, Linkname: "main.tf"}}, wantErr: "neither a file"},
+		"git archive": {hdrs: []*tar.Header{
+			{Name: "pax_global_header", Typeflag: tar.TypeXGlobalHeader, PAXRecords: map[string]string{"comment": "abc"}},
+			{Name: "./", Typeflag: tar.TypeDir, Mode: 0o755},
+			{Name: "./mod/main.tf", Typeflag: tar.TypeReg},
+			{Name: "mod/variables.tf", Typeflag: tar.TypeSymlink, Linkname: "main.tf"},
+		}, want: []string{"mod/main.tf", "mod/variables.tf->main.tf"}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "m")
+			err := untarGz(tarGzOf(t, tc.hdrs...), dir)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("untarGz: %v, want an error saying %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+				rel, _ := filepath.Rel(dir, p)
+				if target, lerr := os.Readlink(p); lerr == nil {
+					got = append(got, filepath.ToSlash(rel)+"->"+target)
+				} else if err == nil && !info.IsDir() {
+					got = append(got, filepath.ToSlash(rel))
+				}
+				return nil
+			})
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("unpacked (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 
