@@ -322,3 +322,31 @@ func TestModuleInstallerRegistryRefusals(t *testing.T) {
 		})
 	}
 }
+
+// TestModuleInstallerReusesUnlessUpgrading: a second install downloads
+// nothing and prints no module line; with Upgrade every remote module is
+// fetched again and every module printed, as terraform init -upgrade
+// does.
+func TestModuleInstallerReusesUnlessUpgrading(t *testing.T) {
+	repo, _ := bareRepo(t)
+	dir := t.TempDir()
+	writeModule(t, dir, "module \"g\" {\n  source = \"git::"+repo+"//pet?ref=v1\"\n}\nmodule \"l\" {\n  source = \"./l\"\n}\n")
+	writeModule(t, filepath.Join(dir, "l"), `output "x" { value = 1 }`)
+	run := func(upgrade bool) string {
+		var out bytes.Buffer
+		in := &ModuleInstaller{Dir: dir, Registry: &Registry{}, Files: tfFiles, Out: &out, Upgrade: upgrade}
+		if err := in.Install(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		return out.String()
+	}
+	first := "Downloading git::" + repo + "?ref=v1 for g...\n- g in .terraform/modules/g/pet\n- l in l\n"
+	for i, tc := range []struct {
+		upgrade bool
+		want    string
+	}{{false, first}, {false, ""}, {true, first}} {
+		if diff := cmp.Diff(tc.want, run(tc.upgrade)); diff != "" {
+			t.Errorf("install %d (upgrade %v) printed (-want +got):\n%s", i+1, tc.upgrade, diff)
+		}
+	}
+}
