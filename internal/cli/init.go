@@ -17,15 +17,20 @@ import (
 	"github.com/plinth-iac/plinth/internal/program/hcl"
 )
 
-// initCommand is `plinth init`: terraform init's provider half. It
-// installs the providers a Terraform configuration requires from their
-// registries into .terraform/providers and writes .terraform.lock.hcl.
+// initCommand is `plinth init`: terraform init without backends. It
+// installs the modules a Terraform configuration calls into
+// .terraform/modules (writing modules.json) and the providers it
+// requires from their registries into .terraform/providers, and writes
+// .terraform.lock.hcl.
 func (a *app) initCommand() *cobra.Command {
 	var upgrade bool
 	c := &cobra.Command{
 		Use:   "init",
-		Short: "Install the providers a Terraform configuration requires",
-		Long: "Init reads the required_providers of a Terraform configuration and its local modules,\n" +
+		Short: "Install the modules and providers a Terraform configuration requires",
+		Long: "Init installs the modules the configuration's module blocks call (registry modules, git::\n" +
+			"sources with ?ref= and //subdir, http(s) archives; local paths are only recorded) into\n" +
+			".terraform/modules, writing modules.json as terraform does. It then reads the\n" +
+			"required_providers of the configuration and all its modules,\n" +
 			"chooses for each provider the version the dependency lock file .terraform.lock.hcl names\n" +
 			"(with --upgrade, or when it names none, the newest the constraints allow), downloads it\n" +
 			"from its registry, checks its signature and hashes as terraform does, unpacks it into\n" +
@@ -34,8 +39,7 @@ func (a *app) initCommand() *cobra.Command {
 			"CLI configuration (TF_CLI_CONFIG_FILE, else ~/.terraformrc) name a host's services; a\n" +
 			"TF_TOKEN_<host> variable or a credentials block gives a private registry's token. With a\n" +
 			"plugin cache (TF_PLUGIN_CACHE_DIR or plugin_cache_dir) packages are unpacked there and\n" +
-			"linked into .terraform/providers.\n" +
-			"Modules are not installed yet.",
+			"linked into .terraform/providers.",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error { return a.runInit(c, upgrade) },
 	}
@@ -48,13 +52,6 @@ func (a *app) runInit(c *cobra.Command, upgrade bool) error {
 	if err != nil {
 		return err
 	}
-	if _, err := hcl.Load(dir); err != nil {
-		return err
-	}
-	reqs, err := install.Requirements(dir, hcl.Files)
-	if err != nil {
-		return display.Errorf("Invalid configuration", "%s", err)
-	}
 	conf, err := install.ReadCLIConfig(install.CLIConfigPath(a.env.getenv))
 	if err != nil {
 		return display.Errorf("Invalid CLI configuration", "%s", err)
@@ -63,12 +60,22 @@ func (a *app) runInit(c *cobra.Command, upgrade bool) error {
 	if err != nil {
 		return err
 	}
+	out := a.env.Stdout
+	if err := a.installModules(c, dir, reg, upgrade); err != nil {
+		return err
+	}
+	if _, err := hcl.Load(dir); err != nil {
+		return err
+	}
+	reqs, err := install.Requirements(dir, hcl.Files)
+	if err != nil {
+		return display.Errorf("Invalid configuration", "%s", err)
+	}
 	lockPath := filepath.Join(dir, lock.FileName)
 	old, err := lock.Read(lockPath)
 	if err != nil {
 		return display.Errorf("Invalid dependency lock file", "%s", err)
 	}
-	out := a.env.Stdout
 	fmt.Fprintln(out, "Initializing provider plugins...")
 	in := &install.Installer{Dir: dir, Registry: reg, Upgrade: upgrade, Out: out, CacheDir: a.pluginCache(conf)}
 	next, err := in.Install(c.Context(), reqs, old)
@@ -79,6 +86,26 @@ func (a *app) runInit(c *cobra.Command, upgrade bool) error {
 		return err
 	}
 	fmt.Fprintln(out, "\nPlinth has been successfully initialized!")
+	return nil
+}
+
+// installModules installs the modules the configuration calls into
+// .terraform/modules and writes modules.json, printing what it does as
+// terraform does.
+func (a *app) installModules(c *cobra.Command, dir string, reg *install.Registry, upgrade bool) error {
+	if !install.HasModuleCalls(dir, hcl.Files) {
+		return nil
+	}
+	out := a.env.Stdout
+	if upgrade {
+		fmt.Fprintln(out, "Upgrading modules...")
+	} else {
+		fmt.Fprintln(out, "Initializing modules...")
+	}
+	mi := &install.ModuleInstaller{Dir: dir, Registry: reg, Files: hcl.Files, Upgrade: upgrade, Out: out}
+	if err := mi.Install(c.Context()); err != nil {
+		return display.Errorf("Failed to install module", "%s. Nothing was installed; fix the module block, or the repository or registry it names, and run plinth init again.", err)
+	}
 	return nil
 }
 

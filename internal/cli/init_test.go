@@ -41,7 +41,7 @@ func initRegistry(t *testing.T) (*registrytest.Server, map[string]string) {
 	// The registry is private: both tools must send TF_TOKEN_'s token.
 	srv.Token = "s3cret"
 	rc := filepath.Join(t.TempDir(), "terraformrc")
-	conf := "host \"" + madeUpHost + "\" {\n  services = {\n    \"providers.v1\" = \"" + srv.URL + "/v1/providers/\"\n  }\n}\n"
+	conf := "host \"" + madeUpHost + "\" {\n  services = {\n    \"providers.v1\" = \"" + srv.URL + "/v1/providers/\"\n    \"modules.v1\" = \"" + srv.URL + "/v1/modules/\"\n  }\n}\n"
 	if err := os.WriteFile(rc, []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,9 @@ func TestInitInstallsProvidersThenUpUsesThem(t *testing.T) {
 	dir := initConfig(t, madeUpHost)
 	opts := clitest.Options{Env: env}
 	out := keyID.ReplaceAllString(clitest.MustRun(t, dir, opts, "init").Stdout, "key ID K")
-	want := `Initializing provider plugins...
+	want := `Initializing modules...
+- mod in mod
+Initializing provider plugins...
 - Finding registry.plinth.test/hashicorp/random versions matching ">= 3.0.0, ~> 3.6, < 4.0.0"...
 - Installing registry.plinth.test/hashicorp/random v3.9.0...
 - Installed registry.plinth.test/hashicorp/random v3.9.0 (signed, key ID K)

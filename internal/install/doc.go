@@ -2,6 +2,14 @@
 // into a configuration's .terraform/providers, as terraform init does, and
 // keeps the dependency lock file (internal/install/lock).
 //
+// ModuleInstaller installs the modules a configuration calls into
+// .terraform/modules and writes modules.json as terraform 1.11 does:
+// registry modules (modules.v1 versions and download, whose
+// X-Terraform-Get names the package), git:: sources (cloned with the git
+// executable, ?ref= checked out, //subdir), and http(s) archives. Local
+// paths are only recorded. Nothing is moved into place until every
+// module is fetched. internal/program/hcl loads what it installed.
+//
 // Registry speaks the provider registry protocol: service discovery
 // (https://HOST/.well-known/terraform.json, or a CLI configuration host
 // block), providers.v1 versions and download endpoints. Every package is
@@ -23,7 +31,7 @@
 // linked into the configuration, as terraform links them.
 //
 // Left out for now: provider_installation (mirrors, dev_overrides),
-// credentials helpers, module installation, and Pulumi
+// credentials helpers, module sources other than those above, and Pulumi
 // plugins. internal/plugin finds what this
 // package installs; neither imports the other.
 package install

@@ -72,26 +72,33 @@ func (r *Registry) client() *http.Client {
 	return http.DefaultClient
 }
 
-// providersURL finds the host's providers.v1 endpoint: from a host block,
-// else from https://HOST/.well-known/terraform.json.
+// providersURL finds the host's providers.v1 endpoint.
 func (r *Registry) providersURL(ctx context.Context, host string) (*url.URL, error) {
+	return r.serviceURL(ctx, host, "providers.v1")
+}
+
+// serviceURL finds one of the host's services (providers.v1,
+// modules.v1): from a host block, else from
+// https://HOST/.well-known/terraform.json.
+func (r *Registry) serviceURL(ctx context.Context, host, service string) (*url.URL, error) {
 	base := &url.URL{Scheme: "https", Host: host, Path: "/.well-known/terraform.json"}
-	raw, ok := r.Hosts[host]["providers.v1"]
+	raw, ok := r.Hosts[host][service]
 	if r.Hosts[host] == nil {
 		// A service's value may be an object (login.v1 is), so only
-		// providers.v1 is decoded.
+		// the one asked for is decoded.
 		var services map[string]json.RawMessage
 		if err := r.getJSON(ctx, base, host, &services); err != nil {
 			return nil, err
 		}
-		ok = json.Unmarshal(services["providers.v1"], &raw) == nil
+		ok = json.Unmarshal(services[service], &raw) == nil
 	}
+	what := map[string]string{"providers.v1": "a provider registry", "modules.v1": "a module registry"}[service]
 	if !ok || raw == "" {
-		return nil, fmt.Errorf("host %s does not offer a provider registry (its service discovery lists no providers.v1 URL)", host)
+		return nil, fmt.Errorf("host %s does not offer %s (its service discovery lists no %s URL)", host, what, service)
 	}
 	u, err := base.Parse(raw)
 	if err != nil {
-		return nil, fmt.Errorf("host %s gives an invalid providers.v1 URL %q: %v", host, raw, err)
+		return nil, fmt.Errorf("host %s gives an invalid %s URL %q: %v", host, service, raw, err)
 	}
 	if u.Path == "" || u.Path[len(u.Path)-1] != '/' {
 		u.Path += "/"
@@ -206,6 +213,20 @@ func (r *Registry) get(ctx context.Context, u, host string) (io.ReadCloser, erro
 
 // request GETs a URL of a registry host, with its token if not "".
 func (r *Registry) request(ctx context.Context, u, host, token string) (io.ReadCloser, error) {
+	resp, err := r.send(ctx, u, host, token)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		resp.Body.Close()
+		return nil, fmt.Errorf("%s answered %s", u, resp.Status)
+	}
+	return resp.Body, nil
+}
+
+// send GETs a URL of a registry host, with its token if not ""; a
+// status other than 200 or 204 is an error.
+func (r *Registry) send(ctx context.Context, u, host, token string) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, err
@@ -224,9 +245,9 @@ func (r *Registry) request(ctx context.Context, u, host, token string) (io.ReadC
 	case resp.StatusCode == http.StatusNotFound:
 		resp.Body.Close()
 		return nil, notFound{u}
-	case resp.StatusCode != http.StatusOK:
+	case resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusNoContent:
 		resp.Body.Close()
 		return nil, fmt.Errorf("%s answered %s", u, resp.Status)
 	}
-	return resp.Body, nil
+	return resp, nil
 }

@@ -1,7 +1,9 @@
-// Package registrytest serves a Terraform provider registry over HTTPS
-// for tests: service discovery, the providers.v1 versions and download
-// endpoints, and release zips with a SHA256SUMS file signed by an
-// OpenPGP key made for the test, as registry.terraform.io serves them.
+// Package registrytest serves a Terraform provider and module registry
+// over HTTPS for tests: service discovery, the providers.v1 versions and
+// download endpoints, and release zips with a SHA256SUMS file signed by
+// an OpenPGP key made for the test, as registry.terraform.io serves
+// them; and the modules.v1 versions and download endpoints, with each
+// module version as a .tar.gz archive (AddModule).
 // Its fields let a test break one link of the chain of trust (the zip,
 // the signature, the signing key) to see the installer refuse it.
 package registrytest
@@ -72,7 +74,8 @@ type Server struct {
 
 	mu       sync.Mutex
 	releases []Release
-	files    map[string][]byte // zip bytes by file name
+	modules  []Module
+	files    map[string][]byte // zip and module archive bytes by file name
 }
 
 // New starts a registry serving releases; it is closed when the test
@@ -192,10 +195,12 @@ func (s *Server) serve(w http.ResponseWriter, req *http.Request) {
 	case p == "/.well-known/terraform.json":
 		// login.v1's value is an object, as Terraform Cloud's is: a
 		// client must not expect every service to be a string.
-		writeJSON(w, map[string]any{"providers.v1": "/v1/providers/",
+		writeJSON(w, map[string]any{"providers.v1": "/v1/providers/", "modules.v1": "/v1/modules/",
 			"login.v1": map[string]any{"client": "terraform-cli", "grant_types": []string{"authz_code"}}})
 	case strings.HasPrefix(p, "/v1/providers/"):
 		s.serveProviders(w, strings.Split(strings.TrimPrefix(p, "/v1/providers/"), "/"))
+	case strings.HasPrefix(p, "/v1/modules/"):
+		s.serveModules(w, strings.Split(strings.TrimPrefix(p, "/v1/modules/"), "/"))
 	case strings.HasPrefix(p, "/files/"):
 		s.serveFile(w, strings.TrimPrefix(p, "/files/"))
 	default:

@@ -1,0 +1,3 @@
+output "prefix" {
+  value = "reg"
+}

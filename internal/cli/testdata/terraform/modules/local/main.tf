@@ -1,0 +1,7 @@
+module "clock" {
+  source = "git::GITURL//pet"
+}
+
+output "made" {
+  value = module.clock.made
+}
