@@ -169,7 +169,7 @@ func (l *loader) loadCall(m *Module, c *moduleCall) {
 	}
 	if info, err := os.Stat(dir); dir == "" || err != nil || !info.IsDir() {
 		l.diags = append(l.diags, errorAt(c.rng, "Module not installed",
-			"The module %q (source %q) is not there: plinth reads local paths (starting with ./ or ../) and modules installed by `terraform init` (.terraform/modules/modules.json). Fix the source, or run `terraform init` to install it.", c.name, c.source))
+			"The module %q (source %q) is not there: plinth reads local paths (starting with ./ or ../) and modules installed by `plinth init` or `terraform init` (.terraform/modules/modules.json). Fix the source, or run `plinth init` to install it.", c.name, c.source))
 		return
 	}
 	if len(path) > 20 {
@@ -194,7 +194,7 @@ func (l *loader) installed() map[string]string {
 	}
 	if err := json.Unmarshal(data, &manifest); err != nil {
 		l.diags = append(l.diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Unreadable module manifest",
-			Detail: fmt.Sprintf(".terraform/modules/modules.json is not valid JSON (%v); run `terraform init` again.", err)})
+			Detail: fmt.Sprintf(".terraform/modules/modules.json is not valid JSON (%v); run `plinth init` (or `terraform init`) again.", err)})
 	}
 	for _, e := range manifest.Modules {
 		l.modules[e.Key] = e.Dir
