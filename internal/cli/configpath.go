@@ -28,7 +28,7 @@ func (s pathStep) String() string {
 		return fmt.Sprintf("[%d]", s.index)
 	}
 	if strings.ContainsAny(s.name, ".[]\"") {
-		return strconv.Quote(s.name)
+		return "[" + strconv.Quote(s.name) + "]"
 	}
 	return "." + s.name
 }

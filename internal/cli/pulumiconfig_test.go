@@ -3,6 +3,7 @@ package cli_test
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -230,5 +231,38 @@ func TestPulumiConfigWithoutPassphrase(t *testing.T) {
 		if out := clitest.MustRun(t, dir, home, "config", "get", k).Stdout; out != want {
 			t.Errorf("config get %s = %q, want %q", k, out, want)
 		}
+	}
+}
+
+// TestPulumiConfigOlderPlinthFile: a key an earlier plinth wrote to
+// plinth.dev.yaml wins in get and ls until config set moves it to
+// Pulumi.dev.yaml; ls shows the keys of both files, without the
+// project's namespace.
+func TestPulumiConfigOlderPlinthFile(t *testing.T) {
+	dir := pulumiProject(t, pulumiStackFile(t))
+	writeFile(t, filepath.Join(dir, "plinth.dev.yaml"), "config:\n  plain: older\n  extra: e\n")
+	opts := pulumiEnv("PULUMI_CONFIG_PASSPHRASE", pulumiPhrase)
+	ls := func() map[string]string {
+		var got map[string]string
+		if err := json.Unmarshal([]byte(clitest.MustRun(t, dir, opts, "config", "ls", "--json", "--show-secrets").Stdout), &got); err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	want := map[string]string{"plain": "older", "extra": "e", "token": "s3cr3t", "obj": `{"inner":"x","n":3}`}
+	if diff := cmp.Diff(want, ls()); diff != "" {
+		t.Errorf("config ls (-want +got):\n%s", diff)
+	}
+	clitest.MustRun(t, dir, opts, "config", "set", "plain", "newer")
+	clitest.MustRun(t, dir, opts, "config", "rm", "extra")
+	if _, err := os.Stat(filepath.Join(dir, "plinth.dev.yaml")); err == nil {
+		t.Errorf("plinth.dev.yaml still exists:\n%s", readFile(t, filepath.Join(dir, "plinth.dev.yaml")))
+	}
+	if cfg := readFile(t, filepath.Join(dir, "Pulumi.dev.yaml")); !strings.Contains(cfg, "demo:plain: newer") {
+		t.Errorf("Pulumi.dev.yaml does not hold the new value:\n%s", cfg)
+	}
+	want = map[string]string{"plain": "newer", "token": "s3cr3t", "obj": `{"inner":"x","n":3}`}
+	if diff := cmp.Diff(want, ls()); diff != "" {
+		t.Errorf("config ls after set and rm (-want +got):\n%s", diff)
 	}
 }
