@@ -39,7 +39,11 @@ func (a *app) pulumiPassphrase() (phrase, from string) {
 // pulumiConfigFile reads the stack's Pulumi.<stack>.yaml.
 func (w *workspace) pulumiConfigFile() (*stackConfig, error) {
 	name := "Pulumi." + w.stack + ".yaml"
-	return readStackConfig(filepath.Join(w.dir, name), filepath.Join(w.arg, name))
+	c, err := readStackConfig(filepath.Join(w.dir, name), filepath.Join(w.arg, name))
+	if c != nil {
+		c.inPlace = true // keep what pulumi and people wrote: order, comments
+	}
+	return c, err
 }
 
 // pulumiSecrets seals and opens the secure values of a Pulumi.<stack>.yaml.

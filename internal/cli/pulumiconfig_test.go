@@ -266,3 +266,16 @@ func TestPulumiConfigOlderPlinthFile(t *testing.T) {
 		t.Errorf("config ls after set and rm (-want +got):\n%s", diff)
 	}
 }
+
+// TestPulumiConfigKeepsTheFile: plinth config set edits Pulumi.dev.yaml
+// as pulumi and people wrote it: comments and the order of keys stay, a
+// new key goes last.
+func TestPulumiConfigKeepsTheFile(t *testing.T) {
+	dir := pulumiProject(t, "# the dev stack\nconfig:\n  # the name\n  demo:zname: z # zed\n  demo:abc: a\n")
+	clitest.MustRun(t, dir, clitest.Options{}, "config", "set", "abc", "b")
+	clitest.MustRun(t, dir, clitest.Options{}, "config", "set", "new", "n")
+	want := "# the dev stack\nconfig:\n  # the name\n  demo:zname: z # zed\n  demo:abc: b\n  demo:new: n\n"
+	if got := readFile(t, filepath.Join(dir, "Pulumi.dev.yaml")); got != want {
+		t.Errorf("Pulumi.dev.yaml:\n%s\nwant:\n%s", got, want)
+	}
+}

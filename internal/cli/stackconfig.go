@@ -36,6 +36,9 @@ type stackConfig struct {
 	// cost and check value its key is derived with. It is committed with
 	// the file, so that a clone with the passphrase can decrypt.
 	salt string
+	// inPlace makes save edit the file's YAML rather than write it anew
+	// (Pulumi.<stack>.yaml, which people edit by hand and pulumi writes).
+	inPlace bool
 }
 
 var _ secrets.SaltStore = (*stackConfig)(nil)
@@ -323,8 +326,15 @@ func (c *stackConfig) at(p configPath, ciph cipher) (resource.Value, bool, error
 }
 
 // save writes the file with its keys sorted, or removes it when no key
-// and no encryptionsalt is left.
+// and no encryptionsalt is left. A file read inPlace is edited instead.
 func (c *stackConfig) save() error {
+	if c.inPlace {
+		return c.saveInPlace()
+	}
+	return c.saveAnew()
+}
+
+func (c *stackConfig) saveAnew() error {
 	if len(c.values) == 0 && c.salt == "" {
 		if err := os.Remove(c.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("removing %s: %w", c.shown, err)
@@ -362,7 +372,7 @@ func (c *stackConfig) saveSalt() error {
 	data, err := os.ReadFile(c.path)
 	var doc yaml.Node
 	if err != nil || yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-		return c.save()
+		return c.saveAnew()
 	}
 	top := doc.Content[0]
 	salt := []*yaml.Node{{Kind: yaml.ScalarNode, Value: "encryptionsalt"}, {Kind: yaml.ScalarNode, Value: c.salt}}
@@ -380,6 +390,80 @@ func (c *stackConfig) saveSalt() error {
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
 	if err := enc.Encode(&doc); err != nil {
+		return fmt.Errorf("encoding %s: %w", c.shown, err)
+	}
+	if err := writeFileAtomic(c.path, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("writing %s: %w", c.shown, err)
+	}
+	return nil
+}
+
+// saveInPlace writes the values and salt into the file's own YAML: keys
+// keep their order and comments, a new key goes after them, a removed
+// one goes. A file that is missing or not a mapping is written anew.
+func (c *stackConfig) saveInPlace() error {
+	data, err := os.ReadFile(c.path)
+	var doc yaml.Node
+	if err != nil || yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return c.saveAnew()
+	}
+	top := doc.Content[0]
+	if c.salt != "" {
+		setSection(top, "encryptionsalt", &yaml.Node{Kind: yaml.ScalarNode, Value: c.salt}, true)
+	}
+	cfg := &yaml.Node{Kind: yaml.MappingNode}
+	if old := section(top, "config"); old != nil && old.Kind == yaml.MappingNode {
+		cfg = old
+	}
+	var kept []*yaml.Node
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(cfg.Content); i += 2 {
+		if k := cfg.Content[i]; c.values[k.Value] != nil && !seen[k.Value] {
+			kept, seen[k.Value] = append(kept, k, c.values[k.Value]), true
+		}
+	}
+	for _, k := range c.keys() {
+		if !seen[k] {
+			kept = append(kept, &yaml.Node{Kind: yaml.ScalarNode, Value: k}, c.values[k])
+		}
+	}
+	cfg.Content = kept
+	setSection(top, "config", cfg, false)
+	return c.encode(&doc)
+}
+
+// section returns the value of a top-level key, nil if none.
+func section(top *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		if top.Content[i].Value == key {
+			return top.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// setSection sets a top-level key, adding it first or last.
+func setSection(top *yaml.Node, key string, v *yaml.Node, first bool) {
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		if top.Content[i].Value == key {
+			top.Content[i+1] = v
+			return
+		}
+	}
+	kv := []*yaml.Node{{Kind: yaml.ScalarNode, Value: key}, v}
+	if first {
+		top.Content = append(kv, top.Content...)
+	} else {
+		top.Content = append(top.Content, kv...)
+	}
+}
+
+// encode writes doc to the file.
+func (c *stackConfig) encode(doc *yaml.Node) error {
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(doc); err != nil {
 		return fmt.Errorf("encoding %s: %w", c.shown, err)
 	}
 	if err := writeFileAtomic(c.path, buf.Bytes(), 0o644); err != nil {
