@@ -144,11 +144,11 @@ func (cc *configContext) get(arg string, isPath bool) (string, error) {
 		return "", err
 	}
 	if !ok {
-		flag := ""
+		what, flag := "key", ""
 		if isPath {
-			flag = "--path "
+			what, flag = "path", "--path "
 		}
-		return "", display.Errorf("Config key not set", "Stack %s sets no config %s %q (in %s). Set it with `plinth config set %s%s VALUE`.", cc.ws.stack, map[bool]string{false: "key", true: "path"}[isPath], p, file.shown, flag, arg)
+		return "", display.Errorf("Config key not set", "Stack %s sets no config %s %q (in %s). Set it with `plinth config set %s%s VALUE`.", cc.ws.stack, what, p, file.shown, flag, arg)
 	}
 	text, _, err := valueText(v)
 	return text, err
