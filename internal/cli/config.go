@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/plinth-iac/plinth/internal/display"
+	"github.com/plinth-iac/plinth/internal/langhost"
 	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/internal/program/yaml"
 	"github.com/plinth-iac/plinth/internal/secrets"
@@ -23,7 +25,10 @@ func (a *app) configCommand() *cobra.Command {
 		Long: "Stack config lives beside the program in plinth.<stack>.yaml, as a config: mapping.\n" +
 			"Values are checked against the program's config declarations; secrets (--secret, or\n" +
 			"keys the program declares secret) are stored encrypted with the stack's key as\n" +
-			"{secure: ...}. Keys of the form PACKAGE:NAME configure that package's provider.",
+			"{secure: ...}. Keys of the form PACKAGE:NAME configure that package's provider.\n" +
+			"For a Pulumi program the file is Pulumi.<stack>.yaml, as pulumi keeps it: secure values\n" +
+			"are sealed with Pulumi's passphrase secrets provider (PULUMI_CONFIG_PASSPHRASE, else\n" +
+			"PLINTH_PASSPHRASE), so pulumi config reads what plinth writes and the reverse.",
 		Args: cobra.NoArgs,
 	}
 	c.AddCommand(a.configGetCommand(), a.configSetCommand(), a.configRmCommand(), a.configLsCommand())
@@ -36,6 +41,15 @@ type configContext struct {
 	ws      *workspace
 	file    *stackConfig
 	crypter cipher
+	// For a Pulumi program (project is its name) file is
+	// Pulumi.<stack>.yaml, whose keys are in the project's namespace, and
+	// own is plinth.<stack>.yaml, where an earlier plinth wrote the
+	// program's config: its values, opened with ownCrypter, still win.
+	project    string
+	own        *stackConfig
+	ownCrypter cipher
+	ownDirty   bool
+	ownSalt    string // own's encryptionsalt as read
 }
 
 // configContext opens the stack's config file and key. With readOnly
@@ -50,14 +64,36 @@ func (a *app) configContext(ctx context.Context, readOnly bool) (*configContext,
 	if err != nil {
 		return nil, err
 	}
-	c, err := ws.crypterFor(ctx, f, readOnly)
-	if readOnly && errors.Is(err, secrets.ErrNotConfigured) {
-		return &configContext{ws: ws, file: f, crypter: noKey{stack: ws.stack}}, nil
+	key := func() (cipher, error) {
+		c, err := ws.crypterFor(ctx, f, readOnly)
+		if readOnly && errors.Is(err, secrets.ErrNotConfigured) {
+			return noKey{stack: ws.stack}, nil
+		}
+		return c, err
 	}
+	if isPulumiProject(ws.dir) {
+		return ws.pulumiConfigContext(f, &lazyCipher{open: key})
+	}
+	c, err := key()
 	if err != nil {
 		return nil, err
 	}
 	return &configContext{ws: ws, file: f, crypter: c}, nil
+}
+
+// pulumiConfigContext is the config commands' view of a Pulumi program's
+// stack: Pulumi.<stack>.yaml, over which own (plinth.<stack>.yaml) wins.
+func (w *workspace) pulumiConfigContext(own *stackConfig, key *lazyCipher) (*configContext, error) {
+	proj, err := langhost.Load(w.dir, w.arg)
+	if err != nil {
+		return nil, display.Summarise("Cannot read the program", err)
+	}
+	pf, err := w.pulumiConfigFile()
+	if err != nil {
+		return nil, err
+	}
+	return &configContext{ws: w, file: pf, crypter: w.pulumiSecrets(pf, key.get),
+		project: proj.Name, own: own, ownCrypter: key, ownSalt: own.Salt()}, nil
 }
 
 // noKey is the cipher of a stack that has no secrets configuration yet.
@@ -71,20 +107,20 @@ func (k noKey) Open(string) ([]byte, error) {
 }
 
 func (a *app) configGetCommand() *cobra.Command {
-	return &cobra.Command{
+	var path bool
+	c := &cobra.Command{
 		Use:   "get KEY",
 		Short: "Print a config value (a secret in plain text)",
-		Args:  cobra.ExactArgs(1),
+		Long: "Get prints a config value; a secret in plain text, an object or array as JSON. With\n" +
+			"--path, KEY is a path into an object: obj.inner, obj[\"a.b\"], list[0].",
+		Example: "  plinth config get prefix\n  plinth config get --path obj.inner",
+		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			cc, err := a.configContext(c.Context(), true)
 			if err != nil {
 				return err
 			}
-			key := cc.key(args[0])
-			if _, ok := cc.file.values[key]; !ok {
-				return display.Errorf("Config key not set", "Stack %s sets no config key %q (in %s). Set it with `plinth config set %s VALUE`.", cc.ws.stack, key, cc.file.shown, key)
-			}
-			text, _, err := cc.file.text(key, cc.crypter)
+			text, err := cc.get(args[0], path)
 			if err != nil {
 				return err
 			}
@@ -92,6 +128,100 @@ func (a *app) configGetCommand() *cobra.Command {
 			return nil
 		},
 	}
+	c.Flags().BoolVar(&path, "path", false, "KEY is a path into an object or array")
+	return c
+}
+
+// get returns the text of a key, or of the value at a path.
+func (cc *configContext) get(arg string, isPath bool) (string, error) {
+	p, err := cc.path(arg, isPath)
+	if err != nil {
+		return "", err
+	}
+	file, ciph, key := cc.where(p.key)
+	v, ok, err := file.at(configPath{key: key, steps: p.steps}, ciph)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		what, flag := "key", ""
+		if isPath {
+			what, flag = "path", "--path "
+		}
+		return "", display.Errorf("Config key not set", "Stack %s sets no config %s %q (in %s). Set it with `plinth config set %s%s VALUE`.", cc.ws.stack, what, p, file.shown, flag, arg)
+	}
+	text, _, err := valueText(v)
+	return text, err
+}
+
+// path reads a command's KEY: a path with --path, else a key alone.
+func (cc *configContext) path(arg string, isPath bool) (configPath, error) {
+	if !isPath {
+		return configPath{key: arg}, nil
+	}
+	p, err := parseConfigPath(arg)
+	if err != nil {
+		return p, display.Errorf("Invalid config path", "%s.", err)
+	}
+	return p, nil
+}
+
+// where finds the file that holds key and the key as that file spells
+// it: for a Pulumi program plinth.<stack>.yaml if it sets the key (its
+// value wins), else Pulumi.<stack>.yaml.
+func (cc *configContext) where(key string) (*stackConfig, cipher, string) {
+	if cc.project == "" {
+		return cc.file, cc.crypter, cc.key(key)
+	}
+	for _, k := range cc.ownKeys(key) {
+		if _, ok := cc.own.values[k]; ok {
+			return cc.own, cc.ownCrypter, k
+		}
+	}
+	return cc.file, cc.crypter, cc.pulumiKey(key)
+}
+
+// pulumiKey is a key as Pulumi.<stack>.yaml spells it: the project's own
+// keys in its namespace.
+func (cc *configContext) pulumiKey(key string) string {
+	if strings.Contains(key, ":") {
+		return key
+	}
+	return cc.project + ":" + key
+}
+
+// ownKeys are the spellings plinth.<stack>.yaml may have for a key of a
+// Pulumi program: without the project's namespace and with it.
+func (cc *configContext) ownKeys(key string) []string {
+	full := cc.pulumiKey(key)
+	if rest, ok := strings.CutPrefix(full, cc.project+":"); ok && !strings.Contains(rest, ":") {
+		return []string{rest, full}
+	}
+	return []string{full}
+}
+
+// dropOwn removes a key of a Pulumi program from plinth.<stack>.yaml, so
+// that Pulumi.<stack>.yaml's value is the one the program gets.
+func (cc *configContext) dropOwn(key string) bool {
+	dropped := false
+	for _, k := range cc.ownKeys(key) {
+		if _, ok := cc.own.values[k]; ok {
+			delete(cc.own.values, k)
+			dropped, cc.ownDirty = true, true
+		}
+	}
+	return dropped
+}
+
+// save writes the files the command changed.
+func (cc *configContext) save() error {
+	if err := cc.file.save(); err != nil {
+		return err
+	}
+	if cc.own != nil && (cc.ownDirty || cc.own.Salt() != cc.ownSalt) {
+		return cc.own.save()
+	}
+	return nil
 }
 
 // key strips the project's namespace from a key when the program loads,
@@ -108,15 +238,18 @@ func (cc *configContext) key(k string) string {
 }
 
 func (a *app) configSetCommand() *cobra.Command {
-	var secret bool
+	var secret, path bool
 	c := &cobra.Command{
 		Use:   "set KEY [VALUE]",
 		Short: "Set a config value, checked against the program's declaration",
 		Long: "Set stores a config value for the stack. The value is checked against the type the\n" +
 			"program declares for the key. Without VALUE it is read from standard input (handy for\n" +
-			"secrets). --secret, or a key the program declares secret, stores it encrypted.",
-		Example: "  plinth config set prefix demo\n  plinth config set --secret token s3cr3t\n  echo s3cr3t | plinth config set --secret token",
-		Args:    cobra.RangeArgs(1, 2),
+			"secrets). --secret, or a key the program declares secret, stores it encrypted.\n" +
+			"For a Pulumi program, --path sets a value inside an object or array (obj.inner,\n" +
+			"obj[\"a.b\"], list[0]); with --secret only that value is encrypted.",
+		Example: "  plinth config set prefix demo\n  plinth config set --secret token s3cr3t\n  echo s3cr3t | plinth config set --secret token\n" +
+			"  plinth config set --path --secret db.password s3cr3t",
+		Args: cobra.RangeArgs(1, 2),
 		RunE: func(c *cobra.Command, args []string) error {
 			cc, err := a.configContext(c.Context(), false)
 			if err != nil {
@@ -128,10 +261,14 @@ func (a *app) configSetCommand() *cobra.Command {
 			} else if text, err = readValue(a.env.Stdin); err != nil {
 				return err
 			}
+			if path {
+				return cc.setPath(args[0], text, secret)
+			}
 			return cc.set(a, args[0], text, secret)
 		},
 	}
 	c.Flags().BoolVar(&secret, "secret", false, "store the value encrypted")
+	c.Flags().BoolVar(&path, "path", false, "KEY is a path into an object or array (Pulumi programs)")
 	return c
 }
 
@@ -153,10 +290,53 @@ func (cc *configContext) set(a *app, key, text string, secret bool) error {
 			Detail: fmt.Sprintf("The program declares no config key %q, so nothing reads it yet; declare it under config in %s.", cv.Key, yaml.FileName)}
 		fmt.Fprintln(a.env.Stderr, display.FromProgram(d).Format(a.colourFor(false)))
 	}
+	if cc.project != "" {
+		cc.dropOwn(cv.Key)
+		cv.Key = cc.pulumiKey(cv.Key)
+	}
 	if err := cc.file.set(cv.Key, text, cv.Value, secret || cv.Secret, cc.crypter); err != nil {
 		return err
 	}
-	return cc.file.save()
+	return cc.save()
+}
+
+// errPathPulumiOnly refuses --path for a plinth.yaml program or a
+// Terraform configuration, whose config values are typed as a whole.
+var errPathPulumiOnly = display.Errorf("Config path not taken", "--path sets a value inside an object of a Pulumi program's config. This program declares the type of each config key: set the whole value as JSON, e.g. `plinth config set KEY '{\"inner\": \"x\"}'`.")
+
+// setPath sets the value at a path of a Pulumi program's config in
+// Pulumi.<stack>.yaml, sealing just that value when secret, as
+// `pulumi config set --path` does.
+func (cc *configContext) setPath(arg, text string, secret bool) error {
+	if cc.project == "" {
+		return errPathPulumiOnly
+	}
+	p, err := cc.path(arg, true)
+	if err != nil {
+		return err
+	}
+	if own, _, _ := cc.where(p.key); own == cc.own && len(p.steps) > 0 {
+		return display.Errorf("Config key in plinth's file", "%s sets %s, which wins over %s. Move it first: `plinth config get %s`, then `plinth config set` it, which writes it to %s.", cc.own.shown, p.key, cc.file.shown, p.key, cc.file.shown)
+	}
+	cc.dropOwn(p.key)
+	key := cc.pulumiKey(p.key)
+	leaf := pathLeaf(text)
+	if len(p.steps) == 0 {
+		leaf = textNode(text)
+	}
+	if secret {
+		ct, err := cc.crypter.Seal([]byte(text))
+		if err != nil {
+			return fmt.Errorf("encrypting the value of %s: %w", arg, err)
+		}
+		leaf = secureNode(ct)
+	}
+	root, err := p.set(cc.file.values[key], leaf)
+	if err != nil {
+		return display.Errorf("Invalid config path", "In %s: %s.", cc.file.shown, err)
+	}
+	cc.file.values[key] = root
+	return cc.save()
 }
 
 // parseValue checks a value against the program's declaration of key.
@@ -172,23 +352,56 @@ func (cc *configContext) parseValue(key, text string) (program.ConfigValue, erro
 }
 
 func (a *app) configRmCommand() *cobra.Command {
-	return &cobra.Command{
+	var path bool
+	c := &cobra.Command{
 		Use:   "rm KEY",
 		Short: "Remove a config value",
+		Long:  "Rm removes a config value. With --path (Pulumi programs) it removes a value inside an\nobject or array, and keeps the rest.",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			cc, err := a.configContext(c.Context(), false)
 			if err != nil {
 				return err
 			}
-			key := cc.key(args[0])
-			if _, ok := cc.file.values[key]; !ok {
-				return display.Errorf("Config key not set", "Stack %s sets no config key %q (in %s).", cc.ws.stack, key, cc.file.shown)
-			}
-			delete(cc.file.values, key)
-			return cc.file.save()
+			return cc.rm(args[0], path)
 		},
 	}
+	c.Flags().BoolVar(&path, "path", false, "KEY is a path into an object or array (Pulumi programs)")
+	return c
+}
+
+// rm removes a key, or the value at a path. A Pulumi program's key goes
+// from both of its files.
+func (cc *configContext) rm(arg string, isPath bool) error {
+	if isPath && cc.project == "" {
+		return errPathPulumiOnly
+	}
+	p, err := cc.path(arg, isPath)
+	if err != nil {
+		return err
+	}
+	file, _, key := cc.where(p.key)
+	removed := false
+	if root, ok := file.values[key]; ok && len(p.steps) == 0 {
+		delete(file.values, key)
+		removed = true
+	} else if ok {
+		removed = configPath{key: key, steps: p.steps}.remove(root)
+	}
+	if cc.project != "" && len(p.steps) == 0 {
+		removed = cc.dropOwn(key) || removed
+		if _, ok := cc.file.values[cc.pulumiKey(key)]; ok {
+			delete(cc.file.values, cc.pulumiKey(key))
+			removed = true
+		}
+	}
+	if !removed {
+		return display.Errorf("Config key not set", "Stack %s sets no config %q (in %s).", cc.ws.stack, p, file.shown)
+	}
+	if file == cc.own {
+		cc.ownDirty = true
+	}
+	return cc.save()
 }
 
 func (a *app) configLsCommand() *cobra.Command {
@@ -212,8 +425,10 @@ func (a *app) configLsCommand() *cobra.Command {
 
 func (cc *configContext) list(a *app, showSecrets, asJSON bool) error {
 	values := map[string]string{}
-	for _, k := range cc.file.keys() {
-		text, secret, err := cc.file.text(k, cc.crypter)
+	var keys []string
+	for _, k := range cc.listed() {
+		file, ciph, key := cc.where(k)
+		text, secret, err := file.text(key, ciph)
 		if err != nil {
 			return err
 		}
@@ -221,6 +436,7 @@ func (cc *configContext) list(a *app, showSecrets, asJSON bool) error {
 			text = "[secret]"
 		}
 		values[k] = text
+		keys = append(keys, k)
 	}
 	if asJSON {
 		return a.printJSON(values)
@@ -231,8 +447,28 @@ func (cc *configContext) list(a *app, showSecrets, asJSON bool) error {
 	}
 	tw := tabwriter.NewWriter(a.env.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "KEY\tVALUE")
-	for _, k := range cc.file.keys() {
+	for _, k := range keys {
 		fmt.Fprintf(tw, "%s\t%s\n", k, values[k])
 	}
 	return tw.Flush()
+}
+
+// listed are the keys ls shows, sorted: a Pulumi program's from both
+// of its files, its own keys without the project's namespace.
+func (cc *configContext) listed() []string {
+	if cc.project == "" {
+		return cc.file.keys()
+	}
+	seen := map[string]bool{}
+	for _, f := range []*stackConfig{cc.file, cc.own} {
+		for _, k := range f.keys() {
+			seen[cc.ownKeys(k)[0]] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for k := range seen {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

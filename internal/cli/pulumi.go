@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/plinth-iac/plinth/internal/display"
@@ -27,8 +26,8 @@ func hosts() langhost.Hosts {
 // preparePulumi is prepare for a Pulumi program: the project file and its
 // runtime's host are checked first, then the secrets and the config of
 // both plinth.<stack>.yaml and Pulumi.<stack>.yaml (whose secure: values
-// are sealed with the stack's key, as plinth's are). The host's own
-// needs (node, node_modules) are checked only if runsProgram.
+// are Pulumi's, see pulumiconfig.go). The host's own needs (node,
+// node_modules) are checked only if runsProgram.
 func (a *app) preparePulumi(ctx context.Context, view display.View, ws *workspace, runsProgram bool) (*stackRun, error) {
 	proj, err := langhost.Load(ws.dir, ws.arg)
 	if err != nil {
@@ -65,12 +64,11 @@ func (a *app) preparePulumi(ctx context.Context, view display.View, ws *workspac
 // kept without their namespace (project:key is key), as plinth's config
 // commands write them.
 func pulumiConfig(ws *workspace, project string, c cipher) (map[string]resource.Value, error) {
-	name := "Pulumi." + ws.stack + ".yaml"
-	pf, err := readStackConfig(filepath.Join(ws.dir, name), filepath.Join(ws.arg, name))
+	pf, err := ws.pulumiConfigFile()
 	if err != nil {
 		return nil, err
 	}
-	values, err := pf.Values(c)
+	values, err := pf.Values(ws.pulumiSecrets(pf, func() (cipher, error) { return c, nil }))
 	if err != nil {
 		return nil, err
 	}

@@ -36,6 +36,9 @@ type stackConfig struct {
 	// cost and check value its key is derived with. It is committed with
 	// the file, so that a clone with the passphrase can decrypt.
 	salt string
+	// inPlace makes save edit the file's YAML rather than write it anew
+	// (Pulumi.<stack>.yaml, which people edit by hand and pulumi writes).
+	inPlace bool
 }
 
 var _ secrets.SaltStore = (*stackConfig)(nil)
@@ -53,11 +56,24 @@ func (c *stackConfig) Where() string { return c.shown }
 func (c *stackConfig) sealed() []string {
 	var out []string
 	for _, k := range c.keys() {
-		if _, ok := secure(c.values[k]); ok {
+		if holdsSecure(c.values[k]) {
 			out = append(out, k)
 		}
 	}
 	return out
+}
+
+// holdsSecure reports whether n is, or holds, a secure value.
+func holdsSecure(n *yaml.Node) bool {
+	if _, ok := secure(n); ok {
+		return true
+	}
+	for i, e := range n.Content {
+		if (n.Kind != yaml.MappingNode || i%2 == 1) && holdsSecure(e) {
+			return true
+		}
+	}
+	return false
 }
 
 // cipher seals and opens config secrets: the stack's secrets.Crypter.
@@ -104,6 +120,9 @@ func (c *stackConfig) parse(top *yaml.Node) error {
 			c.salt = v.Value
 			continue
 		}
+		if k.Value == "secretsprovider" || k.Value == "encryptedkey" {
+			return c.invalid(k.Line, k.Column, "Its secrets are sealed by a secrets provider other than Pulumi's passphrase provider (%s), which plinth cannot open. Change it with `pulumi stack change-secrets-provider passphrase`.", k.Value)
+		}
 		if k.Value != "config" {
 			return c.invalid(k.Line, k.Column, "%q is not a section of a stack config file; only config and encryptionsalt are.", k.Value)
 		}
@@ -139,28 +158,76 @@ func secure(n *yaml.Node) (string, bool) {
 }
 
 // value decodes one key: text for a scalar, a structured value for a
-// mapping or sequence, a secret string for {secure: ...}.
+// mapping or sequence, a secret string for {secure: ...}, also inside a
+// structured value (Pulumi's `config set --path --secret`).
 func (c *stackConfig) value(key string, ciph cipher) (resource.Value, error) {
 	n := c.values[key]
+	if n.Kind == yaml.ScalarNode {
+		if _, ok := secure(n); !ok {
+			return resource.NewString(n.Value), nil
+		}
+	}
+	return c.decode(key, key, n, ciph)
+}
+
+// decode decodes the node at path (key, or a path below it): mappings
+// and sequences element by element, so that a secure: leaf is opened
+// where it is; scalars with their YAML types.
+func (c *stackConfig) decode(key, path string, n *yaml.Node, ciph cipher) (resource.Value, error) {
 	if ct, ok := secure(n); ok {
 		pt, err := ciph.Open(ct)
 		if err != nil {
-			return resource.Value{}, c.invalid(n.Line, n.Column, "The secret value of %q cannot be decrypted with the stack's key (%v). Set it again with `plinth config set --secret %s VALUE`.", key, err, key)
+			return resource.Value{}, c.openError(key, path, n, err)
 		}
 		return resource.MakeSecret(resource.NewString(string(pt))), nil
 	}
-	if n.Kind == yaml.ScalarNode {
-		return resource.NewString(n.Value), nil
+	switch n.Kind {
+	case yaml.MappingNode:
+		obj := resource.Object{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i].Value
+			v, err := c.decode(key, path+"."+k, n.Content[i+1], ciph)
+			if err != nil {
+				return resource.Value{}, err
+			}
+			obj[k] = v
+		}
+		return resource.NewObject(obj), nil
+	case yaml.SequenceNode:
+		arr := make([]resource.Value, len(n.Content))
+		for i, e := range n.Content {
+			v, err := c.decode(key, fmt.Sprintf("%s[%d]", path, i), e, ciph)
+			if err != nil {
+				return resource.Value{}, err
+			}
+			arr[i] = v
+		}
+		return resource.NewArray(arr...), nil
 	}
 	var x any
 	if err := n.Decode(&x); err != nil {
-		return resource.Value{}, c.invalid(n.Line, n.Column, "The value of %q cannot be read: %v.", key, err)
+		return resource.Value{}, c.invalid(n.Line, n.Column, "The value of %q cannot be read: %v.", path, err)
 	}
 	v, err := resource.FromGo(x)
 	if err != nil {
-		return resource.Value{}, c.invalid(n.Line, n.Column, "The value of %q cannot be read: %v.", key, err)
+		return resource.Value{}, c.invalid(n.Line, n.Column, "The value of %q cannot be read: %v.", path, err)
 	}
 	return v, nil
+}
+
+// openError says that a secure value does not open. A *display.Error
+// from the cipher (a passphrase that is wrong or missing) is the whole
+// story; anything else is this value's fault.
+func (c *stackConfig) openError(key, path string, n *yaml.Node, err error) error {
+	var de *display.Error
+	if errors.As(err, &de) {
+		return err
+	}
+	flags := "--secret "
+	if path != key {
+		flags = "--path --secret "
+	}
+	return c.invalid(n.Line, n.Column, "The secret value of %q cannot be decrypted with the stack's key (%v). Set it again with `plinth config set %s%s VALUE`.", path, err, flags, path)
 }
 
 // Values decodes every key, for the program.
@@ -187,14 +254,18 @@ func (c *stackConfig) text(key string, ciph cipher) (text string, secret bool, e
 	if err != nil {
 		return "", false, err
 	}
-	if v.IsSecret() {
-		return v.SecretElement().Str(), true, nil
+	return valueText(v)
+}
+
+// valueText is a value as people typed it: the plaintext of a secret,
+// JSON (with any secrets inside in plain text) for a structured value.
+func valueText(v resource.Value) (text string, secret bool, err error) {
+	plain, secret := v.Unsecret()
+	if plain.Kind() == resource.StringKind {
+		return plain.Str(), secret, nil
 	}
-	if v.Kind() == resource.StringKind {
-		return v.Str(), false, nil
-	}
-	data, err := json.Marshal(display.JSONValue(v))
-	return string(data), false, err
+	data, err := json.Marshal(display.JSONValue(plain))
+	return string(data), secret, err
 }
 
 // set stores a value: sealed when secret, structured when it is an array
@@ -207,29 +278,63 @@ func (c *stackConfig) set(key, text string, typed resource.Value, secret bool, c
 		if err != nil {
 			return fmt.Errorf("encrypting the value of %s: %w", key, err)
 		}
-		n.Kind = yaml.MappingNode
-		n.Content = []*yaml.Node{{Kind: yaml.ScalarNode, Value: "secure"}, {Kind: yaml.ScalarNode, Value: ct}}
+		n = secureNode(ct)
 	case typed.Kind() == resource.ArrayKind || typed.Kind() == resource.ObjectKind:
 		if err := n.Encode(typed.ToGo()); err != nil {
 			return fmt.Errorf("encoding the value of %s: %w", key, err)
 		}
 	default:
-		if strings.ContainsRune(text, '\t') {
-			// The YAML encoder would write a tab at the start of a line
-			// of a block scalar, which its own decoder refuses; quoted,
-			// the tab is an escape.
-			*n = yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: text, Style: yaml.DoubleQuotedStyle}
-		} else if err := n.Encode(text); err != nil {
-			return fmt.Errorf("encoding the value of %s: %w", key, err)
-		}
+		n = textNode(text)
 	}
 	c.values[key] = n
 	return nil
 }
 
+// secureNode is a sealed value: {secure: ciphertext}.
+func secureNode(ciphertext string) *yaml.Node {
+	return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{
+		{Kind: yaml.ScalarNode, Value: "secure"}, {Kind: yaml.ScalarNode, Value: ciphertext}}}
+}
+
+// textNode is a string value, quoted where YAML would read it otherwise.
+func textNode(text string) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: text}
+	if strings.ContainsRune(text, '\t') {
+		// The YAML encoder would write a tab at the start of a line of a
+		// block scalar, which its own decoder refuses; quoted, the tab
+		// is an escape.
+		n.Style = yaml.DoubleQuotedStyle
+	}
+	return n
+}
+
+// at returns the value at a path, and whether the file sets it.
+func (c *stackConfig) at(p configPath, ciph cipher) (resource.Value, bool, error) {
+	n, ok := c.values[p.key]
+	if !ok {
+		return resource.Value{}, false, nil
+	}
+	if len(p.steps) == 0 {
+		v, err := c.value(p.key, ciph)
+		return v, true, err
+	}
+	if n = p.lookup(n); n == nil {
+		return resource.Value{}, false, nil
+	}
+	v, err := c.decode(p.key, p.String(), n, ciph)
+	return v, true, err
+}
+
 // save writes the file with its keys sorted, or removes it when no key
-// and no encryptionsalt is left.
+// and no encryptionsalt is left. A file read inPlace is edited instead.
 func (c *stackConfig) save() error {
+	if c.inPlace {
+		return c.saveInPlace()
+	}
+	return c.saveAnew()
+}
+
+func (c *stackConfig) saveAnew() error {
 	if len(c.values) == 0 && c.salt == "" {
 		if err := os.Remove(c.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("removing %s: %w", c.shown, err)
@@ -267,7 +372,7 @@ func (c *stackConfig) saveSalt() error {
 	data, err := os.ReadFile(c.path)
 	var doc yaml.Node
 	if err != nil || yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-		return c.save()
+		return c.saveAnew()
 	}
 	top := doc.Content[0]
 	salt := []*yaml.Node{{Kind: yaml.ScalarNode, Value: "encryptionsalt"}, {Kind: yaml.ScalarNode, Value: c.salt}}
@@ -285,6 +390,80 @@ func (c *stackConfig) saveSalt() error {
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
 	if err := enc.Encode(&doc); err != nil {
+		return fmt.Errorf("encoding %s: %w", c.shown, err)
+	}
+	if err := writeFileAtomic(c.path, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("writing %s: %w", c.shown, err)
+	}
+	return nil
+}
+
+// saveInPlace writes the values and salt into the file's own YAML: keys
+// keep their order and comments, a new key goes after them, a removed
+// one goes. A file that is missing or not a mapping is written anew.
+func (c *stackConfig) saveInPlace() error {
+	data, err := os.ReadFile(c.path)
+	var doc yaml.Node
+	if err != nil || yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return c.saveAnew()
+	}
+	top := doc.Content[0]
+	if c.salt != "" {
+		setSection(top, "encryptionsalt", &yaml.Node{Kind: yaml.ScalarNode, Value: c.salt}, true)
+	}
+	cfg := &yaml.Node{Kind: yaml.MappingNode}
+	if old := section(top, "config"); old != nil && old.Kind == yaml.MappingNode {
+		cfg = old
+	}
+	var kept []*yaml.Node
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(cfg.Content); i += 2 {
+		if k := cfg.Content[i]; c.values[k.Value] != nil && !seen[k.Value] {
+			kept, seen[k.Value] = append(kept, k, c.values[k.Value]), true
+		}
+	}
+	for _, k := range c.keys() {
+		if !seen[k] {
+			kept = append(kept, &yaml.Node{Kind: yaml.ScalarNode, Value: k}, c.values[k])
+		}
+	}
+	cfg.Content = kept
+	setSection(top, "config", cfg, false)
+	return c.encode(&doc)
+}
+
+// section returns the value of a top-level key, nil if none.
+func section(top *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		if top.Content[i].Value == key {
+			return top.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// setSection sets a top-level key, adding it first or last.
+func setSection(top *yaml.Node, key string, v *yaml.Node, first bool) {
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		if top.Content[i].Value == key {
+			top.Content[i+1] = v
+			return
+		}
+	}
+	kv := []*yaml.Node{{Kind: yaml.ScalarNode, Value: key}, v}
+	if first {
+		top.Content = append(kv, top.Content...)
+	} else {
+		top.Content = append(top.Content, kv...)
+	}
+}
+
+// encode writes doc to the file.
+func (c *stackConfig) encode(doc *yaml.Node) error {
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(doc); err != nil {
 		return fmt.Errorf("encoding %s: %w", c.shown, err)
 	}
 	if err := writeFileAtomic(c.path, buf.Bytes(), 0o644); err != nil {

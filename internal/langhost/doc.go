@@ -10,10 +10,11 @@
 // a clear error. The package does not install dependencies: the program's
 // own package manager does (npm install).
 //
-// Config: the stack's values (plinth's plinth.<stack>.yaml and Pulumi's
-// Pulumi.<stack>.yaml, read by the CLI with plinth's stack secrets) reach
-// the program as Pulumi's language hosts pass them, a JSON object of
-// "project:key" strings with the secret keys listed apart.
+// Config: the stack's values (Pulumi's Pulumi.<stack>.yaml, its secure
+// values opened by the CLI with Pulumi's passphrase provider, and plinth's
+// plinth.<stack>.yaml) reach the program as Pulumi's language hosts pass
+// them, a JSON object of "project:key" strings, objects as JSON with any
+// secret inside in plain text, and the keys holding a secret listed apart.
 //
 // Dynamic providers: a runtime whose SDK serves providers written in the
 // program (Pulumi's pulumi.dynamic.Resource, package pulumi-nodejs) is a

@@ -26,6 +26,7 @@ const (
 // Passphrase is a state.Crypter for Pulumi's passphrase secrets provider.
 type Passphrase struct {
 	aead cipher.AEAD
+	salt string
 	// State is the provider's state to write in a deployment.
 	State json.RawMessage
 }
@@ -39,7 +40,27 @@ func OpenPassphrase(state json.RawMessage, phrase string) (*Passphrase, error) {
 	if err := json.Unmarshal(state, &s); err != nil || s.Salt == "" {
 		return nil, errors.New("the passphrase secrets provider's state has no salt")
 	}
-	parts := strings.SplitN(s.Salt, ":", 3)
+	p, err := OpenPassphraseSalt(s.Salt, phrase)
+	if errors.Is(err, ErrWrongPassphrase) {
+		return nil, errors.New("PULUMI_CONFIG_PASSPHRASE is not the passphrase the deployment's secrets were encrypted with")
+	}
+	if err != nil {
+		return nil, err
+	}
+	p.State = state
+	return p, nil
+}
+
+// ErrWrongPassphrase is returned by OpenPassphraseSalt when the salt's
+// check value does not open with the passphrase.
+var ErrWrongPassphrase = errors.New("the passphrase does not open the salt's check value")
+
+// OpenPassphraseSalt opens the provider from its salt line alone,
+// "v1:SALT:CHECK": the encryptionsalt of a Pulumi.<stack>.yaml, or the
+// salt in a deployment's provider state. A wrong passphrase is
+// ErrWrongPassphrase.
+func OpenPassphraseSalt(line, phrase string) (*Passphrase, error) {
+	parts := strings.SplitN(line, ":", 3)
 	if len(parts) != 3 || parts[0] != "v1" {
 		return nil, errors.New("the passphrase secrets provider's salt is not of the form v1:SALT:CHECK")
 	}
@@ -52,9 +73,10 @@ func OpenPassphrase(state json.RawMessage, phrase string) (*Passphrase, error) {
 		return nil, err
 	}
 	if check, err := p.Open(parts[2]); err != nil || string(check) != passphraseCheck {
-		return nil, errors.New("PULUMI_CONFIG_PASSPHRASE is not the passphrase the deployment's secrets were encrypted with")
+		return nil, ErrWrongPassphrase
 	}
-	p.State = state
+	p.salt = line
+	p.State, _ = json.Marshal(map[string]string{"salt": line})
 	return p, nil
 }
 
@@ -70,9 +92,14 @@ func NewPassphrase(phrase string) (*Passphrase, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.State, _ = json.Marshal(map[string]string{"salt": "v1:" + base64.StdEncoding.EncodeToString(salt) + ":" + check})
+	p.salt = "v1:" + base64.StdEncoding.EncodeToString(salt) + ":" + check
+	p.State, _ = json.Marshal(map[string]string{"salt": p.salt})
 	return p, nil
 }
+
+// Salt is the provider's salt line, v1:SALT:CHECK, as Pulumi writes it
+// to a stack config file's encryptionsalt.
+func (p *Passphrase) Salt() string { return p.salt }
 
 func newPassphrase(phrase string, salt []byte) (*Passphrase, error) {
 	key, err := pbkdf2.Key(sha256.New, phrase, salt, passphraseIterations, 32)
