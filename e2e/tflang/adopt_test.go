@@ -195,10 +195,11 @@ func managedInstances(t *testing.T, data []byte) []string {
 // -detailed-exitcode is 2 for every plan of a configuration with data
 // sources nested in check blocks, which it reads during every apply
 // ("config will be reloaded to verify a check block"): such a plan is
-// clean if those reads are all it plans.
-func checkPlanClean(t *testing.T, d *tfDir) {
+// clean if those reads are all it plans. vars are extra arguments to the
+// plan (-var NAME=VALUE).
+func checkPlanClean(t *testing.T, d *tfDir, vars ...string) {
 	t.Helper()
-	r := d.run("plan", "-detailed-exitcode", "-no-color", "-input=false", "-out=clean.plan")
+	r := d.run(append([]string{"plan", "-detailed-exitcode", "-no-color", "-input=false", "-out=clean.plan"}, vars...)...)
 	if r.code == 0 {
 		return
 	}

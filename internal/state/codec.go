@@ -34,7 +34,10 @@ type (
 		Serial    uint64          `json:"serial,omitempty"`
 		Resources []*resourceJSON `json:"resources"`
 		Outputs   json.RawMessage `json:"outputs,omitempty"`
-		Pending   []pendingJSON   `json:"pending,omitempty"`
+		// OutputTypes are Snapshot.OutputTypes; states written before
+		// them have none.
+		OutputTypes map[string]json.RawMessage `json:"outputTypes,omitempty"`
+		Pending     []pendingJSON              `json:"pending,omitempty"`
 	}
 	pendingJSON struct {
 		Op       Op            `json:"op"`
@@ -50,7 +53,9 @@ type (
 		Old     *resourceJSON   `json:"old,omitempty"`
 		New     *resourceJSON   `json:"new,omitempty"`
 		Outputs json.RawMessage `json:"outputs,omitempty"`
-		Time    *time.Time      `json:"time,omitempty"`
+		// OutputTypes are Entry.OutputTypes.
+		OutputTypes map[string]json.RawMessage `json:"outputTypes,omitempty"`
+		Time        *time.Time                 `json:"time,omitempty"`
 	}
 	resourceJSON struct {
 		URN                  resource.URN              `json:"urn"`
@@ -121,6 +126,7 @@ func encodeSnapshot(s *Snapshot, m Mark, c Crypter) ([]byte, error) {
 	if doc.Outputs, err = enc.rawObject(s.Outputs); err != nil {
 		return nil, fmt.Errorf("stack outputs: %w", err)
 	}
+	doc.OutputTypes = s.OutputTypes
 	for _, p := range s.Pending {
 		pj, err := enc.pending(p)
 		if err != nil {
@@ -277,6 +283,7 @@ func encodeEntryBody(e *Entry, c Crypter) ([]byte, error) {
 	if doc.Outputs, err = enc.rawObject(e.Outputs); err != nil {
 		return nil, fmt.Errorf("journal entry for %s %s: stack outputs: %w", e.Kind, e.Op, err)
 	}
+	doc.OutputTypes = e.OutputTypes
 	body, err := marshalDoc(doc)
 	if err != nil {
 		return nil, err
@@ -377,6 +384,7 @@ func (doc *snapshotJSON) decode(c Crypter) (*Snapshot, error) {
 	if s.Outputs, err = decodeObject(doc.Outputs, c); err != nil {
 		return nil, fmt.Errorf("stack outputs: %w", err)
 	}
+	s.OutputTypes = doc.OutputTypes
 	for i, pj := range doc.Pending {
 		if pj.Resource == nil {
 			return nil, fmt.Errorf("pending operation %d names no resource", i)
@@ -499,6 +507,7 @@ func DecodeEntry(data []byte, c Crypter) (*Entry, error) {
 	if e.Outputs, err = decodeObject(doc.Outputs, c); err != nil {
 		return nil, fmt.Errorf("stack outputs: %w", err)
 	}
+	e.OutputTypes = doc.OutputTypes
 	return e, nil
 }
 

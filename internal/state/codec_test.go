@@ -1,6 +1,7 @@
 package state
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -199,7 +200,9 @@ func TestSnapshotRoundTrip(t *testing.T) {
 	s := &Snapshot{
 		Resources: []*Resource{prov("test"), thing("a", "a-1"), fullResource()},
 		Outputs:   resource.Object{"url": resource.NewString("https://x"), "key": resource.MakeSecret(resource.NewNumber(7))},
-		Pending:   []PendingOperation{{Op: OpCreate, Resource: thing("b", ""), Started: t0}},
+		// The types a Terraform configuration gave its outputs.
+		OutputTypes: map[string]json.RawMessage{"url": json.RawMessage(`"string"`), "key": json.RawMessage(`"number"`)},
+		Pending:     []PendingOperation{{Op: OpCreate, Resource: thing("b", ""), Started: t0}},
 	}
 	c := &fakeCrypter{}
 	data, err := EncodeSnapshot(s, 42, c)
@@ -227,6 +230,8 @@ func TestEntryRoundTrip(t *testing.T) {
 		"end replace":  {Seq: 99, Step: 12, Kind: End, Op: OpReplace, Old: thing("a", "a-1"), New: fullResource(), Time: t0},
 		"fail":         {Seq: 3, Step: 2, Kind: Fail, Op: OpDelete, Old: thing("a", "a-1")},
 		"outputs":      {Seq: 4, Kind: Write, Op: OpOutputs, Outputs: resource.Object{"x": resource.NewBool(true)}},
+		"typed outputs": {Seq: 5, Kind: Write, Op: OpOutputs, Outputs: resource.Object{"x": resource.NewArray(resource.NewBool(true))},
+			OutputTypes: map[string]json.RawMessage{"x": json.RawMessage(`["list","bool"]`)}},
 	}
 	for name, e := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -27,7 +27,9 @@ type ExportOptions struct {
 	TerraformVersion string
 	// OutputTypes are the types a previous state gave its outputs, by
 	// name: an output whose value still has its type keeps it (a list or
-	// a map cannot be told from a tuple or an object by its value).
+	// a map cannot be told from a tuple or an object by its value),
+	// unless the snapshot records a type of its own for it
+	// (state.Snapshot.OutputTypes), which wins.
 	OutputTypes map[string]json.RawMessage
 	// DynamicTypes are the types a previous state gave the dynamic
 	// attributes of its instances (DynamicTypes), by instance address
@@ -57,7 +59,7 @@ func FromSnapshot(snap *state.Snapshot, opts ExportOptions) (*State, []string, e
 	}
 	st.Resources = e.sorted()
 	for name, v := range snap.Outputs {
-		o, err := output(v, opts.OutputTypes[name])
+		o, err := output(v, snap.OutputTypes[name], opts.OutputTypes[name])
 		if err != nil {
 			return nil, nil, fmt.Errorf("stack output %s: %w", name, err)
 		}
@@ -337,8 +339,9 @@ func (e *exporter) sorted() []*Resource {
 	return out
 }
 
-// output writes a stack output as a root output.
-func output(v resource.Value, previousType json.RawMessage) (*Output, error) {
+// output writes a stack output as a root output, of the first of types
+// its value conforms to (see outputType).
+func output(v resource.Value, types ...json.RawMessage) (*Output, error) {
 	g, err := toGo(v, nil)
 	if err != nil {
 		return nil, err
@@ -347,7 +350,7 @@ func output(v resource.Value, previousType json.RawMessage) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Output{Value: raw, Type: outputType(v, previousType), Sensitive: v.ContainsSecrets()}, nil
+	return &Output{Value: raw, Type: outputType(v, types...), Sensitive: v.ContainsSecrets()}, nil
 }
 
 func marshal(g any) (json.RawMessage, error) {
