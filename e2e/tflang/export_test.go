@@ -11,14 +11,9 @@ import (
 // whose export without --previous terraform cannot plan clean, and why.
 // Keep it short: every entry is a gap in what the export proves.
 var exportUnsuitable = map[string]string{
-	"ignore_changes_index":     "output keepers is random_id's keepers, a map(string) in terraform; plinth evaluates resource attributes without the schema's types, so it records an object",
-	"ignore_changes_added_key": "output keepers is random_id's keepers, a map(string) in terraform; plinth records an object",
-	"dynamic_subject":          "outputs dns and uses are tls_self_signed_cert's lists of strings; plinth records tuples",
-	"realworld_shapes":         "output cert_uses is tls_self_signed_cert's allowed_uses, a list; plinth records a tuple",
-	"provider_alias":           "output child is a module output of a resource attribute whose schema type plinth does not keep",
-	"functions_net":            "terraform_data.net's input is cidrsubnets(...), a list; plinth's state does not keep terraform_data's dynamic types, so the export writes a tuple and terraform plans an update",
-	"realworld_known_sets":     "terraform_data.secret's input type (dynamic) is not kept in plinth's state",
-	"resource_sensitivity":     "the export writes the sensitive path of random_id's keepers[\"a\"] as get_attr (plinth's values do not tell maps from objects); terraform writes index and plans the change of marks as an update",
+	"functions_net":        "terraform_data.net's input is cidrsubnets(...), a list(string); plinth's state does not keep terraform_data's dynamic types, so the export writes a tuple and terraform plans an update (its output, and the output subnets of it, likewise)",
+	"realworld_known_sets": "terraform_data.secret's input type is not kept in plinth's state (see functions_net)",
+	"resource_sensitivity": "plinth's built-in provider records all of terraform_data.d's input and output as sensitive when part of the input is, where terraform marks input.a alone, so terraform plans the change of marks as an update",
 }
 
 // TestExportCorpus checks that plinth's state stands on its own as a

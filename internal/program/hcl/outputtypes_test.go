@@ -6,6 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/plinth-iac/plinth/internal/program"
+	"github.com/plinth-iac/plinth/internal/schema"
 )
 
 // TestOutputTypes: each known root output's Terraform type goes to the
@@ -43,5 +44,54 @@ output "null" { value = null }
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("output types (-want +got):\n%s", diff)
+	}
+}
+
+// TestResourceValuesTyped: a resource's attribute that its schema types
+// as a list or a map of a primitive has that type in expressions, as in
+// terraform, so an output of it records list(string) or map(string), not
+// a tuple or an object; a sensitive element stays sensitive.
+func TestResourceValuesTyped(t *testing.T) {
+	strT := schema.Type{Kind: schema.TypeString}
+	props := map[string]schema.Property{
+		"keepers": {Type: schema.Type{Kind: schema.TypeMap, Elem: &strT}},
+		"names":   {Type: schema.Type{Kind: schema.TypeArray, Elem: &strT}},
+		"blocks":  {Type: schema.Type{Kind: schema.TypeArray, Elem: &schema.Type{Kind: schema.TypeObject}}},
+	}
+	mon := &fakeMonitor{schema: &schema.Schema{Resources: map[string]schema.ResourceSchema{
+		"typ:index:typ_thing": {Inputs: props, Outputs: props}}}}
+	files := map[string]string{"main.tf": `
+variable "s" {
+  default   = "x"
+  sensitive = true
+}
+resource "typ_thing" "t" {
+  keepers = { a = var.s, b = "plain" }
+  names   = ["n", "m"]
+  blocks {}
+}
+output "keepers" {
+  value     = typ_thing.t.keepers
+  sensitive = true
+}
+output "names" { value = typ_thing.t.names }
+output "blocks" { value = typ_thing.t.blocks }
+output "a_sensitive" { value = issensitive(typ_thing.t.keepers["a"]) }
+output "b_sensitive" { value = issensitive(typ_thing.t.keepers["b"]) }
+`}
+	if _, err := runConfigOn(t, files, program.Options{}, mon); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for n, ty := range mon.outputTypes {
+		got[n] = string(ty)
+	}
+	want := map[string]string{"keepers": `["map","string"]`, "names": `["list","string"]`,
+		"blocks": `["tuple",[["object",{}]]]`, "a_sensitive": `"bool"`, "b_sensitive": `"bool"`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("output types (-want +got):\n%s", diff)
+	}
+	if a, b := mon.outputs["a_sensitive"], mon.outputs["b_sensitive"]; !a.Bool() || b.Bool() {
+		t.Errorf("issensitive of keepers a and b = %v and %v, want true and false", a, b)
 	}
 }

@@ -105,7 +105,7 @@ func TestOutputTypeConforms(t *testing.T) {
 // outputs (the Terraform front end's, or an adopted state's) are written
 // without a previous state, while the value still has them; a snapshot
 // without them (recorded before they were) has its types inferred, and a
-// recorded type wins over a previous state's.
+// previous state's type wins over a recorded one.
 func TestExportRecordedOutputTypes(t *testing.T) {
 	strs := resource.NewArray(resource.NewString("a"), resource.NewString("b"))
 	tags := resource.NewObject(resource.Object{"env": resource.NewString("dev")})
@@ -122,9 +122,9 @@ func TestExportRecordedOutputTypes(t *testing.T) {
 		"none recorded (an older state)": {
 			want: map[string]string{"names": tuple, "tags": object},
 		},
-		"recorded wins over previous": {
-			recorded: map[string]json.RawMessage{"names": json.RawMessage(set)},
-			previous: map[string]json.RawMessage{"names": json.RawMessage(list), "tags": json.RawMessage(mapT)},
+		"previous wins over recorded": {
+			recorded: map[string]json.RawMessage{"names": json.RawMessage(tuple), "tags": json.RawMessage(mapT)},
+			previous: map[string]json.RawMessage{"names": json.RawMessage(set)},
 			want:     map[string]string{"names": set, "tags": mapT},
 		},
 		"recorded type the value lacks": {

@@ -27,9 +27,11 @@ type ExportOptions struct {
 	TerraformVersion string
 	// OutputTypes are the types a previous state gave its outputs, by
 	// name: an output whose value still has its type keeps it (a list or
-	// a map cannot be told from a tuple or an object by its value),
-	// unless the snapshot records a type of its own for it
-	// (state.Snapshot.OutputTypes), which wins.
+	// a map cannot be told from a tuple or an object by its value). They
+	// win over the types the snapshot records (state.Snapshot.OutputTypes,
+	// which are used next): terraform wrote them, and plinth's evaluation
+	// does not type every value as terraform does (terraform_data's
+	// output, a set attribute).
 	OutputTypes map[string]json.RawMessage
 	// DynamicTypes are the types a previous state gave the dynamic
 	// attributes of its instances (DynamicTypes), by instance address
@@ -59,7 +61,7 @@ func FromSnapshot(snap *state.Snapshot, opts ExportOptions) (*State, []string, e
 	}
 	st.Resources = e.sorted()
 	for name, v := range snap.Outputs {
-		o, err := output(v, snap.OutputTypes[name], opts.OutputTypes[name])
+		o, err := output(v, opts.OutputTypes[name], snap.OutputTypes[name])
 		if err != nil {
 			return nil, nil, fmt.Errorf("stack output %s: %w", name, err)
 		}
@@ -235,7 +237,9 @@ func instance(r *state.Resource, a instanceAddr, dynTypes map[string]json.RawMes
 	}
 	sens := make([]any, 0)
 	for _, p := range secretPaths(attrs) {
-		sens = append(sens, pathSteps(p))
+		for _, steps := range pathForms(p) {
+			sens = append(sens, steps)
+		}
 	}
 	sensRaw, _ := json.Marshal(sens)
 	in := &Instance{SchemaVersion: pd.SchemaVersion, Attributes: raw, SensitiveAttributes: sensRaw,

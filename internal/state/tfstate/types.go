@@ -7,10 +7,10 @@ import (
 )
 
 // outputType is the type to write for an output value: the first of
-// the recorded types (the type plinth's state records for it, then the
-// one a previous state gave it: a list, a map or a set cannot be told
-// from a tuple or an object by the value alone) that the value has; else
-// the type inferred from the value.
+// the recorded types (the one a previous state gave it, then the one
+// plinth's state records: a list, a map or a set cannot be told from a
+// tuple or an object by the value alone) that the value has; else the
+// type inferred from the value.
 func outputType(v resource.Value, recorded ...json.RawMessage) json.RawMessage {
 	for _, t := range recorded {
 		var ty any
