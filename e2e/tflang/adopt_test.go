@@ -26,7 +26,8 @@ var adoptUnsuitable = map[string]string{}
 // step2.tf.txt, if any); plinth adopts the terraform.tfstate in the same
 // directory; a preview finds nothing to do and the stack outputs equal
 // terraform's, random values included, before and after an up; the state
-// plinth exports over terraform's makes terraform plan no changes; plinth
+// plinth exports, on its own (no --previous) and over terraform's, makes
+// terraform plan no changes; plinth
 // destroys everything, and terraform, given the exported empty state,
 // plans to create exactly the instances it had made.
 func TestAdoptCorpus(t *testing.T) {
@@ -85,6 +86,10 @@ func adoptRoundTrip(t *testing.T, tf, src string) {
 	if gone := missing(adopted, stackRecords(t, p)); len(gone) > 0 {
 		t.Errorf("the up after adopt renamed these records or moved them to other providers:\n%s", strings.Join(gone, "\n"))
 	}
+	// The state stands on its own: exported without the original, then
+	// over it.
+	p.must("state", "export", "--format", "terraform", "--file", filepath.Join(d.dir, "terraform.tfstate"))
+	checkPlanClean(t, d)
 	exportOver(t, p, d, original)
 	checkPlanClean(t, d)
 	p.must("destroy", "--yes")

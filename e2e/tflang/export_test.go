@@ -10,11 +10,7 @@ import (
 // exportUnsuitable names the configurations of the side-by-side corpus
 // whose export without --previous terraform cannot plan clean, and why.
 // Keep it short: every entry is a gap in what the export proves.
-var exportUnsuitable = map[string]string{
-	"functions_net":        "terraform_data.net's input is cidrsubnets(...), a list(string); plinth's state does not keep terraform_data's dynamic types, so the export writes a tuple and terraform plans an update (its output, and the output subnets of it, likewise)",
-	"realworld_known_sets": "terraform_data.secret's input type is not kept in plinth's state (see functions_net)",
-	"resource_sensitivity": "plinth's built-in provider records all of terraform_data.d's input and output as sensitive when part of the input is, where terraform marks input.a alone, so terraform plans the change of marks as an update",
-}
+var exportUnsuitable = map[string]string{}
 
 // TestExportCorpus checks that plinth's state stands on its own as a
 // Terraform state: plinth applies each configuration of testdata/compare

@@ -97,3 +97,32 @@ func TestOutputTypesAreRecorded(t *testing.T) {
 		}
 	}
 }
+
+// inputTypedProgram registers one resource whose input v has the type
+// typ (engine.Registration.InputTypes).
+func inputTypedProgram(typ string) engine.Program {
+	return engine.ProgramFunc(func(ctx context.Context, mon engine.Monitor) error {
+		_, err := engine.RegisterAndWait(ctx, mon, engine.Registration{Type: "pkg:index:Thing", Name: "t", Custom: true,
+			Inputs:     resource.Object{"v": resource.NewArray(resource.NewString("a"))},
+			InputTypes: map[string]json.RawMessage{"v": json.RawMessage(typ)}})
+		return err
+	})
+}
+
+// TestInputTypesAreRecorded: a registration's input types are recorded
+// with the resource, also when only a type changes (no provider call).
+func TestInputTypesAreRecorded(t *testing.T) {
+	h := newHarness(t)
+	for _, typ := range []string{`["tuple",["string"]]`, `["list","string"]`} {
+		h.mustUp(inputTypedProgram(typ))
+		var got string
+		for _, r := range h.snap.Resources {
+			if r.URN.Name() == "t" {
+				got = string(r.InputTypes["v"])
+			}
+		}
+		if got != typ {
+			t.Errorf("recorded input type %s, want %s", got, typ)
+		}
+	}
+}

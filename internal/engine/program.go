@@ -113,6 +113,11 @@ type Registration struct {
 	// Version constrains the provider version for a default provider, or,
 	// on a provider resource, the plugin to load.
 	Version string
+	// InputTypes are the types of top-level inputs whose type the values
+	// do not keep and the provider's state records (the Terraform front
+	// end: arguments of dynamic type, terraform_data's input), by name, as
+	// JSON in the program's type system; kept as state.Resource.InputTypes.
+	InputTypes map[string]json.RawMessage
 	// PluginSource says where a provider plugin comes from (a Terraform
 	// source address such as "hashicorp/random"), on a provider resource or
 	// for a default provider.

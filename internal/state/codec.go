@@ -87,6 +87,9 @@ type (
 		DestroyProvisioners  []provisionerJSON         `json:"destroyProvisioners,omitempty"`
 		Created              *time.Time                `json:"created,omitempty"`
 		Modified             *time.Time                `json:"modified,omitempty"`
+
+		// InputTypes are Resource.InputTypes.
+		InputTypes map[string]json.RawMessage `json:"inputTypes,omitempty"`
 	}
 	provisionerJSON struct {
 		Type       string          `json:"type"`
@@ -196,7 +199,7 @@ func (enc *valueEncoder) resource(r *Resource) (*resourceJSON, error) {
 		IgnoreChanges: r.IgnoreChanges, ReplaceOnChanges: r.ReplaceOnChanges,
 		CustomTimeouts: timeoutsOf(r.CustomTimeouts), Delete: r.Delete, Missing: r.Missing, Tainted: r.Tainted,
 		External: r.External, DeletedWith: r.DeletedWith, AdditionalSecrets: r.AdditionalSecretOutputs,
-		InitErrors: r.InitErrors, Private: r.Private,
+		InitErrors: r.InitErrors, Private: r.Private, InputTypes: r.InputTypes,
 		Created: timePtr(r.Created), Modified: timePtr(r.Modified),
 	}, nil
 }
@@ -433,7 +436,7 @@ func (rj *resourceJSON) decode(c Crypter) (*Resource, error) {
 		PropertyDependencies: rj.PropertyDependencies, DependencyGroups: rj.DependencyGroups, Protect: rj.Protect,
 		RetainOnDelete: rj.RetainOnDelete, DeleteBeforeReplace: rj.DeleteBeforeReplace,
 		IgnoreChanges: rj.IgnoreChanges, ReplaceOnChanges: rj.ReplaceOnChanges,
-		Delete: rj.Delete, Missing: rj.Missing, Tainted: rj.Tainted, InitErrors: rj.InitErrors, Private: rj.Private,
+		Delete: rj.Delete, Missing: rj.Missing, Tainted: rj.Tainted, InitErrors: rj.InitErrors, Private: rj.Private, InputTypes: rj.InputTypes,
 		External: rj.External, DeletedWith: rj.DeletedWith, AdditionalSecretOutputs: rj.AdditionalSecrets,
 		Created: timeOf(rj.Created), Modified: timeOf(rj.Modified),
 	}

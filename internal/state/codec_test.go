@@ -188,6 +188,7 @@ func fullResource() *Resource {
 	r.CustomTimeouts = CustomTimeouts{Create: time.Minute, Delete: 90 * time.Second}
 	r.InitErrors = []string{"boot failed"}
 	r.Private = []byte{0, 1, 2, 255}
+	r.InputTypes = map[string]json.RawMessage{"tags": json.RawMessage(`["map","string"]`)}
 	r.External, r.DeletedWith, r.AdditionalSecretOutputs = true, urn("owner"), []string{"pw"}
 	r.Modified = t0.Add(time.Hour)
 	r.Outputs["pw"] = resource.MakeSecret(resource.NewString("hunter2"))

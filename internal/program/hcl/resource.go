@@ -128,6 +128,7 @@ func (r *run) registerInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.E
 	reg, ok := r.registration(n, inst, k, inputs, deps)
 	if ok {
 		reg.IgnoreChanges = r.ignorePaths(rc, vals, inputs)
+		reg.InputTypes = dynamicTypes(vals, r.argSchemas[rc])
 	}
 	if ok {
 		reg.ForceReplace, ok = r.triggered(rc, inst, ctx)
@@ -152,6 +153,7 @@ func (r *run) registerInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.E
 		st.pending = st.pending || res.ID.ContainsUnknowns()
 		r.mu.Unlock()
 		v := typedObject(resultMarks(resourceOutputs(res), r.resultSchemas[rc], reg.Inputs), r.resultSchemas[rc])
+		v = argTyped(v, rc.typ, vals)
 		set(v, !r.postconditions(rc, ctx, v))
 	})
 }

@@ -112,7 +112,8 @@ func (a *adopter) instance(r *Resource, in *Instance) (*state.Resource, error) {
 		Inputs: inputsOf(outputs), Outputs: outputs, Provider: ref,
 		DeleteBeforeReplace: !in.CreateBeforeDestroy, Tainted: in.Status == "tainted",
 		Delete: in.Deposed != "", Private: tfprivate.Encode(in.SchemaVersion, priv),
-		Created: a.t.Now, Modified: a.t.Now,
+		InputTypes: adoptedInputTypes(r.Type, in.Attributes),
+		Created:    a.t.Now, Modified: a.t.Now,
 	}
 	a.snap.Resources = append(a.snap.Resources, res)
 	if !res.Delete {

@@ -36,9 +36,10 @@
 //
 // Left out: attributes_flat (Terraform 0.11 states: refused with how to
 // upgrade them), checking attributes against the provider's schema (the
-// provider is not launched; the next preview does that), and the types of
-// terraform_data's dynamic attributes, which are inferred unless a
-// previous state gives them.
+// provider is not launched; the next preview does that). terraform_data's
+// dynamic attributes are written with the types the record keeps
+// (state.Resource.InputTypes, from adoption or the Terraform front end),
+// else inferred.
 //
 // Neighbours: internal/state (the snapshot it produces and consumes),
 // internal/provider/tfplugin/tfprivate (the Private layout), and the CLI,

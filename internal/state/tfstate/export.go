@@ -230,13 +230,13 @@ func instance(r *state.Resource, a instanceAddr, dynTypes map[string]json.RawMes
 	if err != nil {
 		return nil, err
 	}
-	wrapDynamic(a.typ, g.(map[string]any), attrs, dynTypes)
+	wrapDynamic(a.typ, g.(map[string]any), attrs, dynTypes, r.InputTypes)
 	raw, err := marshal(g)
 	if err != nil {
 		return nil, err
 	}
 	sens := make([]any, 0)
-	for _, p := range secretPaths(attrs) {
+	for _, p := range secretPaths(sensitiveSource(a.typ, attrs, r.Inputs)) {
 		for _, steps := range pathForms(p) {
 			sens = append(sens, steps)
 		}

@@ -95,3 +95,49 @@ func TestExportSensitiveMapKey(t *testing.T) {
 		t.Errorf("sensitive paths %v lack terraform's %v", got, want)
 	}
 }
+
+// TestExportTerraformDataSensitivity: terraform_data is sensitive where
+// its arguments were (input.a), not as a whole as plinth's built-in
+// provider records input and output, and its output is never marked, as
+// in terraform's state; an input the record's arguments no longer hold
+// keeps the attribute's own marks.
+func TestExportTerraformDataSensitivity(t *testing.T) {
+	secret := resource.MakeSecret(resource.NewString("x"))
+	arg := resource.NewObject(resource.Object{"a": secret, "b": resource.NewString("plain")})
+	whole := resource.MakeSecret(resource.NewObject(resource.Object{"a": resource.NewString("x"), "b": resource.NewString("plain")}))
+	cases := map[string]struct {
+		inputs resource.Object
+		want   []string
+	}{
+		"the argument's paths": {inputs: resource.Object{"input": arg},
+			want: []string{`[{"type":"get_attr","value":"input"},{"type":"get_attr","value":"a"}]`,
+				`[{"type":"get_attr","value":"input"},{"type":"index","value":{"type":"string","value":"a"}}]`}},
+		"no argument recorded": {inputs: resource.Object{},
+			want: []string{`[{"type":"get_attr","value":"input"}]`}},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			snap, _ := adopt(t, []byte(terraformDataState))
+			for _, r := range snap.Resources {
+				if r.Type == "terraform:index:terraform_data" {
+					r.Inputs, r.Outputs["input"], r.Outputs["output"] = c.inputs, whole, whole
+				}
+			}
+			st, _, err := FromSnapshot(snap, ExportOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var paths []json.RawMessage
+			if err := json.Unmarshal(st.Resources[0].Instances[0].SensitiveAttributes, &paths); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, p := range paths {
+				got = append(got, string(p))
+			}
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("sensitive paths (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
