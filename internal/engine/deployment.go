@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -46,8 +47,13 @@ type deployment struct {
 	ephemerals []*ephemeralHandle
 	outputs    resource.Object
 	outputsSet bool
-	// recorded are the stack outputs as the base snapshot has them.
-	recorded resource.Object
+	// outputTypes are the types the program gave its outputs
+	// (OutputTyper), nil if it gave none.
+	outputTypes map[string]json.RawMessage
+	// recorded are the stack outputs as the base snapshot has them, and
+	// recordedTypes their types.
+	recorded      resource.Object
+	recordedTypes map[string]json.RawMessage
 	// forget, if set, says which resources the program no longer
 	// registers to forget rather than delete (see Forgetter).
 	forget func(resource.URN) bool
@@ -95,6 +101,7 @@ func newDeployment(ctx context.Context, base *state.Snapshot, opts *Options, pre
 	}
 	if base != nil {
 		d.outputs, d.recorded = base.Outputs, base.Outputs
+		d.recordedTypes = base.OutputTypes
 	}
 	return d
 }

@@ -128,7 +128,8 @@ func (x *executor) newResource(urn resource.URN, reg *Registration, inputs resou
 		CustomTimeouts:      state.CustomTimeouts(reg.CustomTimeouts),
 		DestroyProvisioners: destroyProvisioners(reg),
 		DeletedWith:         reg.DeletedWith, AdditionalSecretOutputs: reg.AdditionalSecretOutputs,
-		Created: now, Modified: now,
+		InputTypes: reg.InputTypes,
+		Created:    now, Modified: now,
 	}
 	sealSecrets(r)
 	return r

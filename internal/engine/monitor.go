@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/plinth-iac/plinth/internal/provider"
@@ -64,6 +65,15 @@ func (m monitor) SetStackOutputs(outputs resource.Object) {
 	defer m.d.mu.Unlock()
 	m.d.outputs, m.d.outputsSet = outputs, true
 }
+
+// SetStackOutputTypes implements OutputTyper.
+func (m monitor) SetStackOutputTypes(types map[string]json.RawMessage) {
+	m.d.mu.Lock()
+	defer m.d.mu.Unlock()
+	m.d.outputTypes = types
+}
+
+var _ OutputTyper = monitor{}
 
 // Schema implements Monitor.
 func (m monitor) Schema(ctx context.Context, pkg, version string) (*schema.Schema, error) {

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"testing"
 
@@ -56,5 +57,72 @@ func TestOutputsOfSuccessfulResourcesAreSavedAfterAFailure(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, res.Outputs, eq); diff != "" {
 		t.Errorf("reported outputs (-want +got):\n%s", diff)
+	}
+}
+
+// typedProgram sets one stack output, v, with the type typ (as the
+// Terraform front end does, engine.OutputTyper), or unknown if unknown.
+func typedProgram(v resource.Value, typ string) engine.Program {
+	return engine.ProgramFunc(func(ctx context.Context, mon engine.Monitor) error {
+		if typ != "" {
+			mon.(engine.OutputTyper).SetStackOutputTypes(map[string]json.RawMessage{"v": json.RawMessage(typ)})
+		}
+		mon.SetStackOutputs(resource.Object{"v": v})
+		return nil
+	})
+}
+
+// TestOutputTypesAreRecorded: the types a program gives its outputs are
+// recorded with them, also when only a type changes; an unknown output
+// keeps its recorded value and type.
+func TestOutputTypesAreRecorded(t *testing.T) {
+	h := newHarness(t)
+	pair := resource.NewArray(resource.NewString("a"), resource.NewString("b"))
+	steps := []struct {
+		v    resource.Value
+		typ  string
+		want string
+	}{
+		{pair, `["tuple",["string","string"]]`, `["tuple",["string","string"]]`},
+		{pair, `["list","string"]`, `["list","string"]`},
+		{resource.Unknown(), `"dynamic"`, `["list","string"]`},
+	}
+	for i, s := range steps {
+		h.mustUp(typedProgram(s.v, s.typ))
+		if got := string(h.snap.OutputTypes["v"]); got != s.want {
+			t.Errorf("step %d: recorded type %s, want %s", i, got, s.want)
+		}
+		if !h.snap.Outputs["v"].Equal(pair) {
+			t.Errorf("step %d: recorded value %v, want %v", i, h.snap.Outputs["v"], pair)
+		}
+	}
+}
+
+// inputTypedProgram registers one resource whose input v has the type
+// typ (engine.Registration.InputTypes).
+func inputTypedProgram(typ string) engine.Program {
+	return engine.ProgramFunc(func(ctx context.Context, mon engine.Monitor) error {
+		_, err := engine.RegisterAndWait(ctx, mon, engine.Registration{Type: "pkg:index:Thing", Name: "t", Custom: true,
+			Inputs:     resource.Object{"v": resource.NewArray(resource.NewString("a"))},
+			InputTypes: map[string]json.RawMessage{"v": json.RawMessage(typ)}})
+		return err
+	})
+}
+
+// TestInputTypesAreRecorded: a registration's input types are recorded
+// with the resource, also when only a type changes (no provider call).
+func TestInputTypesAreRecorded(t *testing.T) {
+	h := newHarness(t)
+	for _, typ := range []string{`["tuple",["string"]]`, `["list","string"]`} {
+		h.mustUp(inputTypedProgram(typ))
+		var got string
+		for _, r := range h.snap.Resources {
+			if r.URN.Name() == "t" {
+				got = string(r.InputTypes["v"])
+			}
+		}
+		if got != typ {
+			t.Errorf("recorded input type %s, want %s", got, typ)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/plinth-iac/plinth/internal/provider"
@@ -43,6 +44,16 @@ type Monitor interface {
 	// urn (as the operation has it so far). Terraform's refactoring blocks
 	// (moved, import) depend on what the state holds.
 	Recorded(urn resource.URN) bool
+}
+
+// OutputTyper is implemented by a Monitor that records the types of the
+// stack outputs beside their values, for a program whose values have
+// types a resource.Value does not keep (the Terraform front end: a list
+// and a tuple are both arrays). A program that has types calls it with
+// SetStackOutputs; types are JSON in the program's own type system, by
+// output name, and are kept in the state as state.Snapshot.OutputTypes.
+type OutputTyper interface {
+	SetStackOutputTypes(types map[string]json.RawMessage)
 }
 
 // Forgetter is a Program that says which recorded resources it no longer
@@ -102,6 +113,11 @@ type Registration struct {
 	// Version constrains the provider version for a default provider, or,
 	// on a provider resource, the plugin to load.
 	Version string
+	// InputTypes are the types of top-level inputs whose type the values
+	// do not keep and the provider's state records (the Terraform front
+	// end: arguments of dynamic type, terraform_data's input), by name, as
+	// JSON in the program's type system; kept as state.Resource.InputTypes.
+	InputTypes map[string]json.RawMessage
 	// PluginSource says where a provider plugin comes from (a Terraform
 	// source address such as "hashicorp/random"), on a provider resource or
 	// for a default provider.

@@ -1,7 +1,10 @@
 package engine
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -211,7 +214,8 @@ func sameRecord(a, b *state.Resource) bool {
 		slices.Equal(a.Dependencies, b.Dependencies) && slices.Equal(a.DependencyGroups, b.DependencyGroups) &&
 		slices.Equal(a.IgnoreChanges, b.IgnoreChanges) &&
 		slices.Equal(a.ReplaceOnChanges, b.ReplaceOnChanges) && slices.Equal(a.InitErrors, b.InitErrors) &&
-		slices.Equal(a.Private, b.Private) && samePropertyDependencies(a.PropertyDependencies, b.PropertyDependencies)
+		slices.Equal(a.Private, b.Private) && samePropertyDependencies(a.PropertyDependencies, b.PropertyDependencies) &&
+		maps.EqualFunc(a.InputTypes, b.InputTypes, func(x, y json.RawMessage) bool { return bytes.Equal(x, y) })
 }
 
 func samePropertyDependencies(a, b map[string][]resource.URN) bool {

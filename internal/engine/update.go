@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -102,24 +104,48 @@ func (d *deployment) recordOutputs() error {
 		return nil
 	}
 	outputs := d.outputs
+	var types map[string]json.RawMessage
 	if outputs != nil {
 		outputs = resource.Object{}
 		for k, v := range d.outputs {
-			if !v.ContainsUnknowns() {
-				outputs[k] = v
-			} else if old, ok := d.recorded[k]; ok {
-				outputs[k] = old
+			ty := d.outputTypes[k]
+			if v.ContainsUnknowns() {
+				old, ok := d.recorded[k]
+				if !ok {
+					continue
+				}
+				v, ty = old, d.recordedTypes[k]
+			}
+			outputs[k] = v
+			if ty != nil {
+				if types == nil {
+					types = map[string]json.RawMessage{}
+				}
+				types[k] = ty
 			}
 		}
 	}
 	d.outputs = outputs
-	if outputs.Equal(d.recorded) && (outputs == nil) == (d.recorded == nil) {
+	if outputs.Equal(d.recorded) && (outputs == nil) == (d.recorded == nil) && sameTypes(types, d.recordedTypes) {
 		return nil
 	}
-	if err := d.x.writeEntry(state.Entry{Kind: state.Write, Op: state.OpOutputs, Outputs: outputs}); err != nil {
+	if err := d.x.writeEntry(state.Entry{Kind: state.Write, Op: state.OpOutputs, Outputs: outputs, OutputTypes: types}); err != nil {
 		return fmt.Errorf("recording the stack outputs: %w", err)
 	}
 	return nil
+}
+
+// sameTypes reports whether two sets of output types are the same.
+func sameTypes(a, b map[string]json.RawMessage) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, t := range a {
+		if u, ok := b[k]; !ok || !bytes.Equal(t, u) {
+			return false
+		}
+	}
+	return true
 }
 
 // countUnrecreated counts as deletes the dependents that a

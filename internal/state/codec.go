@@ -34,7 +34,10 @@ type (
 		Serial    uint64          `json:"serial,omitempty"`
 		Resources []*resourceJSON `json:"resources"`
 		Outputs   json.RawMessage `json:"outputs,omitempty"`
-		Pending   []pendingJSON   `json:"pending,omitempty"`
+		// OutputTypes are Snapshot.OutputTypes; states written before
+		// them have none.
+		OutputTypes map[string]json.RawMessage `json:"outputTypes,omitempty"`
+		Pending     []pendingJSON              `json:"pending,omitempty"`
 	}
 	pendingJSON struct {
 		Op       Op            `json:"op"`
@@ -50,7 +53,9 @@ type (
 		Old     *resourceJSON   `json:"old,omitempty"`
 		New     *resourceJSON   `json:"new,omitempty"`
 		Outputs json.RawMessage `json:"outputs,omitempty"`
-		Time    *time.Time      `json:"time,omitempty"`
+		// OutputTypes are Entry.OutputTypes.
+		OutputTypes map[string]json.RawMessage `json:"outputTypes,omitempty"`
+		Time        *time.Time                 `json:"time,omitempty"`
 	}
 	resourceJSON struct {
 		URN                  resource.URN              `json:"urn"`
@@ -82,6 +87,9 @@ type (
 		DestroyProvisioners  []provisionerJSON         `json:"destroyProvisioners,omitempty"`
 		Created              *time.Time                `json:"created,omitempty"`
 		Modified             *time.Time                `json:"modified,omitempty"`
+
+		// InputTypes are Resource.InputTypes.
+		InputTypes map[string]json.RawMessage `json:"inputTypes,omitempty"`
 	}
 	provisionerJSON struct {
 		Type       string          `json:"type"`
@@ -121,6 +129,7 @@ func encodeSnapshot(s *Snapshot, m Mark, c Crypter) ([]byte, error) {
 	if doc.Outputs, err = enc.rawObject(s.Outputs); err != nil {
 		return nil, fmt.Errorf("stack outputs: %w", err)
 	}
+	doc.OutputTypes = s.OutputTypes
 	for _, p := range s.Pending {
 		pj, err := enc.pending(p)
 		if err != nil {
@@ -190,7 +199,7 @@ func (enc *valueEncoder) resource(r *Resource) (*resourceJSON, error) {
 		IgnoreChanges: r.IgnoreChanges, ReplaceOnChanges: r.ReplaceOnChanges,
 		CustomTimeouts: timeoutsOf(r.CustomTimeouts), Delete: r.Delete, Missing: r.Missing, Tainted: r.Tainted,
 		External: r.External, DeletedWith: r.DeletedWith, AdditionalSecrets: r.AdditionalSecretOutputs,
-		InitErrors: r.InitErrors, Private: r.Private,
+		InitErrors: r.InitErrors, Private: r.Private, InputTypes: r.InputTypes,
 		Created: timePtr(r.Created), Modified: timePtr(r.Modified),
 	}, nil
 }
@@ -277,6 +286,7 @@ func encodeEntryBody(e *Entry, c Crypter) ([]byte, error) {
 	if doc.Outputs, err = enc.rawObject(e.Outputs); err != nil {
 		return nil, fmt.Errorf("journal entry for %s %s: stack outputs: %w", e.Kind, e.Op, err)
 	}
+	doc.OutputTypes = e.OutputTypes
 	body, err := marshalDoc(doc)
 	if err != nil {
 		return nil, err
@@ -377,6 +387,7 @@ func (doc *snapshotJSON) decode(c Crypter) (*Snapshot, error) {
 	if s.Outputs, err = decodeObject(doc.Outputs, c); err != nil {
 		return nil, fmt.Errorf("stack outputs: %w", err)
 	}
+	s.OutputTypes = doc.OutputTypes
 	for i, pj := range doc.Pending {
 		if pj.Resource == nil {
 			return nil, fmt.Errorf("pending operation %d names no resource", i)
@@ -425,7 +436,7 @@ func (rj *resourceJSON) decode(c Crypter) (*Resource, error) {
 		PropertyDependencies: rj.PropertyDependencies, DependencyGroups: rj.DependencyGroups, Protect: rj.Protect,
 		RetainOnDelete: rj.RetainOnDelete, DeleteBeforeReplace: rj.DeleteBeforeReplace,
 		IgnoreChanges: rj.IgnoreChanges, ReplaceOnChanges: rj.ReplaceOnChanges,
-		Delete: rj.Delete, Missing: rj.Missing, Tainted: rj.Tainted, InitErrors: rj.InitErrors, Private: rj.Private,
+		Delete: rj.Delete, Missing: rj.Missing, Tainted: rj.Tainted, InitErrors: rj.InitErrors, Private: rj.Private, InputTypes: rj.InputTypes,
 		External: rj.External, DeletedWith: rj.DeletedWith, AdditionalSecretOutputs: rj.AdditionalSecrets,
 		Created: timeOf(rj.Created), Modified: timeOf(rj.Modified),
 	}
@@ -499,6 +510,7 @@ func DecodeEntry(data []byte, c Crypter) (*Entry, error) {
 	if e.Outputs, err = decodeObject(doc.Outputs, c); err != nil {
 		return nil, fmt.Errorf("stack outputs: %w", err)
 	}
+	e.OutputTypes = doc.OutputTypes
 	return e, nil
 }
 

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -187,6 +188,7 @@ func fullResource() *Resource {
 	r.CustomTimeouts = CustomTimeouts{Create: time.Minute, Delete: 90 * time.Second}
 	r.InitErrors = []string{"boot failed"}
 	r.Private = []byte{0, 1, 2, 255}
+	r.InputTypes = map[string]json.RawMessage{"tags": json.RawMessage(`["map","string"]`)}
 	r.External, r.DeletedWith, r.AdditionalSecretOutputs = true, urn("owner"), []string{"pw"}
 	r.Modified = t0.Add(time.Hour)
 	r.Outputs["pw"] = resource.MakeSecret(resource.NewString("hunter2"))
@@ -199,7 +201,9 @@ func TestSnapshotRoundTrip(t *testing.T) {
 	s := &Snapshot{
 		Resources: []*Resource{prov("test"), thing("a", "a-1"), fullResource()},
 		Outputs:   resource.Object{"url": resource.NewString("https://x"), "key": resource.MakeSecret(resource.NewNumber(7))},
-		Pending:   []PendingOperation{{Op: OpCreate, Resource: thing("b", ""), Started: t0}},
+		// The types a Terraform configuration gave its outputs.
+		OutputTypes: map[string]json.RawMessage{"url": json.RawMessage(`"string"`), "key": json.RawMessage(`"number"`)},
+		Pending:     []PendingOperation{{Op: OpCreate, Resource: thing("b", ""), Started: t0}},
 	}
 	c := &fakeCrypter{}
 	data, err := EncodeSnapshot(s, 42, c)
@@ -227,6 +231,8 @@ func TestEntryRoundTrip(t *testing.T) {
 		"end replace":  {Seq: 99, Step: 12, Kind: End, Op: OpReplace, Old: thing("a", "a-1"), New: fullResource(), Time: t0},
 		"fail":         {Seq: 3, Step: 2, Kind: Fail, Op: OpDelete, Old: thing("a", "a-1")},
 		"outputs":      {Seq: 4, Kind: Write, Op: OpOutputs, Outputs: resource.Object{"x": resource.NewBool(true)}},
+		"typed outputs": {Seq: 5, Kind: Write, Op: OpOutputs, Outputs: resource.Object{"x": resource.NewArray(resource.NewBool(true))},
+			OutputTypes: map[string]json.RawMessage{"x": json.RawMessage(`["list","bool"]`)}},
 	}
 	for name, e := range tests {
 		t.Run(name, func(t *testing.T) {

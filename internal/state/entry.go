@@ -1,6 +1,7 @@
 package state
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/plinth-iac/plinth/sdk/resource"
@@ -78,5 +79,8 @@ type Entry struct {
 	Old     *Resource
 	New     *Resource
 	Outputs resource.Object
-	Time    time.Time
+	// OutputTypes go with Outputs in an outputs entry (see
+	// Snapshot.OutputTypes).
+	OutputTypes map[string]json.RawMessage
+	Time        time.Time
 }

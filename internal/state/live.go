@@ -1,6 +1,7 @@
 package state
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/plinth-iac/plinth/sdk/resource"
@@ -18,7 +19,9 @@ type Live struct {
 	byURN   map[resource.URN]*node // live resources only
 	removed int
 	outputs resource.Object
-	pending []PendingOperation
+	// outputTypes go with outputs (Snapshot.OutputTypes).
+	outputTypes map[string]json.RawMessage
+	pending     []PendingOperation
 	// inflight holds Begin entries without their End or Fail, by step.
 	inflight map[uint64]*Entry
 	// inflightOrder keeps in-flight steps in the order they began.
@@ -49,7 +52,7 @@ func NewLive(s *Snapshot) *Live {
 		l.nodes = append(l.nodes, &slab[i])
 		l.index(&slab[i])
 	}
-	l.outputs = s.Outputs
+	l.outputs, l.outputTypes = s.Outputs, s.OutputTypes
 	l.pending = append(l.pending, s.Pending...)
 	return l
 }
@@ -218,7 +221,7 @@ func (l *Live) effect(e *Entry) error {
 		}
 		return l.remove(e.Old.Key())
 	case OpOutputs:
-		l.outputs = e.Outputs
+		l.outputs, l.outputTypes = e.Outputs, e.OutputTypes
 		return nil
 	case OpResolve:
 		return l.resolve(e)
@@ -373,7 +376,7 @@ func (l *Live) Snapshot() *Snapshot {
 			rs = append(rs, n.res)
 		}
 	}
-	return &Snapshot{Resources: SortByDependency(rs), Outputs: l.outputs, Pending: l.Pending()}
+	return &Snapshot{Resources: SortByDependency(rs), Outputs: l.outputs, OutputTypes: l.outputTypes, Pending: l.Pending()}
 }
 
 func (l *Live) pruneInflightOrder() {

@@ -1,6 +1,8 @@
 package state
 
 import (
+	"encoding/json"
+	"maps"
 	"slices"
 	"time"
 
@@ -73,6 +75,12 @@ type Resource struct {
 	InitErrors []string
 	// Private is opaque provider data handed back on every call.
 	Private []byte
+	// InputTypes are the types the program gave top-level inputs of
+	// dynamic type (a Terraform schema's DynamicPseudoType: terraform_data's
+	// input and triggers_replace), by name, as JSON in the program's type
+	// system; a Terraform state records them beside the values. Nil for
+	// other resources and for records written before them.
+	InputTypes map[string]json.RawMessage
 	// DestroyProvisioners are the resource's `when = destroy` provisioners
 	// as last registered, kept so that they run before it is deleted even
 	// when the program no longer declares it.
@@ -124,6 +132,7 @@ func (r *Resource) Clone() *Resource {
 	c.ReplaceOnChanges = append([]string(nil), r.ReplaceOnChanges...)
 	c.InitErrors = append([]string(nil), r.InitErrors...)
 	c.Private = append([]byte(nil), r.Private...)
+	c.InputTypes = maps.Clone(r.InputTypes)
 	return &c
 }
 

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/plinth-iac/plinth/sdk/resource"
@@ -13,6 +14,14 @@ type Snapshot struct {
 	Resources []*Resource
 	// Outputs are the stack's outputs.
 	Outputs resource.Object
+	// OutputTypes are the types the program gave its outputs, by name, as
+	// JSON in the program's own type system, for a program whose values
+	// have types a resource.Value does not keep: the Terraform front end
+	// records each root output's type as a Terraform state writes it
+	// (["list","string"] where the value alone would read as a tuple).
+	// Nil for other programs and for states recorded before it; an output
+	// without a type has its type inferred from its value.
+	OutputTypes map[string]json.RawMessage
 	// Pending lists operations that began and never reported an end: their
 	// effect on the world is uncertain until a person resolves them.
 	Pending []PendingOperation

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
@@ -17,6 +18,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 	"github.com/zclconf/go-cty/cty/function"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/program"
@@ -508,9 +510,13 @@ func (r *run) conditions(ctx *hcl.EvalContext, cs []*condition, summary string, 
 }
 
 // setOutputs sets the root module's outputs as the stack outputs; one
-// that failed is unknown, which keeps its recorded value.
+// that failed is unknown, which keeps its recorded value. Each known
+// output's Terraform type goes with it (engine.OutputTyper), so that an
+// export writes a list as a list and a map as a map, as terraform's
+// state records them.
 func (r *run) setOutputs() {
 	out := resource.Object{}
+	types := map[string]json.RawMessage{}
 	for _, o := range r.c.root.outputs {
 		n := r.c.graph.byKey[modKey(r.c.root, "output."+o.name)]
 		v, ok := r.rootInst.get("output." + o.name)
@@ -522,6 +528,12 @@ func (r *run) setOutputs() {
 			continue // terraform keeps no null root outputs
 		}
 		out[o.name] = fromCty(v)
+		if ty, err := ctyjson.MarshalType(v.Type()); err == nil && v.IsWhollyKnown() {
+			types[o.name] = ty
+		}
+	}
+	if t, ok := r.mon.(engine.OutputTyper); ok {
+		t.SetStackOutputTypes(types)
 	}
 	r.mon.SetStackOutputs(out)
 }

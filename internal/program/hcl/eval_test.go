@@ -2,6 +2,7 @@ package hcl
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -46,6 +47,8 @@ type fakeMonitor struct {
 	outputsOf func(resource.Object) resource.Object
 	// schemaVersions are the package@version each Schema call asked for.
 	schemaVersions []string
+	// outputTypes are the stack outputs' types (engine.OutputTyper).
+	outputTypes map[string]json.RawMessage
 }
 
 func (f *fakeMonitor) Register(reg engine.Registration, done func(engine.Registered, error)) {
@@ -73,6 +76,7 @@ func (f *fakeMonitor) Register(reg engine.Registration, done func(engine.Registe
 func (f *fakeMonitor) Recorded(urn resource.URN) bool                      { return f.recorded[urn.Name()] }
 func (f *fakeMonitor) RegisterOutputs(resource.URN, resource.Object) error { return nil }
 func (f *fakeMonitor) SetStackOutputs(o resource.Object)                   { f.outputs = o }
+func (f *fakeMonitor) SetStackOutputTypes(t map[string]json.RawMessage)    { f.outputTypes = t }
 func (f *fakeMonitor) Invoke(_ context.Context, req engine.InvokeRequest) (resource.Object, error) {
 	f.mu.Lock()
 	f.invokes = append(f.invokes, req.Token)

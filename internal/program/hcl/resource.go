@@ -128,6 +128,7 @@ func (r *run) registerInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.E
 	reg, ok := r.registration(n, inst, k, inputs, deps)
 	if ok {
 		reg.IgnoreChanges = r.ignorePaths(rc, vals, inputs)
+		reg.InputTypes = dynamicTypes(vals, r.argSchemas[rc])
 	}
 	if ok {
 		reg.ForceReplace, ok = r.triggered(rc, inst, ctx)
@@ -151,7 +152,8 @@ func (r *run) registerInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.E
 		st.urns = append(st.urns, res.URN)
 		st.pending = st.pending || res.ID.ContainsUnknowns()
 		r.mu.Unlock()
-		v := objectToCty(resultMarks(resourceOutputs(res), r.resultSchemas[rc], reg.Inputs))
+		v := typedObject(resultMarks(resourceOutputs(res), r.resultSchemas[rc], reg.Inputs), r.resultSchemas[rc])
+		v = argTyped(v, rc.typ, vals)
 		set(v, !r.postconditions(rc, ctx, v))
 	})
 }
@@ -346,7 +348,7 @@ func (r *run) readInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.EvalC
 		if rc.check != nil {
 			r.scopedRead(rc, inst, k, token, r.secretAttrs(rc, res))
 		}
-		v := objectToCty(res)
+		v := typedObject(res, r.resultSchemas[rc])
 		set(v, !r.postconditions(rc, ctx, v))
 	}()
 }

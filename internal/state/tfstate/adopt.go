@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -71,7 +72,7 @@ func ToSnapshot(st *State, t Target) (*state.Snapshot, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	a.snap.Outputs = outs
+	a.snap.Outputs, a.snap.OutputTypes = outs, outputTypes(st.Outputs)
 	a.snap.Resources = state.SortByDependency(a.snap.Resources)
 	if err := a.snap.Verify(); err != nil {
 		return nil, nil, fmt.Errorf("the adopted state fails plinth's integrity check: %w", err)
@@ -111,7 +112,8 @@ func (a *adopter) instance(r *Resource, in *Instance) (*state.Resource, error) {
 		Inputs: inputsOf(outputs), Outputs: outputs, Provider: ref,
 		DeleteBeforeReplace: !in.CreateBeforeDestroy, Tainted: in.Status == "tainted",
 		Delete: in.Deposed != "", Private: tfprivate.Encode(in.SchemaVersion, priv),
-		Created: a.t.Now, Modified: a.t.Now,
+		InputTypes: adoptedInputTypes(r.Type, in.Attributes),
+		Created:    a.t.Now, Modified: a.t.Now,
 	}
 	a.snap.Resources = append(a.snap.Resources, res)
 	if !res.Delete {
@@ -278,6 +280,22 @@ func outputs(outs map[string]*Output) (resource.Object, error) {
 		o[name] = v
 	}
 	return o, nil
+}
+
+// outputTypes are the types a state records for its outputs, kept so
+// that an export writes each as terraform recorded it (nil if none).
+func outputTypes(outs map[string]*Output) map[string]json.RawMessage {
+	var types map[string]json.RawMessage
+	for name, out := range outs {
+		if len(out.Type) == 0 {
+			continue
+		}
+		if types == nil {
+			types = map[string]json.RawMessage{}
+		}
+		types[name] = out.Type
+	}
+	return types
 }
 
 // newID makes a provider resource ID as the engine does.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/plinth-iac/plinth/internal/state"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -97,5 +98,80 @@ func TestOutputTypeConforms(t *testing.T) {
 				t.Errorf("outputType = %s, want %s", got, c.want)
 			}
 		})
+	}
+}
+
+// TestExportRecordedOutputTypes: the types plinth's state records for its
+// outputs (the Terraform front end's, or an adopted state's) are written
+// without a previous state, while the value still has them; a snapshot
+// without them (recorded before they were) has its types inferred, and a
+// previous state's type wins over a recorded one.
+func TestExportRecordedOutputTypes(t *testing.T) {
+	strs := resource.NewArray(resource.NewString("a"), resource.NewString("b"))
+	tags := resource.NewObject(resource.Object{"env": resource.NewString("dev")})
+	list, set, tuple := `["list","string"]`, `["set","string"]`, `["tuple",["string","string"]]`
+	mapT, object := `["map","string"]`, `["object",{"env":"string"}]`
+	cases := map[string]struct {
+		recorded, previous map[string]json.RawMessage
+		want               map[string]string
+	}{
+		"recorded": {
+			recorded: map[string]json.RawMessage{"names": json.RawMessage(list), "tags": json.RawMessage(mapT)},
+			want:     map[string]string{"names": list, "tags": mapT},
+		},
+		"none recorded (an older state)": {
+			want: map[string]string{"names": tuple, "tags": object},
+		},
+		"previous wins over recorded": {
+			recorded: map[string]json.RawMessage{"names": json.RawMessage(tuple), "tags": json.RawMessage(mapT)},
+			previous: map[string]json.RawMessage{"names": json.RawMessage(set)},
+			want:     map[string]string{"names": set, "tags": mapT},
+		},
+		"recorded type the value lacks": {
+			recorded: map[string]json.RawMessage{"names": json.RawMessage(`["list","number"]`)},
+			want:     map[string]string{"names": tuple, "tags": object},
+		},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			snap := &state.Snapshot{Outputs: resource.Object{"names": strs, "tags": tags}, OutputTypes: c.recorded}
+			st, _, err := FromSnapshot(snap, ExportOptions{OutputTypes: c.previous})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]string{}
+			for n, o := range st.Outputs {
+				var b bytes.Buffer
+				if err := json.Compact(&b, o.Type); err != nil {
+					t.Fatal(err)
+				}
+				got[n] = b.String()
+			}
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("output types (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestAdoptKeepsOutputTypes: an adopted state's output types are kept in
+// the snapshot, so that its export needs no previous state.
+func TestAdoptKeepsOutputTypes(t *testing.T) {
+	snap, _ := adopt(t, []byte(terraformDataState))
+	st, _, err := FromSnapshot(snap, ExportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for n, o := range st.Outputs {
+		var b bytes.Buffer
+		if err := json.Compact(&b, o.Type); err != nil {
+			t.Fatal(err)
+		}
+		got[n] = b.String()
+	}
+	want := map[string]string{"names": `["list","string"]`, "tags": `["map","string"]`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("output types after adopt and export (-want +got):\n%s", diff)
 	}
 }

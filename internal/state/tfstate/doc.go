@@ -22,16 +22,24 @@
 //   - dependencies become URN dependencies (every instance of the resource
 //     named); create_before_destroy is the inverse of DeleteBeforeReplace;
 //     status "tainted" sets Tainted; deposed objects are pending deletion.
-//   - Root outputs become stack outputs; sensitive ones are secrets.
+//   - Root outputs become stack outputs; sensitive ones are secrets; their
+//     types are kept (state.Snapshot.OutputTypes).
 //
 // Export reverses the mapping. What plinth does not keep comes from
 // ExportOptions (lineage, serial, terraform_version); deposed keys are made
-// up from the object's ID; output types are inferred from the values.
+// up from the object's ID; an output's type is a previous state's, else
+// the one the snapshot records (adopted, or from the Terraform front end's
+// evaluation), else inferred from its value. A sensitive path through a
+// string key is written both as an attribute step and as a map index:
+// plinth's values do not tell a map from an object, and terraform marks
+// only the paths that name part of the value.
 //
 // Left out: attributes_flat (Terraform 0.11 states: refused with how to
 // upgrade them), checking attributes against the provider's schema (the
-// provider is not launched; the next preview does that), and map keys in
-// sensitive paths, which are written back as attribute steps.
+// provider is not launched; the next preview does that). terraform_data's
+// dynamic attributes are written with the types the record keeps
+// (state.Resource.InputTypes, from adoption or the Terraform front end),
+// else inferred.
 //
 // Neighbours: internal/state (the snapshot it produces and consumes),
 // internal/provider/tfplugin/tfprivate (the Private layout), and the CLI,

@@ -17,17 +17,21 @@ const netState = `{"version": 4, "terraform_version": "1.11.4", "serial": 1, "li
   "output": {"value": ["10.20.0.0/20", "10.20.32.0/24"], "type": ["list", "string"]},
   "triggers_replace": null}, "sensitive_attributes": []}]}]}`
 
-// TestExportDynamicTypes checks that an export over a previous state
-// writes terraform_data's values with the types terraform recorded (so
-// that terraform plans no update), and infers them without one.
+// TestExportDynamicTypes checks that an export writes terraform_data's
+// values with the types terraform recorded (so that terraform plans no
+// update): those of a previous state, else those adoption kept in the
+// record (state.Resource.InputTypes); a record without them (written
+// before they were kept) has them inferred.
 func TestExportDynamicTypes(t *testing.T) {
 	list, tuple := `["list","string"]`, `["tuple",["string","string"]]`
 	tests := map[string]struct {
-		previous    bool
-		input, outp string
+		previous, untyped bool
+		input, outp       string
 	}{
-		"with the previous state": {previous: true, input: list, outp: list},
-		"without":                 {previous: false, input: tuple, outp: tuple},
+		"with the previous state":          {previous: true, input: list, outp: list},
+		"without":                          {previous: false, input: list, outp: list},
+		"with the previous, an old record": {previous: true, untyped: true, input: list, outp: list},
+		"without, an old record":           {previous: false, untyped: true, input: tuple, outp: tuple},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -38,6 +42,11 @@ func TestExportDynamicTypes(t *testing.T) {
 			snap, _, err := ToSnapshot(prev, target)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if tc.untyped {
+				for _, r := range snap.Resources {
+					r.InputTypes = nil
+				}
 			}
 			var opts ExportOptions
 			if tc.previous {
@@ -56,7 +65,7 @@ func TestExportDynamicTypes(t *testing.T) {
 }
 
 // TestExportDynamicTypesNotKept checks that a recorded type the value no
-// longer has is not kept.
+// longer has is not kept, the previous state's nor the record's.
 func TestExportDynamicTypesNotKept(t *testing.T) {
 	prev, err := Parse([]byte(netState))
 	if err != nil {
@@ -68,6 +77,11 @@ func TestExportDynamicTypesNotKept(t *testing.T) {
 	}
 	types := DynamicTypes(prev)
 	types["terraform_data.net"]["input"] = json.RawMessage(`["list","number"]`)
+	for _, r := range snap.Resources {
+		if r.InputTypes != nil {
+			r.InputTypes["input"] = json.RawMessage(`["list","number"]`)
+		}
+	}
 	st, _, err := FromSnapshot(snap, ExportOptions{DynamicTypes: types})
 	if err != nil {
 		t.Fatal(err)

@@ -27,7 +27,11 @@ type ExportOptions struct {
 	TerraformVersion string
 	// OutputTypes are the types a previous state gave its outputs, by
 	// name: an output whose value still has its type keeps it (a list or
-	// a map cannot be told from a tuple or an object by its value).
+	// a map cannot be told from a tuple or an object by its value). They
+	// win over the types the snapshot records (state.Snapshot.OutputTypes,
+	// which are used next): terraform wrote them, and plinth's evaluation
+	// does not type every value as terraform does (terraform_data's
+	// output, a set attribute).
 	OutputTypes map[string]json.RawMessage
 	// DynamicTypes are the types a previous state gave the dynamic
 	// attributes of its instances (DynamicTypes), by instance address
@@ -57,7 +61,7 @@ func FromSnapshot(snap *state.Snapshot, opts ExportOptions) (*State, []string, e
 	}
 	st.Resources = e.sorted()
 	for name, v := range snap.Outputs {
-		o, err := output(v, opts.OutputTypes[name])
+		o, err := output(v, opts.OutputTypes[name], snap.OutputTypes[name])
 		if err != nil {
 			return nil, nil, fmt.Errorf("stack output %s: %w", name, err)
 		}
@@ -226,14 +230,16 @@ func instance(r *state.Resource, a instanceAddr, dynTypes map[string]json.RawMes
 	if err != nil {
 		return nil, err
 	}
-	wrapDynamic(a.typ, g.(map[string]any), attrs, dynTypes)
+	wrapDynamic(a.typ, g.(map[string]any), attrs, dynTypes, r.InputTypes)
 	raw, err := marshal(g)
 	if err != nil {
 		return nil, err
 	}
 	sens := make([]any, 0)
-	for _, p := range secretPaths(attrs) {
-		sens = append(sens, pathSteps(p))
+	for _, p := range secretPaths(sensitiveSource(a.typ, attrs, r.Inputs)) {
+		for _, steps := range pathForms(p) {
+			sens = append(sens, steps)
+		}
 	}
 	sensRaw, _ := json.Marshal(sens)
 	in := &Instance{SchemaVersion: pd.SchemaVersion, Attributes: raw, SensitiveAttributes: sensRaw,
@@ -337,8 +343,9 @@ func (e *exporter) sorted() []*Resource {
 	return out
 }
 
-// output writes a stack output as a root output.
-func output(v resource.Value, previousType json.RawMessage) (*Output, error) {
+// output writes a stack output as a root output, of the first of types
+// its value conforms to (see outputType).
+func output(v resource.Value, types ...json.RawMessage) (*Output, error) {
 	g, err := toGo(v, nil)
 	if err != nil {
 		return nil, err
@@ -347,7 +354,7 @@ func output(v resource.Value, previousType json.RawMessage) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Output{Value: raw, Type: outputType(v, previousType), Sensitive: v.ContainsSecrets()}, nil
+	return &Output{Value: raw, Type: outputType(v, types...), Sensitive: v.ContainsSecrets()}, nil
 }
 
 func marshal(g any) (json.RawMessage, error) {

@@ -6,15 +6,16 @@ import (
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
-// outputType is the type to write for an output value: the type a
-// previous state gave it (a list, a map or a set cannot be told from a
-// tuple or an object by the value alone), if the value still has that
-// type; else the type inferred from the value.
-func outputType(v resource.Value, previous json.RawMessage) json.RawMessage {
-	if len(previous) > 0 {
+// outputType is the type to write for an output value: the first of
+// the recorded types (the one a previous state gave it, then the one
+// plinth's state records: a list, a map or a set cannot be told from a
+// tuple or an object by the value alone) that the value has; else the
+// type inferred from the value.
+func outputType(v resource.Value, recorded ...json.RawMessage) json.RawMessage {
+	for _, t := range recorded {
 		var ty any
-		if json.Unmarshal(previous, &ty) == nil && conforms(v, ty) {
-			return previous
+		if len(t) > 0 && json.Unmarshal(t, &ty) == nil && conforms(v, ty) {
+			return t
 		}
 	}
 	raw, _ := json.Marshal(typeOf(v))

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -180,6 +181,37 @@ func pathSteps(p resource.PropertyPath) []any {
 		}
 	}
 	return steps
+}
+
+// maxKeyForms bounds the string steps of one path written both ways (see
+// pathForms): 2^maxKeyForms paths at most.
+const maxKeyForms = 3
+
+// pathForms writes a secret path as the sensitive paths terraform is to
+// find it under. plinth's values do not tell a map from an object, so a
+// string step below an attribute may be a map key (terraform writes an
+// index step, random_id's keepers["a"]) or an object's attribute (a
+// get_attr step): it is written both ways, and terraform, which marks the
+// paths that name a part of the value, keeps the one that does. A string
+// step right after a number indexes an element of a list or set of
+// nested blocks, which are objects, and is an attribute step; so are the
+// string steps beyond the first maxKeyForms.
+func pathForms(p resource.PropertyPath) [][]any {
+	forms := [][]any{pathSteps(p)}
+	ambiguous := 0
+	for i := 1; i < len(p) && ambiguous < maxKeyForms; i++ {
+		key, isKey := p[i].(string)
+		if _, afterIndex := p[i-1].(int); !isKey || afterIndex {
+			continue
+		}
+		ambiguous++
+		for _, f := range forms {
+			g := slices.Clone(f)
+			g[i] = map[string]any{"type": "index", "value": map[string]any{"value": key, "type": "string"}}
+			forms = append(forms, g)
+		}
+	}
+	return forms
 }
 
 // typeOf infers a Terraform type for an output value.

@@ -1,0 +1,101 @@
+package hcl
+
+import (
+	"encoding/json"
+
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/plinth-iac/plinth/internal/schema"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// typedObject is objectToCty for a resource's or data source's value,
+// with each attribute whose schema type is a list or a map of a primitive
+// converted to that type, as terraform types the value by its schema:
+// random_id's keepers is a map(string) and tls_self_signed_cert's
+// dns_names a list(string), not an object and a tuple. So an output of
+// one has terraform's type, which the state records for an export. An
+// attribute of another schema type (plinth's schemas do not tell a set
+// from a list, nor keep nested blocks' types), or whose value does not
+// convert, keeps its natural type.
+func typedObject(o resource.Object, props map[string]schema.Property) cty.Value {
+	attrs := make(map[string]cty.Value, len(o))
+	for k, e := range o {
+		attrs[k] = typedAttr(toCty(e), props[k].Type)
+	}
+	return cty.ObjectVal(attrs)
+}
+
+// typedAttr converts v to the list or map type t, if it is one and v
+// converts.
+func typedAttr(v cty.Value, t schema.Type) cty.Value {
+	if t.Kind != schema.TypeArray && t.Kind != schema.TypeMap {
+		return v
+	}
+	ty, ok := ctyType(t)
+	if !ok {
+		return v
+	}
+	c, err := convert.Convert(v, ty)
+	if err != nil {
+		return v
+	}
+	return c
+}
+
+// dynamicTypes are the Terraform types of the known, non-null arguments
+// that the schema gives dynamic type (terraform_data's input and
+// triggers_replace), by name, for the state (engine.Registration's
+// InputTypes): terraform records such a value with its type, and
+// cidrsubnets(...) is a list(string) where the value alone reads as a
+// tuple. Nil if there are none.
+func dynamicTypes(vals map[string]cty.Value, props map[string]schema.Property) map[string]json.RawMessage {
+	var out map[string]json.RawMessage
+	for name, v := range vals {
+		if p, ok := props[name]; !ok || p.Type.Kind != schema.TypeAny || v.IsNull() || !v.IsWhollyKnown() {
+			continue
+		}
+		ty, err := ctyjson.MarshalType(v.Type())
+		if err != nil {
+			continue
+		}
+		if out == nil {
+			out = map[string]json.RawMessage{}
+		}
+		out[name] = ty
+	}
+	return out
+}
+
+// resultFrom names, by resource type, the result attributes of dynamic
+// type that are set from an argument, and that argument:
+// terraform_data's input and triggers_replace are its arguments, and its
+// output is its input.
+var resultFrom = map[string]map[string]string{
+	"terraform_data": {"input": "input", "triggers_replace": "triggers_replace", "output": "input"},
+}
+
+// argTyped gives the dynamic attributes of a resource's value v the
+// types of the arguments they are set from (resultFrom), as terraform
+// has them: terraform_data's output, given cidrsubnets(...) as input, is
+// a list(string), where plinth's value alone would read as a tuple.
+func argTyped(v cty.Value, typ string, args map[string]cty.Value) cty.Value {
+	from := resultFrom[typ]
+	if len(from) == 0 || v.IsMarked() || !v.IsKnown() || v.IsNull() || !v.Type().IsObjectType() {
+		return v
+	}
+	attrs := v.AsValueMap()
+	for name, argName := range from {
+		cur, ok := attrs[name]
+		arg, given := args[argName]
+		if !ok || !given || arg.IsNull() || !arg.IsWhollyKnown() {
+			continue
+		}
+		if c, err := convert.Convert(cur, arg.Type()); err == nil {
+			attrs[name] = c
+		}
+	}
+	return cty.ObjectVal(attrs)
+}
