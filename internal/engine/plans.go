@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/plinth-iac/plinth/internal/provider"
 	"github.com/plinth-iac/plinth/internal/state"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
@@ -28,11 +29,22 @@ import (
 // follows it; it is safe for concurrent use.
 type Plans struct {
 	mu   sync.Mutex
-	kept map[resource.URN]keptPlan
+	kept map[planKey]keptPlan
 }
 
 // NewPlans returns an empty Plans.
-func NewPlans() *Plans { return &Plans{kept: map[resource.URN]keptPlan{}} }
+func NewPlans() *Plans { return &Plans{kept: map[planKey]keptPlan{}} }
+
+// planKey names a kept plan: a resource's create or update, or its diff
+// (opDiff).
+type planKey struct {
+	urn resource.URN
+	op  StepOp
+}
+
+// opDiff keeps a resource's Diff response, which for a Terraform provider
+// is a plan too.
+const opDiff StepOp = "diff"
 
 // keptPlan is a plan and what it was made from.
 type keptPlan struct {
@@ -43,6 +55,7 @@ type keptPlan struct {
 	ignore   []string
 	old      *state.Resource
 	plan     []byte
+	diff     provider.DiffResponse
 }
 
 // planned describes what c's step op would be planned from.
@@ -59,23 +72,46 @@ func (ps *Plans) keep(c *change, op StepOp, plan []byte) {
 	}
 	ps.mu.Lock()
 	defer ps.mu.Unlock()
-	ps.kept[c.urn] = k
+	ps.kept[planKey{c.urn, op}] = k
 }
 
 // take returns, and forgets, the preview's plan for c's step op if it was
 // made from what the step will send now; otherwise nil.
 func (ps *Plans) take(c *change, op StepOp) []byte {
-	if ps == nil {
-		return nil
-	}
-	ps.mu.Lock()
-	k, ok := ps.kept[c.urn]
-	delete(ps.kept, c.urn)
-	ps.mu.Unlock()
-	if !ok || !k.same(planned(c, op, nil)) {
+	k, ok := ps.takeKept(c, op)
+	if !ok {
 		return nil
 	}
 	return k.plan
+}
+
+// takeKept returns, and forgets, what the preview kept for c's step op if
+// it was made from what the step will send now.
+func (ps *Plans) takeKept(c *change, op StepOp) (keptPlan, bool) {
+	if ps == nil {
+		return keptPlan{}, false
+	}
+	key := planKey{c.urn, op}
+	ps.mu.Lock()
+	k, ok := ps.kept[key]
+	delete(ps.kept, key)
+	ps.mu.Unlock()
+	if !ok || !k.same(planned(c, op, nil)) {
+		return keptPlan{}, false
+	}
+	return k, true
+}
+
+// keepDiff records the Diff response a preview's provider gave for c.
+func (ps *Plans) keepDiff(c *change, resp provider.DiffResponse) {
+	k := planned(c, opDiff, nil)
+	if ps == nil || k.unknowns() {
+		return
+	}
+	k.diff = resp
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	ps.kept[planKey{c.urn, opDiff}] = k
 }
 
 func (k keptPlan) unknowns() bool {
@@ -104,6 +140,23 @@ func (x *executor) planOf(c *change, op StepOp) []byte {
 		return nil
 	}
 	return x.opts.Plans.take(c, op)
+}
+
+// diffOf is the preview's Diff response for c, in an update, if it was
+// made from what the update would send.
+func (x *executor) diffOf(c *change) (provider.DiffResponse, bool) {
+	if x.preview {
+		return provider.DiffResponse{}, false
+	}
+	k, ok := x.opts.Plans.takeKept(c, opDiff)
+	return k.diff, ok
+}
+
+// keepDiff keeps the Diff response a preview's provider gave for c.
+func (x *executor) keepDiff(c *change, resp provider.DiffResponse) {
+	if x.preview {
+		x.opts.Plans.keepDiff(c, resp)
+	}
 }
 
 // keepPlan keeps the plan a preview's provider returned for c's step op.
