@@ -23,9 +23,15 @@ import (
 const (
 	modeCrash  = "crash"  // apply kills the process with a panic
 	modeWobbly = "wobbly" // apply returns an out the plan did not promise
+	// modeCounting works, and appends a line to plans.log in its working
+	// directory (the project's) for every PlanResourceChange.
+	modeCounting = "counting"
 )
 
-var fakeModes = []string{modeCrash, modeWobbly}
+var fakeModes = []string{modeCrash, modeWobbly, modeCounting}
+
+// plansLog is the file the counting fake logs its plans to.
+const plansLog = "plans.log"
 
 const fakeVersion = "1.0.0"
 
@@ -136,6 +142,11 @@ func (f *fake) ReadResource(_ context.Context, req *tfplugin5.ReadResource_Reque
 // PlanResourceChange promises out = "planned" and an unknown id for a new
 // object.
 func (f *fake) PlanResourceChange(_ context.Context, req *tfplugin5.PlanResourceChange_Request) (*tfplugin5.PlanResourceChange_Response, error) {
+	if f.mode == modeCounting {
+		if err := logPlan(req); err != nil {
+			return nil, err
+		}
+	}
 	proposed, err := ctymsgpack.Unmarshal(req.ProposedNewState.Msgpack, thingType)
 	if err != nil || proposed.IsNull() {
 		return &tfplugin5.PlanResourceChange_Response{PlannedState: req.ProposedNewState}, err
@@ -173,4 +184,25 @@ func (f *fake) ApplyResourceChange(_ context.Context, req *tfplugin5.ApplyResour
 
 func (f *fake) Stop(context.Context, *tfplugin5.Stop_Request) (*tfplugin5.Stop_Response, error) {
 	return &tfplugin5.Stop_Response{}, nil
+}
+
+// logPlan appends "plan <value>" (the configured value) to plansLog.
+func logPlan(req *tfplugin5.PlanResourceChange_Request) error {
+	cfg, err := ctymsgpack.Unmarshal(req.Config.Msgpack, thingType)
+	if err != nil {
+		return err
+	}
+	what := "destroy"
+	if !cfg.IsNull() {
+		what = "unknown"
+		if v := cfg.GetAttr("value"); v.IsKnown() && !v.IsNull() {
+			what = v.AsString()
+		}
+	}
+	f, err := os.OpenFile(plansLog, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(f, "plan", what)
+	return errors.Join(err, f.Close())
 }

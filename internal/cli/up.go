@@ -69,7 +69,11 @@ func (a *app) runUp(ctx context.Context, f upFlags) error {
 	if err := refusePending(base); err != nil {
 		return err
 	}
+	// The update applies the plans its preview's providers made, for
+	// each resource whose inputs and state are still what they were.
+	plans := engine.NewPlans()
 	expected, err := r.previewAndConfirm(ctx, hard, "update", "Do you want to perform this update?", f.opFlags, base, func(opts engine.Options) (*engine.Result, error) {
+		opts.Plans = plans
 		return engine.Preview(ctx, previewOf(ev), base, opts)
 	})
 	if err != nil {
@@ -79,6 +83,7 @@ func (a *app) runUp(ctx context.Context, f upFlags) error {
 	if err != nil {
 		return err
 	}
+	opts.Plans = plans
 	_, err = r.phase(display.Operation{Verb: "update", Expected: expected}, true, func() (*engine.Result, error) {
 		res, err := engine.Update(ctx, ev, base, opts)
 		return res, errors.Join(err, r.finishSession(sess, res, err))

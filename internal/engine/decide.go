@@ -20,8 +20,21 @@ func (d *deployment) decide(c *change) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", c.urn, err)
 	}
+	resp, err := d.diff(c, ignore)
+	if err != nil {
+		return err
+	}
+	return d.settle(c, resp, provReplace)
+}
+
+// diff asks c's provider to diff it, unless the preview before this
+// update already did so from the same request (see Plans).
+func (d *deployment) diff(c *change, ignore []resource.PropertyPath) (provider.DiffResponse, error) {
+	if resp, ok := d.x.diffOf(c); ok {
+		return resp, nil
+	}
 	var resp provider.DiffResponse
-	err = d.x.call(0, func(ctx context.Context) (err error) {
+	err := d.x.call(0, func(ctx context.Context) (err error) {
 		resp, err = c.inst.p.Diff(ctx, provider.DiffRequest{
 			URN: c.urn, ID: c.old.ID, OldInputs: c.old.Inputs, OldOutputs: c.old.Outputs,
 			News: c.inputs, IgnoreChanges: ignore, Private: c.old.Private,
@@ -29,9 +42,10 @@ func (d *deployment) decide(c *change) error {
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("diffing %s: %w", c.urn, err)
+		return provider.DiffResponse{}, fmt.Errorf("diffing %s: %w", c.urn, err)
 	}
-	return d.settle(c, resp, provReplace)
+	d.x.keepDiff(c, resp)
+	return resp, nil
 }
 
 func (d *deployment) settle(c *change, resp provider.DiffResponse, provReplace bool) error {

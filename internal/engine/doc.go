@@ -17,7 +17,10 @@
 // events. Whether anything changes is decided once, by the executor's
 // effects (effects.go): applying, or planning for a preview. The
 // operations (update.go, destroy.go, refresh.go, importop.go) choose what
-// becomes a step; providers.go holds the provider instances.
+// becomes a step; providers.go holds the provider instances; plans.go
+// carries a preview's Diff responses and provider plans to the update
+// that follows it in the same process (Options.Plans), for the resources
+// whose inputs and state did not change in between.
 //
 // Its neighbours: a Program (the YAML evaluator in internal/program/yaml, or a
 // fake in tests) registers resources through a Monitor; providers come from

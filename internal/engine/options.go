@@ -63,6 +63,11 @@ type Options struct {
 	// plan, an update's checked against one. An error refuses the step,
 	// which fails before anything is recorded, as a failed step does.
 	CheckStep func(PlannedStep) error
+	// Plans, if set, carries the plans of a preview's providers to the
+	// update that follows it in the same process, so that a resource
+	// whose inputs and state did not change in between is not planned
+	// twice (see Plans). A preview fills it; an update uses it.
+	Plans *Plans
 	// DestroySetup, if set, runs before a destroy's deletes (and its
 	// preview's) to configure the providers they use as the program
 	// configures them now: Terraform's provider blocks, whose ephemeral

@@ -67,12 +67,13 @@ func (s createStep) apply(x *executor) (Registered, error) {
 	}
 	var resp provider.CreateResponse
 	err = x.call(c.reg.CustomTimeouts.Create, func(ctx context.Context) (err error) {
-		resp, err = x.fx.create(ctx, c.inst.p, provider.CreateRequest{URN: c.urn, Inputs: c.inputs, Timeout: c.reg.CustomTimeouts.Create})
+		resp, err = x.fx.create(ctx, c.inst.p, provider.CreateRequest{URN: c.urn, Inputs: c.inputs, Timeout: c.reg.CustomTimeouts.Create, Plan: x.planOf(c, OpCreate)})
 		return err
 	})
 	if err != nil {
 		return Registered{}, x.createFailed(step, h, old, nr, err, start)
 	}
+	x.keepPlan(c, OpCreate, resp.Plan)
 	if err := x.fx.created(nr, resp, c.inputs); err != nil {
 		x.done(h.shown, c.old, nr, c, start, err)
 		return Registered{}, err
@@ -133,13 +134,14 @@ func (s updateStep) apply(x *executor) (Registered, error) {
 	err = x.call(c.reg.CustomTimeouts.Update, func(ctx context.Context) (err error) {
 		resp, err = x.fx.update(ctx, c.inst.p, provider.UpdateRequest{
 			URN: c.urn, ID: c.old.ID, OldInputs: c.old.Inputs, OldOutputs: c.old.Outputs, News: c.inputs,
-			Timeout: c.reg.CustomTimeouts.Update, IgnoreChanges: ignore, Private: c.old.Private,
+			Timeout: c.reg.CustomTimeouts.Update, IgnoreChanges: ignore, Private: c.old.Private, Plan: x.planOf(c, OpUpdate),
 		})
 		return err
 	})
 	if err != nil {
 		return Registered{}, x.updateFailed(step, c, nr, err, start)
 	}
+	x.keepPlan(c, OpUpdate, resp.Plan)
 	nr.Outputs, nr.Private = resp.Outputs, resp.Private
 	markSecretID(nr, c.inputs, nr.SecretID)
 	x.recordDestroyProvisioners(c.reg, nr)

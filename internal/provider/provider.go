@@ -149,6 +149,12 @@ type CreateRequest struct {
 	Inputs  resource.Object
 	Timeout time.Duration
 	Preview bool
+	// Plan is what the preview of this create returned as its Plan, in
+	// the same plinth process: the provider may apply it instead of
+	// planning again, but only after checking that it was made from
+	// exactly this request and this provider configuration (else it
+	// plans again). Nil: plan as usual.
+	Plan []byte
 }
 
 // CreateResponse carries the new resource's ID and outputs. Private is
@@ -157,6 +163,10 @@ type CreateResponse struct {
 	ID      string
 	Outputs resource.Object
 	Private []byte
+	// Plan, from a preview only, is the provider's plan of the create,
+	// opaque to the engine, which may hand it back as CreateRequest.Plan
+	// (see there). Nil if the provider keeps no plan.
+	Plan []byte
 }
 
 // ReadRequest reads a resource's live state. Inputs and State are empty
@@ -189,12 +199,17 @@ type UpdateRequest struct {
 	IgnoreChanges []resource.PropertyPath
 	Preview       bool
 	Private       []byte
+	// Plan is what the preview of this update returned as its Plan, as
+	// CreateRequest.Plan is for a create.
+	Plan []byte
 }
 
-// UpdateResponse carries the updated outputs.
+// UpdateResponse carries the updated outputs. Plan, from a preview
+// only, is as CreateResponse.Plan.
 type UpdateResponse struct {
 	Outputs resource.Object
 	Private []byte
+	Plan    []byte
 }
 
 // DeleteRequest deletes a resource.

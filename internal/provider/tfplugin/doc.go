@@ -32,6 +32,13 @@
 //     that breaks the plan before it (InconsistentError names the
 //     attributes). An apply error that still returns an object yields
 //     provider.InitError, so nothing created is forgotten.
+//   - Plan once (reuse.go): a previewed Create or Update returns its plan
+//     (planned state and private bytes, with a sum of the provider, its
+//     configuration, the resource type and schema version, the prior
+//     state, configuration and prior private bytes) as the response's
+//     Plan; a Create or Update handed that Plan back applies it without
+//     PlanResourceChange when the sum matches what it would ask, and
+//     plans again when anything differs.
 //   - Delete plans (when the provider asks) and applies a change to null.
 //   - Read refreshes (ReadResource; a null result is an empty ID), or, with
 //     no inputs and no state, imports (ImportResourceState, ReadResource)

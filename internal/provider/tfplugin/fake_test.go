@@ -40,6 +40,7 @@ const (
 	modeHuge         = "huge"         // v5: apply answers a 17 MiB state
 	modeNoID         = "noid"         // v5: apply reports an error and an object with a null id
 	modeNormalise    = "normalise"    // v5: plans the configured value upper-cased
+	modePlain        = "plain"        // v5: no fault
 )
 
 func serveFake(mode string) {

@@ -51,8 +51,9 @@ func (p *Provider) Diff(ctx context.Context, req provider.DiffRequest) (provider
 	return resp, nil
 }
 
-// Create implements provider.Provider: plan from a null prior state, then
-// (unless previewing) apply. A provider that reports an error but returns an
+// Create implements provider.Provider: plan from a null prior state (or
+// reuse the preview's plan, if req.Plan was made from exactly the same
+// configuration), then (unless previewing) apply. A provider that reports an error but returns an
 // object has created something: that is an InitError, so it is recorded.
 func (p *Provider) Create(ctx context.Context, req provider.CreateRequest) (provider.CreateResponse, error) {
 	t, err := p.resourceTarget(req.URN, "Create")
@@ -64,12 +65,12 @@ func (p *Provider) Create(ctx context.Context, req provider.CreateRequest) (prov
 		return provider.CreateResponse{}, err
 	}
 	prior := cty.NullVal(t.ty)
-	plan, err := p.plan(ctx, t, prior, cfg, nil)
+	plan, err := p.planOrReuse(ctx, t, prior, cfg, nil, req.Plan)
 	if err != nil {
 		return provider.CreateResponse{}, err
 	}
 	if req.Preview {
-		return provider.CreateResponse{Outputs: t.outputs(plan.state, req.Inputs)}, nil
+		return provider.CreateResponse{Outputs: t.outputs(plan.state, req.Inputs), Plan: p.keep(t, plan)}, nil
 	}
 	state, priv, err := p.apply(ctx, t, prior, plan, cfg, req.Timeout)
 	switch {
@@ -114,7 +115,8 @@ func (t target) partial(err error, state cty.Value, priv []byte, inputs resource
 }
 
 // Update implements provider.Provider: plan again from the stored state and
-// the new inputs, refuse a final plan that breaks the one Diff showed, and
+// the new inputs (or reuse the preview's plan, if req.Plan was made from
+// exactly the same), refuse a final plan that breaks the one Diff showed, and
 // apply.
 func (p *Provider) Update(ctx context.Context, req provider.UpdateRequest) (provider.UpdateResponse, error) {
 	t, err := p.resourceTarget(req.URN, "Update")
@@ -129,13 +131,13 @@ func (p *Provider) Update(ctx context.Context, req provider.UpdateRequest) (prov
 	if err != nil {
 		return provider.UpdateResponse{}, err
 	}
-	plan, err := p.plan(ctx, t, prior, cfg, pd.tf)
+	plan, err := p.planOrReuse(ctx, t, prior, cfg, pd.tf, req.Plan)
 	if err != nil {
 		return provider.UpdateResponse{}, err
 	}
 	first, hadFirst := p.plans.take(req.URN)
 	if req.Preview {
-		return provider.UpdateResponse{Outputs: t.outputs(plan.state, req.News), Private: req.Private}, nil
+		return provider.UpdateResponse{Outputs: t.outputs(plan.state, req.News), Private: req.Private, Plan: p.keep(t, plan)}, nil
 	}
 	if hadFirst && !plan.legacy {
 		if err := p.inconsistent(t, "final plan", compatible(first, plan.state)); err != nil {

@@ -2,6 +2,7 @@ package tfplugin
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -30,7 +31,10 @@ type Provider struct {
 	runner     *procRunner
 	schemas    schemaResponse
 	configured atomic.Bool
-	plans      planCache
+	// config is the configuration the provider was given, for the sums
+	// of kept plans (reuse.go).
+	config atomic.Pointer[providerConfig]
+	plans  planCache
 
 	exportOnce sync.Once
 	exported   *plschema.Schema
@@ -153,6 +157,7 @@ func (p *Provider) Configure(ctx context.Context, req provider.ConfigureRequest)
 	if err := p.diagnose(op, diags); err != nil {
 		return provider.ConfigureResponse{}, err
 	}
+	p.config.Store(&providerConfig{sum: sha256.Sum256(dv.msgpack), known: cfg.IsWhollyKnown()})
 	p.configured.Store(true)
 	return provider.ConfigureResponse{AcceptSecrets: true, SupportsPreview: true}, nil
 }

@@ -84,25 +84,37 @@ func (p *Provider) loadState(ctx context.Context, t target, id string, outputs r
 	return state, pd, nil
 }
 
-// planned is the result of PlanResourceChange.
+// planned is the result of PlanResourceChange, with the request and the
+// configuration it was made from (for keep).
 type planned struct {
 	state   cty.Value
 	replace []cty.Path
 	private []byte
 	legacy  bool
+	request planRequest
+	config  cty.Value
 }
 
 // plan builds the proposed new state and asks the provider to plan.
 func (p *Provider) plan(ctx context.Context, t target, prior, config cty.Value, priorPrivate []byte) (planned, error) {
+	return p.planOrReuse(ctx, t, prior, config, priorPrivate, nil)
+}
+
+// planOrReuse is plan, except that a kept plan (see reuse.go) made from
+// exactly the same request is returned without asking the provider.
+func (p *Provider) planOrReuse(ctx context.Context, t target, prior, config cty.Value, priorPrivate, kept []byte) (planned, error) {
 	req := planRequest{typeName: t.name, priorPrivate: priorPrivate}
 	var err error
 	if req.prior, err = encode(prior, t.ty); err != nil {
 		return planned{}, err
 	}
-	if req.proposed, err = encode(proposedNew(t.s.block, prior, config), t.ty); err != nil {
+	if req.config, err = encode(config, t.ty); err != nil {
 		return planned{}, err
 	}
-	if req.config, err = encode(config, t.ty); err != nil {
+	if pl, ok := p.reuse(t, req, kept); ok {
+		return pl, nil
+	}
+	if req.proposed, err = encode(proposedNew(t.s.block, prior, config), t.ty); err != nil {
 		return planned{}, err
 	}
 	resp, err := p.wire.planChange(ctx, req)
@@ -122,7 +134,7 @@ func (p *Provider) plan(ctx context.Context, t target, prior, config cty.Value, 
 	if err := p.invalidPlan(t, prior, config, state, resp.legacyTypes); err != nil {
 		return planned{}, err
 	}
-	return planned{state: state, replace: resp.requiresReplace, private: resp.plannedPrivate, legacy: resp.legacyTypes}, nil
+	return planned{state: state, replace: resp.requiresReplace, private: resp.plannedPrivate, legacy: resp.legacyTypes, request: req, config: config}, nil
 }
 
 // InconsistentError is a provider breaking its own promise: a final plan
