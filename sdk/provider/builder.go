@@ -2,6 +2,7 @@ package provider
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -38,7 +39,8 @@ func newTypeBuilder(pkg string) *typeBuilder {
 
 // object builds the codec of a top-level struct: a resource's inputs or
 // outputs, a function's arguments or result, or the configuration. Types
-// nested in it are named in module.
+// nested in it are named in module. A field that cannot be described is a
+// *DeclarationError naming t and the path to the field.
 func (b *typeBuilder) object(t reflect.Type, module string) (*structCodec, error) {
 	if t.Kind() != reflect.Struct {
 		return nil, fmt.Errorf("%s is a %s; it must be a struct", t, t.Kind())
@@ -47,9 +49,21 @@ func (b *typeBuilder) object(t reflect.Type, module string) (*structCodec, error
 	defer delete(b.inProgress, t)
 	sc := newStructCodec(t, "")
 	if err := b.addFields(sc, t, nil, module); err != nil {
-		return nil, fmt.Errorf("%s: %w", t, err)
+		var de *DeclarationError
+		if errors.As(err, &de) {
+			de.Type = t.String()
+			if de.Owner == de.Type {
+				de.Owner = ""
+			}
+		}
+		return nil, err
 	}
 	return sc, nil
+}
+
+// declError makes the error of field sf of the struct owner.
+func declError(owner reflect.Type, sf reflect.StructField, format string, args ...any) *DeclarationError {
+	return &DeclarationError{Owner: owner.String(), Field: sf.Name, Reason: fmt.Sprintf(format, args...)}
 }
 
 // addFields adds t's fields to sc; an embedded struct without a property
@@ -60,7 +74,7 @@ func (b *typeBuilder) addFields(sc *structCodec, t reflect.Type, index []int, mo
 		sf := t.Field(i)
 		tag, skip, err := parseTag(sf)
 		if err != nil {
-			return err
+			return declError(t, sf, "%v", err)
 		}
 		if skip {
 			continue
@@ -68,37 +82,55 @@ func (b *typeBuilder) addFields(sc *structCodec, t reflect.Type, index []int, mo
 		idx := append(index[:len(index):len(index)], i)
 		if sf.Anonymous && tag.name == "" {
 			if sf.Type.Kind() != reflect.Struct {
-				return fmt.Errorf("embedded field %s must be a struct (not a pointer) to be flattened", sf.Name)
+				return declError(t, sf, "an embedded %s cannot be flattened, only a struct (not a pointer) can; "+
+					"name it with a plinth tag, embed the struct itself, or tag it `plinth:\"-\"`", sf.Type)
 			}
 			if err := b.addFields(sc, sf.Type, idx, module); err != nil {
 				return err
 			}
 			continue
 		}
-		if err := b.addField(sc, sf, tag, idx, module); err != nil {
+		if err := b.addField(sc, t, sf, tag, idx, module); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (b *typeBuilder) addField(sc *structCodec, sf reflect.StructField, tag fieldTag, idx []int, module string) error {
-	if _, dup := sc.byName[tag.name]; dup {
-		return fmt.Errorf("field %s: property %q is defined twice", sf.Name, tag.name)
+func (b *typeBuilder) addField(sc *structCodec, owner reflect.Type, sf reflect.StructField, tag fieldTag, idx []int, module string) error {
+	decl := owner.String() + "." + sf.Name
+	if other, dup := sc.byName[tag.name]; dup {
+		return declError(owner, sf, "property %q is already the name of field %s; give one of them another "+
+			"name with a plinth tag, or leave one out with `plinth:\"-\"`", tag.name, other.decl)
 	}
 	c, err := b.codec(sf.Type, module)
 	if err != nil {
-		return fmt.Errorf("field %s: %w", sf.Name, err)
+		var de *DeclarationError
+		if errors.As(err, &de) {
+			de.Field = fieldPath(sf.Name, de.Field)
+			return de
+		}
+		return declError(owner, sf, "%v", err)
 	}
-	f := &field{index: idx, tag: tag, codec: c}
+	f := &field{index: idx, tag: tag, codec: c, decl: decl}
 	if tag.hasDefault {
 		if f.def, err = parseDefault(tag.def, c); err != nil {
-			return fmt.Errorf("field %s: default %q: %w", sf.Name, tag.def, err)
+			return declError(owner, sf, "default:%q does not fit the field's type %s: %v; %s",
+				tag.def, sf.Type, err, defaultHint(c))
 		}
 	}
 	sc.fields = append(sc.fields, f)
 	sc.byName[tag.name] = f
 	return nil
+}
+
+// fieldPath joins a field name and the path inside it: "Spec" and "Color"
+// make "Spec.Color", "Rules" and "[].Port" make "Rules[].Port".
+func fieldPath(name, rest string) string {
+	if strings.HasPrefix(rest, "[") {
+		return name + rest
+	}
+	return name + "." + rest
 }
 
 // codec returns the codec of a property's Go type.
@@ -126,23 +158,32 @@ func (b *typeBuilder) codec(t reflect.Type, module string) (codec, error) {
 			return anyCodec{}, nil
 		}
 	case reflect.Pointer:
-		return b.elemCodec(t, module, func(e codec) codec { return ptrCodec{elem: e} })
+		return b.elemCodec(t, module, "", func(e codec) codec { return ptrCodec{elem: e} })
 	case reflect.Slice:
-		return b.elemCodec(t, module, func(e codec) codec { return sliceCodec{elem: e} })
+		return b.elemCodec(t, module, "[]", func(e codec) codec { return sliceCodec{elem: e} })
 	case reflect.Map:
 		if t.Key().Kind() != reflect.String {
-			return nil, fmt.Errorf("map keys must be strings, not %s", t.Key())
+			return nil, fmt.Errorf("map keys must be strings, not %s; use map[string]%s", t.Key(), t.Elem())
 		}
-		return b.elemCodec(t, module, func(e codec) codec { return mapCodec{elem: e} })
+		return b.elemCodec(t, module, "[]", func(e codec) codec { return mapCodec{elem: e} })
 	case reflect.Struct:
 		return b.named(t, module)
 	}
-	return nil, fmt.Errorf("type %s is not supported (use bool, integers, floats, string, slices, maps with string keys, structs, pointers, *resource.Asset, *resource.Archive or resource.Value)", t)
+	return nil, fmt.Errorf("type %s is not supported (use bool, integers, floats, string, slices, maps with string keys, "+
+		"structs, pointers, *resource.Asset, *resource.Archive or resource.Value); change the field's type, "+
+		"or tag it `plinth:\"-\"` if it is not a property", t)
 }
 
-func (b *typeBuilder) elemCodec(t reflect.Type, module string, wrap func(codec) codec) (codec, error) {
+// elemCodec builds the codec of a pointer, slice or map from that of its
+// element; step ("[]" for a slice or map element) is added to the path of
+// a DeclarationError inside the element.
+func (b *typeBuilder) elemCodec(t reflect.Type, module, step string, wrap func(codec) codec) (codec, error) {
 	e, err := b.codec(t.Elem(), module)
 	if err != nil {
+		var de *DeclarationError
+		if step != "" && errors.As(err, &de) {
+			de.Field = step + "." + de.Field
+		}
 		return nil, err
 	}
 	return wrap(e), nil
@@ -168,7 +209,7 @@ func (b *typeBuilder) named(t reflect.Type, module string) (codec, error) {
 	defer delete(b.inProgress, t)
 	sc := newStructCodec(t, token)
 	if err := b.addFields(sc, t, nil, module); err != nil {
-		return nil, fmt.Errorf("%s: %w", t, err)
+		return nil, err
 	}
 	b.structs[t], b.tokens[token] = sc, t
 	b.types[token] = ObjectType{Properties: sc.properties()}
@@ -204,6 +245,22 @@ func parseDefault(text string, c codec) (resource.Value, error) {
 	return v, nil
 }
 
+// defaultHint says how to write a default for a field of codec c.
+func defaultHint(c codec) string {
+	if p, ok := c.(ptrCodec); ok {
+		c = p.elem
+	}
+	switch c.(type) {
+	case boolCodec:
+		return `write default:"true" or default:"false"`
+	case intCodec:
+		return `write a whole number in the type's range, such as default:"3"`
+	case floatCodec:
+		return `write a number, such as default:"1.5"`
+	}
+	return "write the value as JSON of the field's type, such as default:\"[1, 2]\" for a slice of integers"
+}
+
 func parseBool(text string) (resource.Value, error) {
 	switch strings.ToLower(text) {
 	case "true":
@@ -211,7 +268,7 @@ func parseBool(text string) (resource.Value, error) {
 	case "false":
 		return resource.NewBool(false), nil
 	}
-	return resource.Value{}, fmt.Errorf("%q is not a boolean (write true or false)", text)
+	return resource.Value{}, fmt.Errorf("%q is not a boolean", text)
 }
 
 func parseJSONValue(text string) (resource.Value, error) {

@@ -224,7 +224,7 @@ func TestDefaultsOfEveryKind(t *testing.T) {
 	if _, ok := o["zero"]; ok {
 		t.Errorf("an optional zero value without a default was written")
 	}
-	for text, want := range map[string]string{"yes": `"yes" is not a boolean (write true or false)`, "{": "not valid JSON: unexpected end of JSON input"} {
+	for text, want := range map[string]string{"yes": `"yes" is not a boolean`, "{": "not valid JSON: unexpected end of JSON input"} {
 		c := codec(boolCodec{})
 		if text == "{" {
 			c = mapCodec{elem: stringCodec{}}

@@ -19,10 +19,27 @@
 //		Name string `plinth:"name" doc:"The generated name."`
 //	}
 //
-// The tag options are optional (a program may leave it out), secret (always
-// returned as a secret), replaceOnChanges (a change replaces the resource)
-// and computed (the provider fills it in). `doc` describes the property and
-// `default` gives the value Check applies when it is missing.
+// The plinth tag gives the property name (an identifier; the field name
+// with a lower-case first word when left out) and options after commas:
+// optional (a program may leave it out), secret (always returned as a
+// secret), replaceOnChanges (a change replaces the resource) and computed
+// (the provider fills it in). A property without optional or a default is
+// required. `plinth:"-"` leaves a field out, as do unexported fields; an
+// embedded struct without a plinth tag contributes its fields. `doc`
+// describes the property and `default` gives the value Check applies when
+// it is missing: the literal text for a string, true or false for a bool,
+// a number for a number, JSON for anything else.
+//
+// Mistakes in these declarations are found when New builds the provider,
+// never at request time: New returns a *DeclarationError naming the Go
+// type, the path to the field (Spec.Color, Rules[].Port) and how to fix it
+// for a struct tag that does not parse (key:"value" pairs separated by
+// spaces, each key once), an unknown tag option, a property name that is
+// not an identifier, a default that does not fit the field's type, two
+// fields with one property name (embedded structs included), a field type
+// the SDK cannot convert (a channel, a func, an interface with methods, a
+// map without string keys, a recursive type), or an unexported embedded
+// non-struct named as a property.
 //
 // The resource type implements Resource (Create) and any of the optional
 // interfaces Reader, Updater, Deleter, Checker, Differ, CreatePreviewer and

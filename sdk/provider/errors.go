@@ -45,3 +45,31 @@ func (e *PanicError) Error() string {
 	return fmt.Sprintf("provider %s panicked in %s%s: %v (this is a bug in the provider; please report it to its authors)",
 		e.Provider, e.Method, where, e.Value)
 }
+
+// DeclarationError reports a Go type given to the SDK (a resource's inputs
+// or outputs, a function's arguments or result, the configuration) that
+// cannot be described as properties: a struct tag that does not parse, an
+// unknown tag option, a default that does not fit its field, two fields
+// with one property name, an unsupported field type. New returns it
+// (wrapped), so a malformed declaration stops the provider from being
+// built rather than failing a request.
+type DeclarationError struct {
+	// Type is the Go type given to the SDK, such as "main.PetArgs".
+	Type string
+	// Field is the path of Go field names from Type to the bad field, such
+	// as "Spec.Color"; "[]" stands for the element of a slice or map, as in
+	// "Rules[].Port".
+	Field string
+	// Owner is the struct type declaring the field when that is not Type
+	// (a nested or embedded struct); empty otherwise.
+	Owner string
+	// Reason says what is wrong and how to fix it.
+	Reason string
+}
+
+func (e *DeclarationError) Error() string {
+	if e.Owner != "" {
+		return fmt.Sprintf("type %s, field %s (declared in %s): %s", e.Type, e.Field, e.Owner, e.Reason)
+	}
+	return fmt.Sprintf("type %s, field %s: %s", e.Type, e.Field, e.Reason)
+}

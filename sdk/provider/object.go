@@ -17,6 +17,8 @@ type field struct {
 	tag   fieldTag
 	codec codec
 	def   resource.Value
+	// decl names the Go field, such as "main.PetArgs.Name".
+	decl string
 }
 
 func (f *field) name() string { return f.tag.name }

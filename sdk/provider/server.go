@@ -76,7 +76,9 @@ func (s *setup) addFunction(token string, h functionHandler) error {
 
 // New builds a provider from Go types. It derives the schema from the
 // types' field tags and fails if a type cannot be described (an unsupported
-// field type, a bad tag or default, a token outside the package).
+// field type, a bad tag or default, two fields with one property name; a
+// *DeclarationError names the type and field) or a token is outside the
+// package, so that no malformed declaration reaches a request.
 // The provider it returns must be configured before use.
 func New(info Info, opts ...Option) (Provider, error) {
 	if err := resource.ValidateSchemaToken(info.Name + ":index:X"); err != nil {

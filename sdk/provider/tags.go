@@ -3,6 +3,7 @@ package provider
 import (
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -23,26 +24,98 @@ type fieldTag struct {
 }
 
 // parseTag reads a field's tags. skip is set for fields that are not
-// properties: unexported ones and those tagged `plinth:"-"`.
+// properties: unexported ones and those tagged `plinth:"-"`. The error, if
+// any, says what is wrong with the tags and how to fix them; the caller
+// names the type and field.
 func parseTag(f reflect.StructField) (tag fieldTag, skip bool, err error) {
 	raw, tagged := f.Tag.Lookup("plinth")
 	if raw == "-" || (!f.IsExported() && !f.Anonymous) {
 		return tag, true, nil
+	}
+	if err := checkTagSyntax(f.Tag); err != nil {
+		return tag, false, err
 	}
 	parts := strings.Split(raw, ",")
 	tag.name = strings.TrimSpace(parts[0])
 	if tag.name == "" && !(f.Anonymous && !tagged) {
 		tag.name = lowerCamel(f.Name)
 	}
+	if tag.name != "" && !isPropertyName(tag.name) {
+		return tag, false, fmt.Errorf("property name %q in tag `plinth:%q` is not an identifier; "+
+			"use letters, digits and underscores, starting with a letter or underscore", tag.name, raw)
+	}
 	for _, opt := range parts[1:] {
 		if err := tag.setOption(strings.TrimSpace(opt)); err != nil {
-			return tag, false, fmt.Errorf("field %s: %w", f.Name, err)
+			return tag, false, err
 		}
 	}
 	tag.doc = f.Tag.Get("doc")
 	tag.def, tag.hasDefault = f.Tag.Lookup("default")
+	if !f.IsExported() && tag.name != "" && f.Type.Kind() != reflect.Struct {
+		return tag, false, fmt.Errorf("the embedded field %s is unexported, so the SDK cannot set it as "+
+			"property %q; export its type, or tag it `plinth:\"-\"`", f.Name, tag.name)
+	}
 	return tag, false, nil
 }
+
+// tagKeys are the struct tag keys the SDK reads.
+var tagKeys = map[string]bool{"plinth": true, "doc": true, "default": true}
+
+// checkTagSyntax reports a struct tag that does not follow the convention
+// reflect.StructTag reads (key:"value" pairs separated by spaces), since
+// reflect silently ignores the rest of such a tag, and a key the SDK reads
+// given twice, since only the first counts.
+func checkTagSyntax(tag reflect.StructTag) error {
+	seen := map[string]bool{}
+	for s := string(tag); ; {
+		s = strings.TrimLeft(s, " ")
+		if s == "" {
+			return nil
+		}
+		i := 0
+		for i < len(s) && s[i] > ' ' && s[i] != ':' && s[i] != '"' && s[i] != 0x7f {
+			i++
+		}
+		if i == 0 || i+1 >= len(s) || s[i] != ':' || s[i+1] != '"' {
+			return fmt.Errorf("struct tag `%s` does not parse at %q; write each entry as key:\"value\" "+
+				"(no space after the colon, the value in double quotes), entries separated by spaces", tag, s)
+		}
+		key := s[:i]
+		s = s[i+1:]
+		j := 1
+		for j < len(s) && s[j] != '"' {
+			if s[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		if j >= len(s) {
+			return fmt.Errorf("struct tag `%s` does not parse: the value of %s is missing its closing double quote", tag, key)
+		}
+		if _, err := strconv.Unquote(s[:j+1]); err != nil {
+			return fmt.Errorf("struct tag `%s` does not parse: the value of %s, %s, is not a valid Go string", tag, key, s[:j+1])
+		}
+		if tagKeys[key] && seen[key] {
+			return fmt.Errorf("struct tag `%s` gives %s twice; only the first is read, so give it once", tag, key)
+		}
+		seen[key] = true
+		s = s[j+1:]
+	}
+}
+
+// isPropertyName reports whether name can name a property: an identifier
+// of letters, digits and underscores that does not start with a digit.
+func isPropertyName(name string) bool {
+	for i, r := range name {
+		if r != '_' && !unicode.IsLetter(r) && (i == 0 || !unicode.IsDigit(r)) {
+			return false
+		}
+	}
+	return name != ""
+}
+
+// tagOptions are the options a plinth tag may list after the name.
+var tagOptions = []string{"optional", "secret", "replaceOnChanges", "computed"}
 
 func (t *fieldTag) setOption(opt string) error {
 	switch opt {
@@ -55,8 +128,15 @@ func (t *fieldTag) setOption(opt string) error {
 	case "computed":
 		t.computed = true
 	case "":
+	case "required":
+		return fmt.Errorf("unknown plinth tag option %q: properties are required unless tagged optional "+
+			"or given a default, so remove it", opt)
 	default:
-		return fmt.Errorf("unknown plinth tag option %q (known: optional, secret, replaceOnChanges, computed)", opt)
+		hint := ""
+		if n := nearest(opt, tagOptions); n != "" {
+			hint = fmt.Sprintf("; did you mean %q?", n)
+		}
+		return fmt.Errorf("unknown plinth tag option %q (known: %s)%s", opt, strings.Join(tagOptions, ", "), hint)
 	}
 	return nil
 }
