@@ -188,7 +188,7 @@ func checkBody(body *hclsyntax.Body, props, results map[string]schema.Property, 
 			}
 		}
 		set[name] = true
-		ds = append(ds, checkBlock(name, b, content, props)...)
+		ds = append(ds, checkBlock(name, b, content, props, results)...)
 	}
 	for _, name := range sortedProps(props) {
 		if props[name].Required && !set[name] {
@@ -234,8 +234,9 @@ func checkJSONBody(body hcl.Body, props, results map[string]schema.Property) hcl
 	return ds
 }
 
-// checkBlock checks a nested block (content is a dynamic block's content).
-func checkBlock(name string, b *hclsyntax.Block, content *hclsyntax.Body, props map[string]schema.Property) hcl.Diagnostics {
+// checkBlock checks a nested block (content is a dynamic block's content);
+// results are the result attributes of the body it is in.
+func checkBlock(name string, b *hclsyntax.Block, content *hclsyntax.Body, props, results map[string]schema.Property) hcl.Diagnostics {
 	p, ok := props[name]
 	if !ok {
 		rng := b.TypeRange
@@ -244,14 +245,20 @@ func checkBlock(name string, b *hclsyntax.Block, content *hclsyntax.Body, props 
 		}
 		return hcl.Diagnostics{errorAt(rng, "Unsupported block type", "Blocks of type %q are not expected here.%s", name, didYouMean(name, props))}
 	}
-	t := p.Type
-	if t.Elem != nil && (t.Kind == schema.TypeArray || t.Kind == schema.TypeMap) {
-		t = *t.Elem
-	}
+	t := blockObject(p.Type)
 	if content == nil || t.Kind != schema.TypeObject || t.Properties == nil {
 		return nil
 	}
-	return checkBody(content, t.Properties, nil, false)
+	return checkBody(content, t.Properties, blockObject(results[name].Type).Properties, false)
+}
+
+// blockObject is the object type of a nested block's type: the element
+// of a list, set or map of blocks.
+func blockObject(t schema.Type) schema.Type {
+	if t.Elem != nil && (t.Kind == schema.TypeArray || t.Kind == schema.TypeMap) {
+		return *t.Elem
+	}
+	return t
 }
 
 // unsupportedArgument reports an argument the type does not take: a

@@ -34,7 +34,7 @@ var (
 			"filename": {Type: str}, "size": {Type: num}, "digest": {Type: str},
 			"tags": {Type: schema.Type{Kind: schema.TypeArray, Elem: &str}},
 			"subject": {Type: schema.Type{Kind: schema.TypeArray, Elem: &schema.Type{Kind: schema.TypeObject,
-				Properties: map[string]schema.Property{"cn": {Type: str}, "pw": {Type: str, Secret: true}}}}},
+				Properties: map[string]schema.Property{"cn": {Type: str}, "pw": {Type: str, Secret: true}, "serial": {Type: str}}}}},
 		}}},
 		Functions: map[string]schema.FunctionSchema{"chk:index:chk_file": {
 			Inputs: map[string]schema.Property{
@@ -60,6 +60,7 @@ func TestSchemaChecks(t *testing.T) {
 		"data argument":      {"data \"chk_file\" \"a\" {\n  file = \"x\"\n}", "main.tf:2:3: Unsupported argument"},
 		"read-only argument": {"resource \"chk_file\" \"a\" {\n  filename = \"x\"\n  digest = \"d\"\n}", "main.tf:3:12: Invalid Configuration for Read-Only Attribute"},
 		"read-only detail":   {"resource \"chk_file\" \"a\" {\n  filename = \"x\"\n  digest = \"d\"\n}", "Cannot set value for this attribute as the provider has marked it as read-only. Remove the configuration line setting the value."},
+		"nested read-only":   {"resource \"chk_file\" \"a\" {\n  filename = \"x\"\n  subject {\n    cn = \"c\"\n    serial = \"s\"\n  }\n}", "main.tf:5:14: Invalid Configuration for Read-Only Attribute"},
 		"read-only data":     {"data \"chk_file\" \"a\" {\n  filename = \"x\"\n  content = \"c\"\n}", "main.tf:3:13: Invalid Configuration for Read-Only Attribute"},
 	}
 	for name, c := range cases {
