@@ -14,8 +14,10 @@ import (
 // broken configuration under testdata/bad (a FILE.tf, or a directory
 // whose files, main.tf and others, are copied in): up must exit 1 with a
 // diagnostic at the file:line:col and with the summary main.tf's first
-// line ("# want: main.tf:L:C Summary") names, and leave the recorded
-// state byte for byte as it was.
+// line ("# want: main.tf:L:C Summary") names, with the text of each
+// "# also: TEXT" line that follows it (DIR in TEXT stands for the
+// project's directory), and leave the recorded state byte for byte as
+// it was.
 func TestBadInput(t *testing.T) {
 	needReal(t)
 	cases, err := filepath.Glob("testdata/bad/*")
@@ -60,11 +62,30 @@ func TestBadInput(t *testing.T) {
 			if !strings.Contains(r.Stderr, filepath.Join(p.dir, where)) || !strings.Contains(r.Stderr, summary) {
 				t.Errorf("the error does not name %s with %q:\n%s", where, summary, r.Stderr)
 			}
+			for _, line := range alsoWanted(string(src), p.dir) {
+				if !strings.Contains(r.Stderr, line) {
+					t.Errorf("the error does not say %q:\n%s", line, r.Stderr)
+				}
+			}
 			if diff := cmp.Diff(before, tree(t, filepath.Join(p.dir, ".plinth", "stacks"))); diff != "" {
 				t.Errorf("the recorded state changed (-before +after):\n%s", diff)
 			}
 		})
 	}
+}
+
+// alsoWanted is the text of the "# also: " lines that follow a broken
+// configuration's first line, with DIR replaced by dir.
+func alsoWanted(src, dir string) []string {
+	var out []string
+	for _, line := range strings.Split(src, "\n")[1:] {
+		text, ok := strings.CutPrefix(line, "# also: ")
+		if !ok {
+			break
+		}
+		out = append(out, strings.ReplaceAll(text, "DIR", dir))
+	}
+	return out
 }
 
 // tree reads every file under dir.

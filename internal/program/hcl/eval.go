@@ -481,6 +481,14 @@ func (r *run) customConditions(ctx *hcl.EvalContext, cs []*condition, summary st
 // conditions evaluates conditions; a false one is an error (or a warning)
 // with its message. Unknown conditions are left for later.
 func (r *run) conditions(ctx *hcl.EvalContext, cs []*condition, summary string, sev hcl.DiagnosticSeverity) bool {
+	return r.conditionsAt(ctx, cs, summary, sev, nil)
+}
+
+// conditionsAt checks conditions as conditions does; place, if not nil,
+// moves a failed condition's diagnostic elsewhere (a module variable's
+// to the module call's argument). A failed condition's diagnostic lists
+// the values its condition refers to.
+func (r *run) conditionsAt(ctx *hcl.EvalContext, cs []*condition, summary string, sev hcl.DiagnosticSeverity, place func(*condition, *hcl.Diagnostic)) bool {
 	ok := true
 	for _, c := range cs {
 		v, ds := c.cond.Value(ctx)
@@ -501,7 +509,10 @@ func (r *run) conditions(ctx *hcl.EvalContext, cs []*condition, summary string, 
 		}
 		if v.False() {
 			d := errorAt(c.cond.Range(), summary, "%s", r.message(ctx, c))
-			d.Severity = sev
+			d.Severity, d.Expression, d.EvalContext = sev, c.cond, ctx
+			if place != nil {
+				place(c, d)
+			}
 			r.report(hcl.Diagnostics{d})
 			ok = ok && sev != hcl.DiagError
 		}

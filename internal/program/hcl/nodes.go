@@ -1,6 +1,7 @@
 package hcl
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -51,11 +52,28 @@ func (r *run) variable(n *node, inst *modInst) bool {
 	}
 	vars[v.name] = conv
 	ctx.Variables["var"] = cty.ObjectVal(vars)
-	if !r.conditions(ctx, v.validations, "Invalid value for variable", hcl.DiagError) {
+	if !r.conditionsAt(ctx, v.validations, "Invalid value for variable", hcl.DiagError, atCall(inst, v.name, rng)) {
 		return false
 	}
 	inst.set("var."+v.name, conv)
 	return true
+}
+
+// atCall places a module variable's failed validation as terraform does:
+// at the value the module call gives (rng), in the context of the module
+// block, naming the validation rule that failed. Nil for the root module
+// and a variable the call does not set, whose failed validations stay at
+// their condition.
+func atCall(inst *modInst, name string, rng hcl.Range) func(*condition, *hcl.Diagnostic) {
+	if inst.call == nil || inst.call.args[name] == nil {
+		return nil
+	}
+	return func(c *condition, d *hcl.Diagnostic) {
+		at := rng
+		d.Subject = &at
+		d.Extra = diagContext(fmt.Sprintf("module %q", inst.call.name))
+		d.Detail += fmt.Sprintf("\n\nThis was checked by the validation rule at %s.", c.rng)
+	}
 }
 
 // variableValue finds the value given to a variable, and where.

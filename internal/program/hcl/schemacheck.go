@@ -82,18 +82,18 @@ func (r *run) checkResource(m *Module, rc *resourceConfig, cache map[string]*sch
 	if d != nil {
 		return nil, hcl.Diagnostics{d}
 	}
+	results := s.Resources[token].Outputs
 	if rc.mode == dataMode {
-		r.resultSchemas[rc] = s.Functions[token].Outputs
-	} else {
-		r.resultSchemas[rc] = s.Resources[token].Outputs
+		results = s.Functions[token].Outputs
 	}
+	r.resultSchemas[rc] = results
 	if inputs == nil {
 		return nil, nil
 	}
 	if body, ok := rc.body.(*hclsyntax.Body); ok {
-		return inputs, checkBody(body, inputs, true)
+		return inputs, checkBody(body, inputs, results, true)
 	}
-	return inputs, checkJSONBody(rc.body, inputs)
+	return inputs, checkJSONBody(rc.body, inputs, results)
 }
 
 // typeInputs finds a resource or data source type in its provider's
@@ -156,8 +156,10 @@ func closest(s string, names []string) (string, int) {
 }
 
 // checkBody checks one body's arguments and blocks against properties;
-// top is the resource's own body, where meta-arguments live.
-func checkBody(body *hclsyntax.Body, props map[string]schema.Property, top bool) hcl.Diagnostics {
+// top is the resource's own body, where meta-arguments live. results are
+// the type's result attributes: an argument naming one of them that is
+// not an input is a read-only attribute.
+func checkBody(body *hclsyntax.Body, props, results map[string]schema.Property, top bool) hcl.Diagnostics {
 	var ds hcl.Diagnostics
 	set := map[string]bool{}
 	for name, a := range body.Attributes {
@@ -167,7 +169,7 @@ func checkBody(body *hclsyntax.Body, props map[string]schema.Property, top bool)
 		set[name] = true
 		p, ok := props[name]
 		if !ok {
-			ds = append(ds, errorAt(a.NameRange, "Unsupported argument", "An argument named %q is not expected here.%s", name, didYouMean(name, props)))
+			ds = append(ds, unsupportedArgument(name, a.NameRange, a.Expr.Range(), props, results))
 			continue
 		}
 		ds = append(ds, checkLiteral(name, a.Expr, p.Type)...)
@@ -186,7 +188,7 @@ func checkBody(body *hclsyntax.Body, props map[string]schema.Property, top bool)
 			}
 		}
 		set[name] = true
-		ds = append(ds, checkBlock(name, b, content, props)...)
+		ds = append(ds, checkBlock(name, b, content, props, results)...)
 	}
 	for _, name := range sortedProps(props) {
 		if props[name].Required && !set[name] {
@@ -198,10 +200,11 @@ func checkBody(body *hclsyntax.Body, props map[string]schema.Property, top bool)
 }
 
 // checkJSONBody checks a .tf.json resource body: each property is an
-// argument or nested block the type has, literal values have the
-// attribute's type, and required arguments are set. Nested blocks are
-// JSON values here, checked by checkValues once evaluated.
-func checkJSONBody(body hcl.Body, props map[string]schema.Property) hcl.Diagnostics {
+// argument or nested block the type has (not one of its read-only
+// results), literal values have the attribute's type, and required
+// arguments are set. Nested blocks are JSON values here, checked by
+// checkValues once evaluated.
+func checkJSONBody(body hcl.Body, props, results map[string]schema.Property) hcl.Diagnostics {
 	attrs, ds := body.JustAttributes()
 	if ds.HasErrors() {
 		return ds
@@ -212,6 +215,10 @@ func checkJSONBody(body hcl.Body, props map[string]schema.Property) hcl.Diagnost
 			continue
 		}
 		p, ok := props[name]
+		if _, result := results[name]; !ok && result {
+			ds = append(ds, readOnly(a.Expr.Range()))
+			continue
+		}
 		if !ok {
 			ds = append(ds, errorAt(a.NameRange, "Extraneous JSON object property", "No argument or block type is named %q.%s", name, didYouMean(name, props)))
 			continue
@@ -227,8 +234,9 @@ func checkJSONBody(body hcl.Body, props map[string]schema.Property) hcl.Diagnost
 	return ds
 }
 
-// checkBlock checks a nested block (content is a dynamic block's content).
-func checkBlock(name string, b *hclsyntax.Block, content *hclsyntax.Body, props map[string]schema.Property) hcl.Diagnostics {
+// checkBlock checks a nested block (content is a dynamic block's content);
+// results are the result attributes of the body it is in.
+func checkBlock(name string, b *hclsyntax.Block, content *hclsyntax.Body, props, results map[string]schema.Property) hcl.Diagnostics {
 	p, ok := props[name]
 	if !ok {
 		rng := b.TypeRange
@@ -237,14 +245,40 @@ func checkBlock(name string, b *hclsyntax.Block, content *hclsyntax.Body, props 
 		}
 		return hcl.Diagnostics{errorAt(rng, "Unsupported block type", "Blocks of type %q are not expected here.%s", name, didYouMean(name, props))}
 	}
-	t := p.Type
-	if t.Elem != nil && (t.Kind == schema.TypeArray || t.Kind == schema.TypeMap) {
-		t = *t.Elem
-	}
+	t := blockObject(p.Type)
 	if content == nil || t.Kind != schema.TypeObject || t.Properties == nil {
 		return nil
 	}
-	return checkBody(content, t.Properties, false)
+	return checkBody(content, t.Properties, blockObject(results[name].Type).Properties, false)
+}
+
+// blockObject is the object type of a nested block's type: the element
+// of a list, set or map of blocks.
+func blockObject(t schema.Type) schema.Type {
+	if t.Elem != nil && (t.Kind == schema.TypeArray || t.Kind == schema.TypeMap) {
+		return *t.Elem
+	}
+	return t
+}
+
+// unsupportedArgument reports an argument the type does not take: a
+// read-only attribute (one of its results but not an input) at its value,
+// as terraform reports it, any other name at the name.
+func unsupportedArgument(name string, nameRng, valueRng hcl.Range, props, results map[string]schema.Property) *hcl.Diagnostic {
+	if _, ok := results[name]; ok {
+		return readOnly(valueRng)
+	}
+	return errorAt(nameRng, "Unsupported argument", "An argument named %q is not expected here.%s", name, didYouMean(name, props))
+}
+
+// readOnly is terraform's diagnostic for a value given to an attribute the
+// provider computes.
+func readOnly(rng hcl.Range) *hcl.Diagnostic {
+	return errorAt(rng, "Invalid Configuration for Read-Only Attribute",
+		"Cannot set value for this attribute as the provider has marked it as read-only. "+
+			"Remove the configuration line setting the value.\n\n"+
+			"Refer to the provider documentation or contact the provider developers for "+
+			"additional information about configurable and read-only attributes that are supported.")
 }
 
 func didYouMean(name string, props map[string]schema.Property) string {

@@ -34,7 +34,7 @@ var (
 			"filename": {Type: str}, "size": {Type: num}, "digest": {Type: str},
 			"tags": {Type: schema.Type{Kind: schema.TypeArray, Elem: &str}},
 			"subject": {Type: schema.Type{Kind: schema.TypeArray, Elem: &schema.Type{Kind: schema.TypeObject,
-				Properties: map[string]schema.Property{"cn": {Type: str}, "pw": {Type: str, Secret: true}}}}},
+				Properties: map[string]schema.Property{"cn": {Type: str}, "pw": {Type: str, Secret: true}, "serial": {Type: str}}}}},
 		}}},
 		Functions: map[string]schema.FunctionSchema{"chk:index:chk_file": {
 			Inputs: map[string]schema.Property{
@@ -58,6 +58,10 @@ func TestSchemaChecks(t *testing.T) {
 		"nested required":    {"resource \"chk_file\" \"a\" {\n  filename = \"x\"\n  subject {}\n}", "main.tf:3:11: Missing required argument"},
 		"dynamic content":    {"resource \"chk_file\" \"a\" {\n  filename = \"x\"\n  dynamic \"subject\" {\n    for_each = [1]\n    content { cm = 1 }\n  }\n}", "main.tf:5:15: Unsupported argument"},
 		"data argument":      {"data \"chk_file\" \"a\" {\n  file = \"x\"\n}", "main.tf:2:3: Unsupported argument"},
+		"read-only argument": {"resource \"chk_file\" \"a\" {\n  filename = \"x\"\n  digest = \"d\"\n}", "main.tf:3:12: Invalid Configuration for Read-Only Attribute"},
+		"read-only detail":   {"resource \"chk_file\" \"a\" {\n  filename = \"x\"\n  digest = \"d\"\n}", "Cannot set value for this attribute as the provider has marked it as read-only. Remove the configuration line setting the value."},
+		"nested read-only":   {"resource \"chk_file\" \"a\" {\n  filename = \"x\"\n  subject {\n    cn = \"c\"\n    serial = \"s\"\n  }\n}", "main.tf:5:14: Invalid Configuration for Read-Only Attribute"},
+		"read-only data":     {"data \"chk_file\" \"a\" {\n  filename = \"x\"\n  content = \"c\"\n}", "main.tf:3:13: Invalid Configuration for Read-Only Attribute"},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -101,6 +105,8 @@ func TestValueChecks(t *testing.T) {
 			`main.tf.json:1:59: Incorrect attribute value type`},
 		"json unknown argument": {map[string]string{"main.tf.json": `{"resource": {"chk_file": {"a": {"filename": "x", "colour": 1}}}}`},
 			`main.tf.json:1:51: Extraneous JSON object property`},
+		"json read-only argument": {map[string]string{"main.tf.json": `{"resource": {"chk_file": {"a": {"filename": "x", "digest": "d"}}}}`},
+			`main.tf.json:1:61: Invalid Configuration for Read-Only Attribute`},
 		"json missing required": {map[string]string{"main.tf.json": `{"resource": {"chk_file": {"a": {"size": 1}}}}`},
 			`Missing required argument`},
 		"json through a variable": {map[string]string{"main.tf.json": `{"variable": {"s": {"default": "big"}}, "resource": {"chk_file": {"a": {"filename": "x", "size": "${var.s}"}}}}`},

@@ -1,0 +1,61 @@
+package hcl
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/plinth-iac/plinth/internal/program"
+)
+
+// TestValidationDiagnostics: a failed variable validation lists the
+// values its condition refers to, as terraform does; in a module whose
+// call sets the variable, it is reported at the call's argument, in the
+// context of the module block, naming the validation rule.
+func TestValidationDiagnostics(t *testing.T) {
+	mod := "variable \"size\" {\n  type = number\n  validation {\n    condition     = var.size < 10\n    error_message = \"Too big.\"\n  }\n}\n"
+	call := func(args string) string {
+		return "module \"big\" {\n  source = \"./mod\"\n" + args + "}\n"
+	}
+	type where struct {
+		File         string
+		Line, Column int
+	}
+	cases := map[string]struct {
+		files  map[string]string
+		where  where
+		detail string
+	}{
+		"module call": {map[string]string{"main.tf": call("  size   = 50\n"), "mod/main.tf": mod},
+			where{"main.tf", 3, 12},
+			"on DIR/main.tf line 3, in module \"big\":\n3 |   size   = 50\n  |            ^^\n  | var.size is 50\n\nToo big.\n\nThis was checked by the validation rule at DIR/mod/main.tf:3,3-13."},
+		"module default": {map[string]string{"main.tf": call(""), "mod/main.tf": strings.Replace(mod, "number\n", "number\n  default = 12\n", 1)},
+			where{"main.tf", 5, 21},
+			"5 |     condition     = var.size < 10\n  |                     ^^^^^^^^^^^^^\n  | var.size is 12\n\nToo big."},
+		"root": {map[string]string{"main.tf": strings.Replace(mod, "number\n", "number\n  default = 12\n", 1)},
+			where{"main.tf", 5, 21},
+			"5 |     condition     = var.size < 10\n  |                     ^^^^^^^^^^^^^\n  | var.size is 12\n\nToo big."},
+		"sensitive": {map[string]string{"main.tf": strings.Replace(mod, "number\n", "number\n  default = 12\n  sensitive = true\n", 1)},
+			where{"main.tf", 6, 21},
+			"6 |     condition     = var.size < 10\n  |                     ^^^^^^^^^^^^^\n  | var.size has a sensitive value\n\nToo big."},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, err := runConfig(t, c.files, program.Options{}, false)
+			var ds program.Diagnostics
+			if !errors.As(err, &ds) || len(ds) != 1 || ds[0].Summary != "Invalid value for variable" {
+				t.Fatalf("got %v, want one failed validation", err)
+			}
+			d, dir := ds[0], filepath.Dir(ds[0].File)
+			if diff := cmp.Diff(c.where, where{filepath.Base(d.File), d.Line, d.Column}); diff != "" {
+				t.Errorf("place (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(strings.ReplaceAll(c.detail, "DIR", dir), d.Detail); diff != "" {
+				t.Errorf("detail (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
