@@ -116,14 +116,25 @@ func (i *modInst) get(addr string) (cty.Value, bool) {
 // the root module's outputs as the stack outputs, and returns the errors
 // found, as diagnostics.
 func (ev *Evaluator) Run(ctx context.Context, mon engine.Monitor) error {
+	return ev.newRun(ctx, mon).all()
+}
+
+// newRun is one run of the configuration, its root module instance made.
+func (ev *Evaluator) newRun(ctx context.Context, mon engine.Monitor) *run {
 	r := &run{Evaluator: ev, ctx: ctx, mon: mon, funcs: functions(ev.c.dir, time.Now(), ev.planning), instances: map[*Module][]*modInst{},
 		failedChecks: map[string]bool{}}
 	r.rootInst = &modInst{mod: ev.c.root, providers: map[string]string{}, vals: map[string]cty.Value{}}
 	r.instances[ev.c.root] = []*modInst{r.rootInst}
+	return r
+}
+
+// all runs every node of the configuration, each once what it refers to
+// is known, then sets the outputs; it returns the errors found.
+func (r *run) all() error {
 	if !r.schemaCheck() {
 		return r.result()
 	}
-	nodes := ev.c.graph.nodes
+	nodes := r.c.graph.nodes
 	r.st = make([]*nodeState, len(nodes))
 	for i := range nodes {
 		r.st[i] = &nodeState{done: make(chan struct{})}

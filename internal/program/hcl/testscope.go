@@ -4,7 +4,6 @@ import (
 	"context"
 	"sort"
 	"sync"
-	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -43,38 +42,13 @@ func (s *Scoped) Planning() *Scoped {
 	return &Scoped{ev: s.ev.DryRun().(*Evaluator)}
 }
 
-// Run is Evaluator.Run, keeping the run's root module instance. It
-// repeats Run's few lines rather than changing eval.go, which another
-// line of work holds.
+// Run is Evaluator.Run, keeping the run's root module instance.
 func (s *Scoped) Run(ctx context.Context, mon engine.Monitor) error {
-	ev := s.ev
-	r := &run{Evaluator: ev, ctx: ctx, mon: mon, funcs: functions(ev.c.dir, time.Now(), ev.planning), instances: map[*Module][]*modInst{},
-		failedChecks: map[string]bool{}}
-	r.rootInst = &modInst{mod: ev.c.root, providers: map[string]string{}, vals: map[string]cty.Value{}}
-	r.instances[ev.c.root] = []*modInst{r.rootInst}
+	r := s.ev.newRun(ctx, mon)
 	s.mu.Lock()
 	s.last = r
 	s.mu.Unlock()
-	if !r.schemaCheck() {
-		return r.result()
-	}
-	nodes := ev.c.graph.nodes
-	r.st = make([]*nodeState, len(nodes))
-	for i := range nodes {
-		r.st[i] = &nodeState{done: make(chan struct{})}
-	}
-	var wg sync.WaitGroup
-	for _, n := range nodes {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r.runNode(n)
-		}()
-	}
-	wg.Wait()
-	r.generateConfig()
-	r.setOutputs()
-	return r.result()
+	return r.all()
 }
 
 // Forget is Evaluator.Forget: removed blocks hold in a test run too.
