@@ -11,7 +11,9 @@ import (
 // input: a string or number held in a secret anywhere in the inputs. Such
 // an ID is itself secret (a name derived from a password, a path holding a
 // token): the state stores it sealed, the display masks it, and `${r.id}`
-// is secret.
+// is secret. A secret shorter than minContained counts only when the ID
+// equals it: a one-letter secret turns up by chance in one random
+// six-character ID out of eleven.
 func idFromSecret(id string, inputs resource.Object) bool {
 	if id == "" || id == UnknownID {
 		return false
@@ -29,9 +31,9 @@ func secretIn(id string, v resource.Value, secret bool) bool {
 	case resource.SecretKind:
 		return secretIn(id, v.SecretElement(), true)
 	case resource.StringKind:
-		return secret && v.Str() != "" && strings.Contains(id, v.Str())
+		return secret && holds(id, v.Str())
 	case resource.NumberKind:
-		return secret && strings.Contains(id, v.NumberLiteral())
+		return secret && holds(id, v.NumberLiteral())
 	case resource.ArrayKind:
 		for _, e := range v.Array() {
 			if secretIn(id, e, secret) {
@@ -46,6 +48,19 @@ func secretIn(id string, v resource.Value, secret bool) bool {
 		}
 	}
 	return false
+}
+
+// minContained is the shortest secret that makes an ID secret by being
+// part of it.
+const minContained = 4
+
+// holds reports whether id is secret, or contains it and it is long
+// enough not to be there by chance.
+func holds(id, secret string) bool {
+	if secret == "" {
+		return false
+	}
+	return id == secret || len(secret) >= minContained && strings.Contains(id, secret)
 }
 
 // maskIDOutputs returns outputs with every top-level string that holds a
