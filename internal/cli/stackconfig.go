@@ -352,16 +352,7 @@ func (c *stackConfig) saveAnew() error {
 		}
 		doc.Content = append(doc.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: "config"}, m)
 	}
-	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	if err := enc.Encode(doc); err != nil {
-		return fmt.Errorf("encoding %s: %w", c.shown, err)
-	}
-	if err := writeFileAtomic(c.path, buf.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("writing %s: %w", c.shown, err)
-	}
-	return nil
+	return c.encode(doc)
 }
 
 // saveSalt writes the encryptionsalt line into the file and changes
@@ -369,9 +360,8 @@ func (c *stackConfig) saveAnew() error {
 // rewriting the file from its values, would not keep. A file that is
 // missing, or not a mapping, is written by save.
 func (c *stackConfig) saveSalt() error {
-	data, err := os.ReadFile(c.path)
-	var doc yaml.Node
-	if err != nil || yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+	doc := c.readMapping()
+	if doc == nil {
 		return c.saveAnew()
 	}
 	top := doc.Content[0]
@@ -386,25 +376,15 @@ func (c *stackConfig) saveSalt() error {
 		salt[0].HeadComment, top.Content[0].HeadComment = top.Content[0].HeadComment, ""
 	}
 	top.Content = append(salt, top.Content...)
-	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	if err := enc.Encode(&doc); err != nil {
-		return fmt.Errorf("encoding %s: %w", c.shown, err)
-	}
-	if err := writeFileAtomic(c.path, buf.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("writing %s: %w", c.shown, err)
-	}
-	return nil
+	return c.encode(doc)
 }
 
 // saveInPlace writes the values and salt into the file's own YAML: keys
 // keep their order and comments, a new key goes after them, a removed
 // one goes. A file that is missing or not a mapping is written anew.
 func (c *stackConfig) saveInPlace() error {
-	data, err := os.ReadFile(c.path)
-	var doc yaml.Node
-	if err != nil || yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+	doc := c.readMapping()
+	if doc == nil {
 		return c.saveAnew()
 	}
 	top := doc.Content[0]
@@ -429,7 +409,18 @@ func (c *stackConfig) saveInPlace() error {
 	}
 	cfg.Content = kept
 	setSection(top, "config", cfg, false)
-	return c.encode(&doc)
+	return c.encode(doc)
+}
+
+// readMapping reads the file as YAML; nil if it is missing, does not
+// parse, or is not a mapping.
+func (c *stackConfig) readMapping() *yaml.Node {
+	data, err := os.ReadFile(c.path)
+	var doc yaml.Node
+	if err != nil || yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return nil
+	}
+	return &doc
 }
 
 // section returns the value of a top-level key, nil if none.
