@@ -30,7 +30,12 @@ func (b *Backend) ReadHistory(ctx context.Context, stack string) ([][]byte, erro
 	if err := b.check(ctx, stack); err != nil {
 		return nil, err
 	}
-	rows, err := b.pool.Query(ctx, "SELECT data::text FROM plinth_history WHERE project = $1 AND stack = $2 ORDER BY id", b.project, stack)
+	return b.historyRows(ctx, stack, "SELECT data::text FROM plinth_history WHERE project = $1 AND stack = $2 ORDER BY id", b.project, stack)
+}
+
+// historyRows runs a query of history rows' data for stack.
+func (b *Backend) historyRows(ctx context.Context, stack, query string, args ...any) ([][]byte, error) {
+	rows, err := b.pool.Query(ctx, query, args...)
 	if err != nil {
 		return nil, b.fail("reading the history", stack, err)
 	}

@@ -169,15 +169,6 @@ func (b *Backend) ReadHistoryTail(ctx context.Context, stack string) ([][]byte, 
 	if err := b.check(ctx, stack); err != nil {
 		return nil, err
 	}
-	rows, err := b.pool.Query(ctx, `SELECT data::text FROM (SELECT id, data FROM plinth_history
+	return b.historyRows(ctx, stack, `SELECT data::text FROM (SELECT id, data FROM plinth_history
 		WHERE project = $1 AND stack = $2 ORDER BY id DESC LIMIT $3) t ORDER BY id`, b.project, stack, historyTail)
-	if err != nil {
-		return nil, b.fail("reading the history", stack, err)
-	}
-	recs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) ([]byte, error) {
-		var s string
-		err := r.Scan(&s)
-		return []byte(s), err
-	})
-	return recs, b.fail("reading the history", stack, err)
 }
