@@ -29,9 +29,13 @@ func typedObject(o resource.Object, props map[string]schema.Property) cty.Value 
 }
 
 // typedAttr converts v to the list or map type t, if it is one and v
-// converts.
+// converts; an unknown v gets any type t names, so that a value known
+// after apply is still a string (or number, bool, list, map) in a
+// preview, as in a terraform plan: random_string.result != {} is known
+// to be true, where an unknown of no type would make it unknown.
 func typedAttr(v cty.Value, t schema.Type) cty.Value {
-	if t.Kind != schema.TypeArray && t.Kind != schema.TypeMap {
+	collection := t.Kind == schema.TypeArray || t.Kind == schema.TypeMap
+	if !collection && v.IsKnown() {
 		return v
 	}
 	ty, ok := ctyType(t)
