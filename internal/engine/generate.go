@@ -26,7 +26,7 @@ func (d *deployment) runStep(urn resource.URN, reg *Registration) (Registered, e
 	unlock := d.locks.lock(urn)
 	defer unlock()
 	if !isProvider(reg.Type) {
-		if err := d.adoptAlias(urn, reg); err != nil {
+		if err := d.adoptAlias(urn); err != nil {
 			return Registered{}, err
 		}
 	}

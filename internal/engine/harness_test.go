@@ -229,6 +229,19 @@ func (h *harness) names() []string {
 	return out
 }
 
+// urns lists the URNs of the live resources in state (custom and
+// component, not providers), sorted.
+func (h *harness) urns() []string {
+	var out []string
+	for _, r := range h.snap.Resources {
+		if !state.IsProviderType(r.Type) && !r.Delete {
+			out = append(out, string(r.URN))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 func (h *harness) get(name string) *state.Resource {
 	for _, r := range h.snap.Resources {
 		if r.URN.Name() == name && !r.Delete && !state.IsProviderType(r.Type) {

@@ -130,8 +130,11 @@ func (d *deployment) urn(typ, name string, parent resource.URN) resource.URN {
 // regState tracks one registration: whether its step has finished, and
 // the registrations waiting for that.
 type regState struct {
-	reg     *Registration
-	done    bool
+	reg  *Registration
+	done bool
+	// aliases are the URNs the resource may be recorded under
+	// (allAliases), which its children inherit.
+	aliases []resource.URN
 	waiters []func()
 	refs    []*regState // unfinished registrations this one waits for
 }
@@ -168,6 +171,11 @@ func (d *deployment) admit(reg *Registration) (resource.URN, *regState, error) {
 	if by := d.aliased[urn]; by != "" {
 		return "", nil, fmt.Errorf("resource %s is registered, but %s took over its state through an alias; remove the alias or this resource", urn, by)
 	}
+	var parentAliases []resource.URN
+	if p := d.registered[reg.Parent]; p != nil {
+		parentAliases = p.aliases
+	}
+	rs.aliases = d.allAliases(reg, parentAliases)
 	d.registered[urn] = rs
 	return urn, rs, nil
 }
