@@ -9,8 +9,8 @@ import (
 
 // refsProgram does, by stack: net creates a pet and exports its name and
 // a secret, and with config readBack reads the pet back by URN (getResource);
-// app and app2 read net's outputs through a StackReference; xf registers a
-// stack transform, which plinth does not support.
+// app and app2 read net's outputs through a StackReference; hook registers
+// a resource hook, which plinth does not support.
 const refsProgram = `"use strict";
 const pulumi = require("@pulumi/pulumi");
 const plinth = require("./plinth");
@@ -24,9 +24,9 @@ if (stack === "net") {
         exports.readBack = b.name;
         exports.readBackID = b.id;
     }
-} else if (stack === "xf") {
-    pulumi.runtime.registerResourceTransform((args) => undefined);
-    new plinth.Pet("a", { length: 2 });
+} else if (stack === "hook") {
+    const hook = new pulumi.ResourceHook("announce", () => {});
+    new plinth.Pet("a", { length: 2 }, { hooks: { beforeCreate: [hook] } });
 } else {
     const net = new pulumi.StackReference("organization/jsprog/net");
     exports.copied = net.getOutput("petName");
@@ -38,13 +38,13 @@ if (stack === "net") {
 // stack back by URN (new Pet(name, {}, {urn})), and another stack's
 // outputs through a StackReference served from plinth's own file backend,
 // a secret output staying secret; a referenced stack sealed with another
-// passphrase is refused, saying so; and a stack transform fails with an
+// passphrase is refused, saying so; and a resource hook fails with an
 // error naming plinth, not one telling the user to update the Pulumi CLI.
 //
 // Before, the getResource invoke and the StackReference read went to a
-// provider for package "pulumi", which plinth has not; and the transform
-// failed in the SDK with "The Pulumi CLI does not support transforms.
-// Please update the Pulumi CLI".
+// provider for package "pulumi", which plinth has not; and the SDK failed
+// with "The Pulumi CLI does not support transforms. Please update the
+// Pulumi CLI" (transforms are now served: TestPulumiNodejsTransforms).
 func TestPulumiNodejsReferences(t *testing.T) {
 	modules := npmModules(t, pulumiNodejs)
 	dir := jsProjectDir(t, modules, transpileSDK(t, modules), refsProgram)
@@ -84,8 +84,8 @@ func TestPulumiNodejsReferences(t *testing.T) {
 		t.Errorf("app2 (another passphrase) referencing net: exit %d, want a failure naming net and the passphrase\n%s", r.Code, r.Output())
 	}
 
-	r = clitest.Run(t, dir, opts("p"), "--stack", "xf", "up", "--yes")
-	if r.Code == 0 || !strings.Contains(r.Output(), "stack transform") || !strings.Contains(r.Output(), "not supported by plinth") || strings.Contains(r.Output(), "update the Pulumi CLI") {
-		t.Errorf("xf (a stack transform): exit %d, want a failure naming plinth and the transform\n%s", r.Code, r.Output())
+	r = clitest.Run(t, dir, opts("p"), "--stack", "hook", "up", "--yes")
+	if r.Code == 0 || !strings.Contains(r.Output(), `resource hook "announce"`) || !strings.Contains(r.Output(), "not supported by plinth") || strings.Contains(r.Output(), "update the Pulumi CLI") {
+		t.Errorf("hook (a resource hook): exit %d, want a failure naming plinth and the hook\n%s", r.Code, r.Output())
 	}
 }

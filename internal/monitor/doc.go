@@ -12,8 +12,11 @@
 //
 // Call (a method of a component from a provider plugin) goes to the engine
 // as an InvokeRequest with Method set; ReadResource (`get` functions) as a
-// read registration. SupportsFeature answers true for the features plinth
-// refuses (transforms, hooks, parameterized packages, replaceWith), so that
+// read registration. Transforms are functions of the program, called back
+// through the Callbacks service its SDK serves before a registration or an
+// invoke reaches the engine (transform.go). SupportsFeature answers true
+// for the features plinth refuses (hooks, parameterized packages,
+// replaceWith), so that
 // the SDK makes the call and the monitor refuses it with an error naming
 // plinth; told false, the SDKs tell the user to update the Pulumi CLI.
 package monitor

@@ -264,8 +264,8 @@ func TestUnsupported(t *testing.T) {
 	_, _, c, _, _ := client(t)
 	ctx := context.Background()
 	calls := map[string]func() error{
-		"RegisterStackTransform": func() error {
-			_, err := c.RegisterStackTransform(ctx, &pulumirpc.Callback{})
+		"RegisterErrorHook": func() error {
+			_, err := c.RegisterErrorHook(ctx, &pulumirpc.RegisterErrorHookRequest{Name: "e"})
 			return err
 		},
 		"RegisterResourceHook": func() error {

@@ -64,8 +64,6 @@ func (s *Server) registration(req *pulumirpc.RegisterResourceRequest, urn resour
 // about those it ignores.
 func (s *Server) refuseUnsupported(req *pulumirpc.RegisterResourceRequest, what string) error {
 	switch {
-	case len(req.GetTransforms()) > 0:
-		return &RequestError{what, "it has resource transforms, which plinth does not support; apply the change in the program instead"}
 	case req.Hooks != nil && hasHooks(req.Hooks):
 		return &RequestError{what, "it has resource hooks, which plinth does not support; remove the hooks option"}
 	case req.GetPackageRef() != "":

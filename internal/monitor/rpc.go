@@ -36,12 +36,11 @@ var features = map[string]bool{
 	// Honoured.
 	"secrets": true, "resourceReferences": true, "outputValues": true,
 	"deletedWith": true, "aliasSpecs": true,
-	// Refused where used, naming plinth: RegisterStackTransform,
-	// RegisterStackInvokeTransform, RegisterResourceHook,
-	// RegisterErrorHook, RegisterPackage, and the transforms, hooks and
-	// replaceWith options of RegisterResource (refuseUnsupported).
-	"transforms": true, "invokeTransforms": true, "resourceHooks": true,
-	"errorHooks": true, "parameterization": true, "replaceWith": true,
+	"transforms": true, "invokeTransforms": true, // transform.go
+	// Refused where used, naming plinth: RegisterResourceHook,
+	// RegisterErrorHook, RegisterPackage, and the hooks and replaceWith
+	// options of RegisterResource (refuseUnsupported).
+	"resourceHooks": true, "errorHooks": true, "parameterization": true, "replaceWith": true,
 }
 
 // SupportsFeature implements pulumirpc.ResourceMonitorServer.
@@ -57,6 +56,10 @@ func (m *resourceMonitor) RegisterResource(ctx context.Context, req *pulumirpc.R
 		return s.registerRoot(req)
 	}
 	urn := s.mon.URN(req.GetType(), req.GetName(), s.parent(req.GetParent()))
+	req, err := s.transformResource(ctx, urn, req)
+	if err != nil {
+		return nil, s.transformFailed(err)
+	}
 	reg, err := s.registration(req, urn)
 	if err != nil {
 		return nil, status.Error(codes.InvalidArgument, s.refuse(err).Error())
@@ -119,6 +122,12 @@ func (m *resourceMonitor) RegisterResourceOutputs(_ context.Context, req *pulumi
 // Invoke implements pulumirpc.ResourceMonitorServer.
 func (m *resourceMonitor) Invoke(ctx context.Context, req *pulumirpc.ResourceInvokeRequest) (*pulumirpc.ResourceInvokeResponse, error) {
 	s := m.s
+	if req.GetTok() != GetResourceToken {
+		var err error
+		if req, err = s.transformInvoke(ctx, req); err != nil {
+			return nil, s.transformFailed(err)
+		}
+	}
 	args, err := pulumiwire.DecodeObject(req.GetArgs(), pulumiwire.Full())
 	if err != nil {
 		err = &RequestError{"function " + req.GetTok(), fmt.Sprintf("the program sent a malformed argument (%v)", err)}
@@ -187,14 +196,18 @@ func (m *resourceMonitor) Call(ctx context.Context, req *pulumirpc.ResourceCallR
 	return &pulumirpc.CallResponse{Return: obj}, nil
 }
 
-// RegisterStackTransform implements pulumirpc.ResourceMonitorServer.
-func (m *resourceMonitor) RegisterStackTransform(context.Context, *pulumirpc.Callback) (*emptypb.Empty, error) {
-	return nil, m.s.unsupported("a stack transform (pulumi.runtime.registerResourceTransform)", "change the resources in the program instead")
+// RegisterStackTransform implements pulumirpc.ResourceMonitorServer: the
+// transform applies to every resource registered after (transform.go).
+func (m *resourceMonitor) RegisterStackTransform(_ context.Context, cb *pulumirpc.Callback) (*emptypb.Empty, error) {
+	m.s.addStackTransform(cb)
+	return &emptypb.Empty{}, nil
 }
 
-// RegisterStackInvokeTransform implements pulumirpc.ResourceMonitorServer.
-func (m *resourceMonitor) RegisterStackInvokeTransform(context.Context, *pulumirpc.Callback) (*emptypb.Empty, error) {
-	return nil, m.s.unsupported("an invoke transform (pulumi.runtime.registerInvokeTransform)", "change the function arguments in the program instead")
+// RegisterStackInvokeTransform implements pulumirpc.ResourceMonitorServer:
+// the transform applies to every function invoked after.
+func (m *resourceMonitor) RegisterStackInvokeTransform(_ context.Context, cb *pulumirpc.Callback) (*emptypb.Empty, error) {
+	m.s.addInvokeTransform(cb)
+	return &emptypb.Empty{}, nil
 }
 
 // RegisterResourceHook implements pulumirpc.ResourceMonitorServer.

@@ -62,6 +62,9 @@ type Server struct {
 	failed    chan struct{}         // closed when a registration first fails
 	failOnce  sync.Once
 	logged    []string // error messages the program logged
+	xf        transforms
+
+	cb callbacks // the program's Callbacks service, for transforms
 }
 
 // Start listens on a loopback port and serves mon until Close.
@@ -82,7 +85,10 @@ func Start(mon engine.Monitor, cfg Config) (*Server, error) {
 func (s *Server) Addr() string { return s.lis.Addr().String() }
 
 // Close stops serving; requests in flight are cancelled.
-func (s *Server) Close() { s.grpc.Stop() }
+func (s *Server) Close() {
+	s.grpc.Stop()
+	s.cb.close()
+}
 
 // Err returns the requests the monitor refused (malformed values,
 // unsupported options), joined; nil if none.
@@ -108,6 +114,16 @@ func (s *Server) LoggedErrors() []string {
 func (s *Server) Failed() <-chan struct{} { return s.failed }
 
 func (s *Server) markFailed() { s.failOnce.Do(func() { close(s.failed) }) }
+
+// hasFailed reports whether a registration has failed.
+func (s *Server) hasFailed() bool {
+	select {
+	case <-s.failed:
+		return true
+	default:
+		return false
+	}
+}
 
 // refuse records a request the monitor refused and returns the error for
 // the program.

@@ -1,0 +1,185 @@
+package monitor_test
+
+import (
+	"context"
+	"errors"
+	"net"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/structpb"
+
+	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// fakeCallbacks serves the Callbacks service a program's SDK serves: each
+// token names a function of the request's bytes.
+type fakeCallbacks struct {
+	pulumirpc.UnimplementedCallbacksServer
+	addr  string
+	funcs map[string]func([]byte) (proto.Message, error)
+	mu    sync.Mutex
+	calls []string // tokens, in order
+}
+
+func (f *fakeCallbacks) Invoke(_ context.Context, req *pulumirpc.CallbackInvokeRequest) (*pulumirpc.CallbackInvokeResponse, error) {
+	f.mu.Lock()
+	f.calls = append(f.calls, req.GetToken())
+	f.mu.Unlock()
+	fn := f.funcs[req.GetToken()]
+	if fn == nil {
+		return nil, status.Error(codes.InvalidArgument, "callback not found: "+req.GetToken())
+	}
+	resp, err := fn(req.GetRequest())
+	if err != nil {
+		return nil, status.Error(codes.Unknown, err.Error())
+	}
+	body, err := proto.Marshal(resp)
+	return &pulumirpc.CallbackInvokeResponse{Response: body}, err
+}
+
+func (f *fakeCallbacks) cb(token string) *pulumirpc.Callback {
+	return &pulumirpc.Callback{Target: f.addr, Token: token}
+}
+
+func serveCallbacks(t *testing.T, funcs map[string]func([]byte) (proto.Message, error)) *fakeCallbacks {
+	t.Helper()
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fakeCallbacks{addr: lis.Addr().String(), funcs: funcs}
+	g := grpc.NewServer()
+	pulumirpc.RegisterCallbacksServer(g, f)
+	go func() { _ = g.Serve(lis) }()
+	t.Cleanup(g.Stop)
+	return f
+}
+
+// trail is a resource transform that appends its name to the list input
+// "trail"; with protect it also sets the protect option.
+func trail(name string, protect bool) func([]byte) (proto.Message, error) {
+	return func(b []byte) (proto.Message, error) {
+		var req pulumirpc.TransformRequest
+		if err := proto.Unmarshal(b, &req); err != nil {
+			return nil, err
+		}
+		props := req.GetProperties().AsMap()
+		list, _ := props["trail"].([]any)
+		props["trail"] = append(list, name)
+		s, err := structpb.NewStruct(props)
+		if err != nil {
+			return nil, err
+		}
+		opts := req.GetOptions()
+		if protect {
+			opts.Protect = proto.Bool(true)
+		}
+		return &pulumirpc.TransformResponse{Properties: s, Options: opts}, nil
+	}
+}
+
+// TestTransforms: the monitor applies a resource's own transforms, then
+// its ancestors', then the stack's, each seeing what the one before
+// returned, and registers the result: properties and options (protect;
+// alias URNs survive as aliases). An invoke transform rewrites a
+// function's arguments. Before, plinth refused transforms.
+func TestTransforms(t *testing.T) {
+	ctx := context.Background()
+	fake, srv, c, _, _ := client(t)
+	cbs := serveCallbacks(t, map[string]func([]byte) (proto.Message, error){
+		"comp": trail("comp", false), "child": trail("child", true), "stack": trail("stack", false),
+		"args": func(b []byte) (proto.Message, error) {
+			var req pulumirpc.TransformInvokeRequest
+			if err := proto.Unmarshal(b, &req); err != nil {
+				return nil, err
+			}
+			args := req.GetArgs().AsMap()
+			args["name"] = "from-transform"
+			s, err := structpb.NewStruct(args)
+			return &pulumirpc.TransformInvokeResponse{Args: s, Options: req.GetOptions()}, err
+		},
+	})
+	registerRoot(t, c)
+	if _, err := c.RegisterStackTransform(ctx, cbs.cb("stack")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.RegisterStackInvokeTransform(ctx, cbs.cb("args")); err != nil {
+		t.Fatal(err)
+	}
+	comp, err := c.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{Type: "my:index:Group", Name: "g", Parent: root,
+		Object: &structpb.Struct{}, Transforms: []*pulumirpc.Callback{cbs.cb("comp")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := "urn:pulumi:dev::proj::plinth:random:Pet::old"
+	if _, err := c.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{Type: "plinth:random:Pet", Name: "p", Custom: true, Parent: comp.GetUrn(),
+		Object: &structpb.Struct{}, AliasURNs: []string{old}, Transforms: []*pulumirpc.Callback{cbs.cb("child")}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Invoke(ctx, &pulumirpc.ResourceInvokeRequest{Tok: "plinth:index:getEnv", Args: &structpb.Struct{}}); err != nil {
+		t.Fatal(err)
+	}
+	trailOf := func(r engine.Registration) []string {
+		var out []string
+		for _, v := range r.Inputs["trail"].Array() {
+			out = append(out, v.Str())
+		}
+		return out
+	}
+	got := map[string][]string{}
+	for _, r := range fake.regs {
+		got[r.Name] = trailOf(r)
+	}
+	want := map[string][]string{"g": {"comp", "stack"}, "p": {"child", "comp", "stack"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("transforms applied, by resource (-want +got):\n%s", diff)
+	}
+	p := fake.regs[len(fake.regs)-1]
+	if !p.Protect || !cmp.Equal(p.Aliases, []engine.Alias{{URN: resource.URN(old)}}) {
+		t.Errorf("p: protect %v, aliases %v; want protect (set by its transform) and its alias URN kept", p.Protect, p.Aliases)
+	}
+	if got := fake.invokes[0].Args["name"].Str(); got != "from-transform" {
+		t.Errorf("getEnv's name = %q, want the invoke transform's", got)
+	}
+	if srv.Err() != nil {
+		t.Errorf("the operation failed: %v", srv.Err())
+	}
+}
+
+// TestTransformThatFails: a transform that throws fails the registration
+// with an error naming the resource and giving the program's message;
+// nothing reaches the engine and the operation is marked failed.
+func TestTransformThatFails(t *testing.T) {
+	ctx := context.Background()
+	fake, srv, c, _, _ := client(t)
+	cbs := serveCallbacks(t, map[string]func([]byte) (proto.Message, error){
+		"boom": func([]byte) (proto.Message, error) { return nil, errors.New("transform failed: Error: boom") },
+	})
+	registerRoot(t, c)
+	_, err := c.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{Type: "plinth:random:Pet", Name: "p", Custom: true, Parent: root,
+		Object: &structpb.Struct{}, Transforms: []*pulumirpc.Callback{cbs.cb("boom")}})
+	want := "resource urn:pulumi:dev::proj::plinth:random:Pet::p: a transform failed: Error: boom."
+	if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), want) {
+		t.Fatalf("error = %v, want InvalidArgument with %q", err, want)
+	}
+	if len(fake.regs) != 0 {
+		t.Errorf("the engine was given %v", fake.regs)
+	}
+	if srv.Err() == nil || !strings.Contains(srv.Err().Error(), "boom") {
+		t.Errorf("the operation's error = %v, want the transform's", srv.Err())
+	}
+	select {
+	case <-srv.Failed():
+	default:
+		t.Error("the operation is not marked failed")
+	}
+}
