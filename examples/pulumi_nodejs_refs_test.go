@@ -9,8 +9,8 @@ import (
 
 // refsProgram does, by stack: net creates a pet and exports its name and
 // a secret, and with config readBack reads the pet back by URN (getResource);
-// app and app2 read net's outputs through a StackReference; hook registers
-// a resource hook, which plinth does not support.
+// app and app2 read net's outputs through a StackReference; hook gives a
+// pet a delete hook, which plinth does not support.
 const refsProgram = `"use strict";
 const pulumi = require("@pulumi/pulumi");
 const plinth = require("./plinth");
@@ -26,7 +26,7 @@ if (stack === "net") {
     }
 } else if (stack === "hook") {
     const hook = new pulumi.ResourceHook("announce", () => {});
-    new plinth.Pet("a", { length: 2 }, { hooks: { beforeCreate: [hook] } });
+    new plinth.Pet("a", { length: 2 }, { hooks: { beforeDelete: [hook] } });
 } else {
     const net = new pulumi.StackReference("organization/jsprog/net");
     exports.copied = net.getOutput("petName");
@@ -38,13 +38,14 @@ if (stack === "net") {
 // stack back by URN (new Pet(name, {}, {urn})), and another stack's
 // outputs through a StackReference served from plinth's own file backend,
 // a secret output staying secret; a referenced stack sealed with another
-// passphrase is refused, saying so; and a resource hook fails with an
-// error naming plinth, not one telling the user to update the Pulumi CLI.
+// passphrase is refused, saying so; and a delete hook fails with an error
+// naming plinth, not one telling the user to update the Pulumi CLI.
 //
 // Before, the getResource invoke and the StackReference read went to a
 // provider for package "pulumi", which plinth has not; and the SDK failed
 // with "The Pulumi CLI does not support transforms. Please update the
-// Pulumi CLI" (transforms are now served: TestPulumiNodejsTransforms).
+// Pulumi CLI" (transforms and create and update hooks are now served:
+// TestPulumiNodejsTransforms, TestPulumiNodejsHooks).
 func TestPulumiNodejsReferences(t *testing.T) {
 	modules := npmModules(t, pulumiNodejs)
 	dir := jsProjectDir(t, modules, transpileSDK(t, modules), refsProgram)
@@ -85,7 +86,7 @@ func TestPulumiNodejsReferences(t *testing.T) {
 	}
 
 	r = clitest.Run(t, dir, opts("p"), "--stack", "hook", "up", "--yes")
-	if r.Code == 0 || !strings.Contains(r.Output(), `resource hook "announce"`) || !strings.Contains(r.Output(), "not supported by plinth") || strings.Contains(r.Output(), "update the Pulumi CLI") {
-		t.Errorf("hook (a resource hook): exit %d, want a failure naming plinth and the hook\n%s", r.Code, r.Output())
+	if r.Code == 0 || !strings.Contains(r.Output(), "delete hooks (beforeDelete, afterDelete), which plinth does not support") || strings.Contains(r.Output(), "update the Pulumi CLI") {
+		t.Errorf("hook (a delete hook): exit %d, want a failure naming plinth and delete hooks\n%s", r.Code, r.Output())
 	}
 }

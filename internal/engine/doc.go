@@ -12,7 +12,8 @@
 // resource not registered, into a step value (steps.go, stepsworld.go,
 // stepsread.go). The executor (execute.go, journal.go, outcome.go,
 // guard.go) runs steps: it brackets each provider call that may change the
-// world with the journal's begin and end entries, applies the outcome to
+// world with the journal's begin and end entries (and a create or update
+// with the registration's hooks, hooks.go), applies the outcome to
 // the engine's view of the state (records.go, a state.Live) and emits the
 // events. Whether anything changes is decided once, by the executor's
 // effects (effects.go): applying, or planning for a preview. The

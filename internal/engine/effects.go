@@ -30,6 +30,8 @@ type effects interface {
 	configure(ctx context.Context, p provider.Provider, inputs resource.Object) error
 	// providerID gives a new provider resource its ID.
 	providerID() string
+	// runsHook says whether a resource hook runs (hooks.go).
+	runsHook(h Hook) bool
 }
 
 // applying are the effects of an operation that changes things.
@@ -79,6 +81,8 @@ func (applying) configure(ctx context.Context, p provider.Provider, inputs resou
 
 func (applying) providerID() string { return newProviderID() }
 
+func (applying) runsHook(Hook) bool { return true }
+
 // planning are the effects of a preview. The records keep what a preview
 // must still show: the old half of a create-before-delete replacement,
 // awaiting its delete at the end as in the update, and resources taken
@@ -98,6 +102,9 @@ func (planning) create(ctx context.Context, p provider.Provider, req provider.Cr
 	req.Preview = true
 	return p.Create(ctx, req)
 }
+
+// runsHook runs in a preview only the hooks that ask to.
+func (planning) runsHook(h Hook) bool { return h.OnPreview }
 
 func (planning) created(nr *state.Resource, resp provider.CreateResponse, inputs resource.Object) error {
 	fillCreated(nr, resp, inputs)

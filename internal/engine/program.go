@@ -175,6 +175,8 @@ type Registration struct {
 	// Provisioners run after the resource is created, or before it is
 	// deleted (see provision.go).
 	Provisioners []Provisioner
+	// Hooks run around the resource's create and update (hooks.go).
+	Hooks Hooks
 }
 
 // CustomTimeouts bounds a resource's provider calls; zero means the

@@ -61,6 +61,10 @@ func (s createStep) apply(x *executor) (Registered, error) {
 	c, h, old := s.c, s.h, s.replaced()
 	nr := x.newResource(c.urn, c.reg, c.inputs, c.inst.ref)
 	start := x.started(h.shown, c.old, nr, c)
+	if err := x.beforeHooks("create", c.reg.Hooks.BeforeCreate, hookCall(nr, nil)); err != nil {
+		x.done(h.shown, c.old, nr, c, start, err)
+		return Registered{}, err
+	}
 	step, err := x.begin(h.op, old, nr)
 	if err != nil {
 		return Registered{}, err
@@ -91,6 +95,7 @@ func (s createStep) apply(x *executor) (Registered, error) {
 			return Registered{}, err
 		}
 	}
+	x.afterHooks("create", c.reg.Hooks.AfterCreate, hookCall(nr, nil))
 	x.done(h.shown, c.old, nr, c, start, nil)
 	return registered(nr), nil
 }
@@ -125,6 +130,10 @@ func (s updateStep) apply(x *executor) (Registered, error) {
 	nr.ID, nr.Created, nr.Private = c.old.ID, c.old.Created, c.old.Private
 	nr.SecretID = c.old.SecretID || idFromSecret(nr.ID, c.inputs)
 	start := x.started(OpUpdate, c.old, nr, c)
+	if err := x.beforeHooks("update", c.reg.Hooks.BeforeUpdate, hookCall(nr, c.old)); err != nil {
+		x.done(OpUpdate, c.old, nr, c, start, err)
+		return Registered{}, err
+	}
 	step, err := x.begin(state.OpUpdate, c.old, nr)
 	if err != nil {
 		return Registered{}, err
@@ -149,6 +158,7 @@ func (s updateStep) apply(x *executor) (Registered, error) {
 		return Registered{}, err
 	}
 	x.count(OpUpdate)
+	x.afterHooks("update", c.reg.Hooks.AfterUpdate, hookCall(nr, c.old))
 	x.done(OpUpdate, c.old, nr, c, start, nil)
 	return registered(nr), nil
 }

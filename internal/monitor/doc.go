@@ -14,9 +14,10 @@
 // as an InvokeRequest with Method set; ReadResource (`get` functions) as a
 // read registration. Transforms are functions of the program, called back
 // through the Callbacks service its SDK serves before a registration or an
-// invoke reaches the engine (transform.go). SupportsFeature answers true
-// for the features plinth refuses (hooks, parameterized packages,
-// replaceWith), so that
+// invoke reaches the engine (transform.go); resource hooks are called back
+// through it by the engine, around a create or update (hooks.go).
+// SupportsFeature answers true for the features plinth refuses (delete and
+// error hooks, parameterized packages, replaceWith), so that
 // the SDK makes the call and the monitor refuses it with an error naming
 // plinth; told false, the SDKs tell the user to update the Pulumi CLI.
 package monitor

@@ -268,10 +268,6 @@ func TestUnsupported(t *testing.T) {
 			_, err := c.RegisterErrorHook(ctx, &pulumirpc.RegisterErrorHookRequest{Name: "e"})
 			return err
 		},
-		"RegisterResourceHook": func() error {
-			_, err := c.RegisterResourceHook(ctx, &pulumirpc.RegisterResourceHookRequest{Name: "h"})
-			return err
-		},
 		"timeouts": func() error {
 			registerRoot(t, c)
 			_, err := c.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{Type: "plinth:random:Pet", Name: "p", Custom: true,

@@ -57,6 +57,9 @@ func (s *Server) registration(req *pulumirpc.RegisterResourceRequest, urn resour
 		return engine.Registration{}, &RequestError{what, err.Error()}
 	}
 	reg.Aliases = s.aliases(req)
+	if reg.Hooks, err = s.hookBinding(req, what); err != nil {
+		return engine.Registration{}, err
+	}
 	return reg, s.refuseUnsupported(req, what)
 }
 
@@ -64,8 +67,6 @@ func (s *Server) registration(req *pulumirpc.RegisterResourceRequest, urn resour
 // about those it ignores.
 func (s *Server) refuseUnsupported(req *pulumirpc.RegisterResourceRequest, what string) error {
 	switch {
-	case req.Hooks != nil && hasHooks(req.Hooks):
-		return &RequestError{what, "it has resource hooks, which plinth does not support; remove the hooks option"}
 	case req.GetPackageRef() != "":
 		return &RequestError{what, "it belongs to a parameterized package, which plinth does not support"}
 	case len(req.GetReplaceWith()) > 0:

@@ -37,10 +37,11 @@ var features = map[string]bool{
 	"secrets": true, "resourceReferences": true, "outputValues": true,
 	"deletedWith": true, "aliasSpecs": true,
 	"transforms": true, "invokeTransforms": true, // transform.go
-	// Refused where used, naming plinth: RegisterResourceHook,
-	// RegisterErrorHook, RegisterPackage, and the hooks and replaceWith
-	// options of RegisterResource (refuseUnsupported).
-	"resourceHooks": true, "errorHooks": true, "parameterization": true, "replaceWith": true,
+	"resourceHooks": true, // create and update hooks; hooks.go refuses the rest
+	// Refused where used, naming plinth: RegisterErrorHook,
+	// RegisterPackage, and the replaceWith option of RegisterResource
+	// (refuseUnsupported).
+	"errorHooks": true, "parameterization": true, "replaceWith": true,
 }
 
 // SupportsFeature implements pulumirpc.ResourceMonitorServer.
@@ -210,9 +211,11 @@ func (m *resourceMonitor) RegisterStackInvokeTransform(_ context.Context, cb *pu
 	return &emptypb.Empty{}, nil
 }
 
-// RegisterResourceHook implements pulumirpc.ResourceMonitorServer.
+// RegisterResourceHook implements pulumirpc.ResourceMonitorServer: the
+// hook runs where a resource's hooks option names it (hooks.go).
 func (m *resourceMonitor) RegisterResourceHook(_ context.Context, req *pulumirpc.RegisterResourceHookRequest) (*emptypb.Empty, error) {
-	return nil, m.s.unsupported(fmt.Sprintf("the resource hook %q", req.GetName()), "remove the hook")
+	m.s.addHook(req)
+	return &emptypb.Empty{}, nil
 }
 
 // RegisterErrorHook implements pulumirpc.ResourceMonitorServer.

@@ -63,6 +63,7 @@ type Server struct {
 	failOnce  sync.Once
 	logged    []string // error messages the program logged
 	xf        transforms
+	hooks     map[string]*pulumirpc.RegisterResourceHookRequest // by name
 
 	cb callbacks // the program's Callbacks service, for transforms
 }

@@ -183,3 +183,61 @@ func TestTransformThatFails(t *testing.T) {
 		t.Error("the operation is not marked failed")
 	}
 }
+
+// TestHooks: a resource's hooks option reaches the engine as functions
+// that call the program's registered hooks through its Callbacks service,
+// with the resource's URN, ID, name, type and inputs; a hook's error
+// answer is the function's error; a hook the program has not registered
+// is refused. Before, plinth refused every resource hook.
+func TestHooks(t *testing.T) {
+	ctx := context.Background()
+	fake, _, c, _, _ := client(t)
+	var got []*pulumirpc.ResourceHookRequest
+	cbs := serveCallbacks(t, map[string]func([]byte) (proto.Message, error){
+		"h": func(b []byte) (proto.Message, error) {
+			var req pulumirpc.ResourceHookRequest
+			if err := proto.Unmarshal(b, &req); err != nil {
+				return nil, err
+			}
+			got = append(got, &req)
+			if req.GetId() == "refused" {
+				return &pulumirpc.ResourceHookResponse{Error: "not this one"}, nil
+			}
+			return &pulumirpc.ResourceHookResponse{}, nil
+		},
+	})
+	registerRoot(t, c)
+	if _, err := c.RegisterResourceHook(ctx, &pulumirpc.RegisterResourceHookRequest{Name: "announce", Callback: cbs.cb("h"), OnDryRun: true}); err != nil {
+		t.Fatal(err)
+	}
+	bind := &pulumirpc.RegisterResourceRequest_ResourceHooksBinding{AfterCreate: []string{"announce"}}
+	if _, err := c.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{Type: "plinth:random:Pet", Name: "p", Custom: true,
+		Object: &structpb.Struct{}, Hooks: bind}); err != nil {
+		t.Fatal(err)
+	}
+	hooks := fake.regs[0].Hooks.AfterCreate
+	if len(hooks) != 1 || hooks[0].Name != "announce" || !hooks[0].OnPreview {
+		t.Fatalf("after-create hooks %+v, want announce, run on previews", hooks)
+	}
+	urn := resource.URN("urn:pulumi:dev::proj::plinth:random:Pet::p")
+	call := engine.HookCall{URN: urn, ID: "id-p", NewInputs: resource.Object{"length": resource.NewNumber(2)}}
+	if err := hooks[0].Run(ctx, call); err != nil {
+		t.Fatal(err)
+	}
+	want := &pulumirpc.ResourceHookRequest{Urn: string(urn), Id: "id-p", Name: "p", Type: "plinth:random:Pet",
+		NewInputs: &structpb.Struct{Fields: map[string]*structpb.Value{"length": structpb.NewNumberValue(2)}}}
+	if len(got) != 1 || !proto.Equal(want, got[0]) {
+		t.Errorf("the hook was told %v, want %v", got, want)
+	}
+	call.ID = "refused"
+	if err := hooks[0].Run(ctx, call); err == nil || err.Error() != "not this one" {
+		t.Errorf("error = %v, want the hook's answer", err)
+	}
+
+	bind = &pulumirpc.RegisterResourceRequest_ResourceHooksBinding{BeforeUpdate: []string{"nope"}}
+	_, err := c.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{Type: "plinth:random:Pet", Name: "q", Custom: true,
+		Object: &structpb.Struct{}, Hooks: bind})
+	if err == nil || !strings.Contains(err.Error(), `the hook "nope", which the program has not registered`) {
+		t.Errorf("error = %v, want the unregistered hook named", err)
+	}
+}

@@ -1,0 +1,97 @@
+package examples_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/plinth-iac/plinth/internal/cli/clitest"
+)
+
+// hookProgram gives the pet "a" a named before-create hook and an
+// anonymous after-create one, each writing a line to hooks.log; config
+// length changes a's length (a replacement: its create hooks run again);
+// config guard adds a pet "b" whose before-create hook throws.
+const hookProgram = `"use strict";
+const fs = require("fs");
+const path = require("path");
+const pulumi = require("@pulumi/pulumi");
+const plinth = require("./plinth");
+const config = new pulumi.Config();
+const log = (line) => fs.appendFileSync(path.join(__dirname, "hooks.log"), line + "\n");
+
+const before = new pulumi.ResourceHook("before", (args) => log("before-create " + args.name + " length=" + args.newInputs.length));
+const a = new plinth.Pet("a", { length: config.getNumber("length") || 2 }, {
+    hooks: { beforeCreate: [before], afterCreate: [(args) => log("after-create " + args.name + " id=" + args.id)] },
+});
+exports.a = a.id;
+if (config.getBoolean("guard")) {
+    const guard = new pulumi.ResourceHook("guard", () => { throw new Error("b may not be created"); });
+    new plinth.Pet("b", {}, { hooks: { beforeCreate: [guard] } });
+}
+`
+
+// TestPulumiNodejsHooks: plinth runs a Node.js program's resource hooks
+// through the Callbacks service its SDK serves: a named before-create
+// hook and an anonymous after-create hook run around the create (the
+// latter given the new ID) and again around a replacement's create, not
+// in a preview nor for an unchanged resource; a before-create hook that
+// throws fails the update (exit 1) naming the resource, the hook and the
+// program's message, and the resource is not created. Before, plinth
+// refused resource hooks.
+func TestPulumiNodejsHooks(t *testing.T) {
+	modules := npmModules(t, pulumiNodejs)
+	dir := jsProjectDir(t, modules, transpileSDK(t, modules), hookProgram)
+	opts := clitest.Options{Env: map[string]string{"PLINTH_PASSPHRASE": "p", "PLINTH_HOME": t.TempDir()}}
+	run := func(args ...string) string {
+		t.Helper()
+		return strings.TrimSpace(clitest.MustRun(t, dir, opts, args...).Stdout)
+	}
+	logged := func() []string {
+		b, err := os.ReadFile(filepath.Join(dir, "hooks.log"))
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		_ = os.Remove(filepath.Join(dir, "hooks.log"))
+		var lines []string
+		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			if l != "" {
+				lines = append(lines, strings.ReplaceAll(l, " ", "_"))
+			}
+		}
+		return lines
+	}
+	run("preview")
+	if diff := cmp.Diff([]string(nil), logged()); diff != "" {
+		t.Errorf("hooks ran in a preview:\n%s", diff)
+	}
+	run("up", "--yes")
+	id := run("stack", "output", "a")
+	if diff := cmp.Diff([]string{"before-create_a_length=2", "after-create_a_id=" + id}, logged()); diff != "" {
+		t.Errorf("hooks of the create (-want +got):\n%s", diff)
+	}
+	run("up", "--yes")
+	if diff := cmp.Diff([]string(nil), logged()); diff != "" {
+		t.Errorf("hooks ran for an unchanged resource:\n%s", diff)
+	}
+	run("config", "set", "length", "3")
+	run("up", "--yes")
+	id = run("stack", "output", "a")
+	if diff := cmp.Diff([]string{"before-create_a_length=3", "after-create_a_id=" + id}, logged()); diff != "" {
+		t.Errorf("hooks of the replacement (-want +got):\n%s", diff)
+	}
+
+	run("config", "set", "guard", "true")
+	r := clitest.Run(t, dir, opts, "up", "--yes")
+	for _, want := range []string{"plinth:random:Pet::b", `before-create hook "guard" failed`, "b may not be created"} {
+		if r.Code != 1 || !strings.Contains(r.Output(), want) {
+			t.Errorf("up with a throwing hook: exit %d, want 1 and an error with %q\n%s", r.Code, want, r.Output())
+		}
+	}
+	if ls := run("state", "ls"); strings.Contains(ls, "::b") {
+		t.Errorf("b was recorded although its before-create hook threw:\n%s", ls)
+	}
+}
