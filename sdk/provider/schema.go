@@ -92,6 +92,15 @@ type Property struct {
 	// Default is the value Check applies when the input is missing; null
 	// when there is none.
 	Default resource.Value
+	// Deprecated, when set, says why the property should no longer be used
+	// and what to use instead.
+	Deprecated string
+	// WriteOnly: an input passed to Create and Update but never recorded
+	// in Terraform's state nor returned as an output (a password sent once).
+	WriteOnly bool
+	// Stable: an output an update leaves as it was, so a preview of an
+	// update shows its recorded value instead of an unknown.
+	Stable bool
 }
 
 // TypeKind is the kind of a property's type.

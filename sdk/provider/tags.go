@@ -18,9 +18,13 @@ type fieldTag struct {
 	secret           bool
 	replaceOnChanges bool
 	computed         bool
+	writeOnly        bool
+	stable           bool
 	doc              string
 	def              string
 	hasDefault       bool
+	validate         string
+	deprecated       string
 }
 
 // parseTag reads a field's tags. skip is set for fields that are not
@@ -51,6 +55,8 @@ func parseTag(f reflect.StructField) (tag fieldTag, skip bool, err error) {
 	}
 	tag.doc = f.Tag.Get("doc")
 	tag.def, tag.hasDefault = f.Tag.Lookup("default")
+	tag.validate = f.Tag.Get("validate")
+	tag.deprecated = f.Tag.Get("deprecated")
 	if !f.IsExported() && tag.name != "" && f.Type.Kind() != reflect.Struct {
 		return tag, false, fmt.Errorf("the embedded field %s is unexported, so the SDK cannot set it as "+
 			"property %q; export its type, or tag it `plinth:\"-\"`", f.Name, tag.name)
@@ -59,7 +65,7 @@ func parseTag(f reflect.StructField) (tag fieldTag, skip bool, err error) {
 }
 
 // tagKeys are the struct tag keys the SDK reads.
-var tagKeys = map[string]bool{"plinth": true, "doc": true, "default": true}
+var tagKeys = map[string]bool{"plinth": true, "doc": true, "default": true, "validate": true, "deprecated": true}
 
 // checkTagSyntax reports a struct tag that does not follow the convention
 // reflect.StructTag reads (key:"value" pairs separated by spaces), since
@@ -115,7 +121,7 @@ func isPropertyName(name string) bool {
 }
 
 // tagOptions are the options a plinth tag may list after the name.
-var tagOptions = []string{"optional", "secret", "replaceOnChanges", "computed"}
+var tagOptions = []string{"optional", "secret", "replaceOnChanges", "computed", "writeOnly", "stable"}
 
 func (t *fieldTag) setOption(opt string) error {
 	switch opt {
@@ -127,6 +133,10 @@ func (t *fieldTag) setOption(opt string) error {
 		t.replaceOnChanges = true
 	case "computed":
 		t.computed = true
+	case "writeOnly":
+		t.writeOnly = true
+	case "stable":
+		t.stable = true
 	case "":
 	case "required":
 		return fmt.Errorf("unknown plinth tag option %q: properties are required unless tagged optional "+
@@ -139,6 +149,40 @@ func (t *fieldTag) setOption(opt string) error {
 		return fmt.Errorf("unknown plinth tag option %q (known: %s)%s", opt, strings.Join(tagOptions, ", "), hint)
 	}
 	return nil
+}
+
+// checkWriteOnly reports a writeOnly option the SDK cannot honour: a
+// write-only value is never recorded, so it has no default, is not
+// computed, cannot replace the resource (there is nothing to compare it
+// with) and is not an object (Terraform's protocol 5 has no write-only
+// blocks).
+func (t fieldTag) checkWriteOnly(c codec) error {
+	if !t.writeOnly {
+		return nil
+	}
+	switch {
+	case t.hasDefault || t.computed || t.replaceOnChanges || t.stable:
+		return fmt.Errorf("writeOnly cannot be combined with a default, computed, replaceOnChanges or stable: " +
+			"a write-only value is never recorded, so there is nothing to default to or compare with")
+	case hasStruct(c):
+		return fmt.Errorf("writeOnly applies to values without nested objects; mark the nested fields writeOnly instead")
+	}
+	return nil
+}
+
+// hasStruct reports whether c is or holds a nested object.
+func hasStruct(c codec) bool {
+	switch c := c.(type) {
+	case *structCodec:
+		return true
+	case ptrCodec:
+		return hasStruct(c.elem)
+	case sliceCodec:
+		return hasStruct(c.elem)
+	case mapCodec:
+		return hasStruct(c.elem)
+	}
+	return false
 }
 
 // required reports whether a program must set the property.

@@ -116,10 +116,32 @@ func (r *resourceModel) state(inputs, outputs resource.Object, id resource.Value
 		}
 	}
 	v, err := objectToTF(o, r.obj, tftypes.NewAttributePath())
-	if err != nil || config == nil {
+	if err != nil {
 		return v, err
 	}
-	return overlay(config.raw, v, r.obj), nil
+	if config != nil {
+		v = overlay(config.raw, v, r.obj)
+	}
+	return withoutWriteOnly(v, r.obj), nil
+}
+
+// withoutWriteOnly nulls the write-only attributes of a resource's state,
+// which Terraform requires of every planned and new state.
+func withoutWriteOnly(v tftypes.Value, t *vtype) tftypes.Value {
+	var vals map[string]tftypes.Value
+	if v.IsNull() || !v.IsKnown() || v.As(&vals) != nil {
+		return v
+	}
+	changed := false
+	for _, a := range t.attrs {
+		if a.writeOnly && !vals[a.tf].IsNull() {
+			vals[a.tf], changed = tftypes.NewValue(a.t.tftype(), nil), true
+		}
+	}
+	if !changed {
+		return v
+	}
+	return tftypes.NewValue(v.Type(), vals)
 }
 
 // configured is a resource's configuration: as Terraform sent it, and
@@ -149,6 +171,7 @@ var privateMagic = []byte("plinth-inputs/1\n")
 
 func (r *resourceModel) privateOf(inputs resource.Object) []byte {
 	v, err := objectToTF(inputs, r.obj, tftypes.NewAttributePath())
+	v = withoutWriteOnly(v, r.obj)
 	if err != nil || !v.IsFullyKnown() {
 		return nil
 	}
@@ -223,7 +246,54 @@ func (c *core) validateResource(ctx context.Context, name string, config tftypes
 	case err != nil:
 		return diags{errorDiag("Check", r.name, err)}
 	}
-	return failureDiags(resp.Failures, r.obj, r.name)
+	return append(deprecations(news, r.obj, nil), failureDiags(resp.Failures, r.obj, r.name)...)
+}
+
+// deprecations warns of each deprecated attribute the configuration sets,
+// at any depth, on its attribute.
+func deprecations(o resource.Object, t *vtype, path *tftypes.AttributePath) diags {
+	if path == nil {
+		path = tftypes.NewAttributePath()
+	}
+	var out diags
+	for _, a := range t.attrs {
+		v := o[a.name].SecretElement()
+		if v.IsNull() {
+			continue
+		}
+		p := path.WithAttributeName(a.tf)
+		if a.deprecated != "" {
+			out = append(out, diag{warning: true, path: p, summary: "Deprecated attribute",
+				detail: fmt.Sprintf("The attribute %s is deprecated: %s", a.tf, a.deprecated)})
+		}
+		out = append(out, nestedDeprecations(v, a.t, p)...)
+	}
+	return out
+}
+
+func nestedDeprecations(v resource.Value, t *vtype, p *tftypes.AttributePath) diags {
+	obj := t.nestedObject()
+	if obj == nil || v.IsUnknown() {
+		return nil
+	}
+	var out diags
+	switch {
+	case t.kind == kindObject && v.Kind() == resource.ObjectKind:
+		out = deprecations(v.Object(), obj, p)
+	case t.kind == kindList && v.Kind() == resource.ArrayKind:
+		for i, e := range v.Array() {
+			if e = e.SecretElement(); e.Kind() == resource.ObjectKind {
+				out = append(out, deprecations(e.Object(), obj, p.WithElementKeyInt(i))...)
+			}
+		}
+	case t.kind == kindMap && v.Kind() == resource.ObjectKind:
+		for k, e := range v.Object() {
+			if e = e.SecretElement(); e.Kind() == resource.ObjectKind {
+				out = append(out, deprecations(e.Object(), obj, p.WithElementKeyString(k))...)
+			}
+		}
+	}
+	return out
 }
 
 // codec decodes and encodes one protocol's DynamicValue (DV is

@@ -48,6 +48,10 @@ type attr struct {
 	input     bool // a property the configuration sets
 	output    bool // a property the provider reports
 	replace   bool
+	writeOnly bool
+	// deprecated says why the attribute should no longer be set; empty
+	// when it may be.
+	deprecated string
 	// block: protocol 5 writes this nested object (or list or map of
 	// them) as a nested block, so an absent one is an empty collection.
 	block bool
@@ -134,9 +138,16 @@ func objectOf(inputs, outputs map[string]provider.Property, blocks bool, depth i
 		a.optional = !a.required
 		a.computed = !p.Default.IsNull() || p.Computed
 		a.sensitive, a.replace = p.Secret, p.ReplaceOnChanges
+		a.writeOnly, a.deprecated = p.WriteOnly, p.Deprecated
+		if a.writeOnly {
+			a.computed, a.sensitive = false, true
+		}
 	}
 	for name, p := range outputs {
 		a := add(name)
+		if a.writeOnly {
+			continue // never an output, see provider.Property.WriteOnly
+		}
 		a.output, a.sensitive = true, a.sensitive || p.Secret
 		if !a.input {
 			a.t, a.doc, a.computed = typeOf(p.Type, blocks, depth), p.Description, true
@@ -150,6 +161,17 @@ func objectOf(inputs, outputs map[string]provider.Property, blocks bool, depth i
 		a.block = blocks && a.input && !a.computedOnly() && a.t.nestedObject() != nil
 	}
 	return t
+}
+
+// description is the attribute's description, with why it is deprecated.
+func (a *attr) description() string {
+	if a.deprecated == "" {
+		return a.doc
+	}
+	if a.doc == "" {
+		return "Deprecated: " + a.deprecated
+	}
+	return a.doc + "\n\nDeprecated: " + a.deprecated
 }
 
 // allComputed makes every attribute nested in t computed only: the

@@ -102,8 +102,9 @@ func block5(t *vtype, doc string) *tfprotov5.SchemaBlock {
 			b.BlockTypes = append(b.BlockTypes, nestedBlock5(a))
 			continue
 		}
-		b.Attributes = append(b.Attributes, &tfprotov5.SchemaAttribute{Name: a.tf, Type: a.t.tftype(), Description: a.doc,
-			Required: a.required, Optional: a.optional, Computed: a.computed, Sensitive: a.sensitive})
+		b.Attributes = append(b.Attributes, &tfprotov5.SchemaAttribute{Name: a.tf, Type: a.t.tftype(), Description: a.description(),
+			Required: a.required, Optional: a.optional, Computed: a.computed, Sensitive: a.sensitive,
+			Deprecated: a.deprecated != "", WriteOnly: a.writeOnly})
 	}
 	return b
 }
@@ -111,7 +112,8 @@ func block5(t *vtype, doc string) *tfprotov5.SchemaBlock {
 // nestedBlock5 writes a nested object the configuration sets as a block:
 // single, list or map; a required one must appear at least once.
 func nestedBlock5(a *attr) *tfprotov5.SchemaNestedBlock {
-	nb := &tfprotov5.SchemaNestedBlock{TypeName: a.tf, Block: block5(a.t.nestedObject(), a.doc)}
+	nb := &tfprotov5.SchemaNestedBlock{TypeName: a.tf, Block: block5(a.t.nestedObject(), a.description())}
+	nb.Block.Deprecated = a.deprecated != ""
 	switch a.t.kind {
 	case kindList:
 		nb.Nesting = tfprotov5.SchemaNestedBlockNestingModeList

@@ -102,8 +102,9 @@ func block6(t *vtype, doc string) *tfprotov6.SchemaBlock {
 func attributes6(t *vtype) []*tfprotov6.SchemaAttribute {
 	out := make([]*tfprotov6.SchemaAttribute, 0, len(t.attrs))
 	for _, a := range t.attrs {
-		sa := &tfprotov6.SchemaAttribute{Name: a.tf, Description: a.doc, Required: a.required,
-			Optional: a.optional, Computed: a.computed, Sensitive: a.sensitive}
+		sa := &tfprotov6.SchemaAttribute{Name: a.tf, Description: a.description(), Required: a.required,
+			Optional: a.optional, Computed: a.computed, Sensitive: a.sensitive,
+			Deprecated: a.deprecated != "", WriteOnly: a.writeOnly}
 		if obj := a.t.nestedObject(); obj != nil {
 			sa.NestedType = &tfprotov6.SchemaObject{Attributes: attributes6(obj), Nesting: nesting6(a.t)}
 		} else {
