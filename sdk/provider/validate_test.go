@@ -258,8 +258,8 @@ func TestNewNamesTheBadValidateTag(t *testing.T) {
 			`validate rule "mni=1": unknown rule "mni"`, `did you mean "min"?`}},
 		"len on a number": {res[vLenOnInt, vLenOnInt](), []string{"field N:", "len applies to strings, slices and maps; for numbers use min= and max="}},
 		"min on a string": {res[vMinOnString, vMinOnString](), []string{"field S:", "min applies to numbers"}},
-		"bad regexp": {res[vBadRegexp, vBadRegexp](), []string{"field S:", `validate rule "match=[a-"`, "not a regular expression"}},
-		"bad range": {res[vBadRange, vBadRange](), []string{"field S:", `"5..2" is not a range`}},
+		"bad regexp":      {res[vBadRegexp, vBadRegexp](), []string{"field S:", `validate rule "match=[a-"`, "not a regular expression"}},
+		"bad range":       {res[vBadRange, vBadRange](), []string{"field S:", `"5..2" is not a range`}},
 		"unknown sibling": {res[vBadSibling, vBadSibling](), []string{"type provider_test.vBadSibling, field S:",
 			`validate tag names "t", which is not another property of provider_test.vBadSibling (its properties are s)`}},
 		"nested write-only": {res[vNestedWriteOnly, vNestedWriteOnly](), []string{

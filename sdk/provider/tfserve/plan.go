@@ -70,7 +70,9 @@ func (c *core) planUpdate(ctx context.Context, r *resourceModel, prior, proposed
 	}
 	switch {
 	case diff.Changes == provider.DiffNone:
-		return planned{state: keepPrior(prior, proposed, r.obj), private: private}, nil
+		// Terraform proposes the configuration's write-only values; a
+		// plan never holds them.
+		return planned{state: withoutWriteOnly(keepPrior(prior, proposed, r.obj), r.obj), private: private}, nil
 	case diff.Replaces():
 		p, ds := c.planCreate(ctx, r, olds, cfg)
 		p.replace = replacePaths(diff, r.obj)
