@@ -23,12 +23,21 @@
 // with a lower-case first word when left out) and options after commas:
 // optional (a program may leave it out), secret (always returned as a
 // secret), replaceOnChanges (a change replaces the resource) and computed
-// (the provider fills it in). A property without optional or a default is
+// (the provider fills it in), writeOnly (an input passed to Create and
+// Update but never an output, never compared in a diff and never recorded
+// by Terraform; a secret input under Pulumi) and stable (an output an
+// update leaves alone: a preview of an update shows its recorded value
+// rather than an unknown). A property without optional or a default is
 // required. `plinth:"-"` leaves a field out, as do unexported fields; an
 // embedded struct without a plinth tag contributes its fields. `doc`
 // describes the property and `default` gives the value Check applies when
 // it is missing: the literal text for a string, true or false for a bool,
-// a number for a number, JSON for anything else.
+// a number for a number, JSON for anything else. `validate` lists rules
+// Check applies, with failures at the property's full path at any depth
+// (min, max, len, oneOf, match, duration, conflicts, requires; see
+// validate.go), and `deprecated` says why a property should no longer be
+// set. A property of type Timeouts is a timeouts block whose values
+// become the ops' Timeout.
 //
 // Mistakes in these declarations are found when New builds the provider,
 // never at request time: New returns a *DeclarationError naming the Go
@@ -101,8 +110,9 @@
 // over the Terraform protocol they are not available (tfserve leaves them
 // out of its schema).
 //
-// It leaves out streaming invokes,
-// Terraform's private state, and any serialised form
+// It leaves out streaming invokes, sets, variadic function parameters,
+// ephemeral resources, Terraform's private state (for authors), and any
+// serialised form
 // of the schema: the servers render Schema in their protocol's terms. It
 // knows no wire format, starts no server and imports nothing under
 // internal/: its only neighbour is sdk/resource.
