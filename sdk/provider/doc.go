@@ -42,7 +42,9 @@
 // Mistakes in these declarations are found when New builds the provider,
 // never at request time: New returns a *DeclarationError naming the Go
 // type, the path to the field (Spec.Color, Rules[].Port) and how to fix it
-// for a struct tag that does not parse (key:"value" pairs separated by
+// for a validate rule that is unknown, does not fit the field's type or
+// names no sibling property, a writeOnly field that cannot be one, a
+// struct tag that does not parse (key:"value" pairs separated by
 // spaces, each key once), an unknown tag option, a property name that is
 // not an identifier, a default that does not fit the field's type, two
 // fields with one property name (embedded structs included), a field type

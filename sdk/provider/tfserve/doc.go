@@ -18,7 +18,11 @@
 //     fills it in, and the plan shows it); an output-only property is
 //     computed; secret is sensitive; docs are descriptions. Nested objects
 //     (and lists and maps of them) are nested attributes in protocol 6 and
-//     nested blocks in protocol 5; values of any type are dynamic.
+//     nested blocks in protocol 5; values of any type are dynamic. A
+//     deprecated property is a deprecated attribute (ValidateResourceConfig
+//     warns where the configuration sets it, at any depth); a write-only
+//     one is a WriteOnly attribute, null in every planned and new state
+//     and left out of private state.
 //   - ValidateResourceConfig runs Check; PlanResourceChange runs Check,
 //     Diff (replacement becomes requires_replace) and a preview of Create
 //     or Update, so outputs the SDK cannot know yet are unknown;
