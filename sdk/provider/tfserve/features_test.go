@@ -1,0 +1,117 @@
+package tfserve_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/plinth-iac/plinth/sdk/provider"
+	"github.com/plinth-iac/plinth/sdk/provider/tfserve"
+)
+
+// A gate has a deprecated field inside a nested list and a write-only
+// secret (issue 20 item 7).
+
+type Hinge struct {
+	Side   string `plinth:"side"`
+	Legacy string `plinth:"legacy,optional" deprecated:"hinges no longer squeak"`
+}
+
+type gateArgs struct {
+	Hinges []Hinge `plinth:"hinges,optional"`
+	Code   string  `plinth:"code,optional,writeOnly"`
+}
+
+type gateState struct {
+	gateArgs
+}
+
+type gate struct{}
+
+func (gate) Create(_ context.Context, op provider.CreateOp[gateArgs]) (provider.CreateResult[gateState], error) {
+	return provider.CreateResult[gateState]{ID: "g", Outputs: gateState{op.Inputs}}, nil
+}
+
+func gateServer(t *testing.T) (*tfserve.Server6, tftypes.Object) {
+	t.Helper()
+	p, err := provider.New(provider.Info{Name: "gates", Version: "1.0.0"},
+		provider.WithResource[gateArgs, gateState]("gates:index:Gate", gate{}, "A gate."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := tfserve.NewServer6(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp, _ := s.ConfigureProvider(context.Background(), &tfprotov6.ConfigureProviderRequest{}); len(resp.Diagnostics) > 0 {
+		t.Fatalf("configure: %v", resp.Diagnostics[0])
+	}
+	schema, _ := s.GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
+	for _, a := range schema.ResourceSchemas["gates_gate"].Block.Attributes {
+		if a.Name == "code" && (!a.WriteOnly || a.Computed) {
+			t.Errorf("code: WriteOnly %v, Computed %v; want a write-only attribute that is not computed", a.WriteOnly, a.Computed)
+		}
+	}
+	return s, schema.ResourceSchemas["gates_gate"].ValueType().(tftypes.Object)
+}
+
+func gateValue(ty tftypes.Object, code string, legacy any) tftypes.Value {
+	hinges := ty.AttributeTypes["hinges"].(tftypes.List)
+	hinge := hinges.ElementType.(tftypes.Object)
+	return tftypes.NewValue(ty, map[string]tftypes.Value{
+		"id":   tftypes.NewValue(tftypes.String, nil),
+		"code": tftypes.NewValue(tftypes.String, code),
+		"hinges": tftypes.NewValue(hinges, []tftypes.Value{tftypes.NewValue(hinge, map[string]tftypes.Value{
+			"side": tftypes.NewValue(tftypes.String, "left"), "legacy": tftypes.NewValue(tftypes.String, legacy)})}),
+	})
+}
+
+func TestDeprecatedNestedAttributeWarnsAtItsPath(t *testing.T) {
+	s, ty := gateServer(t)
+	resp, _ := s.ValidateResourceConfig(context.Background(), &tfprotov6.ValidateResourceConfigRequest{
+		TypeName: "gates_gate", Config: dv(t, ty, gateValue(ty, "1234", "yes"))})
+	want := tftypes.NewAttributePath().WithAttributeName("hinges").WithElementKeyInt(0).WithAttributeName("legacy")
+	if len(resp.Diagnostics) != 1 || resp.Diagnostics[0].Severity != tfprotov6.DiagnosticSeverityWarning ||
+		!resp.Diagnostics[0].Attribute.Equal(want) {
+		t.Fatalf("diagnostics %v; want one warning at %v", resp.Diagnostics, want)
+	}
+	if resp, _ := s.ValidateResourceConfig(context.Background(), &tfprotov6.ValidateResourceConfigRequest{
+		TypeName: "gates_gate", Config: dv(t, ty, gateValue(ty, "1234", nil))}); len(resp.Diagnostics) != 0 {
+		t.Errorf("diagnostics without the deprecated attribute: %v", resp.Diagnostics)
+	}
+}
+
+// Terraform proposes the configuration's write-only values; planned and
+// new states must hold null for them.
+func TestWriteOnlyIsNeverPlannedNorStored(t *testing.T) {
+	s, ty := gateServer(t)
+	ctx := context.Background()
+	cfg := gateValue(ty, "1234", nil)
+	null := dv(t, ty, tftypes.NewValue(ty, nil))
+	plan, _ := s.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{TypeName: "gates_gate",
+		PriorState: null, ProposedNewState: dv(t, ty, cfg), Config: dv(t, ty, cfg)})
+	if len(plan.Diagnostics) > 0 {
+		t.Fatalf("plan: %v", plan.Diagnostics[0])
+	}
+	if code := attrs(t, ty, plan.PlannedState)["code"]; !code.IsNull() {
+		t.Errorf("planned code = %v, want null", code)
+	}
+	applied, _ := s.ApplyResourceChange(ctx, &tfprotov6.ApplyResourceChangeRequest{TypeName: "gates_gate",
+		PriorState: null, PlannedState: plan.PlannedState, Config: dv(t, ty, cfg)})
+	if len(applied.Diagnostics) > 0 {
+		t.Fatalf("apply: %v", applied.Diagnostics[0])
+	}
+	if code := attrs(t, ty, applied.NewState)["code"]; !code.IsNull() {
+		t.Errorf("new state code = %v, want null", code)
+	}
+	replan, _ := s.PlanResourceChange(ctx, &tfprotov6.PlanResourceChangeRequest{TypeName: "gates_gate",
+		PriorState: applied.NewState, ProposedNewState: dv(t, ty, cfg), Config: dv(t, ty, cfg), PriorPrivate: applied.Private})
+	if len(replan.Diagnostics) > 0 {
+		t.Fatalf("replan: %v", replan.Diagnostics[0])
+	}
+	if code := attrs(t, ty, replan.PlannedState)["code"]; !code.IsNull() {
+		t.Errorf("planned code with no change = %v, want null", code)
+	}
+}
