@@ -80,6 +80,7 @@ func New() provider.Provider {
 		provider.WithConfig[Config](),
 		provider.WithResource[ServerArgs, ServerState]("example:index:Server", Server{}, "A server kept as a JSON record."),
 		provider.WithFunction("example:index:slug", Slug, "Lower-cases text and joins its words with a separator."),
+		provider.WithFunction("example:index:join", Join, "Joins any number of parts with a separator."),
 	)
 	if err != nil {
 		panic(err) // the declarations above are fixed; a test covers New
@@ -195,4 +196,21 @@ type SlugResult struct {
 // Slug lower-cases the text and joins its words with the separator.
 func Slug(_ context.Context, a SlugArgs) (SlugResult, error) {
 	return SlugResult{Slug: strings.Join(strings.Fields(strings.ToLower(a.Text)), a.Separator)}, nil
+}
+
+// JoinArgs are join's arguments: in terraform, the separator and then
+// any number of parts (a variadic argument).
+type JoinArgs struct {
+	Separator string   `plinth:"separator" doc:"Put between parts."`
+	Parts     []string `plinth:"parts,optional,variadic" doc:"The parts to join."`
+}
+
+// JoinResult is join's result.
+type JoinResult struct {
+	Joined string `plinth:"joined" doc:"The joined parts."`
+}
+
+// Join joins the parts with the separator.
+func Join(_ context.Context, a JoinArgs) (JoinResult, error) {
+	return JoinResult{Joined: strings.Join(a.Parts, a.Separator)}, nil
 }

@@ -112,7 +112,8 @@
 // over the Terraform protocol they are not available (tfserve leaves them
 // out of its schema).
 //
-// It leaves out streaming invokes, sets, variadic function parameters,
+// A function's slice argument tagged variadic takes a Terraform call's
+// trailing arguments. It leaves out streaming invokes, sets,
 // ephemeral resources, Terraform's private state (for authors), and any
 // serialised form
 // of the schema: the servers render Schema in their protocol's terms. It

@@ -63,6 +63,7 @@ func (c *structCodec) properties() map[string]Property {
 			Deprecated:       f.tag.deprecated,
 			WriteOnly:        f.tag.writeOnly,
 			Stable:           f.tag.stable,
+			Variadic:         f.tag.variadic,
 		}
 	}
 	return props

@@ -101,6 +101,9 @@ type Property struct {
 	// Stable: an output an update leaves as it was, so a preview of an
 	// update shows its recorded value instead of an unknown.
 	Stable bool
+	// Variadic: a function argument (an array) that Terraform passes as
+	// the function's trailing arguments, any number of them.
+	Variadic bool
 }
 
 // TypeKind is the kind of a property's type.

@@ -20,6 +20,7 @@ type fieldTag struct {
 	computed         bool
 	writeOnly        bool
 	stable           bool
+	variadic         bool
 	doc              string
 	def              string
 	hasDefault       bool
@@ -121,7 +122,7 @@ func isPropertyName(name string) bool {
 }
 
 // tagOptions are the options a plinth tag may list after the name.
-var tagOptions = []string{"optional", "secret", "replaceOnChanges", "computed", "writeOnly", "stable"}
+var tagOptions = []string{"optional", "secret", "replaceOnChanges", "computed", "writeOnly", "stable", "variadic"}
 
 func (t *fieldTag) setOption(opt string) error {
 	switch opt {
@@ -137,6 +138,8 @@ func (t *fieldTag) setOption(opt string) error {
 		t.writeOnly = true
 	case "stable":
 		t.stable = true
+	case "variadic":
+		t.variadic = true
 	case "":
 	case "required":
 		return fmt.Errorf("unknown plinth tag option %q: properties are required unless tagged optional "+
@@ -157,6 +160,9 @@ func (t *fieldTag) setOption(opt string) error {
 // with) and is not an object (Terraform's protocol 5 has no write-only
 // blocks).
 func (t fieldTag) checkWriteOnly(c codec) error {
+	if _, slice := c.(sliceCodec); t.variadic && !slice {
+		return fmt.Errorf("variadic applies to a slice, the last parameter of a function, which takes any number of values")
+	}
 	if !t.writeOnly {
 		return nil
 	}

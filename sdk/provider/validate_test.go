@@ -249,6 +249,23 @@ type vWriteOnlyDefault struct {
 	S string `plinth:"s,writeOnly" default:"x"`
 }
 
+type vVariadicString struct {
+	S string `plinth:"s,variadic"`
+}
+
+type vTwoVariadics struct {
+	A []string `plinth:"a,optional,variadic"`
+	B []string `plinth:"b,optional,variadic"`
+}
+
+type vResult struct {
+	R string `plinth:"r"`
+}
+
+func fn[A any]() provider.Option {
+	return provider.WithFunction("bad:index:f", func(context.Context, A) (vResult, error) { return vResult{}, nil }, "")
+}
+
 func TestNewNamesTheBadValidateTag(t *testing.T) {
 	tests := map[string]struct {
 		opt  provider.Option
@@ -266,6 +283,9 @@ func TestNewNamesTheBadValidateTag(t *testing.T) {
 			"type provider_test.vNestedWriteOnly, field In.Secret (declared in provider_test.Inner):", "writeOnly applies to top-level properties"}},
 		"write-only with a default": {res[vWriteOnlyDefault, vWriteOnlyDefault](), []string{
 			"field S:", "writeOnly cannot be combined with a default"}},
+		"variadic string": {fn[vVariadicString](), []string{"type provider_test.vVariadicString, field S:", "variadic applies to a slice"}},
+		"two variadics": {fn[vTwoVariadics](), []string{"function bad:index:f: arguments: type provider_test.vTwoVariadics, field B:",
+			"A is variadic too; a function has at most one variadic argument"}},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {

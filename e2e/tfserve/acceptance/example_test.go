@@ -190,18 +190,23 @@ func TestAccExampleInvalidConfig(t *testing.T) {
 	})
 }
 
-// TestAccExampleFunction calls the example's provider-defined function,
-// with its optional separator left null and given.
+// TestAccExampleFunction calls the example's provider-defined functions:
+// slug with its optional separator left null and given, join with a
+// variadic argument given three values and none.
 func TestAccExampleFunction(t *testing.T) {
 	runExample(t, func(c exampleConfig) resource.TestCase {
 		return resource.TestCase{Steps: []resource.TestStep{{
 			Config: c.provider() + `
 output "dashed" { value = provider::example::slug("Hello Big World", null).slug }
 output "dotted" { value = provider::example::slug("Hello Big World", ".").slug }
+output "joined" { value = provider::example::join("/", "a", "b", "c").joined }
+output "none" { value = provider::example::join("/").joined }
 `,
 			Check: resource.ComposeAggregateTestCheckFunc(
 				resource.TestCheckOutput("dashed", "hello-big-world"),
-				resource.TestCheckOutput("dotted", "hello.big.world")),
+				resource.TestCheckOutput("dotted", "hello.big.world"),
+				resource.TestCheckOutput("joined", "a/b/c"),
+				resource.TestCheckOutput("none", "")),
 		}}}
 	})
 }

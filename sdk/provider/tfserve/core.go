@@ -445,11 +445,7 @@ func call[DV any](ctx context.Context, c *core, cd codec[DV], name string, argum
 	params := f.params()
 	args := make([]tftypes.Value, len(arguments))
 	for i, dv := range arguments {
-		t := tftypes.Type(tftypes.DynamicPseudoType)
-		if i < len(params) {
-			t = params[i].t.tftype()
-		}
-		v, err := cd.decode(dv, t)
+		v, err := cd.decode(dv, f.argType(i, params))
 		if err != nil {
 			return nil, &funcError{text: err.Error(), arg: i}
 		}

@@ -49,6 +49,7 @@ type attr struct {
 	output    bool // a property the provider reports
 	replace   bool
 	writeOnly bool
+	variadic  bool // a function's trailing arguments, as a list
 	// deprecated says why the attribute should no longer be set; empty
 	// when it may be.
 	deprecated string
@@ -138,7 +139,7 @@ func objectOf(inputs, outputs map[string]provider.Property, blocks bool, depth i
 		a.optional = !a.required
 		a.computed = !p.Default.IsNull() || p.Computed
 		a.sensitive, a.replace = p.Secret, p.ReplaceOnChanges
-		a.writeOnly, a.deprecated = p.WriteOnly, p.Deprecated
+		a.writeOnly, a.deprecated, a.variadic = p.WriteOnly, p.Deprecated, p.Variadic
 		if a.writeOnly {
 			a.computed, a.sensitive = false, true
 		}

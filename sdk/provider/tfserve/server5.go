@@ -137,6 +137,9 @@ func functions5(m *model) map[string]*tfprotov5.Function {
 			fn.Parameters = append(fn.Parameters, &tfprotov5.FunctionParameter{Name: a.tf, Type: a.t.tftype(),
 				AllowNullValue: !a.required, Description: a.doc})
 		}
+		if v := f.variadic(); v != nil {
+			fn.VariadicParameter = &tfprotov5.FunctionParameter{Name: v.tf, Type: v.t.elem.tftype(), Description: v.doc}
+		}
 		out[name] = fn
 	}
 	return out

@@ -134,6 +134,9 @@ func functions6(m *model) map[string]*tfprotov6.Function {
 			fn.Parameters = append(fn.Parameters, &tfprotov6.FunctionParameter{Name: a.tf, Type: a.t.tftype(),
 				AllowNullValue: !a.required, Description: a.doc})
 		}
+		if v := f.variadic(); v != nil {
+			fn.VariadicParameter = &tfprotov6.FunctionParameter{Name: v.tf, Type: v.t.elem.tftype(), Description: v.doc}
+		}
 		out[name] = fn
 	}
 	return out
