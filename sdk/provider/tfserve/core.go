@@ -246,7 +246,11 @@ func (c *core) validateResource(ctx context.Context, name string, config tftypes
 	case err != nil:
 		return diags{errorDiag("Check", r.name, err)}
 	}
-	return append(deprecations(news, r.obj, nil), failureDiags(resp.Failures, r.obj, r.name)...)
+	ds = deprecations(news, r.obj, nil)
+	for i := range ds {
+		ds[i].path = pointable(ds[i].path, r.obj)
+	}
+	return append(ds, failureDiags(resp.Failures, r.obj, r.name)...)
 }
 
 // deprecations warns of each deprecated attribute the configuration sets,

@@ -49,7 +49,10 @@
 //     functions without configuring the provider: tfserve then configures
 //     it once with the empty configuration.
 //   - Errors and check failures become diagnostics, on the attribute they
-//     name; a panic in provider code becomes a diagnostic naming the
+//     name (inside a protocol 6 nested attribute, on that attribute or
+//     its list element or map entry: terraform finds source locations
+//     through nested blocks only, and would otherwise point at the
+//     resource block; the detail names the full path); a panic in provider code becomes a diagnostic naming the
 //     method and type.
 //
 // It leaves out ephemeral resources, resource identity, moving state

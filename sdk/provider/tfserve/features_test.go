@@ -2,8 +2,10 @@ package tfserve_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-go/tfprotov5"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
@@ -72,7 +74,7 @@ func TestDeprecatedNestedAttributeWarnsAtItsPath(t *testing.T) {
 	s, ty := gateServer(t)
 	resp, _ := s.ValidateResourceConfig(context.Background(), &tfprotov6.ValidateResourceConfigRequest{
 		TypeName: "gates_gate", Config: dv(t, ty, gateValue(ty, "1234", "yes"))})
-	want := tftypes.NewAttributePath().WithAttributeName("hinges").WithElementKeyInt(0).WithAttributeName("legacy")
+	want := tftypes.NewAttributePath().WithAttributeName("hinges").WithElementKeyInt(0)
 	if len(resp.Diagnostics) != 1 || resp.Diagnostics[0].Severity != tfprotov6.DiagnosticSeverityWarning ||
 		!resp.Diagnostics[0].Attribute.Equal(want) {
 		t.Fatalf("diagnostics %v; want one warning at %v", resp.Diagnostics, want)
@@ -113,5 +115,35 @@ func TestWriteOnlyIsNeverPlannedNorStored(t *testing.T) {
 	}
 	if code := attrs(t, ty, replan.PlannedState)["code"]; !code.IsNull() {
 		t.Errorf("planned code with no change = %v, want null", code)
+	}
+}
+
+// Terraform finds a diagnostic's source through nested blocks, not
+// through nested attributes: protocol 5 (blocks) keeps the full path,
+// protocol 6 (nested attributes) stops at the list element.
+func TestDiagnosticPathsTerraformCanPlace(t *testing.T) {
+	ctx := context.Background()
+	full := tftypes.NewAttributePath().WithAttributeName("hinges").WithElementKeyInt(0).WithAttributeName("legacy")
+	p, err := provider.New(provider.Info{Name: "gates", Version: "1.0.0"},
+		provider.WithResource[gateArgs, gateState]("gates:index:Gate", gate{}, "A gate."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s5, err := tfserve.NewServer5(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema, _ := s5.GetProviderSchema(ctx, &tfprotov5.GetProviderSchemaRequest{})
+	ty := schema.ResourceSchemas["gates_gate"].ValueType().(tftypes.Object)
+	cfg, err := tfprotov5.NewDynamicValue(ty, gateValue(ty, "1", "yes"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, _ := s5.ValidateResourceTypeConfig(ctx, &tfprotov5.ValidateResourceTypeConfigRequest{TypeName: "gates_gate", Config: &cfg})
+	if len(resp.Diagnostics) != 1 || !resp.Diagnostics[0].Attribute.Equal(full) {
+		t.Fatalf("protocol 5 diagnostics %v; want one at %v", resp.Diagnostics, full)
+	}
+	if !strings.Contains(resp.Diagnostics[0].Detail, "legacy is deprecated") {
+		t.Errorf("detail %q does not name the attribute", resp.Diagnostics[0].Detail)
 	}
 }
