@@ -45,6 +45,7 @@ type ServerArgs struct {
 	Size     string            `plinth:"size,optional" default:"small" validate:"oneOf=small|medium|large" doc:"small, medium or large; growing is an update, shrinking replaces."`
 	Listener *Listener         `plinth:"listener,optional" doc:"Where the server listens."`
 	Tags     map[string]string `plinth:"tags,optional" validate:"len=..5" doc:"Up to five tags."`
+	Zones    []string          `plinth:"zones,optional,set" validate:"len=..3" doc:"Up to three zones, in no order."`
 	Owner    string            `plinth:"owner,optional" deprecated:"Use tags[\"owner\"] instead." doc:"Who owns the server."`
 	// AdminPassword is sent to Create and Update and never recorded: the
 	// record keeps a hash, the state nothing.

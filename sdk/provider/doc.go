@@ -27,7 +27,9 @@
 // Update but never an output, never compared in a diff and never recorded
 // by Terraform; a secret input under Pulumi) and stable (an output an
 // update leaves alone: a preview of an update shows its recorded value
-// rather than an unknown). A property without optional or a default is
+// rather than an unknown) and set (a slice of strings, numbers or
+// booleans whose order does not matter: a Terraform set; Check refuses
+// duplicates and sorts it). A property without optional or a default is
 // required. `plinth:"-"` leaves a field out, as do unexported fields; an
 // embedded struct without a plinth tag contributes its fields. `doc`
 // describes the property and `default` gives the value Check applies when
@@ -113,8 +115,8 @@
 // out of its schema).
 //
 // A function's slice argument tagged variadic takes a Terraform call's
-// trailing arguments. It leaves out streaming invokes, sets,
-// ephemeral resources, Terraform's private state (for authors), and any
+// trailing arguments. It leaves out streaming invokes, sets of
+// objects, ephemeral resources, Terraform's private state (for authors), and any
 // serialised form
 // of the schema: the servers render Schema in their protocol's terms. It
 // knows no wire format, starts no server and imports nothing under

@@ -64,6 +64,7 @@ func (c *structCodec) properties() map[string]Property {
 			WriteOnly:        f.tag.writeOnly,
 			Stable:           f.tag.stable,
 			Variadic:         f.tag.variadic,
+			Set:              f.tag.set,
 		}
 	}
 	return props
@@ -102,6 +103,9 @@ func (c *structCodec) checkObject(o resource.Object, p resource.PropertyPath, fs
 		checkValue(f.codec, v, join(p, f.name()), fs)
 		if len(*fs) == n && f.rules != nil {
 			f.rules.apply(v, join(p, f.name()), o, fs)
+		}
+		if len(*fs) == n && f.tag.set {
+			checkDistinct(v, join(p, f.name()), fs)
 		}
 	}
 }
@@ -190,6 +194,8 @@ func (c *structCodec) objectWithDefaults(o resource.Object) resource.Object {
 		switch {
 		case (!ok || v.IsNull()) && !f.def.IsNull():
 			out[f.name()] = f.def
+		case ok && f.tag.set:
+			out[f.name()] = sortedSet(v)
 		case ok:
 			out[f.name()] = defaultsOf(f.codec, v)
 		}

@@ -101,6 +101,10 @@ type Property struct {
 	// Stable: an output an update leaves as it was, so a preview of an
 	// update shows its recorded value instead of an unknown.
 	Stable bool
+	// Set: an array of strings, numbers or booleans whose order does not
+	// matter and whose elements are distinct (a Terraform set). Check
+	// refuses duplicates and sorts it, so a new order is no change.
+	Set bool
 	// Variadic: a function argument (an array) that Terraform passes as
 	// the function's trailing arguments, any number of them.
 	Variadic bool

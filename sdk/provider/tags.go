@@ -21,6 +21,7 @@ type fieldTag struct {
 	writeOnly        bool
 	stable           bool
 	variadic         bool
+	set              bool
 	doc              string
 	def              string
 	hasDefault       bool
@@ -122,7 +123,7 @@ func isPropertyName(name string) bool {
 }
 
 // tagOptions are the options a plinth tag may list after the name.
-var tagOptions = []string{"optional", "secret", "replaceOnChanges", "computed", "writeOnly", "stable", "variadic"}
+var tagOptions = []string{"optional", "secret", "replaceOnChanges", "computed", "writeOnly", "stable", "variadic", "set"}
 
 func (t *fieldTag) setOption(opt string) error {
 	switch opt {
@@ -140,6 +141,8 @@ func (t *fieldTag) setOption(opt string) error {
 		t.stable = true
 	case "variadic":
 		t.variadic = true
+	case "set":
+		t.set = true
 	case "":
 	case "required":
 		return fmt.Errorf("unknown plinth tag option %q: properties are required unless tagged optional "+
@@ -163,6 +166,9 @@ func (t fieldTag) checkWriteOnly(c codec) error {
 	if _, slice := c.(sliceCodec); t.variadic && !slice {
 		return fmt.Errorf("variadic applies to a slice, the last parameter of a function, which takes any number of values")
 	}
+	if t.set && !isScalarSlice(c) {
+		return fmt.Errorf("set applies to a slice of strings, numbers or booleans; the SDK has no sets of objects or collections")
+	}
 	if !t.writeOnly {
 		return nil
 	}
@@ -174,6 +180,23 @@ func (t fieldTag) checkWriteOnly(c codec) error {
 		return fmt.Errorf("writeOnly applies to values without nested objects; mark the nested fields writeOnly instead")
 	}
 	return nil
+}
+
+// isScalarSlice reports whether c is a slice (or pointer to one) of
+// strings, numbers or booleans.
+func isScalarSlice(c codec) bool {
+	if p, ok := c.(ptrCodec); ok {
+		c = p.elem
+	}
+	s, ok := c.(sliceCodec)
+	if !ok {
+		return false
+	}
+	switch s.elem.(type) {
+	case stringCodec, intCodec, floatCodec, boolCodec:
+		return true
+	}
+	return false
 }
 
 // hasStruct reports whether c is or holds a nested object.

@@ -34,6 +34,7 @@ type vArgs struct {
 	User     string             `plinth:"user,optional"`
 	Spec     *Spec              `plinth:"spec,optional"`
 	Timeouts *provider.Timeouts `plinth:"timeouts,optional"`
+	Zones    []string           `plinth:"zones,optional,set"`
 }
 
 type vState struct {
@@ -106,6 +107,8 @@ func TestValidateRulesReportFullPaths(t *testing.T) {
 			{Property: "password", Reason: `requires "user" to be set too`}}},
 		"duration": {news: obj(map[string]any{"name": "a", "timeouts": map[string]any{"create": "soon"}}), want: []provider.CheckFailure{
 			{Property: "timeouts.create", Reason: `must be a duration such as "90s", "20m" or "1h30m", got "soon"`}}},
+		"set with a duplicate": {news: obj(map[string]any{"name": "a", "zones": []any{"b", "a", "b"}}), want: []provider.CheckFailure{
+			{Property: "zones[2]", Reason: `"b" is also element 0; a set holds each value once`}}},
 		"unknowns wait": {news: resource.Object{"name": resource.Unknown(), "ratio": resource.Unknown()}},
 		"secrets are checked by their element": {news: resource.Object{"name": secret(str("UPPER"))}, want: []provider.CheckFailure{
 			{Property: "name", Reason: `must match the pattern [a-z][a-z0-9-]*, got "UPPER"`}}},
@@ -283,6 +286,7 @@ func TestNewNamesTheBadValidateTag(t *testing.T) {
 			"type provider_test.vNestedWriteOnly, field In.Secret (declared in provider_test.Inner):", "writeOnly applies to top-level properties"}},
 		"write-only with a default": {res[vWriteOnlyDefault, vWriteOnlyDefault](), []string{
 			"field S:", "writeOnly cannot be combined with a default"}},
+		"set of objects":  {res[vSetOfStructs, vSetOfStructs](), []string{"field L:", "set applies to a slice of strings, numbers or booleans"}},
 		"variadic string": {fn[vVariadicString](), []string{"type provider_test.vVariadicString, field S:", "variadic applies to a slice"}},
 		"two variadics": {fn[vTwoVariadics](), []string{"function bad:index:f: arguments: type provider_test.vTwoVariadics, field B:",
 			"A is variadic too; a function has at most one variadic argument"}},
@@ -304,4 +308,31 @@ func TestNewNamesTheBadValidateTag(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestSetsAreSortedSoOrderIsNoChange(t *testing.T) {
+	p := vProvider(t, new([]string))
+	ctx := context.Background()
+	check := func(zones ...any) resource.Object {
+		t.Helper()
+		resp, err := p.Check(ctx, provider.CheckRequest{URN: vURN(), News: obj(map[string]any{"name": "a", "zones": zones})})
+		if err != nil || len(resp.Failures) > 0 {
+			t.Fatal(err, resp.Failures)
+		}
+		return resp.Inputs
+	}
+	first, second := check("c", "a", "b"), check("b", "c", "a")
+	want := resource.NewArray(str("a"), str("b"), str("c"))
+	if !first["zones"].Equal(want) {
+		t.Errorf("checked zones = %v, want %v", first["zones"], want)
+	}
+	outs := obj(map[string]any{"name": "a", "zones": []any{"a", "b", "c"}, "serial": "s", "version": 1, "touched": "t"})
+	d, err := p.Diff(ctx, provider.DiffRequest{URN: vURN(), ID: "v1", OldInputs: first, OldOutputs: outs, News: second})
+	if err != nil || d.Changes != provider.DiffNone {
+		t.Errorf("Diff of the same set in another order = %+v, %v; want no change", d, err)
+	}
+}
+
+type vSetOfStructs struct {
+	L []Listener `plinth:"l,set"`
 }

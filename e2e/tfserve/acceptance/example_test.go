@@ -99,7 +99,7 @@ func TestAccExampleServer(t *testing.T) {
 			Steps: []resource.TestStep{
 				{
 					Config: c.server(`  name = "web"`, `  admin_password = "correct-horse"`, `  tags = { env = "test" }`,
-						listener(8080), timeouts),
+						`  zones = ["b", "a"]`, listener(8080), timeouts),
 					Check: resource.ComposeAggregateTestCheckFunc(
 						resource.TestCheckResourceAttr(addr, "id", "web"),
 						resource.TestCheckResourceAttr(addr, "size", "small"),
@@ -107,12 +107,21 @@ func TestAccExampleServer(t *testing.T) {
 						resource.TestCheckResourceAttr(addr, "address", "web:8080"),
 						resource.TestCheckNoResourceAttr(addr, "admin_password"),
 						resource.TestCheckResourceAttr(addr, "timeouts.create", "1m"),
+						resource.TestCheckResourceAttr(addr, "zones.#", "2"),
+						resource.TestCheckTypeSetElemAttr(addr, "zones.*", "a"),
+						resource.TestCheckTypeSetElemAttr(addr, "zones.*", "b"),
 						recordHas(c.dir, "web", `"passwordHash"`, true),
 						recordHas(c.dir, "web", "correct-horse", false),
 						serialOf(&serial, addr, "")),
 				},
 				{ResourceName: addr, ImportState: true, ImportStateVerify: true,
 					ImportStateVerifyIgnore: []string{"timeouts"}},
+				{
+					// A set in another order is the same set: no change.
+					Config: c.server(`  name = "web"`, `  admin_password = "correct-horse"`, `  tags = { env = "test" }`,
+						`  zones = ["a", "b"]`, listener(8080), timeouts),
+					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				},
 				{
 					// Growing is an update; the serial is stable, so the plan
 					// knows it; the address follows the port, so it does not.
@@ -189,6 +198,7 @@ func TestAccExampleInvalidConfig(t *testing.T) {
     protocol = "sctp"`)),
 			step(`admin_password: must have at least 8 characters, got 3`, `  name = "web"`, `  admin_password = "abc"`),
 			step(`timeouts\.create: must be a duration`, `  name = "web"`, c.nested("timeouts", `create = "soon"`)),
+			step(`zones: must have at most 3 elements, got 4`, `  name = "web"`, `  zones = ["a", "b", "c", "d"]`),
 			step(`tags: must have at most 5 entries, got 6`, `  name = "web"`,
 				`  tags = { a = "1", b = "2", c = "3", d = "4", e = "5", f = "6" }`),
 		}}

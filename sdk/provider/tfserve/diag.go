@@ -94,6 +94,9 @@ func attributePath(property string, t *vtype) *tftypes.AttributePath {
 			}
 			out, t = out.WithElementKeyString(s), elemOf(t)
 		case int:
+			if t != nil && t.kind == kindSet {
+				return out // a set's elements have no index in Terraform's paths
+			}
 			out, t = out.WithElementKeyInt(s), elemOf(t)
 		default:
 			return out

@@ -22,7 +22,9 @@
 //     deprecated property is a deprecated attribute (ValidateResourceConfig
 //     warns where the configuration sets it, at any depth); a write-only
 //     one is a WriteOnly attribute, null in every planned and new state
-//     and left out of private state.
+//     and left out of private state. A set property is a set attribute
+//     (its element paths stop at the set, which Terraform indexes by
+//     value).
 //   - ValidateResourceConfig runs Check; PlanResourceChange runs Check,
 //     Diff (replacement becomes requires_replace) and a preview of Create
 //     or Update, so outputs the SDK cannot know yet are unknown;

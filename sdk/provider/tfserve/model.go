@@ -22,6 +22,7 @@ const (
 	kindObject
 	kindAsset
 	kindArchive
+	kindSet // of scalars only: see provider.Property.Set
 )
 
 // vtype is how one SDK value is written for Terraform: its kind, its
@@ -75,6 +76,8 @@ func (t *vtype) tftype() tftypes.Type {
 		return tftypes.List{ElementType: t.elem.tftype()}
 	case kindMap:
 		return tftypes.Map{ElementType: t.elem.tftype()}
+	case kindSet:
+		return tftypes.Set{ElementType: t.elem.tftype()}
 	case kindObject:
 		types := make(map[string]tftypes.Type, len(t.attrs))
 		for _, a := range t.attrs {
@@ -140,6 +143,9 @@ func objectOf(inputs, outputs map[string]provider.Property, blocks bool, depth i
 		a.computed = !p.Default.IsNull() || p.Computed
 		a.sensitive, a.replace = p.Secret, p.ReplaceOnChanges
 		a.writeOnly, a.deprecated, a.variadic = p.WriteOnly, p.Deprecated, p.Variadic
+		if p.Set && a.t.kind == kindList {
+			a.t = &vtype{kind: kindSet, elem: a.t.elem}
+		}
 		if a.writeOnly {
 			a.computed, a.sensitive = false, true
 		}
