@@ -95,12 +95,12 @@ func (Server) Create(ctx context.Context, op provider.CreateOp[ServerArgs]) (pro
 	defer cancel()
 	st := ServerState{ServerArgs: op.Inputs, Serial: newSerial()}
 	st.Address = address(op.Inputs)
-	rec := record{State: st, PasswordHash: hash(op.Inputs.AdminPassword)}
+	rec := record{State: st, PasswordHash: hash(op.Inputs.AdminPassword), Revision: 1}
 	rec.State.AdminPassword, rec.State.Timeouts = "", nil // never stored
 	if err := store(ctx).write(op.Inputs.Name, rec); err != nil {
 		return provider.CreateResult[ServerState]{}, err
 	}
-	return provider.CreateResult[ServerState]{ID: op.Inputs.Name, Outputs: st}, nil
+	return provider.CreateResult[ServerState]{ID: op.Inputs.Name, Outputs: st, Private: revision(rec.Revision)}, nil
 }
 
 // Read reads the record back; a missing record means the server is gone.
@@ -115,7 +115,8 @@ func (Server) Read(ctx context.Context, op provider.ReadOp[ServerArgs, ServerSta
 		ins.Timeouts = op.Inputs.Timeouts // not part of the server: keep what the program said
 	}
 	rec.State.Timeouts = ins.Timeouts
-	return provider.ReadResult[ServerArgs, ServerState]{ID: op.ID, Inputs: ins, Outputs: rec.State}, nil
+	return provider.ReadResult[ServerArgs, ServerState]{ID: op.ID, Inputs: ins, Outputs: rec.State,
+		Private: revision(rec.Revision)}, nil
 }
 
 // Update rewrites the record, keeping the serial.
@@ -127,6 +128,13 @@ func (Server) Update(ctx context.Context, op provider.UpdateOp[ServerArgs, Serve
 	if err != nil {
 		return provider.UpdateResult[ServerState]{}, err
 	}
+	// Private state: the revision this resource last wrote or read. A
+	// record changed by someone else since then is not overwritten.
+	if got, want := string(revision(rec.Revision)), string(op.Private); got != want {
+		return provider.UpdateResult[ServerState]{}, fmt.Errorf("the record of %s is at %q, but this resource last saw %q: "+
+			"it changed outside the provider; refresh, then apply again", op.ID, got, want)
+	}
+	rec.Revision++
 	st := ServerState{ServerArgs: op.News, Serial: op.OldOutputs.Serial, Address: address(op.News)}
 	rec.State = st
 	rec.State.AdminPassword, rec.State.Timeouts = "", nil // never stored
@@ -136,7 +144,7 @@ func (Server) Update(ctx context.Context, op provider.UpdateOp[ServerArgs, Serve
 	if err := s.write(op.ID, rec); err != nil {
 		return provider.UpdateResult[ServerState]{}, err
 	}
-	return provider.UpdateResult[ServerState]{Outputs: st}, nil
+	return provider.UpdateResult[ServerState]{Outputs: st, Private: revision(rec.Revision)}, nil
 }
 
 // Delete removes the record.
@@ -157,6 +165,10 @@ func (Server) Diff(_ context.Context, op provider.DiffOp[ServerArgs, ServerState
 	}
 	return provider.DiffResult{DetailedDiff: dd}, nil
 }
+
+// revision is the private data the example keeps: the revision of the
+// record it last wrote or read.
+func revision(n int) []byte { return []byte(fmt.Sprintf("revision %d", n)) }
 
 func sizeRank(s string) int {
 	return map[string]int{"small": 1, "medium": 2, "large": 3}[s]

@@ -94,6 +94,24 @@ func TestInProcessLifecycle(t *testing.T) {
 	if !preview.Outputs["serial"].Equal(created.Outputs["serial"]) || !preview.Outputs["address"].IsUnknown() {
 		t.Errorf("update preview = %v: want the stable serial %v and an unknown address", preview.Outputs, created.Outputs["serial"])
 	}
+	// Private state: the revision rides in a secret output and comes back
+	// to Update, which refuses a record changed behind its back.
+	if !created.Outputs[provider.PrivateProperty].IsSecret() {
+		t.Errorf("private data %v is not a secret output", created.Outputs[provider.PrivateProperty])
+	}
+	updated, err := p.Update(ctx, provider.UpdateRequest{URN: serverURN, ID: created.ID, OldInputs: checked.Inputs,
+		OldOutputs: created.Outputs, News: grow})
+	if err != nil {
+		t.Fatalf("Update with the private revision: %v", err)
+	}
+	if _, err := p.Update(ctx, provider.UpdateRequest{URN: serverURN, ID: created.ID, OldInputs: checked.Inputs,
+		OldOutputs: created.Outputs, News: grow}); err == nil || !strings.Contains(err.Error(), `is at "revision 2", but this resource last saw "revision 1"`) {
+		t.Errorf("Update with a stale revision: %v; want it refused", err)
+	}
+	if _, err := p.Update(ctx, provider.UpdateRequest{URN: serverURN, ID: created.ID, OldInputs: grow,
+		OldOutputs: updated.Outputs, News: checked.Inputs}); err != nil {
+		t.Errorf("Update with the revision the last Update returned: %v", err)
+	}
 	for size, replace := range map[string]bool{"large": false, "small": true} {
 		news := checked.Inputs.Copy()
 		news["size"] = resource.NewString(size)
@@ -151,6 +169,10 @@ func TestThroughPulumi(t *testing.T) {
 		OldInputs: checked.Properties, OldOutputs: created.Properties, NewInputs: grow, Preview: true})
 	if err != nil || preview.Properties["serial"].StringValue() != created.Properties["serial"].StringValue() {
 		t.Errorf("update preview = %v, %v: want the stable serial", preview.Properties, err)
+	}
+	if _, err := p.Update(ctx, plugin.UpdateRequest{URN: urn, Type: serverType, ID: created.ID,
+		OldInputs: checked.Properties, OldOutputs: created.Properties, NewInputs: grow}); err != nil {
+		t.Errorf("Update through Pulumi, which must give back the private revision: %v", err)
 	}
 	shrink := grow.Copy()
 	shrink["size"] = prsc.NewProperty("small")

@@ -17,6 +17,9 @@ import (
 type record struct {
 	State        ServerState `json:"state"`
 	PasswordHash string      `json:"passwordHash,omitempty"`
+	// Revision counts the writes; the resource keeps the last it saw in
+	// its private state.
+	Revision int `json:"revision"`
 }
 
 // records keeps one JSON file per server in a directory.

@@ -96,6 +96,13 @@
 // (sdk/provider/tfserve). A provider may also implement Provider directly,
 // without the typed layer.
 //
+// # Private data
+//
+// A resource may keep bytes for itself (CreateResult.Private, and those
+// of Update and Read): they are given back as op.Private in every later
+// op. Terraform keeps them in its private state (tfserve); engines that
+// record outputs keep them as a secret output named PrivateProperty.
+//
 // # Schema versions
 //
 // A resource type whose state changed shape implements StateUpgrader: it
@@ -116,7 +123,7 @@
 //
 // A function's slice argument tagged variadic takes a Terraform call's
 // trailing arguments. It leaves out streaming invokes, sets of
-// objects, ephemeral resources, Terraform's private state (for authors), and any
+// objects, ephemeral resources, and any
 // serialised form
 // of the schema: the servers render Schema in their protocol's terms. It
 // knows no wire format, starts no server and imports nothing under

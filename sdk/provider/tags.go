@@ -46,6 +46,10 @@ func parseTag(f reflect.StructField) (tag fieldTag, skip bool, err error) {
 	if tag.name == "" && !(f.Anonymous && !tagged) {
 		tag.name = lowerCamel(f.Name)
 	}
+	if strings.HasPrefix(tag.name, "__") {
+		return tag, false, fmt.Errorf("property name %q starts with \"__\", which the SDK reserves (see PrivateProperty); "+
+			"rename it", tag.name)
+	}
 	if tag.name != "" && !isPropertyName(tag.name) {
 		return tag, false, fmt.Errorf("property name %q in tag `plinth:%q` is not an identifier; "+
 			"use letters, digits and underscores, starting with a letter or underscore", tag.name, raw)

@@ -149,7 +149,7 @@ func (h *typedResource[I, O]) secretWriteOnly(o resource.Object) resource.Object
 func (h *typedResource[I, O]) diff(ctx context.Context, req DiffRequest) (DiffResponse, error) {
 	res := DiffResult{DetailedDiff: h.defaultDiff(req)}
 	if h.differ != nil {
-		op := DiffOp[I, O]{URN: req.URN, ID: req.ID, Unknowns: unknownNames(req.News),
+		op := DiffOp[I, O]{URN: req.URN, ID: req.ID, Unknowns: unknownNames(req.News), Private: privateOf(req.OldOutputs),
 			IgnoreChanges: req.IgnoreChanges, Default: res.DetailedDiff}
 		var err error
 		if op.OldInputs, op.OldOutputs, err = h.decodeBoth(req.OldInputs, req.OldOutputs); err != nil {
@@ -221,7 +221,7 @@ func (h *typedResource[I, O]) create(ctx context.Context, req CreateRequest) (Cr
 		return CreateResponse{}, fmt.Errorf("Create of %s returned no ID; this is a bug in the provider: every created resource needs an ID", req.URN)
 	}
 	outs, err := h.encodeOutputs(res.Outputs, res.Secrets, req.Inputs)
-	return CreateResponse{ID: res.ID, Outputs: outs}, err
+	return CreateResponse{ID: res.ID, Outputs: withPrivate(outs, res.Private, nil)}, err
 }
 
 // partial turns a failure after acting into an InitError, so the resource
@@ -312,7 +312,8 @@ func (h *typedResource[I, O]) read(ctx context.Context, req ReadRequest) (ReadRe
 		}
 		return ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.State}, nil
 	}
-	op := ReadOp[I, O]{URN: req.URN, ID: req.ID, Import: imp, Secrets: secretNames(req.Inputs, req.State)}
+	op := ReadOp[I, O]{URN: req.URN, ID: req.ID, Import: imp, Secrets: secretNames(req.Inputs, req.State),
+		Private: privateOf(req.State)}
 	var err error
 	if op.Inputs, op.State, err = h.decodeBoth(req.Inputs, req.State); err != nil {
 		return ReadResponse{}, err
@@ -326,7 +327,7 @@ func (h *typedResource[I, O]) read(ctx context.Context, req ReadRequest) (ReadRe
 		return ReadResponse{}, err
 	}
 	outs, err := h.encodeOutputs(res.Outputs, res.Secrets, req.Inputs, req.State)
-	return ReadResponse{ID: res.ID, Inputs: markSecrets(ins, req.Inputs), Outputs: outs}, err
+	return ReadResponse{ID: res.ID, Inputs: markSecrets(ins, req.Inputs), Outputs: withPrivate(outs, res.Private, req.State)}, err
 }
 
 func (h *typedResource[I, O]) update(ctx context.Context, req UpdateRequest) (UpdateResponse, error) {
@@ -356,13 +357,14 @@ func (h *typedResource[I, O]) update(ctx context.Context, req UpdateRequest) (Up
 		return UpdateResponse{}, h.partial(req.ID, res.Outputs, res.Secrets, req.News, err)
 	}
 	outs, err := h.encodeOutputs(res.Outputs, res.Secrets, req.News)
-	return UpdateResponse{Outputs: outs}, err
+	return UpdateResponse{Outputs: withPrivate(outs, res.Private, req.OldOutputs)}, err
 }
 
 func (h *typedResource[I, O]) updateOp(req UpdateRequest) (UpdateOp[I, O], error) {
 	op := UpdateOp[I, O]{URN: req.URN, ID: req.ID, Timeout: timeoutOf(req.Timeout, req.News, h.timeouts, "update"),
 		IgnoreChanges: req.IgnoreChanges,
-		Preview:       req.Preview, Unknowns: unknownNames(req.News), Secrets: secretNames(req.News)}
+		Preview:       req.Preview, Unknowns: unknownNames(req.News), Secrets: secretNames(req.News),
+		Private: privateOf(req.OldOutputs)}
 	var err error
 	if op.OldInputs, op.OldOutputs, err = h.decodeBoth(req.OldInputs, req.OldOutputs); err != nil {
 		return op, err
@@ -395,7 +397,8 @@ func (h *typedResource[I, O]) delete(ctx context.Context, req DeleteRequest) err
 	if h.deleter == nil {
 		return nil
 	}
-	op := DeleteOp[I, O]{URN: req.URN, ID: req.ID, Timeout: timeoutOf(req.Timeout, req.Inputs, h.timeouts, "delete")}
+	op := DeleteOp[I, O]{URN: req.URN, ID: req.ID, Timeout: timeoutOf(req.Timeout, req.Inputs, h.timeouts, "delete"),
+		Private: privateOf(req.Outputs)}
 	var err error
 	if op.Inputs, op.Outputs, err = h.decodeBoth(req.Inputs, req.Outputs); err != nil {
 		return err

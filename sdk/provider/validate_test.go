@@ -286,6 +286,8 @@ func TestNewNamesTheBadValidateTag(t *testing.T) {
 			"type provider_test.vNestedWriteOnly, field In.Secret (declared in provider_test.Inner):", "writeOnly applies to top-level properties"}},
 		"write-only with a default": {res[vWriteOnlyDefault, vWriteOnlyDefault](), []string{
 			"field S:", "writeOnly cannot be combined with a default"}},
+		"reserved name": {res[vReserved, vReserved](), []string{"type provider_test.vReserved, field P:",
+			`property name "__private" starts with "__", which the SDK reserves`}},
 		"set of objects":  {res[vSetOfStructs, vSetOfStructs](), []string{"field L:", "set applies to a slice of strings, numbers or booleans"}},
 		"variadic string": {fn[vVariadicString](), []string{"type provider_test.vVariadicString, field S:", "variadic applies to a slice"}},
 		"two variadics": {fn[vTwoVariadics](), []string{"function bad:index:f: arguments: type provider_test.vTwoVariadics, field B:",
@@ -331,6 +333,10 @@ func TestSetsAreSortedSoOrderIsNoChange(t *testing.T) {
 	if err != nil || d.Changes != provider.DiffNone {
 		t.Errorf("Diff of the same set in another order = %+v, %v; want no change", d, err)
 	}
+}
+
+type vReserved struct {
+	P string `plinth:"__private"`
 }
 
 type vSetOfStructs struct {

@@ -3,6 +3,7 @@ package tfserve
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -77,6 +78,9 @@ func (r *resourceModel) parts(state tftypes.Value, private []byte) (inputs, outp
 	}
 	if recorded, ok := r.privateInputs(private); ok {
 		inputs = recorded
+	}
+	if _, author, ok := splitPrivate(private); ok && author != nil {
+		outputs[provider.PrivateProperty] = provider.PrivateValue(author)
 	}
 	return inputs, outputs, id, nil
 }
@@ -166,10 +170,17 @@ func has(o resource.Object, name string) bool {
 
 // privateMagic starts the private state tfserve writes: the SDK's checked
 // inputs, which Terraform's single state object cannot tell from the
-// outputs of the same name.
-var privateMagic = []byte("plinth-inputs/1\n")
+// outputs of the same name. privateMagic2 adds the resource's own private
+// data (provider.PrivateProperty): the inputs' length as a uvarint, the
+// inputs, then the resource's bytes.
+var (
+	privateMagic  = []byte("plinth-inputs/1\n")
+	privateMagic2 = []byte("plinth-private/2\n")
+)
 
-func (r *resourceModel) privateOf(inputs resource.Object) []byte {
+// privateOf writes the private state of a resource with checked inputs
+// and outputs, which may hold the resource's own private data.
+func (r *resourceModel) privateOf(inputs, outputs resource.Object) []byte {
 	v, err := objectToTF(inputs, r.obj, tftypes.NewAttributePath())
 	v = withoutWriteOnly(v, r.obj)
 	if err != nil || !v.IsFullyKnown() {
@@ -179,14 +190,38 @@ func (r *resourceModel) privateOf(inputs resource.Object) []byte {
 	if err != nil {
 		return nil
 	}
-	return append(append([]byte{}, privateMagic...), dv.MsgPack...)
+	author := provider.PrivateData(outputs)
+	if author == nil {
+		return append(append([]byte{}, privateMagic...), dv.MsgPack...)
+	}
+	out := binary.AppendUvarint(append([]byte{}, privateMagic2...), uint64(len(dv.MsgPack)))
+	return append(append(out, dv.MsgPack...), author...)
+}
+
+// splitPrivate returns the encoded inputs and the resource's own data
+// recorded in private; ok is false for private state tfserve did not
+// write.
+func splitPrivate(private []byte) (inputs, author []byte, ok bool) {
+	if bytes.HasPrefix(private, privateMagic) {
+		return private[len(privateMagic):], nil, true
+	}
+	if !bytes.HasPrefix(private, privateMagic2) {
+		return nil, nil, false
+	}
+	rest := private[len(privateMagic2):]
+	n, w := binary.Uvarint(rest)
+	if w <= 0 || uint64(len(rest)-w) < n {
+		return nil, nil, false
+	}
+	return rest[w : w+int(n)], rest[w+int(n):], true
 }
 
 func (r *resourceModel) privateInputs(private []byte) (resource.Object, bool) {
-	if !bytes.HasPrefix(private, privateMagic) {
+	msgpack, _, ok := splitPrivate(private)
+	if !ok {
 		return nil, false
 	}
-	v, err := (&tfprotov6.DynamicValue{MsgPack: private[len(privateMagic):]}).Unmarshal(r.obj.tftype())
+	v, err := (&tfprotov6.DynamicValue{MsgPack: msgpack}).Unmarshal(r.obj.tftype())
 	if err != nil {
 		return nil, false
 	}

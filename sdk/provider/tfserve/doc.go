@@ -37,9 +37,10 @@
 //     (overlay.go). A provider that normalises an input keeps the
 //     configured spelling: a refresh keeps the recorded value of an input
 //     read back as its checked form, and a plan with no change found
-//     keeps the prior values. Private state records the checked inputs, so Diff
-//     and Update see the inputs as the SDK checked them, apart from
-//     outputs of the same name.
+//     keeps the prior values. Private state records the checked inputs,
+//     so Diff and Update see the inputs as the SDK checked them, apart
+//     from outputs of the same name, and the resource's own private data
+//     (provider.PrivateProperty), given back in later ops.
 //   - UpgradeResourceState passes state of an older schema version to the
 //     resource's provider.StateUpgrader.
 //   - Each SDK function is a provider-defined function (its required

@@ -183,9 +183,9 @@ func (c *core) create(ctx context.Context, r *resourceModel, cfg *configured) (t
 	}
 	if err != nil {
 		// Created but not initialised: Terraform records it, tainted.
-		return st, r.privateOf(checked), diags{errorDiag("Create", r.name, err)}
+		return st, r.privateOf(checked, resp.Outputs), diags{errorDiag("Create", r.name, err)}
 	}
-	return st, r.privateOf(checked), nil
+	return st, r.privateOf(checked, resp.Outputs), nil
 }
 
 func (c *core) update(ctx context.Context, r *resourceModel, prior tftypes.Value, cfg *configured, private []byte) (tftypes.Value, []byte, diags) {
@@ -210,7 +210,7 @@ func (c *core) update(ctx context.Context, r *resourceModel, prior tftypes.Value
 		return prior, private, diags{errorDiag("Update", r.name, serr)}
 	}
 	if err != nil {
-		return st, r.privateOf(checked), diags{errorDiag("Update", r.name, err)}
+		return st, r.privateOf(checked, resp.Outputs), diags{errorDiag("Update", r.name, err)}
 	}
-	return st, r.privateOf(checked), nil
+	return st, r.privateOf(checked, resp.Outputs), nil
 }
