@@ -2,8 +2,8 @@
 // (sdk/provider) that uses each feature the SDK offers authors: validate
 // tags with exact paths at any depth, defaults inside nested objects,
 // stable outputs, a Differ that replaces only on some changes, a timeouts
-// block, a deprecated property, a write-only input, import, and a
-// function. Its servers keep a JSON record per server in a directory, so
+// block, a deprecated property, a write-only input, a set, private state,
+// import, functions (one variadic) and an ephemeral resource. Its servers keep a JSON record per server in a directory, so
 // import, refresh and drift are real. README.md walks through it; the
 // acceptance tests in e2e/tfserve/acceptance drive it with HashiCorp's
 // terraform-plugin-testing on protocols 5 and 6.
@@ -82,6 +82,7 @@ func New() provider.Provider {
 		provider.WithResource[ServerArgs, ServerState]("example:index:Server", Server{}, "A server kept as a JSON record."),
 		provider.WithFunction("example:index:slug", Slug, "Lower-cases text and joins its words with a separator."),
 		provider.WithFunction("example:index:join", Join, "Joins any number of parts with a separator."),
+		provider.WithEphemeral[TokenArgs, TokenResult]("example:index:Token", Token{}, "A token issued for one run and revoked at its end."),
 	)
 	if err != nil {
 		panic(err) // the declarations above are fixed; a test covers New

@@ -211,3 +211,46 @@ func pulumiClient(t *testing.T) plugin.Provider {
 	}
 	return plugin.NewProviderWithClient(pctx, pb.NewResourceProviderClient(conn), false)
 }
+
+// TestInProcessEphemeralToken drives the ephemeral token through the
+// SDK's EphemeralProvider, as tfserve does: checked arguments with
+// paths, open, renew and close, each seen in tokens.log.
+func TestInProcessEphemeralToken(t *testing.T) {
+	p, dir := configured(t)
+	ctx := context.Background()
+	ep, ok := p.(provider.EphemeralProvider)
+	if !ok {
+		t.Fatal("the example provider is not an EphemeralProvider")
+	}
+	const tok = "example:index:Token"
+	if _, ok := ep.EphemeralSchemas()[tok].Outputs["token"]; !ok {
+		t.Errorf("schema of %s = %+v, want a token output", tok, ep.EphemeralSchemas()[tok])
+	}
+	bad, err := ep.CheckEphemeral(ctx, provider.CheckEphemeralRequest{Token: tok,
+		Args: resource.ObjectFromGo(map[string]any{"server": "web", "ttl": "soon"})})
+	want := []provider.CheckFailure{{Property: "ttl", Reason: `must be a duration such as "90s", "20m" or "1h30m", got "soon"`}}
+	if d := cmp.Diff(want, bad.Failures); err != nil || d != "" {
+		t.Errorf("CheckEphemeral: %v, failures (-want +got):\n%s", err, d)
+	}
+	opened, err := ep.OpenEphemeral(ctx, provider.OpenEphemeralRequest{Token: tok, Args: resource.ObjectFromGo(map[string]any{"server": "web"})})
+	if err != nil || len(opened.Failures) > 0 || opened.Result["token"].SecretElement().Str() == "" || opened.RenewAt.IsZero() {
+		t.Fatalf("OpenEphemeral = %+v, %v", opened, err)
+	}
+	if !opened.Result["token"].IsSecret() {
+		t.Error("the token is not a secret")
+	}
+	renewed, err := ep.RenewEphemeral(ctx, provider.RenewEphemeralRequest{Token: tok, Private: opened.Private})
+	if err != nil || string(renewed.Private) != string(opened.Private) {
+		t.Errorf("RenewEphemeral = %+v, %v; want the private data kept", renewed, err)
+	}
+	if _, err := ep.CloseEphemeral(ctx, provider.CloseEphemeralRequest{Token: tok, Private: renewed.Private}); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "tokens.log"))
+	id := string(opened.Private)
+	for _, w := range []string{"issued " + id + " for web", "renewed " + id, "revoked " + id} {
+		if !strings.Contains(string(data), w) {
+			t.Errorf("tokens.log lacks %q:\n%s", w, data)
+		}
+	}
+}

@@ -122,8 +122,10 @@
 // out of its schema).
 //
 // A function's slice argument tagged variadic takes a Terraform call's
-// trailing arguments. It leaves out streaming invokes, sets of
-// objects, ephemeral resources, and any
+// trailing arguments. WithEphemeral adds an ephemeral resource (Open,
+// and optionally Renew and Close), served to Terraform through
+// EphemeralProvider; Pulumi has none. It leaves out streaming invokes,
+// sets of objects, and any
 // serialised form
 // of the schema: the servers render Schema in their protocol's terms. It
 // knows no wire format, starts no server and imports nothing under

@@ -225,3 +225,59 @@ output "none" { value = provider::example::join("/").joined }
 		}}}
 	})
 }
+
+// TestAccExampleEphemeralToken opens the example's ephemeral token and
+// passes it to the server's write-only password: terraform opens it for
+// the plan and for the apply and revokes it each time, and the record
+// keeps the hash of a token that was issued.
+func TestAccExampleEphemeralToken(t *testing.T) {
+	runExample(t, func(c exampleConfig) resource.TestCase {
+		config := c.provider() + `
+ephemeral "example_token" "t" {
+  server = "web"
+}
+resource "example_server" "s" {
+  name           = "web"
+  admin_password = ephemeral.example_token.t.token
+}
+`
+		return resource.TestCase{Steps: []resource.TestStep{{
+			Config: config,
+			Check: resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckNoResourceAttr("example_server.s", "admin_password"),
+				func(*terraform.State) error { return tokensIssuedAndRevoked(c.dir, "web") }),
+		}}}
+	})
+}
+
+// tokensIssuedAndRevoked checks tokens.log: every token issued was
+// revoked, and the record of server keeps the hash of one of them.
+func tokensIssuedAndRevoked(dir, server string) error {
+	data, err := os.ReadFile(filepath.Join(dir, "tokens.log"))
+	if err != nil {
+		return err
+	}
+	issued, revoked, hashes := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 6 && f[0] == "issued":
+			issued[f[1]], hashes[f[5]] = true, true
+		case len(f) == 2 && f[0] == "revoked":
+			revoked[f[1]] = true
+		}
+	}
+	if len(issued) == 0 || fmt.Sprint(issued) != fmt.Sprint(revoked) {
+		return fmt.Errorf("tokens issued %v, revoked %v; want each issued token revoked:\n%s", issued, revoked, data)
+	}
+	rec, err := os.ReadFile(filepath.Join(dir, server+".json"))
+	if err != nil {
+		return err
+	}
+	for h := range hashes {
+		if strings.Contains(string(rec), h) {
+			return nil
+		}
+	}
+	return fmt.Errorf("the record of %s holds none of the issued tokens' hashes %v:\n%s", server, hashes, rec)
+}

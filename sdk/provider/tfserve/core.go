@@ -36,6 +36,9 @@ func newCore(p provider.Provider, blocks bool) (*core, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := m.addEphemerals(p, blocks); err != nil {
+		return nil, err
+	}
 	return &core{p: p, m: m}, nil
 }
 

@@ -55,11 +55,14 @@
 //     name (inside a protocol 6 nested attribute, on that attribute or
 //     its list element or map entry: terraform finds source locations
 //     through nested blocks only, and would otherwise point at the
-//     resource block; the detail names the full path); a panic in provider code becomes a diagnostic naming the
-//     method and type.
+//     resource block; the detail names the full path); a panic in
+//     provider code becomes a diagnostic naming the method and type.
+//   - The ephemeral resources of a provider.EphemeralProvider are
+//     ephemeral resources: Open, Renew and Close run the SDK's, with its
+//     private data and renewal time.
 //
-// It leaves out ephemeral resources, resource identity, moving state
-// between types, generating configuration, and deferred actions.
+// It leaves out resource identity, moving state between types,
+// generating configuration, and deferred actions.
 //
 // Only provider main packages import this package: terraform-plugin-go
 // registers the same protobuf names as plinth's generated tfplugin5 and

@@ -235,6 +235,8 @@ type model struct {
 	resources map[string]*resourceModel // by Terraform type name
 	functions map[string]*functionModel // by function name
 	data      map[string]*functionModel // by data source type name
+	// ephemerals are by Terraform type name (see ephemeral.go).
+	ephemerals map[string]*ephemeralModel
 }
 
 // newModel translates an SDK schema. blocks selects protocol 5's nested

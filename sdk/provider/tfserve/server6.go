@@ -72,6 +72,9 @@ func (s *Server6) GetMetadata(context.Context, *tfprotov6.GetMetadataRequest) (*
 	for _, name := range sortedNames(s.c.m.functions) {
 		resp.Functions = append(resp.Functions, tfprotov6.FunctionMetadata{Name: name})
 	}
+	for _, name := range sortedNames(s.c.m.ephemerals) {
+		resp.EphemeralResources = append(resp.EphemeralResources, tfprotov6.EphemeralResourceMetadata{TypeName: name})
+	}
 	return resp, nil
 }
 
@@ -91,6 +94,10 @@ func (s *Server6) GetProviderSchema(context.Context, *tfprotov6.GetProviderSchem
 	}
 	for name, f := range s.c.m.data {
 		resp.DataSourceSchemas[name] = &tfprotov6.Schema{Block: block6(f.dataObj, f.doc)}
+	}
+	resp.EphemeralResourceSchemas = map[string]*tfprotov6.Schema{}
+	for name, e := range s.c.m.ephemerals {
+		resp.EphemeralResourceSchemas[name] = &tfprotov6.Schema{Block: block6(e.obj, e.doc)}
 	}
 	return resp, nil
 }
@@ -270,22 +277,26 @@ func funcError6(e *funcError) *tfprotov6.FunctionError {
 	return out
 }
 
-// ValidateEphemeralResourceConfig: there are no ephemeral resources.
-func (s *Server6) ValidateEphemeralResourceConfig(_ context.Context, req *tfprotov6.ValidateEphemeralResourceConfigRequest) (*tfprotov6.ValidateEphemeralResourceConfigResponse, error) {
-	return &tfprotov6.ValidateEphemeralResourceConfigResponse{Diagnostics: diags6(unsupported("Ephemeral resource " + req.TypeName))}, nil
+// ValidateEphemeralResourceConfig checks an ephemeral resource's arguments.
+func (s *Server6) ValidateEphemeralResourceConfig(ctx context.Context, req *tfprotov6.ValidateEphemeralResourceConfigRequest) (*tfprotov6.ValidateEphemeralResourceConfigResponse, error) {
+	ds, _ := checkConfig(codec6, req.Config, s.c.ephemeralType(req.TypeName), "the configuration",
+		func(v tftypes.Value) diags { return s.c.validateEphemeral(ctx, req.TypeName, v) })
+	return &tfprotov6.ValidateEphemeralResourceConfigResponse{Diagnostics: diags6(ds)}, nil
 }
 
-// OpenEphemeralResource: there are no ephemeral resources.
-func (s *Server6) OpenEphemeralResource(_ context.Context, req *tfprotov6.OpenEphemeralResourceRequest) (*tfprotov6.OpenEphemeralResourceResponse, error) {
-	return &tfprotov6.OpenEphemeralResourceResponse{Diagnostics: diags6(unsupported("Ephemeral resource " + req.TypeName))}, nil
+// OpenEphemeralResource opens an ephemeral resource with the SDK's Open.
+func (s *Server6) OpenEphemeralResource(ctx context.Context, req *tfprotov6.OpenEphemeralResourceRequest) (*tfprotov6.OpenEphemeralResourceResponse, error) {
+	dv, o, ds := openEphemeralResource(ctx, s.c, codec6, req.TypeName, req.Config)
+	return &tfprotov6.OpenEphemeralResourceResponse{Result: dv, Private: o.private, RenewAt: o.renewAt, Diagnostics: diags6(ds)}, nil
 }
 
-// RenewEphemeralResource: there are no ephemeral resources.
-func (s *Server6) RenewEphemeralResource(_ context.Context, req *tfprotov6.RenewEphemeralResourceRequest) (*tfprotov6.RenewEphemeralResourceResponse, error) {
-	return &tfprotov6.RenewEphemeralResourceResponse{Diagnostics: diags6(unsupported("Ephemeral resource " + req.TypeName))}, nil
+// RenewEphemeralResource renews an ephemeral resource with the SDK's Renew.
+func (s *Server6) RenewEphemeralResource(ctx context.Context, req *tfprotov6.RenewEphemeralResourceRequest) (*tfprotov6.RenewEphemeralResourceResponse, error) {
+	resp, ds := s.c.renewEphemeral(ctx, req.TypeName, req.Private)
+	return &tfprotov6.RenewEphemeralResourceResponse{Private: resp.Private, RenewAt: resp.RenewAt, Diagnostics: diags6(ds)}, nil
 }
 
-// CloseEphemeralResource: there are no ephemeral resources.
-func (s *Server6) CloseEphemeralResource(_ context.Context, req *tfprotov6.CloseEphemeralResourceRequest) (*tfprotov6.CloseEphemeralResourceResponse, error) {
-	return &tfprotov6.CloseEphemeralResourceResponse{Diagnostics: diags6(unsupported("Ephemeral resource " + req.TypeName))}, nil
+// CloseEphemeralResource closes an ephemeral resource with the SDK's Close.
+func (s *Server6) CloseEphemeralResource(ctx context.Context, req *tfprotov6.CloseEphemeralResourceRequest) (*tfprotov6.CloseEphemeralResourceResponse, error) {
+	return &tfprotov6.CloseEphemeralResourceResponse{Diagnostics: diags6(s.c.closeEphemeral(ctx, req.TypeName, req.Private))}, nil
 }
