@@ -100,8 +100,8 @@
 //
 // A resource may keep bytes for itself (CreateResult.Private, and those
 // of Update and Read): they are given back as op.Private in every later
-// op. Terraform keeps them in its private state (tfserve); engines that
-// record outputs keep them as a secret output named PrivateProperty.
+// op. Terraform (tfserve) and plinth (in process) keep them in their
+// private state; Pulumi as a secret output named PrivateProperty.
 //
 // # Schema versions
 //

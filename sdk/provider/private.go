@@ -9,9 +9,9 @@ import (
 // PrivateProperty is the output under which the SDK keeps a resource's
 // private data: bytes a resource returns in CreateResult.Private (or an
 // Update or Read result) and gets back in later ops, never shown to a
-// program. Engines that record outputs (Pulumi, plinth in process) keep it
-// there, a secret base64 string; tfserve moves it into Terraform's private
-// state. Property names starting with "__" are reserved for it.
+// program. Pulumi keeps it there, a secret base64 string; tfserve moves it
+// into Terraform's private state and plinth's in-process adapter
+// (internal/provider/inproc) into the engine's. Property names starting with "__" are reserved for it.
 const PrivateProperty = "__private"
 
 // privateOf returns the private data recorded in outputs, or nil.

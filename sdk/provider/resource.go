@@ -151,8 +151,8 @@ type CreateResult[O any] struct {
 	Secrets []string
 	// Private is data the resource keeps for itself (a remote API's etag,
 	// the version of a format): recorded with the state, never shown to a
-	// program, given back in the ops that follow. Terraform keeps it in
-	// its private state; Pulumi and plinth as a secret output (see
+	// program, given back in the ops that follow. Terraform and plinth
+	// keep it in their private state; Pulumi as a secret output (see
 	// PrivateProperty).
 	Private []byte
 }
