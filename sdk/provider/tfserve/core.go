@@ -284,11 +284,17 @@ func (c *core) validateResource(ctx context.Context, name string, config tftypes
 	case err != nil:
 		return diags{errorDiag("Check", r.name, err)}
 	}
-	ds = deprecations(news, r.obj, nil)
+	return append(deprecationDiags(news, r.obj), failureDiags(resp.Failures, r.obj, r.name)...)
+}
+
+// deprecationDiags warns of each deprecated attribute o sets, where
+// Terraform can show it.
+func deprecationDiags(o resource.Object, t *vtype) diags {
+	ds := deprecations(o, t, nil)
 	for i := range ds {
-		ds[i].path = pointable(ds[i].path, r.obj)
+		ds[i].path = pointable(ds[i].path, t)
 	}
-	return append(ds, failureDiags(resp.Failures, r.obj, r.name)...)
+	return ds
 }
 
 // deprecations warns of each deprecated attribute the configuration sets,

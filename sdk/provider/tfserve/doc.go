@@ -19,8 +19,9 @@
 //     computed; secret is sensitive; docs are descriptions. Nested objects
 //     (and lists and maps of them) are nested attributes in protocol 6 and
 //     nested blocks in protocol 5; values of any type are dynamic. A
-//     deprecated property is a deprecated attribute (ValidateResourceConfig
-//     warns where the configuration sets it, at any depth); a write-only
+//     deprecated property is a deprecated attribute (validating a resource,
+//     data source, ephemeral resource or the provider configuration warns
+//     where the configuration sets it, at any depth); a write-only
 //     one is a WriteOnly attribute, null in every planned and new state
 //     and left out of private state. A set property is a set attribute
 //     (its element paths stop at the set, which Terraform indexes by

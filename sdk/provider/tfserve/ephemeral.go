@@ -68,11 +68,7 @@ func (c *core) validateEphemeral(ctx context.Context, name string, config tftype
 	if err != nil {
 		return nil // Open reports it, once configured
 	}
-	ds = deprecations(args, e.obj, nil)
-	for i := range ds {
-		ds[i].path = pointable(ds[i].path, e.obj)
-	}
-	return append(ds, failureDiags(resp.Failures, e.obj, name)...)
+	return append(deprecationDiags(args, e.obj), failureDiags(resp.Failures, e.obj, name)...)
 }
 
 // opened is an opened ephemeral resource in Terraform's terms.

@@ -147,3 +147,34 @@ func TestDiagnosticPathsTerraformCanPlace(t *testing.T) {
 		t.Errorf("detail %q does not name the attribute", resp.Diagnostics[0].Detail)
 	}
 }
+
+type openArgs struct {
+	Gate  string `plinth:"gate"`
+	Force bool   `plinth:"force,optional" deprecated:"gates open on their own now"`
+}
+
+type openResult struct {
+	Open bool `plinth:"open"`
+}
+
+// A deprecated argument of a function warns when its data source sets it.
+func TestDeprecatedDataSourceArgumentWarns(t *testing.T) {
+	p, err := provider.New(provider.Info{Name: "gates", Version: "1.0.0"},
+		provider.WithFunction("gates:index:open", func(context.Context, openArgs) (openResult, error) { return openResult{Open: true}, nil }, "Opens a gate."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := tfserve.NewServer6(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema, _ := s.GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
+	ty := schema.DataSourceSchemas["gates_open"].ValueType().(tftypes.Object)
+	cfg := tftypes.NewValue(ty, map[string]tftypes.Value{"gate": tftypes.NewValue(tftypes.String, "g"),
+		"force": tftypes.NewValue(tftypes.Bool, true), "open": tftypes.NewValue(tftypes.Bool, nil)})
+	resp, _ := s.ValidateDataResourceConfig(context.Background(), &tfprotov6.ValidateDataResourceConfigRequest{TypeName: "gates_open", Config: dv(t, ty, cfg)})
+	want := tftypes.NewAttributePath().WithAttributeName("force")
+	if len(resp.Diagnostics) != 1 || resp.Diagnostics[0].Severity != tfprotov6.DiagnosticSeverityWarning || !resp.Diagnostics[0].Attribute.Equal(want) {
+		t.Errorf("diagnostics %v; want one warning at force", resp.Diagnostics)
+	}
+}

@@ -20,7 +20,7 @@ func (c *core) validateConfig(ctx context.Context, config tftypes.Value) diags {
 	if err != nil {
 		return diags{errorDiag("CheckConfig", "", err)}
 	}
-	return failureDiags(resp.Failures, c.m.config, "provider "+c.m.name)
+	return append(deprecationDiags(cfg, c.m.config), failureDiags(resp.Failures, c.m.config, "provider "+c.m.name)...)
 }
 
 // configure checks and applies the provider configuration; with unknown
@@ -77,9 +77,9 @@ func (c *core) validateData(ctx context.Context, name string, config tftypes.Val
 	c.ensureValidatable(ctx)
 	resp, err := c.p.Invoke(ctx, provider.InvokeRequest{Token: f.token, Args: args})
 	if err != nil {
-		return nil // the read reports it, once configured
+		return deprecationDiags(args, f.dataObj) // the read reports the error, once configured
 	}
-	return failureDiags(resp.Failures, f.dataObj, name)
+	return append(deprecationDiags(args, f.dataObj), failureDiags(resp.Failures, f.dataObj, name)...)
 }
 
 // readData calls the SDK function behind a data source: its arguments
