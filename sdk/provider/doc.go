@@ -27,9 +27,10 @@
 // Update but never an output, never compared in a diff and never recorded
 // by Terraform; a secret input under Pulumi) and stable (an output an
 // update leaves alone: a preview of an update shows its recorded value
-// rather than an unknown) and set (a slice of strings, numbers or
+// rather than an unknown), set (a slice of strings, numbers or
 // booleans whose order does not matter: a Terraform set; Check refuses
-// duplicates and sorts it). A property without optional or a default is
+// duplicates and sorts it) and block (a nested object Terraform writes
+// as a block in protocol 6 too). A property without optional or a default is
 // required. `plinth:"-"` leaves a field out, as do unexported fields; an
 // embedded struct without a plinth tag contributes its fields. `doc`
 // describes the property and `default` gives the value Check applies when

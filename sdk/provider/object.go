@@ -65,6 +65,7 @@ func (c *structCodec) properties() map[string]Property {
 			Stable:           f.tag.stable,
 			Variadic:         f.tag.variadic,
 			Set:              f.tag.set,
+			Block:            f.tag.block || isTimeouts(c.t.FieldByIndex(f.index).Type),
 		}
 	}
 	return props

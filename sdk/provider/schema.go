@@ -105,6 +105,11 @@ type Property struct {
 	// matter and whose elements are distinct (a Terraform set). Check
 	// refuses duplicates and sorts it, so a new order is no change.
 	Set bool
+	// Block: a nested object (or list or map of them) that Terraform
+	// writes as a nested block in protocol 6 too (protocol 5 always
+	// does): timeouts { create = "1m" } rather than timeouts = {...}.
+	// Timeouts properties are blocks.
+	Block bool
 	// Variadic: a function argument (an array) that Terraform passes as
 	// the function's trailing arguments, any number of them.
 	Variadic bool

@@ -22,6 +22,7 @@ type fieldTag struct {
 	stable           bool
 	variadic         bool
 	set              bool
+	block            bool
 	doc              string
 	def              string
 	hasDefault       bool
@@ -127,7 +128,7 @@ func isPropertyName(name string) bool {
 }
 
 // tagOptions are the options a plinth tag may list after the name.
-var tagOptions = []string{"optional", "secret", "replaceOnChanges", "computed", "writeOnly", "stable", "variadic", "set"}
+var tagOptions = []string{"optional", "secret", "replaceOnChanges", "computed", "writeOnly", "stable", "variadic", "set", "block"}
 
 func (t *fieldTag) setOption(opt string) error {
 	switch opt {
@@ -147,6 +148,8 @@ func (t *fieldTag) setOption(opt string) error {
 		t.variadic = true
 	case "set":
 		t.set = true
+	case "block":
+		t.block = true
 	case "":
 	case "required":
 		return fmt.Errorf("unknown plinth tag option %q: properties are required unless tagged optional "+
@@ -169,6 +172,9 @@ func (t *fieldTag) setOption(opt string) error {
 func (t fieldTag) checkWriteOnly(c codec) error {
 	if _, slice := c.(sliceCodec); t.variadic && !slice {
 		return fmt.Errorf("variadic applies to a slice, the last parameter of a function, which takes any number of values")
+	}
+	if t.block && !isObjectOrObjects(c) {
+		return fmt.Errorf("block applies to a nested struct, or a slice or map of them")
 	}
 	if t.set && !isScalarSlice(c) {
 		return fmt.Errorf("set applies to a slice of strings, numbers or booleans; the SDK has no sets of objects or collections")
@@ -199,6 +205,23 @@ func isScalarSlice(c codec) bool {
 	switch s.elem.(type) {
 	case stringCodec, intCodec, floatCodec, boolCodec:
 		return true
+	}
+	return false
+}
+
+// isObjectOrObjects reports whether c is a struct, or a slice or map of
+// structs (pointers allowed).
+func isObjectOrObjects(c codec) bool {
+	if p, ok := c.(ptrCodec); ok {
+		c = p.elem
+	}
+	switch e := c.(type) {
+	case *structCodec:
+		return true
+	case sliceCodec:
+		return isObjectOrObjects(e.elem)
+	case mapCodec:
+		return isObjectOrObjects(e.elem)
 	}
 	return false
 }

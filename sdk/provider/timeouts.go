@@ -16,9 +16,8 @@ import (
 //		Timeouts *provider.Timeouts `plinth:"timeouts,optional"`
 //	}
 //
-// A program then writes timeouts { create = "30m" } (protocol 5),
-// timeouts = { create = "30m" } (protocol 6) or timeouts: {create: 30m}
-// in Pulumi YAML. Each value is a Go duration, checked by Check. The SDK
+// A program then writes timeouts { create = "30m" } in Terraform (a
+// block, in both protocols) or timeouts: {create: 30m} in Pulumi YAML. Each value is a Go duration, checked by Check. The SDK
 // passes it as the op's Timeout (CreateOp, UpdateOp, DeleteOp) when the
 // engine gave none (Pulumi's customTimeouts option wins); the resource
 // applies it, usually with context.WithTimeout(ctx, op.Timeout).
@@ -33,12 +32,16 @@ var timeoutsType = reflect.TypeFor[Timeouts]()
 // timeoutsField returns the name of the inputs' Timeouts property, or "".
 func timeoutsField(c *structCodec) string {
 	for _, f := range c.fields {
-		ft := c.t.FieldByIndex(f.index).Type
-		if ft == timeoutsType || (ft.Kind() == reflect.Pointer && ft.Elem() == timeoutsType) {
+		if isTimeouts(c.t.FieldByIndex(f.index).Type) {
 			return f.name()
 		}
 	}
 	return ""
+}
+
+// isTimeouts reports whether a field of type t is a Timeouts property.
+func isTimeouts(t reflect.Type) bool {
+	return t == timeoutsType || (t.Kind() == reflect.Pointer && t.Elem() == timeoutsType)
 }
 
 // timeoutOf returns given if set, else the duration the inputs' timeouts

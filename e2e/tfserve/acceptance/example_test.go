@@ -39,6 +39,12 @@ func (c exampleConfig) nested(name, body string) string {
 	return fmt.Sprintf("  %s = {\n    %s\n  }\n", name, body)
 }
 
+// block writes a nested block, as timeouts is in both protocols (the
+// SDK's Timeouts type asks for a block).
+func block(name, body string) string {
+	return fmt.Sprintf("  %s {\n    %s\n  }\n", name, body)
+}
+
 // server writes an example_server "s" with the given attribute lines and
 // nested objects (already written by nested).
 func (c exampleConfig) server(lines ...string) string {
@@ -88,7 +94,7 @@ func TestAccExampleServer(t *testing.T) {
 	var serial ids
 	runExample(t, func(c exampleConfig) resource.TestCase {
 		listener := func(port int) string { return c.nested("listener", fmt.Sprintf("port = %d", port)) }
-		timeouts := c.nested("timeouts", `create = "1m"`)
+		timeouts := block("timeouts", `create = "1m"`)
 		return resource.TestCase{
 			CheckDestroy: func(*terraform.State) error {
 				if _, err := os.Stat(filepath.Join(c.dir, "web.json")); !os.IsNotExist(err) {
@@ -197,7 +203,7 @@ func TestAccExampleInvalidConfig(t *testing.T) {
 				c.nested("listener", `port = 80
     protocol = "sctp"`)),
 			step(`admin_password: must have at least 8 characters, got 3`, `  name = "web"`, `  admin_password = "abc"`),
-			step(`timeouts\.create: must be a duration`, `  name = "web"`, c.nested("timeouts", `create = "soon"`)),
+			step(`(?s)\d+:\s+create = "soon"\n.*timeouts\.create: must be a duration`, `  name = "web"`, block("timeouts", `create = "soon"`)),
 			step(`zones: must have at most 3 elements, got 4`, `  name = "web"`, `  zones = ["a", "b", "c", "d"]`),
 			step(`tags: must have at most 5 entries, got 6`, `  name = "web"`,
 				`  tags = { a = "1", b = "2", c = "3", d = "4", e = "5", f = "6" }`),

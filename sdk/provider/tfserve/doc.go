@@ -18,7 +18,9 @@
 //     fills it in, and the plan shows it); an output-only property is
 //     computed; secret is sensitive; docs are descriptions. Nested objects
 //     (and lists and maps of them) are nested attributes in protocol 6 and
-//     nested blocks in protocol 5; values of any type are dynamic. A
+//     nested blocks in protocol 5 (and in 6 when the property is a
+//     provider.Property.Block, as timeouts are); values of any type are
+//     dynamic. A
 //     deprecated property is a deprecated attribute (validating a resource,
 //     data source, ephemeral resource or the provider configuration warns
 //     where the configuration sets it, at any depth); a write-only

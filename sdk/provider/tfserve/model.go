@@ -50,6 +50,7 @@ type attr struct {
 	output    bool // a property the provider reports
 	replace   bool
 	writeOnly bool
+	wantBlock bool // the SDK asks for a block in protocol 6 too
 	variadic  bool // a function's trailing arguments, as a list
 	// deprecated says why the attribute should no longer be set; empty
 	// when it may be.
@@ -142,7 +143,7 @@ func objectOf(inputs, outputs map[string]provider.Property, blocks bool, depth i
 		a.optional = !a.required
 		a.computed = !p.Default.IsNull() || p.Computed
 		a.sensitive, a.replace = p.Secret, p.ReplaceOnChanges
-		a.writeOnly, a.deprecated, a.variadic = p.WriteOnly, p.Deprecated, p.Variadic
+		a.writeOnly, a.deprecated, a.variadic, a.wantBlock = p.WriteOnly, p.Deprecated, p.Variadic, p.Block
 		if p.Set && a.t.kind == kindList {
 			a.t = &vtype{kind: kindSet, elem: a.t.elem}
 		}
@@ -165,9 +166,23 @@ func objectOf(inputs, outputs map[string]provider.Property, blocks bool, depth i
 		if a.computedOnly() {
 			a.t.allComputed()
 		}
-		a.block = blocks && a.input && !a.computedOnly() && a.t.nestedObject() != nil
+		a.block = (blocks || a.wantBlock) && a.input && !a.computedOnly() && a.t.nestedObject() != nil
+		if obj := a.t.nestedObject(); obj != nil && !a.block {
+			obj.noBlocks()
+		}
 	}
 	return t
+}
+
+// noBlocks makes the attributes nested in t attributes: inside a nested
+// attribute, protocol 6 has no blocks.
+func (t *vtype) noBlocks() {
+	for _, a := range t.attrs {
+		a.block = false
+		if obj := a.t.nestedObject(); obj != nil {
+			obj.noBlocks()
+		}
+	}
 }
 
 // description is the attribute's description, with why it is deprecated.

@@ -103,12 +103,40 @@ func (s *Server6) GetProviderSchema(context.Context, *tfprotov6.GetProviderSchem
 }
 
 func block6(t *vtype, doc string) *tfprotov6.SchemaBlock {
-	return &tfprotov6.SchemaBlock{Description: doc, Attributes: attributes6(t)}
+	b := &tfprotov6.SchemaBlock{Description: doc, Attributes: attributes6(t)}
+	for _, a := range t.attrs {
+		if a.block {
+			b.BlockTypes = append(b.BlockTypes, nestedBlock6(a))
+		}
+	}
+	return b
+}
+
+// nestedBlock6 writes a nested object the SDK asks to be a block (see
+// provider.Property.Block): single, list or map.
+func nestedBlock6(a *attr) *tfprotov6.SchemaNestedBlock {
+	nb := &tfprotov6.SchemaNestedBlock{TypeName: a.tf, Block: block6(a.t.nestedObject(), a.description())}
+	nb.Block.Deprecated = a.deprecated != ""
+	switch a.t.kind {
+	case kindList:
+		nb.Nesting = tfprotov6.SchemaNestedBlockNestingModeList
+		if a.required {
+			nb.MinItems = 1
+		}
+	case kindMap:
+		nb.Nesting = tfprotov6.SchemaNestedBlockNestingModeMap
+	default:
+		nb.Nesting = tfprotov6.SchemaNestedBlockNestingModeSingle
+	}
+	return nb
 }
 
 func attributes6(t *vtype) []*tfprotov6.SchemaAttribute {
 	out := make([]*tfprotov6.SchemaAttribute, 0, len(t.attrs))
 	for _, a := range t.attrs {
+		if a.block {
+			continue
+		}
 		sa := &tfprotov6.SchemaAttribute{Name: a.tf, Description: a.description(), Required: a.required,
 			Optional: a.optional, Computed: a.computed, Sensitive: a.sensitive,
 			Deprecated: a.deprecated != "", WriteOnly: a.writeOnly}
