@@ -26,10 +26,7 @@ import (
 
 // Config is the provider's configuration.
 type Config struct {
-	// Dir is optional because terraform calls provider-defined functions
-	// without configuring the provider: tfserve then configures it with
-	// an empty configuration, which must pass Check.
-	Dir string `plinth:"dir,optional" doc:"Directory holding one JSON record per server; plinth-example under the OS temporary directory when left out."`
+	Dir string `plinth:"dir" validate:"len=1.." doc:"Directory holding one JSON record per server."`
 }
 
 // Listener is where a server listens. Its protocol has a default, which

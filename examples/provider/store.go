@@ -26,11 +26,7 @@ type record struct {
 type records struct{ dir string }
 
 func store(ctx context.Context) records {
-	dir := provider.GetConfig[Config](ctx).Dir
-	if dir == "" {
-		dir = filepath.Join(os.TempDir(), "plinth-example")
-	}
-	return records{dir: dir}
+	return records{dir: provider.GetConfig[Config](ctx).Dir}
 }
 
 func (r records) path(id string) string { return filepath.Join(r.dir, id+".json") }

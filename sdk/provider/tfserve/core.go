@@ -245,12 +245,16 @@ func (c *core) check(ctx context.Context, r *resourceModel, olds, news resource.
 	return resp.Inputs, nil
 }
 
-// ensureValidatable configures the provider with the empty configuration
-// if Terraform has not configured it: Terraform validates configuration
-// (terraform validate) and calls provider-defined functions without
-// configuring the provider, while the SDK checks inputs and calls
-// functions only once configured. A configuration that cannot be
-// empty leaves the provider unconfigured and validation to the plan.
+// ensureValidatable configures the provider, as in a preview, with a
+// configuration whose required properties are unknown and the rest left
+// out, if Terraform has not configured it: Terraform validates
+// configuration (terraform validate) and calls provider-defined functions
+// without configuring the provider, while the SDK checks inputs and calls
+// functions only once configured. Unknown is the truth here: the
+// configuration is not known yet. (The SDK runs no Configurer on unknown
+// configuration, and GetConfig reads zero values for the unknowns.) A
+// configuration the SDK refuses even so leaves the provider unconfigured
+// and validation to the plan.
 func (c *core) ensureValidatable(ctx context.Context) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -258,7 +262,13 @@ func (c *core) ensureValidatable(ctx context.Context) {
 		return
 	}
 	c.validating = true
-	checked, err := c.p.CheckConfig(ctx, provider.CheckRequest{News: resource.Object{}})
+	unknown := resource.Object{}
+	for _, a := range c.m.config.attrs {
+		if a.required {
+			unknown[a.name] = resource.Unknown()
+		}
+	}
+	checked, err := c.p.CheckConfig(ctx, provider.CheckRequest{News: unknown})
 	if err != nil || len(checked.Failures) > 0 {
 		return
 	}

@@ -53,7 +53,7 @@
 //   - ValidateProviderConfig and ConfigureProvider run CheckConfig and
 //     Configure; StopProvider runs Cancel. Terraform validates and calls
 //     functions without configuring the provider: tfserve then configures
-//     it once with the empty configuration.
+//     it once, as in a preview, with its required properties unknown.
 //   - Errors and check failures become diagnostics, on the attribute they
 //     name (inside a protocol 6 nested attribute, on that attribute or
 //     its list element or map entry: terraform finds source locations

@@ -178,3 +178,33 @@ func TestDeprecatedDataSourceArgumentWarns(t *testing.T) {
 		t.Errorf("diagnostics %v; want one warning at force", resp.Diagnostics)
 	}
 }
+
+type regionConfig struct {
+	Region string `plinth:"region"`
+}
+
+// Terraform calls functions without configuring the provider; one whose
+// configuration has a required property still answers (issue 20).
+func TestFunctionOfProviderWithRequiredConfig(t *testing.T) {
+	p, err := provider.New(provider.Info{Name: "gates", Version: "1.0.0"}, provider.WithConfig[regionConfig](),
+		provider.WithFunction("gates:index:open", func(context.Context, openArgs) (openResult, error) { return openResult{Open: true}, nil }, "Opens a gate."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := tfserve.NewServer6(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	arg, err := tfprotov6.NewDynamicValue(tftypes.String, tftypes.NewValue(tftypes.String, "g"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	null, err := tfprotov6.NewDynamicValue(tftypes.Bool, tftypes.NewValue(tftypes.Bool, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, _ := s.CallFunction(context.Background(), &tfprotov6.CallFunctionRequest{Name: "open", Arguments: []*tfprotov6.DynamicValue{&arg, &null}})
+	if resp.Error != nil {
+		t.Fatalf("CallFunction before ConfigureProvider: %s", resp.Error.Text)
+	}
+}
