@@ -16,6 +16,11 @@
 // hosts from the program's own SDK): a File written by create and update,
 // removed by delete, whose content comes from the stack config the
 // provider is configured with (a value and a secret) and from
-// `new pulumi.Config()` in the provider's process. Other tests may reuse it
+// `new pulumi.Config()` in the provider's process.
+//
+// provider is not a program but a provider written with plinth's SDK,
+// using every feature the SDK offers authors; its README walks through
+// it, its own tests run it in process and under Pulumi's client, and
+// e2e/tfserve/acceptance runs it under terraform. Other tests may reuse it
 // (its node_modules from internal/langhost/nodejs/nodetest).
 package examples

@@ -58,8 +58,9 @@ func TestExamples(t *testing.T) {
 	for _, e := range entries {
 		// The Terraform example needs real providers: e2e/tflang's
 		// TestTerraformExample runs it; the Pulumi programs have tests of
-		// their own.
-		if e.IsDir() && e.Name() != "terraform" && !isPulumiExample(e.Name()) {
+		// their own, and so has the example provider (its package and
+		// e2e/tfserve/acceptance).
+		if e.IsDir() && e.Name() != "terraform" && e.Name() != "provider" && !isPulumiExample(e.Name()) {
 			if _, ok := examples[e.Name()]; !ok {
 				t.Errorf("example %s has no end-to-end scenario in this test", e.Name())
 			}

@@ -48,7 +48,11 @@ func (b *typeBuilder) object(t reflect.Type, module string) (*structCodec, error
 	b.inProgress[t] = true
 	defer delete(b.inProgress, t)
 	sc := newStructCodec(t, "")
-	if err := b.addFields(sc, t, nil, module); err != nil {
+	err := b.addFields(sc, t, nil, module)
+	if err == nil {
+		err = sc.checkSiblings()
+	}
+	if err != nil {
 		var de *DeclarationError
 		if errors.As(err, &de) {
 			de.Type = t.String()
@@ -112,7 +116,15 @@ func (b *typeBuilder) addField(sc *structCodec, owner reflect.Type, sf reflect.S
 		}
 		return declError(owner, sf, "%v", err)
 	}
-	f := &field{index: idx, tag: tag, codec: c, decl: decl}
+	f := &field{index: idx, tag: tag, codec: c, decl: decl, goName: sf.Name}
+	if tag.validate != "" {
+		if f.rules, err = parseRules(tag.validate, c); err != nil {
+			return declError(owner, sf, "%v", err)
+		}
+	}
+	if err := tag.checkWriteOnly(c); err != nil {
+		return declError(owner, sf, "%v", err)
+	}
 	if tag.hasDefault {
 		if f.def, err = parseDefault(tag.def, c); err != nil {
 			return declError(owner, sf, "default:%q does not fit the field's type %s: %v; %s",
@@ -210,6 +222,15 @@ func (b *typeBuilder) named(t reflect.Type, module string) (codec, error) {
 	sc := newStructCodec(t, token)
 	if err := b.addFields(sc, t, nil, module); err != nil {
 		return nil, err
+	}
+	if err := sc.checkSiblings(); err != nil {
+		return nil, err
+	}
+	for _, f := range sc.fields {
+		if f.tag.writeOnly {
+			return nil, &DeclarationError{Owner: t.String(), Field: f.goName, Reason: "writeOnly applies to " +
+				"top-level properties of a resource's inputs, not to fields of nested objects; move the field up"}
+		}
 	}
 	b.structs[t], b.tokens[token] = sc, t
 	b.types[token] = ObjectType{Properties: sc.properties()}

@@ -23,17 +23,31 @@
 // with a lower-case first word when left out) and options after commas:
 // optional (a program may leave it out), secret (always returned as a
 // secret), replaceOnChanges (a change replaces the resource) and computed
-// (the provider fills it in). A property without optional or a default is
+// (the provider fills it in), writeOnly (an input passed to Create and
+// Update but never an output, never compared in a diff and never recorded
+// by Terraform; a secret input under Pulumi) and stable (an output an
+// update leaves alone: a preview of an update shows its recorded value
+// rather than an unknown), set (a slice of strings, numbers or
+// booleans whose order does not matter: a Terraform set; Check refuses
+// duplicates and sorts it) and block (a nested object Terraform writes
+// as a block in protocol 6 too). A property without optional or a default is
 // required. `plinth:"-"` leaves a field out, as do unexported fields; an
 // embedded struct without a plinth tag contributes its fields. `doc`
 // describes the property and `default` gives the value Check applies when
 // it is missing: the literal text for a string, true or false for a bool,
-// a number for a number, JSON for anything else.
+// a number for a number, JSON for anything else. `validate` lists rules
+// Check applies, with failures at the property's full path at any depth
+// (min, max, len, oneOf, match, duration, conflicts, requires; see
+// validate.go), and `deprecated` says why a property should no longer be
+// set. A property of type Timeouts is a timeouts block whose values
+// become the ops' Timeout.
 //
 // Mistakes in these declarations are found when New builds the provider,
 // never at request time: New returns a *DeclarationError naming the Go
 // type, the path to the field (Spec.Color, Rules[].Port) and how to fix it
-// for a struct tag that does not parse (key:"value" pairs separated by
+// for a validate rule that is unknown, does not fit the field's type or
+// names no sibling property, a writeOnly field that cannot be one, a
+// struct tag that does not parse (key:"value" pairs separated by
 // spaces, each key once), an unknown tag option, a property name that is
 // not an identifier, a default that does not fit the field's type, two
 // fields with one property name (embedded structs included), a field type
@@ -83,6 +97,13 @@
 // (sdk/provider/tfserve). A provider may also implement Provider directly,
 // without the typed layer.
 //
+// # Private data
+//
+// A resource may keep bytes for itself (CreateResult.Private, and those
+// of Update and Read): they are given back as op.Private in every later
+// op. Terraform (tfserve) and plinth (in process) keep them in their
+// private state; Pulumi as a secret output named PrivateProperty.
+//
 // # Schema versions
 //
 // A resource type whose state changed shape implements StateUpgrader: it
@@ -101,8 +122,12 @@
 // over the Terraform protocol they are not available (tfserve leaves them
 // out of its schema).
 //
-// It leaves out streaming invokes,
-// Terraform's private state, and any serialised form
+// A function's slice argument tagged variadic takes a Terraform call's
+// trailing arguments. WithEphemeral adds an ephemeral resource (Open,
+// and optionally Renew and Close), served to Terraform through
+// EphemeralProvider; Pulumi has none. It leaves out streaming invokes,
+// sets of objects, and any
+// serialised form
 // of the schema: the servers render Schema in their protocol's terms. It
 // knows no wire format, starts no server and imports nothing under
 // internal/: its only neighbour is sdk/resource.

@@ -33,6 +33,9 @@ func WithFunction[A, R any](token string, fn func(ctx context.Context, args A) (
 		if f.args, err = s.types.object(reflect.TypeFor[A](), module); err != nil {
 			return fmt.Errorf("function %s: arguments: %w", token, err)
 		}
+		if err := oneVariadic(f.args); err != nil {
+			return fmt.Errorf("function %s: arguments: %w", token, err)
+		}
 		if f.result, err = s.types.object(reflect.TypeFor[R](), module); err != nil {
 			return fmt.Errorf("function %s: result: %w", token, err)
 		}
@@ -96,4 +99,22 @@ func (s *server) Invoke(ctx context.Context, req InvokeRequest) (resp InvokeResp
 		return resp, fmt.Errorf("function %s: %w", req.Token, err)
 	}
 	return resp, nil
+}
+
+// oneVariadic reports a function's arguments with more than one variadic
+// field: Terraform passes a variadic parameter as the trailing arguments,
+// so there can be only one.
+func oneVariadic(c *structCodec) error {
+	var first *field
+	for _, f := range c.fields {
+		if !f.tag.variadic {
+			continue
+		}
+		if first != nil {
+			return &DeclarationError{Type: c.t.String(), Field: f.goName, Reason: fmt.Sprintf(
+				"%s is variadic too; a function has at most one variadic argument, so make it a plain slice", first.goName)}
+		}
+		first = f
+	}
+	return nil
 }

@@ -17,8 +17,12 @@ type field struct {
 	tag   fieldTag
 	codec codec
 	def   resource.Value
-	// decl names the Go field, such as "main.PetArgs.Name".
-	decl string
+	// decl names the Go field, such as "main.PetArgs.Name"; goName is
+	// the field's own name.
+	decl   string
+	goName string
+	// rules are the field's validate tag; nil when it has none.
+	rules *rules
 }
 
 func (f *field) name() string { return f.tag.name }
@@ -56,6 +60,12 @@ func (c *structCodec) properties() map[string]Property {
 			ReplaceOnChanges: f.tag.replaceOnChanges,
 			Computed:         f.tag.computed,
 			Default:          f.def,
+			Deprecated:       f.tag.deprecated,
+			WriteOnly:        f.tag.writeOnly,
+			Stable:           f.tag.stable,
+			Variadic:         f.tag.variadic,
+			Set:              f.tag.set,
+			Block:            f.tag.block || isTimeouts(c.t.FieldByIndex(f.index).Type),
 		}
 	}
 	return props
@@ -90,7 +100,14 @@ func (c *structCodec) checkObject(o resource.Object, p resource.PropertyPath, fs
 			}
 			continue
 		}
+		n := len(*fs)
 		checkValue(f.codec, v, join(p, f.name()), fs)
+		if len(*fs) == n && f.rules != nil {
+			f.rules.apply(v, join(p, f.name()), o, fs)
+		}
+		if len(*fs) == n && f.tag.set {
+			checkDistinct(v, join(p, f.name()), fs)
+		}
 	}
 }
 
@@ -178,6 +195,8 @@ func (c *structCodec) objectWithDefaults(o resource.Object) resource.Object {
 		switch {
 		case (!ok || v.IsNull()) && !f.def.IsNull():
 			out[f.name()] = f.def
+		case ok && f.tag.set:
+			out[f.name()] = sortedSet(v)
 		case ok:
 			out[f.name()] = defaultsOf(f.codec, v)
 		}

@@ -115,6 +115,8 @@ type DiffOp[I, O any] struct {
 	Unknowns      []string
 	IgnoreChanges []resource.PropertyPath
 	Default       resource.DetailedDiff
+	// Private is the resource's private data (see CreateResult.Private).
+	Private []byte
 }
 
 // DiffResult is a Differ's answer. An empty DetailedDiff means no changes.
@@ -147,6 +149,12 @@ type CreateResult[O any] struct {
 	// secret and those named like a secret input: for example an output
 	// computed from a secret input.
 	Secrets []string
+	// Private is data the resource keeps for itself (a remote API's etag,
+	// the version of a format): recorded with the state, never shown to a
+	// program, given back in the ops that follow. Terraform and plinth
+	// keep it in their private state; Pulumi as a secret output (see
+	// PrivateProperty).
+	Private []byte
 }
 
 // ReadOp asks for a resource's live state. Import is set when only the ID is
@@ -160,6 +168,8 @@ type ReadOp[I, O any] struct {
 	// Secrets lists the top-level inputs and outputs that are, or contain,
 	// secrets.
 	Secrets []string
+	// Private is the resource's private data (see CreateResult.Private).
+	Private []byte
 }
 
 // ReadResult carries the live state. An empty ID means the resource no
@@ -170,6 +180,8 @@ type ReadResult[I, O any] struct {
 	Outputs O
 	// Secrets names outputs to return as secrets (see CreateResult).
 	Secrets []string
+	// Private replaces the private data; nil keeps it.
+	Private []byte
 }
 
 // UpdateOp asks for a resource to be updated in place.
@@ -185,6 +197,8 @@ type UpdateOp[I, O any] struct {
 	Unknowns      []string
 	// Secrets lists the top-level new inputs that are, or contain, secrets.
 	Secrets []string
+	// Private is the resource's private data (see CreateResult.Private).
+	Private []byte
 }
 
 // UpdateResult carries the updated outputs. If Update fails after changing
@@ -195,6 +209,8 @@ type UpdateResult[O any] struct {
 	Unknowns []string
 	// Secrets names outputs to return as secrets (see CreateResult).
 	Secrets []string
+	// Private replaces the private data; nil keeps it.
+	Private []byte
 }
 
 // DeleteOp asks for a resource to be deleted.
@@ -204,4 +220,6 @@ type DeleteOp[I, O any] struct {
 	Inputs  I
 	Outputs O
 	Timeout time.Duration
+	// Private is the resource's private data (see CreateResult.Private).
+	Private []byte
 }

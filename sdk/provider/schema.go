@@ -92,6 +92,27 @@ type Property struct {
 	// Default is the value Check applies when the input is missing; null
 	// when there is none.
 	Default resource.Value
+	// Deprecated, when set, says why the property should no longer be used
+	// and what to use instead.
+	Deprecated string
+	// WriteOnly: an input passed to Create and Update but never recorded
+	// in Terraform's state nor returned as an output (a password sent once).
+	WriteOnly bool
+	// Stable: an output an update leaves as it was, so a preview of an
+	// update shows its recorded value instead of an unknown.
+	Stable bool
+	// Set: an array of strings, numbers or booleans whose order does not
+	// matter and whose elements are distinct (a Terraform set). Check
+	// refuses duplicates and sorts it, so a new order is no change.
+	Set bool
+	// Block: a nested object (or list or map of them) that Terraform
+	// writes as a nested block in protocol 6 too (protocol 5 always
+	// does): timeouts { create = "1m" } rather than timeouts = {...}.
+	// Timeouts properties are blocks.
+	Block bool
+	// Variadic: a function argument (an array) that Terraform passes as
+	// the function's trailing arguments, any number of them.
+	Variadic bool
 }
 
 // TypeKind is the kind of a property's type.

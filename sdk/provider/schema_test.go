@@ -137,7 +137,7 @@ func TestNewRejectsBadDefinitions(t *testing.T) {
 		"recursive type": {provider.WithResource[selfRefArgs, selfRefArgs]("bad:index:R", noop[selfRefArgs, selfRefArgs]{}, ""), info,
 			"provider bad: resource bad:index:R: inputs: type provider_test.selfRefArgs, field Head.Next (declared in provider_test.selfRef): type provider_test.selfRef refers to itself; recursive types are not supported"},
 		"tag typo": {provider.WithResource[badTag, badTag]("bad:index:R", noop[badTag, badTag]{}, ""), info,
-			`provider bad: resource bad:index:R: inputs: type provider_test.badTag, field X: unknown plinth tag option "optinal" (known: optional, secret, replaceOnChanges, computed); did you mean "optional"?`},
+			`provider bad: resource bad:index:R: inputs: type provider_test.badTag, field X: unknown plinth tag option "optinal" (known: optional, secret, replaceOnChanges, computed, writeOnly, stable, variadic, set, block); did you mean "optional"?`},
 		"default of wrong type": {provider.WithResource[badDefault, badDefault]("bad:index:R", noop[badDefault, badDefault]{}, ""), info,
 			`provider bad: resource bad:index:R: inputs: type provider_test.badDefault, field N: default:"1.5" does not fit the field's type int: expected an integer, got 1.5; write a whole number in the type's range, such as default:"3"`},
 		"duplicate property": {provider.WithResource[dupName, dupName]("bad:index:R", noop[dupName, dupName]{}, ""), info,

@@ -40,6 +40,7 @@ type setup struct {
 	// methods are keyed by method token (TYPE/name), as are their docs.
 	methods    map[string]Method
 	methodDocs map[string]string
+	ephemerals map[string]ephemeralHandler
 }
 
 // module checks that token belongs to the package and returns its module
@@ -86,7 +87,8 @@ func New(info Info, opts ...Option) (Provider, error) {
 	}
 	s := &setup{info: info, types: newTypeBuilder(info.Name),
 		resources: map[string]resourceHandler{}, functions: map[string]functionHandler{},
-		components: map[string]componentHandler{}, methods: map[string]Method{}, methodDocs: map[string]string{}}
+		components: map[string]componentHandler{}, methods: map[string]Method{}, methodDocs: map[string]string{},
+		ephemerals: map[string]ephemeralHandler{}}
 	for _, opt := range opts {
 		if err := opt(s); err != nil {
 			return nil, fmt.Errorf("provider %s: %w", info.Name, err)
@@ -110,6 +112,7 @@ type server struct {
 	// components are keyed by type token.
 	components map[string]componentHandler
 	methods    map[string]Method
+	ephemerals map[string]ephemeralHandler
 
 	mu        sync.RWMutex
 	cfg       any  // the configuration value, once configured
@@ -125,7 +128,8 @@ var (
 )
 
 func newServer(s *setup) *server {
-	srv := &server{info: s.info, config: s.config, resources: s.resources, functions: s.functions, components: s.components, methods: s.methods}
+	srv := &server{info: s.info, config: s.config, resources: s.resources, functions: s.functions, components: s.components,
+		methods: s.methods, ephemerals: s.ephemerals}
 	srv.cancelled, srv.cancel = context.WithCancel(context.Background())
 	srv.schema = srv.buildSchema(s.types)
 	addMethods(srv.schema, s.methodDocs)

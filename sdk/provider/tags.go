@@ -18,9 +18,16 @@ type fieldTag struct {
 	secret           bool
 	replaceOnChanges bool
 	computed         bool
+	writeOnly        bool
+	stable           bool
+	variadic         bool
+	set              bool
+	block            bool
 	doc              string
 	def              string
 	hasDefault       bool
+	validate         string
+	deprecated       string
 }
 
 // parseTag reads a field's tags. skip is set for fields that are not
@@ -40,6 +47,10 @@ func parseTag(f reflect.StructField) (tag fieldTag, skip bool, err error) {
 	if tag.name == "" && !(f.Anonymous && !tagged) {
 		tag.name = lowerCamel(f.Name)
 	}
+	if strings.HasPrefix(tag.name, "__") {
+		return tag, false, fmt.Errorf("property name %q starts with \"__\", which the SDK reserves (see PrivateProperty); "+
+			"rename it", tag.name)
+	}
 	if tag.name != "" && !isPropertyName(tag.name) {
 		return tag, false, fmt.Errorf("property name %q in tag `plinth:%q` is not an identifier; "+
 			"use letters, digits and underscores, starting with a letter or underscore", tag.name, raw)
@@ -51,6 +62,8 @@ func parseTag(f reflect.StructField) (tag fieldTag, skip bool, err error) {
 	}
 	tag.doc = f.Tag.Get("doc")
 	tag.def, tag.hasDefault = f.Tag.Lookup("default")
+	tag.validate = f.Tag.Get("validate")
+	tag.deprecated = f.Tag.Get("deprecated")
 	if !f.IsExported() && tag.name != "" && f.Type.Kind() != reflect.Struct {
 		return tag, false, fmt.Errorf("the embedded field %s is unexported, so the SDK cannot set it as "+
 			"property %q; export its type, or tag it `plinth:\"-\"`", f.Name, tag.name)
@@ -59,7 +72,7 @@ func parseTag(f reflect.StructField) (tag fieldTag, skip bool, err error) {
 }
 
 // tagKeys are the struct tag keys the SDK reads.
-var tagKeys = map[string]bool{"plinth": true, "doc": true, "default": true}
+var tagKeys = map[string]bool{"plinth": true, "doc": true, "default": true, "validate": true, "deprecated": true}
 
 // checkTagSyntax reports a struct tag that does not follow the convention
 // reflect.StructTag reads (key:"value" pairs separated by spaces), since
@@ -115,7 +128,7 @@ func isPropertyName(name string) bool {
 }
 
 // tagOptions are the options a plinth tag may list after the name.
-var tagOptions = []string{"optional", "secret", "replaceOnChanges", "computed"}
+var tagOptions = []string{"optional", "secret", "replaceOnChanges", "computed", "writeOnly", "stable", "variadic", "set", "block"}
 
 func (t *fieldTag) setOption(opt string) error {
 	switch opt {
@@ -127,6 +140,16 @@ func (t *fieldTag) setOption(opt string) error {
 		t.replaceOnChanges = true
 	case "computed":
 		t.computed = true
+	case "writeOnly":
+		t.writeOnly = true
+	case "stable":
+		t.stable = true
+	case "variadic":
+		t.variadic = true
+	case "set":
+		t.set = true
+	case "block":
+		t.block = true
 	case "":
 	case "required":
 		return fmt.Errorf("unknown plinth tag option %q: properties are required unless tagged optional "+
@@ -139,6 +162,83 @@ func (t *fieldTag) setOption(opt string) error {
 		return fmt.Errorf("unknown plinth tag option %q (known: %s)%s", opt, strings.Join(tagOptions, ", "), hint)
 	}
 	return nil
+}
+
+// checkWriteOnly reports a writeOnly option the SDK cannot honour: a
+// write-only value is never recorded, so it has no default, is not
+// computed, cannot replace the resource (there is nothing to compare it
+// with) and is not an object (Terraform's protocol 5 has no write-only
+// blocks).
+func (t fieldTag) checkWriteOnly(c codec) error {
+	if _, slice := c.(sliceCodec); t.variadic && !slice {
+		return fmt.Errorf("variadic applies to a slice, the last parameter of a function, which takes any number of values")
+	}
+	if t.block && !isObjectOrObjects(c) {
+		return fmt.Errorf("block applies to a nested struct, or a slice or map of them")
+	}
+	if t.set && !isScalarSlice(c) {
+		return fmt.Errorf("set applies to a slice of strings, numbers or booleans; the SDK has no sets of objects or collections")
+	}
+	if !t.writeOnly {
+		return nil
+	}
+	switch {
+	case t.hasDefault || t.computed || t.replaceOnChanges || t.stable:
+		return fmt.Errorf("writeOnly cannot be combined with a default, computed, replaceOnChanges or stable: " +
+			"a write-only value is never recorded, so there is nothing to default to or compare with")
+	case hasStruct(c):
+		return fmt.Errorf("writeOnly applies to values without nested objects; mark the nested fields writeOnly instead")
+	}
+	return nil
+}
+
+// isScalarSlice reports whether c is a slice (or pointer to one) of
+// strings, numbers or booleans.
+func isScalarSlice(c codec) bool {
+	if p, ok := c.(ptrCodec); ok {
+		c = p.elem
+	}
+	s, ok := c.(sliceCodec)
+	if !ok {
+		return false
+	}
+	switch s.elem.(type) {
+	case stringCodec, intCodec, floatCodec, boolCodec:
+		return true
+	}
+	return false
+}
+
+// isObjectOrObjects reports whether c is a struct, or a slice or map of
+// structs (pointers allowed).
+func isObjectOrObjects(c codec) bool {
+	if p, ok := c.(ptrCodec); ok {
+		c = p.elem
+	}
+	switch e := c.(type) {
+	case *structCodec:
+		return true
+	case sliceCodec:
+		return isObjectOrObjects(e.elem)
+	case mapCodec:
+		return isObjectOrObjects(e.elem)
+	}
+	return false
+}
+
+// hasStruct reports whether c is or holds a nested object.
+func hasStruct(c codec) bool {
+	switch c := c.(type) {
+	case *structCodec:
+		return true
+	case ptrCodec:
+		return hasStruct(c.elem)
+	case sliceCodec:
+		return hasStruct(c.elem)
+	case mapCodec:
+		return hasStruct(c.elem)
+	}
+	return false
 }
 
 // required reports whether a program must set the property.

@@ -52,6 +52,8 @@ type typedResource[I, O any] struct {
 	impl            Resource[I, O]
 	inputs, outputs *structCodec
 	replace         []resource.PropertyPath
+	writeOnlyNames  []string
+	timeouts        string // the inputs' Timeouts property, if any
 
 	reader          Reader[I, O]
 	updater         Updater[I, O]
@@ -73,10 +75,19 @@ func (h *typedResource[I, O]) detect() {
 	h.updatePreviewer, _ = h.impl.(UpdatePreviewer[I, O])
 	h.stateUpgrader, _ = h.impl.(StateUpgrader)
 	h.replace = h.inputs.paths(nil, func(t fieldTag) bool { return t.replaceOnChanges })
+	h.timeouts = timeoutsField(h.inputs)
+	for _, f := range h.inputs.fields {
+		if f.tag.writeOnly {
+			h.writeOnlyNames = append(h.writeOnlyNames, f.name())
+		}
+	}
 }
 
 func (h *typedResource[I, O]) schema() ResourceSchema {
 	outs := h.outputs.properties()
+	for _, name := range h.writeOnlyNames {
+		delete(outs, name)
+	}
 	for name, p := range outs {
 		if !h.inputs.has(name) {
 			p.Computed = true
@@ -100,7 +111,7 @@ func (h *typedResource[I, O]) check(ctx context.Context, req CheckRequest) (Chec
 	if len(fs) > 0 {
 		return CheckResponse{Inputs: req.News, Failures: fs}, nil
 	}
-	news := h.inputs.objectWithDefaults(req.News)
+	news := h.secretWriteOnly(h.inputs.objectWithDefaults(req.News))
 	if h.checker == nil {
 		return CheckResponse{Inputs: news}, nil
 	}
@@ -121,13 +132,24 @@ func (h *typedResource[I, O]) check(ctx context.Context, req CheckRequest) (Chec
 		return CheckResponse{}, err
 	}
 	keepUnknowns(out, news)
-	return CheckResponse{Inputs: markSecrets(out, req.News), Failures: res.Failures}, nil
+	return CheckResponse{Inputs: h.secretWriteOnly(markSecrets(out, req.News)), Failures: res.Failures}, nil
+}
+
+// secretWriteOnly marks write-only inputs secret: an engine that records
+// inputs (Pulumi does) then keeps them encrypted.
+func (h *typedResource[I, O]) secretWriteOnly(o resource.Object) resource.Object {
+	for _, name := range h.writeOnlyNames {
+		if v, ok := o[name]; ok && !v.IsNull() && !v.IsSecret() {
+			o[name] = resource.MakeSecret(v)
+		}
+	}
+	return o
 }
 
 func (h *typedResource[I, O]) diff(ctx context.Context, req DiffRequest) (DiffResponse, error) {
 	res := DiffResult{DetailedDiff: h.defaultDiff(req)}
 	if h.differ != nil {
-		op := DiffOp[I, O]{URN: req.URN, ID: req.ID, Unknowns: unknownNames(req.News),
+		op := DiffOp[I, O]{URN: req.URN, ID: req.ID, Unknowns: unknownNames(req.News), Private: privateOf(req.OldOutputs),
 			IgnoreChanges: req.IgnoreChanges, Default: res.DetailedDiff}
 		var err error
 		if op.OldInputs, op.OldOutputs, err = h.decodeBoth(req.OldInputs, req.OldOutputs); err != nil {
@@ -144,6 +166,9 @@ func (h *typedResource[I, O]) diff(ctx context.Context, req DiffRequest) (DiffRe
 	if h.updater == nil {
 		dd = allReplace(dd)
 	}
+	if h.timeouts != "" {
+		dd = timeoutsNeverReplace(dd, h.timeouts)
+	}
 	return diffResponse(dd, res.DeleteBeforeReplace), nil
 }
 
@@ -154,13 +179,23 @@ func (h *typedResource[I, O]) defaultDiff(req DiffRequest) resource.DetailedDiff
 	olds := make(resource.Object, len(h.inputs.fields))
 	fromInputs := map[string]bool{}
 	for _, name := range h.inputs.names() {
+		if h.writeOnly(name) {
+			continue // never recorded, so never compared: see Property.WriteOnly
+		}
 		if h.outputs.has(name) && req.OldOutputs != nil {
 			olds[name] = req.OldOutputs[name]
 		} else {
 			olds[name], fromInputs[name] = req.OldInputs[name], true
 		}
 	}
-	dd := resource.DiffObjects(olds, req.News, h.replace)
+	news := req.News
+	if len(h.writeOnlyNames) > 0 {
+		news = news.Copy()
+		for _, name := range h.writeOnlyNames {
+			delete(news, name)
+		}
+	}
+	dd := resource.DiffObjects(olds, news, h.replace)
 	for p, d := range dd {
 		d.InputDiff = fromInputs[topName(p)]
 		dd[p] = d
@@ -176,7 +211,8 @@ func (h *typedResource[I, O]) create(ctx context.Context, req CreateRequest) (Cr
 	if err != nil {
 		return CreateResponse{}, err
 	}
-	op := CreateOp[I]{URN: req.URN, Inputs: in, Timeout: req.Timeout, Secrets: secretNames(req.Inputs)}
+	op := CreateOp[I]{URN: req.URN, Inputs: in, Timeout: timeoutOf(req.Timeout, req.Inputs, h.timeouts, "create"),
+		Secrets: secretNames(req.Inputs)}
 	res, err := h.impl.Create(ctx, op)
 	if err != nil {
 		return CreateResponse{}, h.partial(res.ID, res.Outputs, res.Secrets, req.Inputs, err)
@@ -185,7 +221,7 @@ func (h *typedResource[I, O]) create(ctx context.Context, req CreateRequest) (Cr
 		return CreateResponse{}, fmt.Errorf("Create of %s returned no ID; this is a bug in the provider: every created resource needs an ID", req.URN)
 	}
 	outs, err := h.encodeOutputs(res.Outputs, res.Secrets, req.Inputs)
-	return CreateResponse{ID: res.ID, Outputs: outs}, err
+	return CreateResponse{ID: res.ID, Outputs: withPrivate(outs, res.Private, nil)}, err
 }
 
 // partial turns a failure after acting into an InitError, so the resource
@@ -203,7 +239,7 @@ func (h *typedResource[I, O]) partial(id string, outputs O, secrets []string, in
 
 func (h *typedResource[I, O]) previewCreate(ctx context.Context, req CreateRequest) (CreateResponse, error) {
 	if h.createPreviewer == nil {
-		return CreateResponse{Outputs: h.previewOutputs(req.Inputs)}, nil
+		return CreateResponse{Outputs: h.previewOutputs(req.Inputs, nil)}, nil
 	}
 	in, err := decode[I](h.inputs, req.Inputs, "inputs")
 	if err != nil {
@@ -220,12 +256,18 @@ func (h *typedResource[I, O]) previewCreate(ctx context.Context, req CreateReque
 }
 
 // previewOutputs is the default preview: outputs named like an input take
-// its new value, the rest are unknown (the SDK cannot know which outputs an
-// update leaves alone); an unknown tagged secret is a secret unknown.
-func (h *typedResource[I, O]) previewOutputs(news resource.Object) resource.Object {
+// its new value; in an update (olds set) an output tagged stable keeps its
+// recorded value; the rest are unknown (the SDK cannot know which outputs
+// an update leaves alone); an unknown tagged secret is a secret unknown.
+// Write-only inputs are never outputs.
+func (h *typedResource[I, O]) previewOutputs(news, olds resource.Object) resource.Object {
 	outs := make(resource.Object, len(h.outputs.fields))
 	for _, name := range h.outputs.names() {
+		old, hasOld := olds[name]
 		switch v, ok := news[name]; {
+		case h.writeOnly(name):
+		case !h.inputs.has(name) && h.outputs.byName[name].tag.stable && hasOld:
+			outs[name] = old
 		case !h.inputs.has(name) && h.outputs.byName[name].tag.secret:
 			outs[name] = resource.MakeSecret(resource.Unknown())
 		case !h.inputs.has(name):
@@ -248,11 +290,18 @@ func (h *typedResource[I, O]) previewed(o O, unknowns, secrets []string, news re
 		outs[name] = resource.Sticky(resource.Unknown(), outs[name])
 	}
 	for _, name := range unknownNames(news) {
-		if h.outputs.has(name) {
+		if h.outputs.has(name) && !h.writeOnly(name) {
 			outs[name] = news[name]
 		}
 	}
 	return outs, nil
+}
+
+// writeOnly reports whether name is a write-only input, which is never an
+// output.
+func (h *typedResource[I, O]) writeOnly(name string) bool {
+	f, ok := h.inputs.byName[name]
+	return ok && f.tag.writeOnly
 }
 
 func (h *typedResource[I, O]) read(ctx context.Context, req ReadRequest) (ReadResponse, error) {
@@ -263,7 +312,8 @@ func (h *typedResource[I, O]) read(ctx context.Context, req ReadRequest) (ReadRe
 		}
 		return ReadResponse{ID: req.ID, Inputs: req.Inputs, Outputs: req.State}, nil
 	}
-	op := ReadOp[I, O]{URN: req.URN, ID: req.ID, Import: imp, Secrets: secretNames(req.Inputs, req.State)}
+	op := ReadOp[I, O]{URN: req.URN, ID: req.ID, Import: imp, Secrets: secretNames(req.Inputs, req.State),
+		Private: privateOf(req.State)}
 	var err error
 	if op.Inputs, op.State, err = h.decodeBoth(req.Inputs, req.State); err != nil {
 		return ReadResponse{}, err
@@ -277,13 +327,13 @@ func (h *typedResource[I, O]) read(ctx context.Context, req ReadRequest) (ReadRe
 		return ReadResponse{}, err
 	}
 	outs, err := h.encodeOutputs(res.Outputs, res.Secrets, req.Inputs, req.State)
-	return ReadResponse{ID: res.ID, Inputs: markSecrets(ins, req.Inputs), Outputs: outs}, err
+	return ReadResponse{ID: res.ID, Inputs: markSecrets(ins, req.Inputs), Outputs: withPrivate(outs, res.Private, req.State)}, err
 }
 
 func (h *typedResource[I, O]) update(ctx context.Context, req UpdateRequest) (UpdateResponse, error) {
 	switch {
 	case req.Preview && h.updatePreviewer == nil:
-		return UpdateResponse{Outputs: h.previewOutputs(req.News)}, nil
+		return UpdateResponse{Outputs: h.previewOutputs(req.News, req.OldOutputs)}, nil
 	case !req.Preview && h.updater == nil:
 		return UpdateResponse{Outputs: h.mirrorInputs(req.OldOutputs, req.News)}, nil
 	}
@@ -307,12 +357,14 @@ func (h *typedResource[I, O]) update(ctx context.Context, req UpdateRequest) (Up
 		return UpdateResponse{}, h.partial(req.ID, res.Outputs, res.Secrets, req.News, err)
 	}
 	outs, err := h.encodeOutputs(res.Outputs, res.Secrets, req.News)
-	return UpdateResponse{Outputs: outs}, err
+	return UpdateResponse{Outputs: withPrivate(outs, res.Private, req.OldOutputs)}, err
 }
 
 func (h *typedResource[I, O]) updateOp(req UpdateRequest) (UpdateOp[I, O], error) {
-	op := UpdateOp[I, O]{URN: req.URN, ID: req.ID, Timeout: req.Timeout, IgnoreChanges: req.IgnoreChanges,
-		Preview: req.Preview, Unknowns: unknownNames(req.News), Secrets: secretNames(req.News)}
+	op := UpdateOp[I, O]{URN: req.URN, ID: req.ID, Timeout: timeoutOf(req.Timeout, req.News, h.timeouts, "update"),
+		IgnoreChanges: req.IgnoreChanges,
+		Preview:       req.Preview, Unknowns: unknownNames(req.News), Secrets: secretNames(req.News),
+		Private: privateOf(req.OldOutputs)}
 	var err error
 	if op.OldInputs, op.OldOutputs, err = h.decodeBoth(req.OldInputs, req.OldOutputs); err != nil {
 		return op, err
@@ -329,7 +381,7 @@ func (h *typedResource[I, O]) mirrorInputs(olds, news resource.Object) resource.
 		outs = resource.Object{}
 	}
 	for _, name := range h.inputs.names() {
-		if !h.outputs.has(name) {
+		if !h.outputs.has(name) || h.writeOnly(name) {
 			continue
 		}
 		if v, ok := news[name]; ok && !v.IsNull() {
@@ -345,7 +397,8 @@ func (h *typedResource[I, O]) delete(ctx context.Context, req DeleteRequest) err
 	if h.deleter == nil {
 		return nil
 	}
-	op := DeleteOp[I, O]{URN: req.URN, ID: req.ID, Timeout: req.Timeout}
+	op := DeleteOp[I, O]{URN: req.URN, ID: req.ID, Timeout: timeoutOf(req.Timeout, req.Inputs, h.timeouts, "delete"),
+		Private: privateOf(req.Outputs)}
 	var err error
 	if op.Inputs, op.Outputs, err = h.decodeBoth(req.Inputs, req.Outputs); err != nil {
 		return err
@@ -370,6 +423,9 @@ func (h *typedResource[I, O]) encodeOutputs(o O, secrets []string, from ...resou
 	outs, err := encode(h.outputs, o, "outputs")
 	if err != nil {
 		return nil, err
+	}
+	for _, name := range h.writeOnlyNames {
+		delete(outs, name)
 	}
 	return markSecrets(markNamed(outs, secrets), from...), nil
 }

@@ -4,7 +4,10 @@
 // and 6: every built-in resource is created, imported and verified,
 // updated, replaced and destroyed by the real terraform CLI, which checks
 // every plan and apply against its own rules and requires an empty plan
-// after each step.
+// after each step. The same is done for the example provider
+// (examples/provider): every SDK feature it uses, expected errors naming
+// attribute paths (and the source line terraform shows), its functions
+// and its ephemeral resource.
 //
 // It is a package of its own so that its test binary links tfserve (and
 // terraform-plugin-go's servers) without plinth's Terraform client, which

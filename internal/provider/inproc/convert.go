@@ -26,7 +26,7 @@ func fromFailures(fs []sdk.CheckFailure) []provider.CheckFailure {
 }
 
 func toDiffRequest(req provider.DiffRequest) sdk.DiffRequest {
-	return sdk.DiffRequest{URN: req.URN, ID: req.ID, OldInputs: req.OldInputs, OldOutputs: req.OldOutputs,
+	return sdk.DiffRequest{URN: req.URN, ID: req.ID, OldInputs: req.OldInputs, OldOutputs: givePrivate(req.OldOutputs, req.Private),
 		News: req.News, IgnoreChanges: req.IgnoreChanges}
 }
 

@@ -3,6 +3,8 @@
 // SDK's generic Provider to the engine-facing provider.Provider interface,
 // converting requests, responses, the schema and errors (an SDK InitError
 // becomes a provider.InitError, so a partly created resource is recorded).
+// A resource's private data, which the SDK returns as the output
+// sdk.PrivateProperty, becomes the engine's private data (private.go).
 //
 // Both sides use sdk/resource values, so no value is re-encoded and secrets
 // and unknowns pass through untouched. It starts no process and speaks no

@@ -72,34 +72,38 @@ func (a *Provider) Diff(ctx context.Context, req provider.DiffRequest) (provider
 // Create implements provider.Provider.
 func (a *Provider) Create(ctx context.Context, req provider.CreateRequest) (provider.CreateResponse, error) {
 	resp, err := a.p.Create(ctx, sdk.CreateRequest{URN: req.URN, Inputs: req.Inputs, Timeout: req.Timeout, Preview: req.Preview})
-	return provider.CreateResponse{ID: resp.ID, Outputs: resp.Outputs}, mutationError(err)
+	outs, private := takePrivate(resp.Outputs, nil)
+	return provider.CreateResponse{ID: resp.ID, Outputs: outs, Private: private}, mutationError(err)
 }
 
-// Read implements provider.Provider. SDK providers keep no private data, so
-// the engine's is handed back as it came.
+// Read implements provider.Provider. The resource's private data (see
+// private.go) goes to Read and comes back, changed or not.
 func (a *Provider) Read(ctx context.Context, req provider.ReadRequest) (provider.ReadResponse, error) {
-	resp, err := a.p.Read(ctx, sdk.ReadRequest{URN: req.URN, ID: req.ID, Inputs: req.Inputs, State: req.State})
+	resp, err := a.p.Read(ctx, sdk.ReadRequest{URN: req.URN, ID: req.ID, Inputs: req.Inputs, State: givePrivate(req.State, req.Private)})
 	if err != nil || resp.ID == "" {
 		return provider.ReadResponse{}, err
 	}
-	return provider.ReadResponse{ID: resp.ID, Inputs: resp.Inputs, Outputs: resp.Outputs, Private: req.Private}, nil
+	outs, private := takePrivate(resp.Outputs, req.Private)
+	return provider.ReadResponse{ID: resp.ID, Inputs: resp.Inputs, Outputs: outs, Private: private}, nil
 }
 
 // Update implements provider.Provider.
 func (a *Provider) Update(ctx context.Context, req provider.UpdateRequest) (provider.UpdateResponse, error) {
 	resp, err := a.p.Update(ctx, sdk.UpdateRequest{
-		URN: req.URN, ID: req.ID, OldInputs: req.OldInputs, OldOutputs: req.OldOutputs, News: req.News,
+		URN: req.URN, ID: req.ID, OldInputs: req.OldInputs, OldOutputs: givePrivate(req.OldOutputs, req.Private), News: req.News,
 		Timeout: req.Timeout, IgnoreChanges: req.IgnoreChanges, Preview: req.Preview,
 	})
 	if err != nil {
 		return provider.UpdateResponse{}, mutationError(err)
 	}
-	return provider.UpdateResponse{Outputs: resp.Outputs, Private: req.Private}, nil
+	outs, private := takePrivate(resp.Outputs, req.Private)
+	return provider.UpdateResponse{Outputs: outs, Private: private}, nil
 }
 
 // Delete implements provider.Provider.
 func (a *Provider) Delete(ctx context.Context, req provider.DeleteRequest) (provider.DeleteResponse, error) {
-	_, err := a.p.Delete(ctx, sdk.DeleteRequest{URN: req.URN, ID: req.ID, Inputs: req.Inputs, Outputs: req.Outputs, Timeout: req.Timeout})
+	_, err := a.p.Delete(ctx, sdk.DeleteRequest{URN: req.URN, ID: req.ID, Inputs: req.Inputs,
+		Outputs: givePrivate(req.Outputs, req.Private), Timeout: req.Timeout})
 	return provider.DeleteResponse{}, mutationError(err)
 }
 

@@ -77,6 +77,8 @@ type PropertySpec struct {
 	Secret           bool   `json:"secret,omitempty"`
 	ReplaceOnChanges bool   `json:"replaceOnChanges,omitempty"`
 	Default          any    `json:"default,omitempty"`
+	// DeprecationMessage, when set, makes the property deprecated.
+	DeprecationMessage string `json:"deprecationMessage,omitempty"`
 }
 
 // PackageSchema converts an SDK schema into a Pulumi package schema.
@@ -138,11 +140,12 @@ func properties(props map[string]provider.Property) map[string]PropertySpec {
 	out := make(map[string]PropertySpec, len(props))
 	for name, p := range props {
 		out[name] = PropertySpec{
-			TypeSpec:         typeSpec(p.Type),
-			Description:      p.Description,
-			Secret:           p.Secret,
-			ReplaceOnChanges: p.ReplaceOnChanges,
-			Default:          defaultValue(p.Default),
+			TypeSpec:           typeSpec(p.Type),
+			Description:        p.Description,
+			Secret:             p.Secret || p.WriteOnly,
+			ReplaceOnChanges:   p.ReplaceOnChanges,
+			Default:            defaultValue(p.Default),
+			DeprecationMessage: p.Deprecated,
 		}
 	}
 	return out

@@ -3,6 +3,7 @@ package tfserve
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -33,6 +34,9 @@ func newCore(p provider.Provider, blocks bool) (*core, error) {
 	}
 	m, err := newModel(resp.Schema, blocks)
 	if err != nil {
+		return nil, err
+	}
+	if err := m.addEphemerals(p, blocks); err != nil {
 		return nil, err
 	}
 	return &core{p: p, m: m}, nil
@@ -78,6 +82,9 @@ func (r *resourceModel) parts(state tftypes.Value, private []byte) (inputs, outp
 	if recorded, ok := r.privateInputs(private); ok {
 		inputs = recorded
 	}
+	if _, author, ok := splitPrivate(private); ok && author != nil {
+		outputs[provider.PrivateProperty] = provider.PrivateValue(author)
+	}
 	return inputs, outputs, id, nil
 }
 
@@ -116,10 +123,32 @@ func (r *resourceModel) state(inputs, outputs resource.Object, id resource.Value
 		}
 	}
 	v, err := objectToTF(o, r.obj, tftypes.NewAttributePath())
-	if err != nil || config == nil {
+	if err != nil {
 		return v, err
 	}
-	return overlay(config.raw, v, r.obj), nil
+	if config != nil {
+		v = overlay(config.raw, v, r.obj)
+	}
+	return withoutWriteOnly(v, r.obj), nil
+}
+
+// withoutWriteOnly nulls the write-only attributes of a resource's state,
+// which Terraform requires of every planned and new state.
+func withoutWriteOnly(v tftypes.Value, t *vtype) tftypes.Value {
+	var vals map[string]tftypes.Value
+	if v.IsNull() || !v.IsKnown() || v.As(&vals) != nil {
+		return v
+	}
+	changed := false
+	for _, a := range t.attrs {
+		if a.writeOnly && !vals[a.tf].IsNull() {
+			vals[a.tf], changed = tftypes.NewValue(a.t.tftype(), nil), true
+		}
+	}
+	if !changed {
+		return v
+	}
+	return tftypes.NewValue(v.Type(), vals)
 }
 
 // configured is a resource's configuration: as Terraform sent it, and
@@ -144,11 +173,19 @@ func has(o resource.Object, name string) bool {
 
 // privateMagic starts the private state tfserve writes: the SDK's checked
 // inputs, which Terraform's single state object cannot tell from the
-// outputs of the same name.
-var privateMagic = []byte("plinth-inputs/1\n")
+// outputs of the same name. privateMagic2 adds the resource's own private
+// data (provider.PrivateProperty): the inputs' length as a uvarint, the
+// inputs, then the resource's bytes.
+var (
+	privateMagic  = []byte("plinth-inputs/1\n")
+	privateMagic2 = []byte("plinth-private/2\n")
+)
 
-func (r *resourceModel) privateOf(inputs resource.Object) []byte {
+// privateOf writes the private state of a resource with checked inputs
+// and outputs, which may hold the resource's own private data.
+func (r *resourceModel) privateOf(inputs, outputs resource.Object) []byte {
 	v, err := objectToTF(inputs, r.obj, tftypes.NewAttributePath())
+	v = withoutWriteOnly(v, r.obj)
 	if err != nil || !v.IsFullyKnown() {
 		return nil
 	}
@@ -156,14 +193,38 @@ func (r *resourceModel) privateOf(inputs resource.Object) []byte {
 	if err != nil {
 		return nil
 	}
-	return append(append([]byte{}, privateMagic...), dv.MsgPack...)
+	author := provider.PrivateData(outputs)
+	if author == nil {
+		return append(append([]byte{}, privateMagic...), dv.MsgPack...)
+	}
+	out := binary.AppendUvarint(append([]byte{}, privateMagic2...), uint64(len(dv.MsgPack)))
+	return append(append(out, dv.MsgPack...), author...)
+}
+
+// splitPrivate returns the encoded inputs and the resource's own data
+// recorded in private; ok is false for private state tfserve did not
+// write.
+func splitPrivate(private []byte) (inputs, author []byte, ok bool) {
+	if bytes.HasPrefix(private, privateMagic) {
+		return private[len(privateMagic):], nil, true
+	}
+	if !bytes.HasPrefix(private, privateMagic2) {
+		return nil, nil, false
+	}
+	rest := private[len(privateMagic2):]
+	n, w := binary.Uvarint(rest)
+	if w <= 0 || uint64(len(rest)-w) < n {
+		return nil, nil, false
+	}
+	return rest[w : w+int(n)], rest[w+int(n):], true
 }
 
 func (r *resourceModel) privateInputs(private []byte) (resource.Object, bool) {
-	if !bytes.HasPrefix(private, privateMagic) {
+	msgpack, _, ok := splitPrivate(private)
+	if !ok {
 		return nil, false
 	}
-	v, err := (&tfprotov6.DynamicValue{MsgPack: private[len(privateMagic):]}).Unmarshal(r.obj.tftype())
+	v, err := (&tfprotov6.DynamicValue{MsgPack: msgpack}).Unmarshal(r.obj.tftype())
 	if err != nil {
 		return nil, false
 	}
@@ -184,12 +245,16 @@ func (c *core) check(ctx context.Context, r *resourceModel, olds, news resource.
 	return resp.Inputs, nil
 }
 
-// ensureValidatable configures the provider with the empty configuration
-// if Terraform has not configured it: Terraform validates configuration
-// (terraform validate) and calls provider-defined functions without
-// configuring the provider, while the SDK checks inputs and calls
-// functions only once configured. A configuration that cannot be
-// empty leaves the provider unconfigured and validation to the plan.
+// ensureValidatable configures the provider, as in a preview, with a
+// configuration whose required properties are unknown and the rest left
+// out, if Terraform has not configured it: Terraform validates
+// configuration (terraform validate) and calls provider-defined functions
+// without configuring the provider, while the SDK checks inputs and calls
+// functions only once configured. Unknown is the truth here: the
+// configuration is not known yet. (The SDK runs no Configurer on unknown
+// configuration, and GetConfig reads zero values for the unknowns.) A
+// configuration the SDK refuses even so leaves the provider unconfigured
+// and validation to the plan.
 func (c *core) ensureValidatable(ctx context.Context) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -197,7 +262,13 @@ func (c *core) ensureValidatable(ctx context.Context) {
 		return
 	}
 	c.validating = true
-	checked, err := c.p.CheckConfig(ctx, provider.CheckRequest{News: resource.Object{}})
+	unknown := resource.Object{}
+	for _, a := range c.m.config.attrs {
+		if a.required {
+			unknown[a.name] = resource.Unknown()
+		}
+	}
+	checked, err := c.p.CheckConfig(ctx, provider.CheckRequest{News: unknown})
 	if err != nil || len(checked.Failures) > 0 {
 		return
 	}
@@ -223,7 +294,64 @@ func (c *core) validateResource(ctx context.Context, name string, config tftypes
 	case err != nil:
 		return diags{errorDiag("Check", r.name, err)}
 	}
-	return failureDiags(resp.Failures, r.obj, r.name)
+	return append(deprecationDiags(news, r.obj), failureDiags(resp.Failures, r.obj, r.name)...)
+}
+
+// deprecationDiags warns of each deprecated attribute o sets, where
+// Terraform can show it.
+func deprecationDiags(o resource.Object, t *vtype) diags {
+	ds := deprecations(o, t, nil)
+	for i := range ds {
+		ds[i].path = pointable(ds[i].path, t)
+	}
+	return ds
+}
+
+// deprecations warns of each deprecated attribute the configuration sets,
+// at any depth, on its attribute.
+func deprecations(o resource.Object, t *vtype, path *tftypes.AttributePath) diags {
+	if path == nil {
+		path = tftypes.NewAttributePath()
+	}
+	var out diags
+	for _, a := range t.attrs {
+		v := o[a.name].SecretElement()
+		if v.IsNull() {
+			continue
+		}
+		p := path.WithAttributeName(a.tf)
+		if a.deprecated != "" {
+			out = append(out, diag{warning: true, path: p, summary: "Deprecated attribute",
+				detail: fmt.Sprintf("The attribute %s is deprecated: %s", a.tf, a.deprecated)})
+		}
+		out = append(out, nestedDeprecations(v, a.t, p)...)
+	}
+	return out
+}
+
+func nestedDeprecations(v resource.Value, t *vtype, p *tftypes.AttributePath) diags {
+	obj := t.nestedObject()
+	if obj == nil || v.IsUnknown() {
+		return nil
+	}
+	var out diags
+	switch {
+	case t.kind == kindObject && v.Kind() == resource.ObjectKind:
+		out = deprecations(v.Object(), obj, p)
+	case t.kind == kindList && v.Kind() == resource.ArrayKind:
+		for i, e := range v.Array() {
+			if e = e.SecretElement(); e.Kind() == resource.ObjectKind {
+				out = append(out, deprecations(e.Object(), obj, p.WithElementKeyInt(i))...)
+			}
+		}
+	case t.kind == kindMap && v.Kind() == resource.ObjectKind:
+		for k, e := range v.Object() {
+			if e = e.SecretElement(); e.Kind() == resource.ObjectKind {
+				out = append(out, deprecations(e.Object(), obj, p.WithElementKeyString(k))...)
+			}
+		}
+	}
+	return out
 }
 
 // codec decodes and encodes one protocol's DynamicValue (DV is
@@ -375,11 +503,7 @@ func call[DV any](ctx context.Context, c *core, cd codec[DV], name string, argum
 	params := f.params()
 	args := make([]tftypes.Value, len(arguments))
 	for i, dv := range arguments {
-		t := tftypes.Type(tftypes.DynamicPseudoType)
-		if i < len(params) {
-			t = params[i].t.tftype()
-		}
-		v, err := cd.decode(dv, t)
+		v, err := cd.decode(dv, f.argType(i, params))
 		if err != nil {
 			return nil, &funcError{text: err.Error(), arg: i}
 		}

@@ -57,7 +57,7 @@ func failureDiags(fs []provider.CheckFailure, t *vtype, what string) diags {
 	for _, f := range fs {
 		d := diag{summary: "Invalid configuration for " + what, detail: f.Reason}
 		if f.Property != "" {
-			d.path = attributePath(f.Property, t)
+			d.path = pointable(attributePath(f.Property, t), t)
 			d.summary = "Invalid value for " + what
 			d.detail = fmt.Sprintf("%s: %s.", tfPathString(f.Property, t), trimDot(f.Reason))
 		}
@@ -94,9 +94,47 @@ func attributePath(property string, t *vtype) *tftypes.AttributePath {
 			}
 			out, t = out.WithElementKeyString(s), elemOf(t)
 		case int:
+			if t != nil && t.kind == kindSet {
+				return out // a set's elements have no index in Terraform's paths
+			}
 			out, t = out.WithElementKeyInt(s), elemOf(t)
 		default:
 			return out
+		}
+	}
+	return out
+}
+
+// pointable cuts a diagnostic's attribute path where Terraform stops
+// finding it in the configuration. Terraform follows a path through nested
+// blocks only; inside a nested attribute (protocol 6's nested objects) it
+// cannot, and would point at the whole resource block. Cut after the
+// nested attribute and at most one index into it, Terraform points at
+// that attribute's value (or the list element or map entry), the nearest
+// place it can show; the detail still names the full path.
+func pointable(p *tftypes.AttributePath, t *vtype) *tftypes.AttributePath {
+	out := tftypes.NewAttributePath()
+	steps := p.Steps()
+	for i := 0; i < len(steps); i++ {
+		name, ok := steps[i].(tftypes.AttributeName)
+		if !ok || t == nil || t.kind != kindObject {
+			return tftypes.NewAttributePathWithSteps(steps)
+		}
+		out = out.WithAttributeName(string(name))
+		a := t.byTF[string(name)]
+		if a == nil || a.t.nestedObject() == nil {
+			return tftypes.NewAttributePathWithSteps(steps)
+		}
+		if !a.block {
+			if a.t.kind != kindObject && i+1 < len(steps) {
+				return tftypes.NewAttributePathWithSteps(steps[:i+2])
+			}
+			return out
+		}
+		t = a.t.nestedObject()
+		if a.t.kind != kindObject && i+1 < len(steps) {
+			i++
+			out = tftypes.NewAttributePathWithSteps(steps[:i+1])
 		}
 	}
 	return out

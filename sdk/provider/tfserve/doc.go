@@ -18,7 +18,16 @@
 //     fills it in, and the plan shows it); an output-only property is
 //     computed; secret is sensitive; docs are descriptions. Nested objects
 //     (and lists and maps of them) are nested attributes in protocol 6 and
-//     nested blocks in protocol 5; values of any type are dynamic.
+//     nested blocks in protocol 5 (and in 6 when the property is a
+//     provider.Property.Block, as timeouts are); values of any type are
+//     dynamic. A
+//     deprecated property is a deprecated attribute (validating a resource,
+//     data source, ephemeral resource or the provider configuration warns
+//     where the configuration sets it, at any depth); a write-only
+//     one is a WriteOnly attribute, null in every planned and new state
+//     and left out of private state. A set property is a set attribute
+//     (its element paths stop at the set, which Terraform indexes by
+//     value).
 //   - ValidateResourceConfig runs Check; PlanResourceChange runs Check,
 //     Diff (replacement becomes requires_replace) and a preview of Create
 //     or Update, so outputs the SDK cannot know yet are unknown;
@@ -31,9 +40,10 @@
 //     (overlay.go). A provider that normalises an input keeps the
 //     configured spelling: a refresh keeps the recorded value of an input
 //     read back as its checked form, and a plan with no change found
-//     keeps the prior values. Private state records the checked inputs, so Diff
-//     and Update see the inputs as the SDK checked them, apart from
-//     outputs of the same name.
+//     keeps the prior values. Private state records the checked inputs,
+//     so Diff and Update see the inputs as the SDK checked them, apart
+//     from outputs of the same name, and the resource's own private data
+//     (provider.PrivateProperty), given back in later ops.
 //   - UpgradeResourceState passes state of an older schema version to the
 //     resource's provider.StateUpgrader.
 //   - Each SDK function is a provider-defined function (its required
@@ -43,13 +53,19 @@
 //   - ValidateProviderConfig and ConfigureProvider run CheckConfig and
 //     Configure; StopProvider runs Cancel. Terraform validates and calls
 //     functions without configuring the provider: tfserve then configures
-//     it once with the empty configuration.
+//     it once, as in a preview, with its required properties unknown.
 //   - Errors and check failures become diagnostics, on the attribute they
-//     name; a panic in provider code becomes a diagnostic naming the
-//     method and type.
+//     name (inside a protocol 6 nested attribute, on that attribute or
+//     its list element or map entry: terraform finds source locations
+//     through nested blocks only, and would otherwise point at the
+//     resource block; the detail names the full path); a panic in
+//     provider code becomes a diagnostic naming the method and type.
+//   - The ephemeral resources of a provider.EphemeralProvider are
+//     ephemeral resources: Open, Renew and Close run the SDK's, with its
+//     private data and renewal time.
 //
-// It leaves out ephemeral resources, resource identity, moving state
-// between types, generating configuration, and deferred actions.
+// It leaves out resource identity, moving state between types,
+// generating configuration, and deferred actions.
 //
 // Only provider main packages import this package: terraform-plugin-go
 // registers the same protobuf names as plinth's generated tfplugin5 and

@@ -22,6 +22,7 @@ const (
 	kindObject
 	kindAsset
 	kindArchive
+	kindSet // of scalars only: see provider.Property.Set
 )
 
 // vtype is how one SDK value is written for Terraform: its kind, its
@@ -48,6 +49,12 @@ type attr struct {
 	input     bool // a property the configuration sets
 	output    bool // a property the provider reports
 	replace   bool
+	writeOnly bool
+	wantBlock bool // the SDK asks for a block in protocol 6 too
+	variadic  bool // a function's trailing arguments, as a list
+	// deprecated says why the attribute should no longer be set; empty
+	// when it may be.
+	deprecated string
 	// block: protocol 5 writes this nested object (or list or map of
 	// them) as a nested block, so an absent one is an empty collection.
 	block bool
@@ -70,6 +77,8 @@ func (t *vtype) tftype() tftypes.Type {
 		return tftypes.List{ElementType: t.elem.tftype()}
 	case kindMap:
 		return tftypes.Map{ElementType: t.elem.tftype()}
+	case kindSet:
+		return tftypes.Set{ElementType: t.elem.tftype()}
 	case kindObject:
 		types := make(map[string]tftypes.Type, len(t.attrs))
 		for _, a := range t.attrs {
@@ -134,9 +143,19 @@ func objectOf(inputs, outputs map[string]provider.Property, blocks bool, depth i
 		a.optional = !a.required
 		a.computed = !p.Default.IsNull() || p.Computed
 		a.sensitive, a.replace = p.Secret, p.ReplaceOnChanges
+		a.writeOnly, a.deprecated, a.variadic, a.wantBlock = p.WriteOnly, p.Deprecated, p.Variadic, p.Block
+		if p.Set && a.t.kind == kindList {
+			a.t = &vtype{kind: kindSet, elem: a.t.elem}
+		}
+		if a.writeOnly {
+			a.computed, a.sensitive = false, true
+		}
 	}
 	for name, p := range outputs {
 		a := add(name)
+		if a.writeOnly {
+			continue // never an output, see provider.Property.WriteOnly
+		}
 		a.output, a.sensitive = true, a.sensitive || p.Secret
 		if !a.input {
 			a.t, a.doc, a.computed = typeOf(p.Type, blocks, depth), p.Description, true
@@ -147,9 +166,34 @@ func objectOf(inputs, outputs map[string]provider.Property, blocks bool, depth i
 		if a.computedOnly() {
 			a.t.allComputed()
 		}
-		a.block = blocks && a.input && !a.computedOnly() && a.t.nestedObject() != nil
+		a.block = (blocks || a.wantBlock) && a.input && !a.computedOnly() && a.t.nestedObject() != nil
+		if obj := a.t.nestedObject(); obj != nil && !a.block {
+			obj.noBlocks()
+		}
 	}
 	return t
+}
+
+// noBlocks makes the attributes nested in t attributes: inside a nested
+// attribute, protocol 6 has no blocks.
+func (t *vtype) noBlocks() {
+	for _, a := range t.attrs {
+		a.block = false
+		if obj := a.t.nestedObject(); obj != nil {
+			obj.noBlocks()
+		}
+	}
+}
+
+// description is the attribute's description, with why it is deprecated.
+func (a *attr) description() string {
+	if a.deprecated == "" {
+		return a.doc
+	}
+	if a.doc == "" {
+		return "Deprecated: " + a.deprecated
+	}
+	return a.doc + "\n\nDeprecated: " + a.deprecated
 }
 
 // allComputed makes every attribute nested in t computed only: the
@@ -206,6 +250,8 @@ type model struct {
 	resources map[string]*resourceModel // by Terraform type name
 	functions map[string]*functionModel // by function name
 	data      map[string]*functionModel // by data source type name
+	// ephemerals are by Terraform type name (see ephemeral.go).
+	ephemerals map[string]*ephemeralModel
 }
 
 // newModel translates an SDK schema. blocks selects protocol 5's nested

@@ -70,7 +70,9 @@ func (c *core) planUpdate(ctx context.Context, r *resourceModel, prior, proposed
 	}
 	switch {
 	case diff.Changes == provider.DiffNone:
-		return planned{state: keepPrior(prior, proposed, r.obj), private: private}, nil
+		// Terraform proposes the configuration's write-only values; a
+		// plan never holds them.
+		return planned{state: withoutWriteOnly(keepPrior(prior, proposed, r.obj), r.obj), private: private}, nil
 	case diff.Replaces():
 		p, ds := c.planCreate(ctx, r, olds, cfg)
 		p.replace = replacePaths(diff, r.obj)
@@ -181,9 +183,9 @@ func (c *core) create(ctx context.Context, r *resourceModel, cfg *configured) (t
 	}
 	if err != nil {
 		// Created but not initialised: Terraform records it, tainted.
-		return st, r.privateOf(checked), diags{errorDiag("Create", r.name, err)}
+		return st, r.privateOf(checked, resp.Outputs), diags{errorDiag("Create", r.name, err)}
 	}
-	return st, r.privateOf(checked), nil
+	return st, r.privateOf(checked, resp.Outputs), nil
 }
 
 func (c *core) update(ctx context.Context, r *resourceModel, prior tftypes.Value, cfg *configured, private []byte) (tftypes.Value, []byte, diags) {
@@ -208,7 +210,7 @@ func (c *core) update(ctx context.Context, r *resourceModel, prior tftypes.Value
 		return prior, private, diags{errorDiag("Update", r.name, serr)}
 	}
 	if err != nil {
-		return st, r.privateOf(checked), diags{errorDiag("Update", r.name, err)}
+		return st, r.privateOf(checked, resp.Outputs), diags{errorDiag("Update", r.name, err)}
 	}
-	return st, r.privateOf(checked), nil
+	return st, r.privateOf(checked, resp.Outputs), nil
 }

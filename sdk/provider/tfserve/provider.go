@@ -20,7 +20,7 @@ func (c *core) validateConfig(ctx context.Context, config tftypes.Value) diags {
 	if err != nil {
 		return diags{errorDiag("CheckConfig", "", err)}
 	}
-	return failureDiags(resp.Failures, c.m.config, "provider "+c.m.name)
+	return append(deprecationDiags(cfg, c.m.config), failureDiags(resp.Failures, c.m.config, "provider "+c.m.name)...)
 }
 
 // configure checks and applies the provider configuration; with unknown
@@ -77,9 +77,9 @@ func (c *core) validateData(ctx context.Context, name string, config tftypes.Val
 	c.ensureValidatable(ctx)
 	resp, err := c.p.Invoke(ctx, provider.InvokeRequest{Token: f.token, Args: args})
 	if err != nil {
-		return nil // the read reports it, once configured
+		return deprecationDiags(args, f.dataObj) // the read reports the error, once configured
 	}
-	return failureDiags(resp.Failures, f.dataObj, name)
+	return append(deprecationDiags(args, f.dataObj), failureDiags(resp.Failures, f.dataObj, name)...)
 }
 
 // readData calls the SDK function behind a data source: its arguments
@@ -112,10 +112,14 @@ func (c *core) readData(ctx context.Context, name string, config tftypes.Value) 
 }
 
 // params are a function's parameters: its required arguments, then its
-// optional ones (which may be null), each group in name order.
+// optional ones (which may be null), each group in name order; the
+// variadic argument is not one of them.
 func (f *functionModel) params() []*attr {
 	var req, opt []*attr
 	for _, a := range f.args.attrs {
+		if a.variadic {
+			continue
+		}
 		if a.required {
 			req = append(req, a)
 		} else {
@@ -123,6 +127,42 @@ func (f *functionModel) params() []*attr {
 		}
 	}
 	return append(req, opt...)
+}
+
+// variadic returns the function's variadic argument, a list, or nil.
+func (f *functionModel) variadic() *attr {
+	for _, a := range f.args.attrs {
+		if a.variadic && a.t.kind == kindList {
+			return a
+		}
+	}
+	return nil
+}
+
+// argType is the Terraform type of the i-th argument of a call.
+func (f *functionModel) argType(i int, params []*attr) tftypes.Type {
+	if i < len(params) {
+		return params[i].t.tftype()
+	}
+	if v := f.variadic(); v != nil {
+		return v.t.elem.tftype()
+	}
+	return tftypes.DynamicPseudoType
+}
+
+// withVariadic puts the arguments after the fixed parameters into the
+// variadic argument's list.
+func (f *functionModel) withVariadic(obj resource.Object, extra []tftypes.Value) *funcError {
+	v := f.variadic()
+	if v == nil || len(extra) == 0 {
+		return nil
+	}
+	list, err := fromTF(tftypes.NewValue(v.t.tftype(), extra), v.t, false)
+	if err != nil {
+		return &funcError{text: err.Error(), arg: -1}
+	}
+	obj[v.name] = list
+	return nil
 }
 
 // funcError is a CallFunction failure; arg is the argument at fault, or
@@ -140,10 +180,13 @@ func (c *core) callFunction(ctx context.Context, name string, args []tftypes.Val
 		return tftypes.Value{}, &funcError{text: fmt.Sprintf("provider %s has no function %q", c.m.name, name), arg: -1}
 	}
 	params := f.params()
-	if len(args) != len(params) {
+	if len(args) < len(params) || (len(args) > len(params) && f.variadic() == nil) {
 		return tftypes.Value{}, &funcError{text: fmt.Sprintf("%s takes %d arguments, got %d", name, len(params), len(args)), arg: -1}
 	}
 	obj := resource.Object{}
+	if ferr := f.withVariadic(obj, args[len(params):]); ferr != nil {
+		return tftypes.Value{}, ferr
+	}
 	for i, a := range params {
 		v, err := fromTF(args[i], a.t, false)
 		if err != nil {

@@ -33,7 +33,7 @@ func (c *core) readResource(ctx context.Context, name string, current tftypes.Va
 	if err != nil {
 		return current, private, diags{errorDiag("Read", name, err)}
 	}
-	return r.keepSpelling(st, current, ins), r.privateOf(resp.Inputs), nil
+	return r.keepSpelling(st, current, ins), r.privateOf(resp.Inputs, resp.Outputs), nil
 }
 
 // keepSpelling keeps the recorded value of each input attribute that the
@@ -80,7 +80,7 @@ func (c *core) importResource(ctx context.Context, name, id string) (tftypes.Val
 	if err != nil {
 		return tftypes.Value{}, nil, diags{errorDiag("Import", name, err)}
 	}
-	return st, r.privateOf(resp.Inputs), nil
+	return st, r.privateOf(resp.Inputs, resp.Outputs), nil
 }
 
 // upgradeResource brings state written by schema version `version` (as

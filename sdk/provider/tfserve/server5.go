@@ -72,6 +72,9 @@ func (s *Server5) GetMetadata(context.Context, *tfprotov5.GetMetadataRequest) (*
 	for _, name := range sortedNames(s.c.m.functions) {
 		resp.Functions = append(resp.Functions, tfprotov5.FunctionMetadata{Name: name})
 	}
+	for _, name := range sortedNames(s.c.m.ephemerals) {
+		resp.EphemeralResources = append(resp.EphemeralResources, tfprotov5.EphemeralResourceMetadata{TypeName: name})
+	}
 	return resp, nil
 }
 
@@ -92,6 +95,10 @@ func (s *Server5) GetProviderSchema(context.Context, *tfprotov5.GetProviderSchem
 	for name, f := range s.c.m.data {
 		resp.DataSourceSchemas[name] = &tfprotov5.Schema{Block: block5(f.dataObj, f.doc)}
 	}
+	resp.EphemeralResourceSchemas = map[string]*tfprotov5.Schema{}
+	for name, e := range s.c.m.ephemerals {
+		resp.EphemeralResourceSchemas[name] = &tfprotov5.Schema{Block: block5(e.obj, e.doc)}
+	}
 	return resp, nil
 }
 
@@ -102,8 +109,9 @@ func block5(t *vtype, doc string) *tfprotov5.SchemaBlock {
 			b.BlockTypes = append(b.BlockTypes, nestedBlock5(a))
 			continue
 		}
-		b.Attributes = append(b.Attributes, &tfprotov5.SchemaAttribute{Name: a.tf, Type: a.t.tftype(), Description: a.doc,
-			Required: a.required, Optional: a.optional, Computed: a.computed, Sensitive: a.sensitive})
+		b.Attributes = append(b.Attributes, &tfprotov5.SchemaAttribute{Name: a.tf, Type: a.t.tftype(), Description: a.description(),
+			Required: a.required, Optional: a.optional, Computed: a.computed, Sensitive: a.sensitive,
+			Deprecated: a.deprecated != "", WriteOnly: a.writeOnly})
 	}
 	return b
 }
@@ -111,7 +119,8 @@ func block5(t *vtype, doc string) *tfprotov5.SchemaBlock {
 // nestedBlock5 writes a nested object the configuration sets as a block:
 // single, list or map; a required one must appear at least once.
 func nestedBlock5(a *attr) *tfprotov5.SchemaNestedBlock {
-	nb := &tfprotov5.SchemaNestedBlock{TypeName: a.tf, Block: block5(a.t.nestedObject(), a.doc)}
+	nb := &tfprotov5.SchemaNestedBlock{TypeName: a.tf, Block: block5(a.t.nestedObject(), a.description())}
+	nb.Block.Deprecated = a.deprecated != ""
 	switch a.t.kind {
 	case kindList:
 		nb.Nesting = tfprotov5.SchemaNestedBlockNestingModeList
@@ -134,6 +143,9 @@ func functions5(m *model) map[string]*tfprotov5.Function {
 		for _, a := range f.params() {
 			fn.Parameters = append(fn.Parameters, &tfprotov5.FunctionParameter{Name: a.tf, Type: a.t.tftype(),
 				AllowNullValue: !a.required, Description: a.doc})
+		}
+		if v := f.variadic(); v != nil {
+			fn.VariadicParameter = &tfprotov5.FunctionParameter{Name: v.tf, Type: v.t.elem.tftype(), Description: v.doc}
 		}
 		out[name] = fn
 	}
@@ -268,22 +280,26 @@ func funcError5(e *funcError) *tfprotov5.FunctionError {
 	return out
 }
 
-// ValidateEphemeralResourceConfig: there are no ephemeral resources.
-func (s *Server5) ValidateEphemeralResourceConfig(_ context.Context, req *tfprotov5.ValidateEphemeralResourceConfigRequest) (*tfprotov5.ValidateEphemeralResourceConfigResponse, error) {
-	return &tfprotov5.ValidateEphemeralResourceConfigResponse{Diagnostics: diags5(unsupported("Ephemeral resource " + req.TypeName))}, nil
+// ValidateEphemeralResourceConfig checks an ephemeral resource's arguments.
+func (s *Server5) ValidateEphemeralResourceConfig(ctx context.Context, req *tfprotov5.ValidateEphemeralResourceConfigRequest) (*tfprotov5.ValidateEphemeralResourceConfigResponse, error) {
+	ds, _ := checkConfig(codec5, req.Config, s.c.ephemeralType(req.TypeName), "the configuration",
+		func(v tftypes.Value) diags { return s.c.validateEphemeral(ctx, req.TypeName, v) })
+	return &tfprotov5.ValidateEphemeralResourceConfigResponse{Diagnostics: diags5(ds)}, nil
 }
 
-// OpenEphemeralResource: there are no ephemeral resources.
-func (s *Server5) OpenEphemeralResource(_ context.Context, req *tfprotov5.OpenEphemeralResourceRequest) (*tfprotov5.OpenEphemeralResourceResponse, error) {
-	return &tfprotov5.OpenEphemeralResourceResponse{Diagnostics: diags5(unsupported("Ephemeral resource " + req.TypeName))}, nil
+// OpenEphemeralResource opens an ephemeral resource with the SDK's Open.
+func (s *Server5) OpenEphemeralResource(ctx context.Context, req *tfprotov5.OpenEphemeralResourceRequest) (*tfprotov5.OpenEphemeralResourceResponse, error) {
+	dv, o, ds := openEphemeralResource(ctx, s.c, codec5, req.TypeName, req.Config)
+	return &tfprotov5.OpenEphemeralResourceResponse{Result: dv, Private: o.private, RenewAt: o.renewAt, Diagnostics: diags5(ds)}, nil
 }
 
-// RenewEphemeralResource: there are no ephemeral resources.
-func (s *Server5) RenewEphemeralResource(_ context.Context, req *tfprotov5.RenewEphemeralResourceRequest) (*tfprotov5.RenewEphemeralResourceResponse, error) {
-	return &tfprotov5.RenewEphemeralResourceResponse{Diagnostics: diags5(unsupported("Ephemeral resource " + req.TypeName))}, nil
+// RenewEphemeralResource renews an ephemeral resource with the SDK's Renew.
+func (s *Server5) RenewEphemeralResource(ctx context.Context, req *tfprotov5.RenewEphemeralResourceRequest) (*tfprotov5.RenewEphemeralResourceResponse, error) {
+	resp, ds := s.c.renewEphemeral(ctx, req.TypeName, req.Private)
+	return &tfprotov5.RenewEphemeralResourceResponse{Private: resp.Private, RenewAt: resp.RenewAt, Diagnostics: diags5(ds)}, nil
 }
 
-// CloseEphemeralResource: there are no ephemeral resources.
-func (s *Server5) CloseEphemeralResource(_ context.Context, req *tfprotov5.CloseEphemeralResourceRequest) (*tfprotov5.CloseEphemeralResourceResponse, error) {
-	return &tfprotov5.CloseEphemeralResourceResponse{Diagnostics: diags5(unsupported("Ephemeral resource " + req.TypeName))}, nil
+// CloseEphemeralResource closes an ephemeral resource with the SDK's Close.
+func (s *Server5) CloseEphemeralResource(ctx context.Context, req *tfprotov5.CloseEphemeralResourceRequest) (*tfprotov5.CloseEphemeralResourceResponse, error) {
+	return &tfprotov5.CloseEphemeralResourceResponse{Diagnostics: diags5(s.c.closeEphemeral(ctx, req.TypeName, req.Private))}, nil
 }

@@ -72,6 +72,9 @@ func (s *Server6) GetMetadata(context.Context, *tfprotov6.GetMetadataRequest) (*
 	for _, name := range sortedNames(s.c.m.functions) {
 		resp.Functions = append(resp.Functions, tfprotov6.FunctionMetadata{Name: name})
 	}
+	for _, name := range sortedNames(s.c.m.ephemerals) {
+		resp.EphemeralResources = append(resp.EphemeralResources, tfprotov6.EphemeralResourceMetadata{TypeName: name})
+	}
 	return resp, nil
 }
 
@@ -92,18 +95,51 @@ func (s *Server6) GetProviderSchema(context.Context, *tfprotov6.GetProviderSchem
 	for name, f := range s.c.m.data {
 		resp.DataSourceSchemas[name] = &tfprotov6.Schema{Block: block6(f.dataObj, f.doc)}
 	}
+	resp.EphemeralResourceSchemas = map[string]*tfprotov6.Schema{}
+	for name, e := range s.c.m.ephemerals {
+		resp.EphemeralResourceSchemas[name] = &tfprotov6.Schema{Block: block6(e.obj, e.doc)}
+	}
 	return resp, nil
 }
 
 func block6(t *vtype, doc string) *tfprotov6.SchemaBlock {
-	return &tfprotov6.SchemaBlock{Description: doc, Attributes: attributes6(t)}
+	b := &tfprotov6.SchemaBlock{Description: doc, Attributes: attributes6(t)}
+	for _, a := range t.attrs {
+		if a.block {
+			b.BlockTypes = append(b.BlockTypes, nestedBlock6(a))
+		}
+	}
+	return b
+}
+
+// nestedBlock6 writes a nested object the SDK asks to be a block (see
+// provider.Property.Block): single, list or map.
+func nestedBlock6(a *attr) *tfprotov6.SchemaNestedBlock {
+	nb := &tfprotov6.SchemaNestedBlock{TypeName: a.tf, Block: block6(a.t.nestedObject(), a.description())}
+	nb.Block.Deprecated = a.deprecated != ""
+	switch a.t.kind {
+	case kindList:
+		nb.Nesting = tfprotov6.SchemaNestedBlockNestingModeList
+		if a.required {
+			nb.MinItems = 1
+		}
+	case kindMap:
+		nb.Nesting = tfprotov6.SchemaNestedBlockNestingModeMap
+	default:
+		nb.Nesting = tfprotov6.SchemaNestedBlockNestingModeSingle
+	}
+	return nb
 }
 
 func attributes6(t *vtype) []*tfprotov6.SchemaAttribute {
 	out := make([]*tfprotov6.SchemaAttribute, 0, len(t.attrs))
 	for _, a := range t.attrs {
-		sa := &tfprotov6.SchemaAttribute{Name: a.tf, Description: a.doc, Required: a.required,
-			Optional: a.optional, Computed: a.computed, Sensitive: a.sensitive}
+		if a.block {
+			continue
+		}
+		sa := &tfprotov6.SchemaAttribute{Name: a.tf, Description: a.description(), Required: a.required,
+			Optional: a.optional, Computed: a.computed, Sensitive: a.sensitive,
+			Deprecated: a.deprecated != "", WriteOnly: a.writeOnly}
 		if obj := a.t.nestedObject(); obj != nil {
 			sa.NestedType = &tfprotov6.SchemaObject{Attributes: attributes6(obj), Nesting: nesting6(a.t)}
 		} else {
@@ -132,6 +168,9 @@ func functions6(m *model) map[string]*tfprotov6.Function {
 		for _, a := range f.params() {
 			fn.Parameters = append(fn.Parameters, &tfprotov6.FunctionParameter{Name: a.tf, Type: a.t.tftype(),
 				AllowNullValue: !a.required, Description: a.doc})
+		}
+		if v := f.variadic(); v != nil {
+			fn.VariadicParameter = &tfprotov6.FunctionParameter{Name: v.tf, Type: v.t.elem.tftype(), Description: v.doc}
 		}
 		out[name] = fn
 	}
@@ -266,22 +305,26 @@ func funcError6(e *funcError) *tfprotov6.FunctionError {
 	return out
 }
 
-// ValidateEphemeralResourceConfig: there are no ephemeral resources.
-func (s *Server6) ValidateEphemeralResourceConfig(_ context.Context, req *tfprotov6.ValidateEphemeralResourceConfigRequest) (*tfprotov6.ValidateEphemeralResourceConfigResponse, error) {
-	return &tfprotov6.ValidateEphemeralResourceConfigResponse{Diagnostics: diags6(unsupported("Ephemeral resource " + req.TypeName))}, nil
+// ValidateEphemeralResourceConfig checks an ephemeral resource's arguments.
+func (s *Server6) ValidateEphemeralResourceConfig(ctx context.Context, req *tfprotov6.ValidateEphemeralResourceConfigRequest) (*tfprotov6.ValidateEphemeralResourceConfigResponse, error) {
+	ds, _ := checkConfig(codec6, req.Config, s.c.ephemeralType(req.TypeName), "the configuration",
+		func(v tftypes.Value) diags { return s.c.validateEphemeral(ctx, req.TypeName, v) })
+	return &tfprotov6.ValidateEphemeralResourceConfigResponse{Diagnostics: diags6(ds)}, nil
 }
 
-// OpenEphemeralResource: there are no ephemeral resources.
-func (s *Server6) OpenEphemeralResource(_ context.Context, req *tfprotov6.OpenEphemeralResourceRequest) (*tfprotov6.OpenEphemeralResourceResponse, error) {
-	return &tfprotov6.OpenEphemeralResourceResponse{Diagnostics: diags6(unsupported("Ephemeral resource " + req.TypeName))}, nil
+// OpenEphemeralResource opens an ephemeral resource with the SDK's Open.
+func (s *Server6) OpenEphemeralResource(ctx context.Context, req *tfprotov6.OpenEphemeralResourceRequest) (*tfprotov6.OpenEphemeralResourceResponse, error) {
+	dv, o, ds := openEphemeralResource(ctx, s.c, codec6, req.TypeName, req.Config)
+	return &tfprotov6.OpenEphemeralResourceResponse{Result: dv, Private: o.private, RenewAt: o.renewAt, Diagnostics: diags6(ds)}, nil
 }
 
-// RenewEphemeralResource: there are no ephemeral resources.
-func (s *Server6) RenewEphemeralResource(_ context.Context, req *tfprotov6.RenewEphemeralResourceRequest) (*tfprotov6.RenewEphemeralResourceResponse, error) {
-	return &tfprotov6.RenewEphemeralResourceResponse{Diagnostics: diags6(unsupported("Ephemeral resource " + req.TypeName))}, nil
+// RenewEphemeralResource renews an ephemeral resource with the SDK's Renew.
+func (s *Server6) RenewEphemeralResource(ctx context.Context, req *tfprotov6.RenewEphemeralResourceRequest) (*tfprotov6.RenewEphemeralResourceResponse, error) {
+	resp, ds := s.c.renewEphemeral(ctx, req.TypeName, req.Private)
+	return &tfprotov6.RenewEphemeralResourceResponse{Private: resp.Private, RenewAt: resp.RenewAt, Diagnostics: diags6(ds)}, nil
 }
 
-// CloseEphemeralResource: there are no ephemeral resources.
-func (s *Server6) CloseEphemeralResource(_ context.Context, req *tfprotov6.CloseEphemeralResourceRequest) (*tfprotov6.CloseEphemeralResourceResponse, error) {
-	return &tfprotov6.CloseEphemeralResourceResponse{Diagnostics: diags6(unsupported("Ephemeral resource " + req.TypeName))}, nil
+// CloseEphemeralResource closes an ephemeral resource with the SDK's Close.
+func (s *Server6) CloseEphemeralResource(ctx context.Context, req *tfprotov6.CloseEphemeralResourceRequest) (*tfprotov6.CloseEphemeralResourceResponse, error) {
+	return &tfprotov6.CloseEphemeralResourceResponse{Diagnostics: diags6(s.c.closeEphemeral(ctx, req.TypeName, req.Private))}, nil
 }

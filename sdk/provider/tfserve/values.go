@@ -24,7 +24,7 @@ func toTF(v resource.Value, t *vtype, path *tftypes.AttributePath) (tftypes.Valu
 	switch t.kind {
 	case kindDynamic:
 		return dynamicToTF(v, path)
-	case kindList:
+	case kindList, kindSet:
 		return listToTF(v, t, path)
 	case kindMap:
 		return mapToTF(v, t, path)
@@ -74,6 +74,9 @@ func listToTF(v resource.Value, t *vtype, path *tftypes.AttributePath) (tftypes.
 	et, err := collectionElem(t.elem, elems, path)
 	if err != nil {
 		return tftypes.Value{}, err
+	}
+	if t.kind == kindSet {
+		return tftypes.NewValue(tftypes.Set{ElementType: et}, elems), nil
 	}
 	return tftypes.NewValue(tftypes.List{ElementType: et}, elems), nil
 }
