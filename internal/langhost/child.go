@@ -20,6 +20,9 @@ import (
 // environment: PULUMI_CONFIG, a JSON object of "project:key" strings, and
 // PULUMI_CONFIG_SECRET_KEYS, the JSON list of the secret ones.
 func ConfigEnv(config map[string]string, secretKeys []string) ([]string, error) {
+	if config == nil {
+		config = map[string]string{}
+	}
 	cfg, err := json.Marshal(config)
 	if err != nil {
 		return nil, err
