@@ -81,6 +81,8 @@ func TestGoLifecycle(t *testing.T) {
 	}
 	p.preview()
 
+	// destroy does not run the program, so it does not build it either.
+	writeFile(t, filepath.Join(p.dir, "broken.go"), "package main\n\nvar broken int = \"text\"\n")
 	p.run("destroy", "--yes")
 	if urns := p.urns(); len(urns) != 0 {
 		t.Errorf("after destroy the state still records %v", urns)
