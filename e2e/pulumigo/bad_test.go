@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -16,7 +17,8 @@ import (
 // one whose body returns an error each fail `plinth up` with exit code 1
 // and a message that says which program and why, and leave the state as
 // it was: the same resources and outputs, and once the program is put
-// back, a preview that finds nothing.
+// back, a preview that finds nothing. A program that never exits is
+// ended by Ctrl-C.
 func TestGoBadPrograms(t *testing.T) {
 	t.Parallel()
 	p := newGoProject(t, "lifecycle")
@@ -69,6 +71,35 @@ func TestGoBadPrograms(t *testing.T) {
 			p.preview()
 		})
 	}
+	t.Run("never exits", func(t *testing.T) {
+		clitest.Edit(t, p.dir, "main.go", "\t\"fmt\"\n", "\t\"fmt\"\n\t\"time\"\n")
+		clitest.Edit(t, p.dir, "main.go", body, body+"\t\t_ = ctx.Log.Warn(\"waiting forever\", nil)\n\t\ttime.Sleep(time.Hour)\n")
+		interrupts := make(chan os.Signal, 1)
+		watch := clitest.NewWatch()
+		opts := p.opts
+		opts.Interrupts, opts.Progress = interrupts, watch
+		done := make(chan struct{})
+		var r clitest.Result
+		start := time.Now()
+		go func() {
+			defer close(done)
+			r = clitest.Run(t, p.dir, opts, "up", "--yes", "--skip-preview")
+		}()
+		watch.WaitFor(t, "waiting forever", done)
+		interrupts <- os.Interrupt
+		<-done
+		if r.Code == 0 || !strings.Contains(r.Output(), "Interrupted") {
+			t.Errorf("up of a program that never exits, interrupted: exit %d, want a failure that says Interrupted:\n%s", r.Code, r.Output())
+		}
+		if took := time.Since(start); took > time.Minute {
+			t.Errorf("the interrupted up took %s", took)
+		}
+		if diff := cmp.Diff(urns, p.urns()); diff != "" {
+			t.Errorf("the interrupted up changed the resources in the state (-before +after):\n%s", diff)
+		}
+		writeFile(t, filepath.Join(p.dir, "main.go"), good)
+		p.preview()
+	})
 }
 
 // TestGoPrebuiltBinary: with the runtime option binary, plinth runs the
