@@ -12,7 +12,8 @@
 // GOPROXY, the module cache), as for `go build`. A built binary is kept
 // in the build directory, one per program directory, so that the go
 // command finds it up to date and does not link again for the next
-// preview or update. It serves no provider of its own: Go programs have
+// preview or update; the builds of program directories that no longer
+// exist are removed. It serves no provider of its own: Go programs have
 // no dynamic providers. The other runtimes (a pulumi-language-<name>
 // plugin spoken to over gRPC) are another package's; this one is only
 // the built-in stand-in for pulumi-language-go, which the Go module
@@ -25,6 +26,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -283,10 +285,38 @@ func (h *Host) target(p *langhost.Project, dir string) (string, error) {
 		}
 		base = filepath.Join(cache, "plinth", "go")
 	}
+	prune(base)
 	sum := sha256.Sum256([]byte(dir))
 	entry := filepath.Join(base, hex.EncodeToString(sum[:8]))
 	if err := os.MkdirAll(entry, 0o755); err != nil {
 		return "", fmt.Errorf("making the build directory of the Go program in %s: %w", dir, err)
 	}
+	if err := os.WriteFile(filepath.Join(entry, sourceFile), []byte(dir), 0o644); err != nil {
+		return "", fmt.Errorf("making the build directory of the Go program in %s: %w", dir, err)
+	}
 	return filepath.Join(entry, "program"), nil
+}
+
+// sourceFile, in a program's build directory, holds the program
+// directory it was built from.
+const sourceFile = "source"
+
+// prune removes from the build directory the builds of programs whose
+// directory no longer exists (a clone removed, a test's temporary
+// directory), so that the builds kept are those of programs still
+// there. It is best effort: what it cannot read it leaves.
+func prune(base string) {
+	entries, err := os.ReadDir(base)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		src, err := os.ReadFile(filepath.Join(base, e.Name(), sourceFile))
+		if err != nil {
+			continue
+		}
+		if _, err := os.Stat(string(src)); errors.Is(err, fs.ErrNotExist) {
+			_ = os.RemoveAll(filepath.Join(base, e.Name()))
+		}
+	}
 }

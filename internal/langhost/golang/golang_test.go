@@ -1,6 +1,7 @@
 package golang
 
 import (
+	"os"
 	"path/filepath"
 	"sort"
 	"testing"
@@ -80,5 +81,50 @@ func TestTarget(t *testing.T) {
 	withTarget := &langhost.Project{Dir: "/src/a", Options: map[string]any{"buildTarget": "bin/infra"}}
 	if got, want := target(withTarget), "/src/a/bin/infra"; got != want {
 		t.Errorf("with buildTarget, target = %s, want %s", got, want)
+	}
+}
+
+// TestTargetPrunes: finding where to build a program removes the builds
+// of programs whose directory is gone, and keeps the others.
+func TestTargetPrunes(t *testing.T) {
+	builds, src := t.TempDir(), t.TempDir()
+	h := &Host{BuildDir: builds}
+	gone := filepath.Join(src, "gone")
+	kept := filepath.Join(src, "kept")
+	for _, dir := range []string{gone, kept} {
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		bin, err := h.target(&langhost.Project{Dir: dir}, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(bin, []byte("binary"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.RemoveAll(gone); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.target(&langhost.Project{Dir: kept}, kept); err != nil {
+		t.Fatal(err)
+	}
+	var left []string
+	entries, err := os.ReadDir(builds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(builds, e.Name(), sourceFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		left = append(left, string(data))
+		if _, err := os.Stat(filepath.Join(builds, e.Name(), "program")); err != nil {
+			t.Errorf("the build of %s was removed: %v", data, err)
+		}
+	}
+	if diff := cmp.Diff([]string{kept}, left); diff != "" {
+		t.Errorf("builds left (-want +got):\n%s", diff)
 	}
 }
