@@ -8,7 +8,9 @@
 // steps they take, destroy (lifecycle_test.go); a prebuilt binary named
 // by the runtime option binary; a program that does not build, one that
 // panics and one whose body returns an error, each leaving the state as
-// it was (bad_test.go). bench_test.go compares plinth's CPU for 2,000
+// it was, and one that never exits, ended by Ctrl-C (bad_test.go); a
+// program's process dying with a plinth killed by SIGKILL (kill_test.go,
+// plinth built as a binary). bench_test.go compares plinth's CPU for 2,000
 // resources from a Go program and from YAML.
 //
 // The programs are one Go module, testdata/go.mod, which requires the
