@@ -29,10 +29,11 @@ const benchResources = 2000
 // YAML. Issue 21 asks plinth's own CPU for a Pulumi program to be within
 // twice YAML's.
 //
-// On a shared, loaded 2-core machine (Go 1.26, sdk/v3 3.262), plinth's
-// own CPU was 433 ms for YAML and 606 ms for Go (1.4x); the children's
-// 981 ms, about 450 ms of it the go command finding the build up to
-// date. Wall time 2.2 s against 4.2 s.
+// On a shared, loaded 2-core machine (Go 1.26, sdk/v3 3.262; load 17
+// to 26), over three runs of 3 iterations, plinth's own CPU was 362-433
+// ms for YAML and 468-606 ms for Go (1.2-1.4x); the children's 736-981
+// ms, about 450 ms of it the go command finding the build up to date.
+// Wall time 1.5-2.2 s against 2.5-4.2 s.
 func BenchmarkGoFrontEnd(b *testing.B) {
 	b.Run("yaml", func(b *testing.B) {
 		var y strings.Builder
