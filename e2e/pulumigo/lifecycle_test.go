@@ -20,6 +20,7 @@ func TestGoLifecycle(t *testing.T) {
 	t.Parallel()
 	p := newGoProject(t, "lifecycle")
 	p.run("config", "set", "--secret", "token", "s3cr3t")
+	appendFile(t, filepath.Join(p.dir, "Pulumi.dev.yaml"), "  golife:settings:\n    n: 3\n    b: [{c: true}, {c: false}]\n")
 	p.preview(
 		"+ create pet (plinth:random:Pet)",
 		"+ create note (gotest:index:Note)",
@@ -47,6 +48,9 @@ func TestGoLifecycle(t *testing.T) {
 	}
 	if got, want := p.output("notePath"), filepath.Join(p.dir, "out", "note.txt"); got != want {
 		t.Errorf("notePath = %q, want %q", got, want)
+	}
+	if got, want := p.run("stack", "output", "settings").Stdout, `{"b":[{"c":true},{"c":false}],"n":3}`; !strings.Contains(got, want) {
+		t.Errorf("settings (structured config) = %s, want it to hold %s", got, want)
 	}
 	if out := p.run("stack", "output").Stdout; !strings.Contains(out, "tokenOut") || strings.Contains(out, "s3cr3t") {
 		t.Errorf("stack output shows the secret output in plain text, or not at all:\n%s", out)
@@ -146,4 +150,16 @@ func name(urn string) string {
 		return ""
 	}
 	return urn[strings.LastIndex(urn, "::")+2:]
+}
+
+func appendFile(t *testing.T, path, text string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
 }

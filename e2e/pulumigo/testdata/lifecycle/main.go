@@ -78,6 +78,8 @@ func main() {
 		ctx.Export("shoutedSize", shouted.Size)
 		ctx.Export("tokenOut", token)
 		ctx.Export("summary", pulumi.String(fmt.Sprintf("greeting %s", greeting)))
+		// Structured config reaches the program as JSON text.
+		ctx.Export("settings", pulumi.String(cfg.Get("settings")))
 		return nil
 	})
 }
