@@ -30,6 +30,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -217,7 +218,7 @@ func prebuilt(p *langhost.Project, dir, name string) (string, error) {
 		bin = filepath.Join(dir, bin)
 	}
 	info, err := os.Stat(bin)
-	if err != nil || info.IsDir() || info.Mode()&0o111 == 0 {
+	if err != nil || info.IsDir() || (runtime.GOOS != "windows" && info.Mode()&0o111 == 0) {
 		return "", fmt.Errorf("%s: the runtime option binary names %s, which is not an executable file; build the program there (go build -o %s) or remove the option to let plinth build it", p.File, bin, name)
 	}
 	return bin, nil
