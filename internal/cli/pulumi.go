@@ -3,11 +3,13 @@ package cli
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/plinth-iac/plinth/internal/display"
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/langhost"
+	"github.com/plinth-iac/plinth/internal/langhost/golang"
 	"github.com/plinth-iac/plinth/internal/langhost/nodejs"
 	"github.com/plinth-iac/plinth/internal/monitor"
 	"github.com/plinth-iac/plinth/internal/program"
@@ -18,9 +20,18 @@ import (
 // plinth.yaml) holds a Pulumi program in a general-purpose language,
 // run through internal/langhost against the engine's resource monitor.
 
-// hosts are the language runtimes plinth runs.
-func hosts() langhost.Hosts {
-	return langhost.Hosts{nodejs.Runtime: &nodejs.Host{}}
+// hosts are the language runtimes plinth runs. Go programs are built
+// into $PLINTH_HOME/go-builds when PLINTH_HOME is set, else the user's
+// cache directory (golang.Host.BuildDir).
+func hosts(getenv func(string) string) langhost.Hosts {
+	var goBuilds string
+	if home := getenv("PLINTH_HOME"); home != "" {
+		goBuilds = filepath.Join(home, "go-builds")
+	}
+	return langhost.Hosts{
+		nodejs.Runtime: &nodejs.Host{},
+		golang.Runtime: &golang.Host{BuildDir: goBuilds},
+	}
 }
 
 // preparePulumi is prepare for a Pulumi program: the project file and its
@@ -33,7 +44,7 @@ func (a *app) preparePulumi(ctx context.Context, view display.View, ws *workspac
 	if err != nil {
 		return nil, display.Summarise("Cannot read the program", err)
 	}
-	host, err := hosts().For(proj)
+	host, err := hosts(a.env.getenv).For(proj)
 	if err == nil && runsProgram {
 		err = host.Check(proj)
 	}

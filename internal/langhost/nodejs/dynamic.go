@@ -35,7 +35,7 @@ func (h *Host) Provider(req langhost.ProviderRequest) (langhost.Command, bool, e
 	if err != nil {
 		return langhost.Command{}, true, err
 	}
-	env, err := configEnv(req.Config, req.SecretKeys)
+	env, err := langhost.ConfigEnv(req.Config, req.SecretKeys)
 	if err != nil {
 		return langhost.Command{}, true, err
 	}

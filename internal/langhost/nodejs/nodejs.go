@@ -10,7 +10,6 @@ package nodejs
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -18,11 +17,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/plinth-iac/plinth/internal/langhost"
-	"github.com/plinth-iac/plinth/internal/plugin/proc"
 )
 
 // Runtime is the runtime name in Pulumi.yaml.
@@ -185,7 +182,7 @@ func nodeArgs(p *langhost.Project, env []string) []string {
 // env is the program's environment: plinth's, plus the config and the
 // TypeScript switches Pulumi's host sets.
 func (h *Host) env(req langhost.RunRequest) ([]string, error) {
-	cfg, err := configEnv(req.Config, req.SecretKeys)
+	cfg, err := langhost.ConfigEnv(req.Config, req.SecretKeys)
 	if err != nil {
 		return nil, err
 	}
@@ -205,64 +202,17 @@ func (h *Host) env(req langhost.RunRequest) ([]string, error) {
 	return env, nil
 }
 
-// configEnv is the stack config as @pulumi/pulumi reads it from the
-// environment: PULUMI_CONFIG, a JSON object of "project:key" strings, and
-// PULUMI_CONFIG_SECRET_KEYS, the JSON list of the secret ones.
-func configEnv(config map[string]string, secretKeys []string) ([]string, error) {
-	cfg, err := json.Marshal(config)
-	if err != nil {
-		return nil, err
-	}
-	if secretKeys == nil {
-		secretKeys = []string{}
-	}
-	keys, err := json.Marshal(secretKeys)
-	if err != nil {
-		return nil, err
-	}
-	return []string{"PULUMI_CONFIG=" + string(cfg), "PULUMI_CONFIG_SECRET_KEYS=" + string(keys)}, nil
-}
-
-// wait runs cmd until it exits or ctx ends; then it is interrupted
-// (SIGINT, as Ctrl-C would) and, after the grace period, killed. Output
-// a child of the program keeps open is not waited for beyond a second.
+// wait runs cmd until it exits or ctx ends (langhost.RunChild).
 func (h *Host) wait(ctx context.Context, cmd *exec.Cmd, req langhost.RunRequest) error {
 	cmd.Stdout, cmd.Stderr = req.Stdout, req.Stderr
-	cmd.WaitDelay = time.Second
-	if err := proc.StartTied(cmd); err != nil {
-		return fmt.Errorf("starting node for the program in %s: %w", req.Project.Dir, err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	var err error
-	select {
-	case err = <-exited:
-	case <-ctx.Done():
-		err = h.interrupt(cmd, exited)
-	}
+	err := langhost.RunChild(ctx, cmd, h.Grace, "node for the program in "+req.Project.Dir)
 	return exitError(err, req)
 }
 
-// interrupt ends a program that must stop: SIGINT, then SIGKILL.
-func (h *Host) interrupt(cmd *exec.Cmd, exited chan error) error {
-	_ = cmd.Process.Signal(syscall.SIGINT)
-	grace := h.Grace
-	if grace == 0 {
-		grace = 5 * time.Second
-	}
-	select {
-	case err := <-exited:
-		return err
-	case <-time.After(grace):
-		_ = cmd.Process.Kill()
-		return <-exited
-	}
-}
-
 func exitError(err error, req langhost.RunRequest) error {
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) {
+	code, ok := langhost.ExitCode(err)
+	if !ok {
 		return err
 	}
-	return fmt.Errorf("the Node.js program in %s exited with code %d", req.Project.Dir, ee.ExitCode())
+	return fmt.Errorf("the Node.js program in %s exited with code %d", req.Project.Dir, code)
 }

@@ -1,0 +1,132 @@
+package pulumigo_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/plinth-iac/plinth/internal/cli/clitest"
+)
+
+// TestGoBadPrograms: a program that does not build, one that panics and
+// one whose body returns an error each fail `plinth up` with exit code 1
+// and a message that says which program and why, and leave the state as
+// it was: the same resources and outputs, and once the program is put
+// back, a preview that finds nothing. A program that never exits is
+// ended by Ctrl-C.
+func TestGoBadPrograms(t *testing.T) {
+	t.Parallel()
+	p := newGoProject(t, "lifecycle")
+	p.run("config", "set", "--secret", "token", "s3cr3t")
+	p.run("up", "--yes", "--skip-preview")
+	urns, pet := p.urns(), p.output("petName")
+	good := p.read("main.go")
+	const body = "pulumi.Run(func(ctx *pulumi.Context) error {\n"
+	for _, tc := range []struct {
+		name      string
+		old, new  string
+		want      []string
+		wantInOut bool
+	}{
+		{
+			name: "does not build",
+			old:  body, new: body + "\t\tvar unused int = \"text\"\n",
+			want: []string{"Cannot run the program", "the Go program in " + p.dir + " does not build",
+				`cannot use "text"`, "main.go:"},
+		},
+		{
+			name: "panics",
+			old:  body, new: body + "\t\tpanic(\"the test's panic\")\n",
+			want: []string{"panic: the test's panic", "main.go:", "the Go program in " + p.dir + " exited with code 2"},
+		},
+		{
+			name: "returns an error",
+			old:  "\t\treturn nil\n\t})", new: "\t\treturn fmt.Errorf(\"the test refuses\")\n\t})",
+			want: []string{"the test refuses"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clitest.Edit(t, p.dir, "main.go", tc.old, tc.new)
+			r := p.try("up", "--yes")
+			if r.Code != 1 {
+				t.Errorf("up exited with %d, want 1\n%s", r.Code, r.Output())
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(r.Output(), w) {
+					t.Errorf("up does not say %q:\n%s", w, r.Output())
+				}
+			}
+			if diff := cmp.Diff(urns, p.urns()); diff != "" {
+				t.Errorf("the failed up changed the resources in the state (-before +after):\n%s", diff)
+			}
+			if got := p.output("petName"); got != pet {
+				t.Errorf("petName after the failed up = %q, want %q", got, pet)
+			}
+			writeFile(t, filepath.Join(p.dir, "main.go"), good)
+			p.preview()
+		})
+	}
+	t.Run("never exits", func(t *testing.T) {
+		clitest.Edit(t, p.dir, "main.go", "\t\"fmt\"\n", "\t\"fmt\"\n\t\"time\"\n")
+		clitest.Edit(t, p.dir, "main.go", body, body+"\t\t_ = ctx.Log.Warn(\"waiting forever\", nil)\n\t\ttime.Sleep(time.Hour)\n")
+		interrupts := make(chan os.Signal, 1)
+		watch := clitest.NewWatch()
+		opts := p.opts
+		opts.Interrupts, opts.Progress = interrupts, watch
+		done := make(chan struct{})
+		var r clitest.Result
+		start := time.Now()
+		go func() {
+			defer close(done)
+			r = clitest.Run(t, p.dir, opts, "up", "--yes", "--skip-preview")
+		}()
+		watch.WaitFor(t, "waiting forever", done)
+		interrupts <- os.Interrupt
+		<-done
+		if r.Code == 0 || !strings.Contains(r.Output(), "Interrupted") {
+			t.Errorf("up of a program that never exits, interrupted: exit %d, want a failure that says Interrupted:\n%s", r.Code, r.Output())
+		}
+		if took := time.Since(start); took > time.Minute {
+			t.Errorf("the interrupted up took %s", took)
+		}
+		if diff := cmp.Diff(urns, p.urns()); diff != "" {
+			t.Errorf("the interrupted up changed the resources in the state (-before +after):\n%s", diff)
+		}
+		writeFile(t, filepath.Join(p.dir, "main.go"), good)
+		p.preview()
+	})
+}
+
+// TestGoPrebuiltBinary: with the runtime option binary, plinth runs the
+// binary named and builds nothing (the source no longer builds, and up
+// still succeeds); a binary that is not there is refused with the option
+// and the path.
+func TestGoPrebuiltBinary(t *testing.T) {
+	t.Parallel()
+	p := newGoProject(t, "lifecycle")
+	build := exec.Command("go", "build", "-o", filepath.Join("bin", "program"), ".")
+	build.Dir = p.dir
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	writeFile(t, filepath.Join(p.dir, "Pulumi.yaml"), "name: golife\nruntime:\n  name: go\n  options:\n    binary: bin/program\n")
+	writeFile(t, filepath.Join(p.dir, "broken.go"), "package main\n\nvar broken int = \"text\"\n")
+	p.run("config", "set", "--secret", "token", "s3cr3t")
+	if r := p.run("up", "--yes"); !strings.Contains(r.Stdout, "6 created") {
+		t.Errorf("up with the prebuilt binary does not say 6 created:\n%s", r.Output())
+	}
+	p.preview()
+
+	if err := os.Remove(filepath.Join(p.dir, "bin", "program")); err != nil {
+		t.Fatal(err)
+	}
+	r := p.try("preview")
+	if r.Code != 1 || !strings.Contains(r.Output(), "the runtime option binary names "+filepath.Join(p.dir, "bin", "program")+", which is not an executable file") {
+		t.Errorf("preview with the binary missing: exit %d, want 1 and the option named\n%s", r.Code, r.Output())
+	}
+}

@@ -1,0 +1,147 @@
+package pulumigo_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"golang.org/x/mod/modfile"
+
+	"github.com/plinth-iac/plinth/internal/cli/clitest"
+)
+
+// sdkModule is the Pulumi Go SDK the programs require.
+const sdkModule = "github.com/pulumi/pulumi/sdk/v3"
+
+// goProject is a copy of the test programs' module, one program of it
+// run by plinth, with a plinth home of its own (where the program is
+// built).
+type goProject struct {
+	t    testing.TB
+	root string // the module's copy
+	dir  string // the program's directory in it
+	opts clitest.Options
+}
+
+func newGoProject(t testing.TB, program string) *goProject {
+	t.Helper()
+	root := clitest.CopyDir(t, "testdata")
+	return &goProject{t: t, root: root, dir: filepath.Join(root, program), opts: clitest.Options{Env: map[string]string{
+		"PLINTH_PASSPHRASE": "correct horse",
+		"PLINTH_HOME":       filepath.Join(t.TempDir(), "home"),
+	}}}
+}
+
+func (p *goProject) run(args ...string) clitest.Result {
+	p.t.Helper()
+	return clitest.MustRun(p.t, p.dir, p.opts, args...)
+}
+
+func (p *goProject) try(args ...string) clitest.Result {
+	p.t.Helper()
+	return clitest.Run(p.t, p.dir, p.opts, args...)
+}
+
+// preview previews and checks the step lines (in any order) and the
+// exit code: 0 when want is empty, 2 when there are changes.
+func (p *goProject) preview(want ...string) {
+	p.t.Helper()
+	r := p.try("preview", "--detailed-exitcode")
+	code := 0
+	if len(want) > 0 {
+		code = 2
+	}
+	if r.Code != code {
+		p.t.Fatalf("preview --detailed-exitcode = %d, want %d\n%s", r.Code, code, r.Output())
+	}
+	if diff := cmp.Diff(want, clitest.ChangeLines(r.Stdout), cmpopts.SortSlices(func(a, b string) bool { return a < b }), cmpopts.EquateEmpty()); diff != "" {
+		p.t.Errorf("preview (-want +got):\n%s\n%s", diff, r.Output())
+	}
+}
+
+func (p *goProject) read(rel string) string {
+	p.t.Helper()
+	data, err := os.ReadFile(filepath.Join(p.dir, rel))
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	return string(data)
+}
+
+// output is one stack output as `plinth stack output NAME` prints it.
+func (p *goProject) output(name string) string {
+	p.t.Helper()
+	return strings.Trim(strings.TrimSpace(p.run("stack", "output", name).Stdout), `"`)
+}
+
+// urns lists the URNs the state records, sorted.
+func (p *goProject) urns() []string {
+	p.t.Helper()
+	var urns []string
+	for _, l := range strings.Split(p.run("state", "ls").Stdout, "\n") {
+		if f := strings.Fields(l); len(f) > 0 && strings.HasPrefix(f[0], "urn:") {
+			urns = append(urns, f[0])
+		}
+	}
+	sort.Strings(urns)
+	return urns
+}
+
+// TestProgramsUseTheProjectsSDK: the test programs' module requires the
+// Pulumi SDK at the project's version, so that it builds from the same
+// module cache; bumping one without the other fails here.
+func TestProgramsUseTheProjectsSDK(t *testing.T) {
+	if got, want := requiredVersion(t, "testdata/go.mod"), requiredVersion(t, "../../go.mod"); got != want {
+		t.Errorf("testdata/go.mod requires %s %s, the project %s; run `go get %s@%s && go mod tidy` in testdata", sdkModule, got, want, sdkModule, want)
+	}
+}
+
+func requiredVersion(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := modfile.Parse(path, data, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range f.Require {
+		if r.Mod.Path == sdkModule {
+			return r.Mod.Version
+		}
+	}
+	t.Fatalf("%s does not require %s", path, sdkModule)
+	return ""
+}
+
+func writeFile(t testing.TB, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// syncWriter collects a process's output for a failure message.
+type syncWriter struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (w *syncWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.Write(p)
+}
+
+func (w *syncWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
