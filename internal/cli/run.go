@@ -93,7 +93,9 @@ func (r *stackRun) evaluator(f opFlags) (engine.Program, error) {
 		DeferredRead: func(d program.DeferredRead) {
 			urn := resource.NewURN(r.ws.stack, r.project.Name(), "", d.Type, d.Address)
 			display.DeferredRead(r.view, urn, d.Type, d.Args, d.Reason)
-		}})
+		},
+		Reading: func(rd program.Reading) { display.Reading(r.view, rd) },
+	})
 }
 
 // genConfigPath is the --generate-config-out file, relative to the

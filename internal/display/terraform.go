@@ -44,6 +44,11 @@ type terraformView struct {
 	// providers counts the steps of provider configurations the
 	// engine counts with the resources (terraform never does), by op.
 	providers map[engine.StepOp]int
+	// readInPreview are the data sources the last preview read, whose
+	// reads the update after it does not show again; opened the
+	// ephemeral resources the operation opened (closeLines).
+	readInPreview map[string]bool
+	opened        []string
 }
 
 func newTerraformView(opts Options) *terraformView {
@@ -59,6 +64,9 @@ func (v *terraformView) Begin(op Operation) {
 	v.began = true
 	v.op, v.start, v.planned, v.legends = op, v.opts.now(), nil, map[string]bool{}
 	v.providers = map[engine.StepOp]int{}
+	if op.Preview || v.readInPreview == nil {
+		v.readInPreview = map[string]bool{}
+	}
 }
 
 func (v *terraformView) Event(e engine.Event) {
@@ -116,6 +124,7 @@ func (v *terraformView) Notice(s string) {
 func (v *terraformView) End(o Outcome) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	writeLines(v.opts.Out, v.closeLines(o))
 	if v.op.Preview {
 		writeLines(v.opts.Out, v.planLines(o))
 	} else {

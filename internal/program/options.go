@@ -1,6 +1,10 @@
 package program
 
-import "github.com/plinth-iac/plinth/sdk/resource"
+import (
+	"time"
+
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
 
 // Options configure how a program runs.
 type Options struct {
@@ -32,6 +36,11 @@ type Options struct {
 	// during apply. It may be called from any goroutine, and during an
 	// update too.
 	DeferredRead func(DeferredRead)
+	// Reading, if set, hears when a data source read or an ephemeral
+	// resource's opening starts and when it completes, as terraform
+	// prints "data.x.y: Reading..." and "Read complete after 0s
+	// [id=...]". It may be called from any goroutine.
+	Reading func(Reading)
 	// Destroy is set when the program runs to configure providers for a
 	// destroy (engine.Options.DestroySetup) rather than to plan or apply
 	// it. The Terraform format then checks no precondition,
@@ -47,6 +56,18 @@ type DeferredRead struct {
 	Type    string          // the data source's type token
 	Args    resource.Object // its arguments, unknown ones included
 	Reason  DeferReason     // why the read waits, as terraform's plan says
+}
+
+// Reading is a data source read, or an ephemeral resource's opening,
+// starting or completed.
+type Reading struct {
+	Address   string        // data.local_file.read, ephemeral.random_password.p
+	Type      string        // the type token
+	Ephemeral bool          // an ephemeral resource's opening, not a read
+	Done      bool          // completed (a failure is reported as a diagnostic)
+	ID        string        // the id the read returned, when Done; "" if none
+	SecretID  bool          // the id is sensitive
+	Duration  time.Duration // how long it took, when Done
 }
 
 // DeferReason says why a data source read is left to apply. When both
