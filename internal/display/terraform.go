@@ -175,6 +175,9 @@ func (v *terraformView) planLines(o Outcome) []string {
 		lines = append(lines, "", "Changes to Outputs:")
 		lines = append(lines, outs...)
 	}
+	if len(blocks) == 0 {
+		lines = append(lines, "", "You can apply this plan to save these new output values to the Plinth", "state, without changing any real infrastructure.")
+	}
 	return lines
 }
 

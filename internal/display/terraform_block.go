@@ -558,8 +558,19 @@ func tfOutputChangeLines(p painter, o Outcome) []string {
 	width := max(maxLen(names), maxLen(sortedKeys(o.PriorOutputs)), maxLen(sortedKeys(o.Result.Outputs)))
 	var lines []string
 	for _, n := range names {
-		c := change{path: n, kind: changes[n], old: o.PriorOutputs[n], new: o.Result.Outputs[n]}
-		lines = append(lines, "  "+strings.TrimPrefix(tfChangeLine(p, c, width), tfAttrIndent))
+		lines = append(lines, tfOutputChange(p, n, width, o.PriorOutputs[n], o.Result.Outputs[n])...)
 	}
 	return lines
+}
+
+// tfOutputChange is one output's change, nested as terraform shows it:
+// an output's value has no schema, so its objects are written as HCL
+// objects (bare keys, "# (1 unchanged attribute hidden)"), its lists one
+// element a line, its strings of several lines as heredocs.
+func tfOutputChange(p painter, name string, width int, old, new resource.Value) []string {
+	n := tfNested{p: p, objects: true, hideAll: true}
+	a := tfActionOf(old, new)
+	body := n.value(resource.PropertyPath{name}, old, new, 0, true)
+	body[0] = "  " + n.symbol(a) + " " + pad(name, width) + " = " + body[0]
+	return body
 }

@@ -33,6 +33,9 @@ type tfNested struct {
 	p painter
 	// objects renders objects as HCL objects, not maps.
 	objects bool
+	// hideAll hides the unchanged attributes of objects at every level
+	// (an output's), not only at the first two (terraform_data's).
+	hideAll bool
 	// replaces reports whether a change of the path forces replacement.
 	replaces func(resource.PropertyPath) bool
 }
@@ -128,9 +131,42 @@ func (n tfNested) primitive(path resource.PropertyPath, old, new resource.Value,
 		}
 		return tfTextLines(old, level, s+n.forces(path))
 	}
+	if tfMultiline(old) || tfMultiline(new) {
+		if old.Kind() == resource.StringKind && new.Kind() == resource.StringKind {
+			return n.textDiff(path, old.Str(), new.Str(), level)
+		}
+	}
 	lines := tfTextLines(old, level, "")
 	lines[len(lines)-1] += " -> " + tfInline(new) + n.forces(path)
 	return lines
+}
+
+// tfMultiline reports whether v is a string of several lines, which
+// terraform writes as a heredoc.
+func tfMultiline(v resource.Value) bool {
+	return v.Kind() == resource.StringKind && strings.Contains(strings.TrimSuffix(v.Str(), "\n"), "\n")
+}
+
+// textDiff is a changed string of several lines as terraform shows it:
+// one heredoc, its lines matched by their longest common subsequence,
+// removed ones marked "-" and added ones "+".
+func (n tfNested) textDiff(path resource.PropertyPath, old, new string, level int) []string {
+	split := func(s string) []resource.Value {
+		var out []resource.Value
+		for _, l := range strings.Split(strings.TrimSuffix(s, "\n"), "\n") {
+			out = append(out, resource.NewString(l))
+		}
+		return out
+	}
+	lines := []string{"<<-EOT" + n.forces(path)}
+	for _, pr := range tfPairsByLCS(split(old), split(new)) {
+		a, text := tfActionOf(pr.old, pr.new), pr.new.Str()
+		if a == tfRemove {
+			text = pr.old.Str()
+		}
+		lines = append(lines, strings.TrimRight(tfIndent(level)+"    "+n.symbol(a)+" "+text, " "))
+	}
+	return append(lines, tfIndent(level)+"  EOT")
 }
 
 // tfTextLines is a primitive value, a string of several lines as
@@ -150,6 +186,9 @@ func tfTextLines(v resource.Value, level int, suffix string) []string {
 // agree and the elements are not reordered, else by their longest common
 // subsequence, unchanged elements hidden except those next to a change.
 func (n tfNested) list(path resource.PropertyPath, old, new []resource.Value, level int, a tfAct) []string {
+	if len(old) == 0 && len(new) == 0 {
+		return []string{"[]" + n.forces(path)}
+	}
 	lines := []string{"[" + n.forces(path)}
 	var hidden []string
 	next := false
@@ -199,6 +238,14 @@ func tfPairs(old, new []resource.Value) []tfPair {
 		}
 		return out
 	}
+	return tfPairsByLCS(old, new)
+}
+
+// tfPairsByLCS matches the elements of two lists by their longest
+// common subsequence: before each common element, the old elements
+// removed, then the new ones added.
+func tfPairsByLCS(old, new []resource.Value) []tfPair {
+	var out []tfPair
 	common := tfLCS(old, new)
 	i, j := 0, 0
 	for _, c := range common {
@@ -289,7 +336,7 @@ func (n tfNested) object(path resource.PropertyPath, old, new resource.Object, l
 	for _, k := range names {
 		ov, nv := old[k], new[k]
 		ea := tfActionOf(ov, nv)
-		if ea == tfNoop && a == tfChange && (!n.objects || level < 2) {
+		if ea == tfNoop && a == tfChange && (!n.objects || level < 2 || n.hideAll) {
 			hidden++
 			continue
 		}
