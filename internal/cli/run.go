@@ -94,7 +94,8 @@ func (r *stackRun) evaluator(f opFlags) (engine.Program, error) {
 			urn := resource.NewURN(r.ws.stack, r.project.Name(), "", d.Type, d.Address)
 			display.DeferredRead(r.view, urn, d.Type, d.Args, d.Reason)
 		},
-		Reading: func(rd program.Reading) { display.Reading(r.view, rd) },
+		Reading:    func(rd program.Reading) { display.Reading(r.view, rd) },
+		TypeSchema: func(s program.TypeSchema) { display.TypeSchema(r.view, s) },
 	})
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/internal/state"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
@@ -49,6 +50,9 @@ type terraformView struct {
 	// ephemeral resources the operation opened (closeLines).
 	readInPreview map[string]bool
 	opened        []string
+	// schemas are the providers' schemas of the types the program uses,
+	// by schemaKey (TypeSchema).
+	schemas map[string]map[string]schema.Property
 }
 
 func newTerraformView(opts Options) *terraformView {
@@ -147,7 +151,7 @@ func (v *terraformView) planLines(o Outcome) []string {
 		if e.Err != nil {
 			continue
 		}
-		a, lines := tfImportedBlock(v.p, e, imported[e.URN])
+		a, lines := tfImportedBlock(v.p, e, imported[e.URN], v.schemaOf(e))
 		blocks = append(blocks, "")
 		blocks = append(blocks, lines...)
 		if a.legend != "" {

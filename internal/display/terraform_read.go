@@ -5,6 +5,7 @@ import (
 
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/program"
+	"github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/internal/state"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
@@ -111,4 +112,43 @@ func (v *terraformView) closeLines(o Outcome) []string {
 	}
 	v.opened = nil
 	return lines
+}
+
+// TypeSchema gives a Terraform-style view the provider's schema of a
+// resource or data source type, by which its plan shows nested blocks,
+// sets, maps and objects as terraform does; other views do not need it.
+func TypeSchema(v View, s program.TypeSchema) {
+	if sv, ok := v.(scrubbedView); ok {
+		v = sv.View
+	}
+	tv, ok := v.(*terraformView)
+	if !ok {
+		return
+	}
+	tv.mu.Lock()
+	defer tv.mu.Unlock()
+	if tv.schemas == nil {
+		tv.schemas = map[string]map[string]schema.Property{}
+	}
+	tv.schemas[schemaKey(s.Type, s.Data)] = s.Properties
+}
+
+// schemaKey is where a view keeps the schema of type token, a data
+// source's apart from a resource's of the same token.
+func schemaKey(token string, data bool) string {
+	if data {
+		return "data " + token
+	}
+	return token
+}
+
+// schemaOf is the schema of the resource or data source a planned step
+// shows, nil when the view has none.
+func (v *terraformView) schemaOf(e engine.Event) map[string]schema.Property {
+	_, data := tfReadReasons[e.Op]
+	typ := e.Type
+	if typ == "" {
+		typ = e.URN.Type()
+	}
+	return v.schemas[schemaKey(typ, data)]
 }

@@ -3,6 +3,7 @@ package program
 import (
 	"time"
 
+	"github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -41,6 +42,12 @@ type Options struct {
 	// prints "data.x.y: Reading..." and "Read complete after 0s
 	// [id=...]". It may be called from any goroutine.
 	Reading func(Reading)
+	// TypeSchema, if set, hears the provider's schema of each resource
+	// and data source type the program uses, once it is loaded and before
+	// anything runs, so that a display can show values by it (which are
+	// nested blocks, sets, maps or objects). It may be called from any
+	// goroutine.
+	TypeSchema func(TypeSchema)
 	// Destroy is set when the program runs to configure providers for a
 	// destroy (engine.Options.DestroySetup) rather than to plan or apply
 	// it. The Terraform format then checks no precondition,
@@ -68,6 +75,17 @@ type Reading struct {
 	ID        string        // the id the read returned, when Done; "" if none
 	SecretID  bool          // the id is sensitive
 	Duration  time.Duration // how long it took, when Done
+}
+
+// TypeSchema is the schema of a resource or data source type.
+type TypeSchema struct {
+	Type string // the type token
+	// Data says it is a data source's (a data source's token may be a
+	// resource type's too: local_file).
+	Data bool
+	// Properties are its attributes and nested blocks, computed ones
+	// included.
+	Properties map[string]schema.Property
 }
 
 // DeferReason says why a data source read is left to apply. When both
