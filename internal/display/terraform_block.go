@@ -224,27 +224,39 @@ func recorded(r *state.Resource) resource.Object {
 
 // allAttrs lists every attribute of o that is set, each with symbol,
 // nested values fully expanded, then its nested blocks; toNull adds
-// terraform's "-> null" for what is destroyed.
+// terraform's "-> null" for what is destroyed. An empty string is no
+// change from null to terraform: it is counted among the unchanged
+// attributes, not shown (names stay aligned over it).
 func (n tfNested) allAttrs(o resource.Object, symbol string, toNull bool) []string {
 	p := n.p
 	blocks := tfBlockNames(o, nil, n.objects, n.props)
-	keys := tfAttrNames(nonNullKeys(o), blocks)
-	if !toNull {
-		keys = append(keys, tfWriteOnlyNames(o)...)
-		sort.Strings(keys)
-	}
+	keys := append(tfAttrNames(nonNullKeys(o), blocks), tfWriteOnlyNames(o)...)
+	sort.Strings(keys)
 	width := maxLen(keys)
 	var out []string
+	hidden := 0
 	for _, k := range keys {
-		if v := o[k]; v.IsNull() {
-			out = append(out, tfAttrIndent+p.paint(colourGreen, symbol)+" "+pad(k, width)+" = (write-only attribute)")
+		v := o[k]
+		switch {
+		case v.IsNull():
+			line := tfAttrIndent + p.paint(colourGreen, symbol) + " " + pad(k, width) + " = (write-only attribute)"
+			if toNull {
+				line = tfAttrIndent + p.paint(colourRed, symbol) + " " + pad(k, width) + " = (write-only attribute) -> null"
+			}
+			out = append(out, line)
+			continue
+		case tfEmpty(v):
+			hidden++
 			continue
 		}
-		old, nw := resource.Null(), o[k]
+		old, nw := resource.Null(), v
 		if toNull {
-			old, nw = o[k], resource.Null()
+			old, nw = v, resource.Null()
 		}
 		out = append(out, n.attrLines(k, width, old, nw)...)
+	}
+	if hidden > 0 {
+		out = append(out, tfAttrIndent+"  "+n.unchanged("attribute", hidden))
 	}
 	for _, k := range sortedKeys(blocks) {
 		old, nw := resource.Null(), o[k]
@@ -255,6 +267,15 @@ func (n tfNested) allAttrs(o resource.Object, symbol string, toNull bool) []stri
 		out = append(out, bl...)
 	}
 	return out
+}
+
+// tfEmpty reports whether v is an empty string, sensitive or not, which
+// terraform takes for null.
+func tfEmpty(v resource.Value) bool {
+	if v.IsSecret() {
+		v = v.SecretElement()
+	}
+	return v.Kind() == resource.StringKind && v.Str() == ""
 }
 
 // changedAttrs lists what an update or replacement changes, an

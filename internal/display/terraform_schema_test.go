@@ -147,3 +147,56 @@ func TestTerraformSchemaShapes(t *testing.T) {
 		}
 	}
 }
+
+// TestTerraformCreateAndDestroyHideEmptyStrings: terraform takes an
+// empty string for null, so what is created or destroyed does not show
+// one but counts it among the unchanged attributes (names stay aligned
+// over it), and a destroyed resource's write-only attribute is shown
+// going to null. Each want is terraform 1.11.4's plan of the same
+// resource (random_pet with prefix = ""; a destroyed ECDSA
+// tls_private_key, whose fingerprints and OpenSSH keys are empty, and a
+// tls_self_signed_cert's private_key_pem_wo).
+func TestTerraformCreateAndDestroyHideEmptyStrings(t *testing.T) {
+	pet := tfRes("random_pet", "random_pet.p", "", obj("length", 2, "separator", "-", "prefix", ""))
+	key := tfRes("tls_private_key", "tls_private_key.k", "e5eb", obj("algorithm", "ECDSA", "ecdsa_curve", "P224", "id", "e5eb",
+		"public_key_fingerprint_md5", "", "public_key_fingerprint_sha256", "", "public_key_openssh", "", "rsa_bits", 2048))
+	key.Outputs["private_key_openssh"] = resource.MakeSecret(resource.NewString(""))
+	key.Outputs["private_key_pem"] = resource.MakeSecret(resource.NewString("k"))
+	cert := tfRes("tls_self_signed_cert", "tls_self_signed_cert.c", "6050", obj("id", "6050", "is_ca_certificate", false))
+	cert.Outputs["private_key_pem_wo"] = resource.Null()
+	cases := map[string]struct {
+		event engine.Event
+		want  string
+	}{
+		"created": {tfEvent(engine.OpCreate, nil, pet, true), `  # random_pet.p will be created
+  + resource "random_pet" "p" {
+      + id        = (known after apply)
+      + length    = 2
+      + separator = "-"
+        # (1 unchanged attribute hidden)
+    }`},
+		"destroyed": {tfEvent(engine.OpDelete, key, nil, true), `  # tls_private_key.k will be destroyed
+  - resource "tls_private_key" "k" {
+      - algorithm                     = "ECDSA" -> null
+      - ecdsa_curve                   = "P224" -> null
+      - id                            = "e5eb" -> null
+      - private_key_pem               = (sensitive value) -> null
+      - rsa_bits                      = 2048 -> null
+        # (4 unchanged attributes hidden)
+    }`},
+		"write-only destroyed": {tfEvent(engine.OpDelete, cert, nil, true), `  # tls_self_signed_cert.c will be destroyed
+  - resource "tls_self_signed_cert" "c" {
+      - id                 = "6050" -> null
+      - is_ca_certificate  = false -> null
+      - private_key_pem_wo = (write-only attribute) -> null
+    }`},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, lines := tfBlock(painter{}, c.event)
+			if diff := cmp.Diff(c.want, strings.Join(lines, "\n")); diff != "" {
+				t.Errorf("(-terraform +plinth):\n%s", diff)
+			}
+		})
+	}
+}
