@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -94,8 +95,9 @@ func (r *stackRun) evaluator(f opFlags) (engine.Program, error) {
 			urn := resource.NewURN(r.ws.stack, r.project.Name(), "", d.Type, d.Address)
 			display.DeferredRead(r.view, urn, d.Type, d.Args, d.Reason)
 		},
-		Reading:    func(rd program.Reading) { display.Reading(r.view, rd) },
-		TypeSchema: func(s program.TypeSchema) { display.TypeSchema(r.view, s) },
+		Reading:     func(rd program.Reading) { display.Reading(r.view, rd) },
+		TypeSchema:  func(s program.TypeSchema) { display.TypeSchema(r.view, s) },
+		OutputTypes: func(t map[string]json.RawMessage) { display.OutputTypes(r.view, t) },
 	})
 }
 

@@ -1,6 +1,7 @@
 package display
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -53,6 +54,9 @@ type terraformView struct {
 	// schemas are the providers' schemas of the types the program uses,
 	// by schemaKey (TypeSchema).
 	schemas map[string]map[string]schema.Property
+	// outputTypes are the types of the outputs the program last
+	// evaluated (OutputTypes).
+	outputTypes map[string]json.RawMessage
 }
 
 func newTerraformView(opts Options) *terraformView {
@@ -339,7 +343,7 @@ func (v *terraformView) applyEndLines(o Outcome) []string {
 		keys := o.Result.Outputs.Keys()
 		sort.Strings(keys)
 		for _, k := range keys {
-			lines = append(lines, tfOutputLines(k, o.Result.Outputs[k])...)
+			lines = append(lines, tfOutputLines(k, o.Result.Outputs[k], v.outputTypes[k])...)
 		}
 	}
 	return lines

@@ -137,3 +137,34 @@ state, without changing any real infrastructure.
 		})
 	}
 }
+
+// TestTerraformOutputTypes: after an update an output whose type makes
+// it a list, set or map is wrapped, at every level, as terraform 1.11.4
+// writes it (each want was printed by terraform apply for an output of
+// the same type and value); a tuple or an object is not.
+func TestTerraformOutputTypes(t *testing.T) {
+	v := resource.MustFromGo
+	cases := map[string]struct {
+		typ  string
+		v    resource.Value
+		want string
+	}{
+		"el": {`["list","string"]`, v([]any{}), "el = tolist([])"},
+		"em": {`["map","string"]`, v(map[string]any{}), "em = tomap({})"},
+		"lm": {`["list",["map","string"]]`, v([]any{map[string]any{"a": "1"}, map[string]any{}}),
+			"lm = tolist([\n  tomap({\n    \"a\" = \"1\"\n  }),\n  tomap({}),\n])"},
+		"ms": {`["object",{"a":["set","string"]}]`, v(map[string]any{"a": []any{"q"}}),
+			"ms = {\n  \"a\" = toset([\n    \"q\",\n  ])\n}"},
+		"ol": {`["object",{"l":["list","string"],"s":["set","number"]}]`, v(map[string]any{"l": []any{"x"}, "s": []any{1, 2}}),
+			"ol = {\n  \"l\" = tolist([\n    \"x\",\n  ])\n  \"s\" = toset([\n    1,\n    2,\n  ])\n}"},
+		"tu": {`["tuple",["string","number"]]`, v([]any{"a", 1}), "tu = [\n  \"a\",\n  1,\n]"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			got := strings.Join(tfOutputLines(name, c.v, []byte(c.typ)), "\n")
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("(-terraform +plinth):\n%s", diff)
+			}
+		})
+	}
+}

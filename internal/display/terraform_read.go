@@ -1,6 +1,7 @@
 package display
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/plinth-iac/plinth/internal/engine"
@@ -151,4 +152,19 @@ func (v *terraformView) schemaOf(e engine.Event) map[string]schema.Property {
 		typ = e.URN.Type()
 	}
 	return v.schemas[schemaKey(typ, data)]
+}
+
+// OutputTypes gives a Terraform-style view the types of the root
+// module's outputs, by which it writes them after an update as terraform
+// does (tolist(...), toset(...), tomap(...)); other views do not need
+// them.
+func OutputTypes(v View, types map[string]json.RawMessage) {
+	if sv, ok := v.(scrubbedView); ok {
+		v = sv.View
+	}
+	if tv, ok := v.(*terraformView); ok {
+		tv.mu.Lock()
+		defer tv.mu.Unlock()
+		tv.outputTypes = types
+	}
 }

@@ -1,6 +1,7 @@
 package program
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/plinth-iac/plinth/internal/schema"
@@ -48,6 +49,11 @@ type Options struct {
 	// nested blocks, sets, maps or objects). It may be called from any
 	// goroutine.
 	TypeSchema func(TypeSchema)
+	// OutputTypes, if set, hears the types of the root module's outputs
+	// (by name, in cty's JSON type syntax) each time the program has
+	// evaluated them, so that a display can write them as terraform does
+	// (tolist(...), toset(...), tomap(...)).
+	OutputTypes func(map[string]json.RawMessage)
 	// Destroy is set when the program runs to configure providers for a
 	// destroy (engine.Options.DestroySetup) rather than to plan or apply
 	// it. The Terraform format then checks no precondition,

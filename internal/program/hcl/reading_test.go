@@ -1,6 +1,7 @@
 package hcl
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -82,5 +83,28 @@ func TestReadFailureShowsTheProviderDiagnostic(t *testing.T) {
 				t.Errorf("detail (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestOutputTypesAreReported: the root outputs' types reach the
+// OutputTypes hook as they reach the engine.
+func TestOutputTypesAreReported(t *testing.T) {
+	var got map[string]string
+	opts := program.Options{OutputTypes: func(types map[string]json.RawMessage) {
+		got = map[string]string{}
+		for k, v := range types {
+			got[k] = string(v)
+		}
+	}}
+	config := `
+output "s" { value = toset(["a"]) }
+output "m" { value = tomap({ a = 1 }) }
+`
+	if _, err := runConfig(t, map[string]string{"main.tf": config}, opts, false); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"s": `["set","string"]`, "m": `["map","number"]`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("output types (-want +got):\n%s", diff)
 	}
 }
