@@ -19,8 +19,10 @@ import (
 // object and a single nested attribute (bare names), a set of blocks (a
 // changed one shown removed and added), a list of blocks with a block
 // nested in it, and a single block; unchanged blocks are counted over
-// every block type. plinth's preview of each step shows the resource's
-// block line for line as terraform 1.11's plan does.
+// every block type. plinth's preview of each step, and its destroy,
+// show the resource's block line for line as terraform 1.11's plan and
+// plan -destroy do (a nested attribute's members go "-> null" as a
+// block's do; an object's do not).
 func TestSchemaShapesMatchTerraform(t *testing.T) {
 	needReal(t)
 	tf, err := exec.LookPath("terraform")
@@ -52,6 +54,11 @@ func TestSchemaShapesMatchTerraform(t *testing.T) {
 		}
 		p.must("up", "--yes")
 		terraform("apply", "-auto-approve", "-no-color")
+	}
+	want := planBlocks(string(terraform("plan", "-destroy", "-no-color")))
+	got := planBlocks(p.must("destroy", "--yes", "--color", "never").Stdout)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("the destroy plans differ (-terraform +plinth):\n%s", diff)
 	}
 }
 

@@ -410,7 +410,7 @@ func (n tfNested) object(path resource.PropertyPath, old, new resource.Object, l
 			hidden++
 			continue
 		}
-		body := n.value(append(append(resource.PropertyPath{}, path...), k), ov, nv, level+1, !isObject && a == tfChange, tfMember(t, k))
+		body := n.value(append(append(resource.PropertyPath{}, path...), k), ov, nv, level+1, tfNullSuffix(t, isObject, a), tfMember(t, k))
 		body[0] = tfIndent(level+1) + n.symbol(ea) + " " + pad(tfKey(k, isObject), width) + " = " + body[0]
 		lines = append(lines, body...)
 	}
@@ -422,6 +422,20 @@ func (n tfNested) object(path resource.PropertyPath, old, new resource.Object, l
 		lines = append(lines, tfIndent(level+1)+"  "+n.unchanged(what, hidden))
 	}
 	return append(lines, tfIndent(level)+"  }")
+}
+
+// tfNullSuffix reports whether the members an object of type t loses
+// are marked " -> null", as terraform marks them: a map's elements when
+// the map changes, nested attributes (as a block's) unless the object is
+// added, never the attributes of a value of an object type.
+func tfNullSuffix(t *schema.Type, isObject bool, a tfAct) bool {
+	switch {
+	case t != nil && t.Nested:
+		return a != tfAdd
+	case isObject:
+		return false
+	}
+	return a == tfChange
 }
 
 // tfTyped reports whether t says what a value is: a map, an object or a

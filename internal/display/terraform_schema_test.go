@@ -30,7 +30,8 @@ func shapesSchema() map[string]schema.Property {
 		"zones":  attr(schema.Type{Kind: schema.TypeArray, Elem: &str, Set: true}),
 		"labels": attr(schema.Type{Kind: schema.TypeMap, Elem: &str}),
 		"pair":   attr(obj(map[string]schema.Property{"a": attr(str), "b": attr(num)})),
-		"nested": attr(obj(map[string]schema.Property{"x": attr(str), "y": attr(schema.Type{Kind: schema.TypeArray, Elem: &str})})),
+		"nested": attr(schema.Type{Kind: schema.TypeObject, Nested: true, Properties: map[string]schema.Property{
+			"x": attr(str), "y": attr(schema.Type{Kind: schema.TypeArray, Elem: &str})}}),
 		"rule": {Block: true, Type: schema.Type{Kind: schema.TypeArray, Set: true,
 			Elem: ptrType(obj(map[string]schema.Property{"port": attr(num), "proto": attr(str)}))}},
 		"disk": {Block: true, Type: schema.Type{Kind: schema.TypeArray, Elem: ptrType(obj(map[string]schema.Property{

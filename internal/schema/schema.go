@@ -87,4 +87,8 @@ type Type struct {
 	// Set marks an array whose elements are unordered and unique (a
 	// Terraform set): a plan shows its changes by element, not by index.
 	Set bool
+	// Nested marks an object of nested attributes (Terraform protocol
+	// 6), whose attributes a plan shows as a block's, rather than a value
+	// of an object type.
+	Nested bool
 }

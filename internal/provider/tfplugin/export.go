@@ -98,7 +98,7 @@ func properties(b *block, inputs bool) map[string]plschema.Property {
 func attributeProperty(a *attribute, inputs bool) plschema.Property {
 	t := typeOf(a.typ)
 	if a.nested != nil {
-		elem := plschema.Type{Kind: plschema.TypeObject, Properties: properties(&block{attributes: a.nested.attributes}, inputs)}
+		elem := plschema.Type{Kind: plschema.TypeObject, Properties: properties(&block{attributes: a.nested.attributes}, inputs), Nested: true}
 		t = wrap(a.nested.nesting, elem)
 	}
 	return plschema.Property{

@@ -10,9 +10,10 @@ import (
 )
 
 // TestPropertiesKeepBlocksAndSets: the translated schema says which
-// properties are nested blocks and which arrays are sets (attributes,
-// nested attributes and blocks alike), which a plan's display needs to
-// show them as terraform does.
+// properties are nested blocks, which arrays are sets (attributes,
+// nested attributes and blocks alike) and which objects hold nested
+// attributes, which a plan's display needs to show them as terraform
+// does.
 func TestPropertiesKeepBlocksAndSets(t *testing.T) {
 	inner := &block{attributes: map[string]*attribute{"port": {typ: cty.Number, optional: true}}}
 	b := &block{
@@ -29,20 +30,21 @@ func TestPropertiesKeepBlocksAndSets(t *testing.T) {
 		},
 	}
 	type shape struct {
-		Kind       plschema.TypeKind
-		Block, Set bool
+		Kind               plschema.TypeKind
+		Block, Set, Nested bool
 	}
 	got := map[string]shape{}
 	for name, p := range properties(b, false) {
-		got[name] = shape{p.Type.Kind, p.Block, p.Type.Set}
+		nested := p.Type.Nested || p.Type.Elem != nil && p.Type.Elem.Nested
+		got[name] = shape{p.Type.Kind, p.Block, p.Type.Set, nested}
 	}
 	want := map[string]shape{
-		"tags":    {plschema.TypeArray, false, true},
-		"order":   {plschema.TypeArray, false, false},
-		"nested":  {plschema.TypeArray, false, true},
-		"rule":    {plschema.TypeArray, true, true},
-		"disk":    {plschema.TypeArray, true, false},
-		"subject": {plschema.TypeObject, true, false},
+		"tags":    {plschema.TypeArray, false, true, false},
+		"order":   {plschema.TypeArray, false, false, false},
+		"nested":  {plschema.TypeArray, false, true, true},
+		"rule":    {plschema.TypeArray, true, true, false},
+		"disk":    {plschema.TypeArray, true, false, false},
+		"subject": {plschema.TypeObject, true, false, false},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
