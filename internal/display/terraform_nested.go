@@ -1,6 +1,7 @@
 package display
 
 import (
+	"encoding/json"
 	"maps"
 	"slices"
 	"sort"
@@ -94,6 +95,9 @@ func collection(v resource.Value) bool {
 // elements or object attributes.
 func (n tfNested) value(path resource.PropertyPath, old, new resource.Value, level int, nullSuffix bool, t *schema.Type) []string {
 	a := tfActionOf(old, new)
+	if oj, nj, ok := tfJSONPair(old, new); ok && a != tfNoop {
+		return n.jsonValue(path, oj, nj, level, a)
+	}
 	switch {
 	case a == tfChange && (old.IsSecret() || new.IsSecret()):
 		// terraform shows neither side of a sensitive change
@@ -666,4 +670,56 @@ func tfProp(t *schema.Type, k string) (schema.Property, bool) {
 	}
 	p, ok := t.Properties[k]
 	return p, ok
+}
+
+// tfJSON is the value a string holding a JSON object or array encodes,
+// and whether it holds one.
+func tfJSON(v resource.Value) (resource.Value, bool) {
+	if v.Kind() != resource.StringKind {
+		return resource.Value{}, false
+	}
+	text := strings.TrimSpace(v.Str())
+	if !strings.HasPrefix(text, "{") && !strings.HasPrefix(text, "[") {
+		return resource.Value{}, false
+	}
+	var decoded any
+	if json.Unmarshal([]byte(text), &decoded) != nil {
+		return resource.Value{}, false
+	}
+	jv, err := resource.FromGo(decoded)
+	return jv, err == nil
+}
+
+// tfJSONPair decodes both sides of a change whose sides, where not null,
+// are strings holding JSON objects or arrays, which terraform shows as
+// jsonencode(...) of the values they encode.
+func tfJSONPair(old, new resource.Value) (resource.Value, resource.Value, bool) {
+	oj, nj := resource.Null(), resource.Null()
+	ok := true
+	if !old.IsNull() {
+		oj, ok = tfJSON(old)
+	}
+	if ok && !new.IsNull() {
+		var nok bool
+		nj, nok = tfJSON(new)
+		ok = nok
+	}
+	return oj, nj, ok && !(old.IsNull() && new.IsNull())
+}
+
+// jsonValue renders a change of strings holding JSON as terraform does:
+// "jsonencode(", the values they encode nested as objects and lists one
+// level further in (marked "~" when they change, else unmarked), and
+// ")"; what forces replacement is marked after the value's last line.
+func (n tfNested) jsonValue(path resource.PropertyPath, old, new resource.Value, level int, a tfAct) []string {
+	inner := tfNested{p: n.p, objects: true, hideAll: true}
+	body := inner.value(path, old, new, level+1, false, nil)
+	symbol := " "
+	if a == tfChange {
+		symbol = n.symbol(tfChange)
+	}
+	body[0] = tfIndent(level+1) + symbol + " " + body[0]
+	body[len(body)-1] += n.forces(path)
+	lines := append([]string{"jsonencode("}, body...)
+	return append(lines, tfIndent(level)+"  )")
 }

@@ -168,3 +168,59 @@ func TestTerraformOutputTypes(t *testing.T) {
 		})
 	}
 }
+
+// TestTerraformJSONStrings: a string holding a JSON object or array is
+// shown as terraform 1.11.4 shows it, jsonencode(...) of what it
+// encodes, nested (the wants are terraform plan's for a local_file whose
+// content is jsonencode({ a = 1, b = ["x", "y"], c = { d = "e" } }),
+// created, then with a = 2, which forces replacement).
+func TestTerraformJSONStrings(t *testing.T) {
+	const one, two = `{"a":1,"b":["x","y"],"c":{"d":"e"}}`, `{"a":2,"b":["x","y"],"c":{"d":"e"}}`
+	old := tfRes("local_file", "local_file.j", "b2b9", obj("content", one, "filename", "./j.json"))
+	old.Outputs = old.Inputs.Copy()
+	old.Outputs["id"] = resource.NewString("b2b9")
+	nw := tfRes("local_file", "local_file.j", engine.UnknownID, obj("content", two, "filename", "./j.json"))
+	replace := tfEvent(engine.OpReplace, old, nw, true)
+	replace.ReplaceKeys = []string{"content"}
+	cases := map[string]struct {
+		event engine.Event
+		want  string
+	}{
+		"created": {tfEvent(engine.OpCreate, nil, tfRes("local_file", "local_file.j", "", obj("content", one, "filename", "./j.json")), true), `  # local_file.j will be created
+  + resource "local_file" "j" {
+      + content  = jsonencode(
+            {
+              + a = 1
+              + b = [
+                  + "x",
+                  + "y",
+                ]
+              + c = {
+                  + d = "e"
+                }
+            }
+        )
+      + filename = "./j.json"
+      + id       = (known after apply)
+    }`},
+		"replaced": {replace, `  # local_file.j must be replaced
+-/+ resource "local_file" "j" {
+      ~ content  = jsonencode(
+          ~ {
+              ~ a = 1 -> 2
+                # (2 unchanged attributes hidden)
+            } # forces replacement
+        )
+      ~ id       = "b2b9" -> (known after apply)
+        # (1 unchanged attribute hidden)
+    }`},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, lines := tfBlock(painter{}, c.event)
+			if diff := cmp.Diff(c.want, strings.Join(lines, "\n")); diff != "" {
+				t.Errorf("(-terraform +plinth):\n%s", diff)
+			}
+		})
+	}
+}
