@@ -30,19 +30,20 @@ func TestProviderNamedType(t *testing.T) {
 		t.Skip("terraform is not on PATH: skipping the comparison with terraform")
 	}
 	dir := clitest.CopyDir(t, src)
-	env := clitest.TerraformEnv(echoMirror(t, bin), filepath.Join(dir, ".terraform"))
+	env := clitest.TerraformEnv(providerMirror(t, "echo", bin), filepath.Join(dir, ".terraform"))
 	terraform := clitest.Terraform(t, tf, dir, env)
 	terraform("init", "-input=false", "-no-color")
 	terraform("apply", "-auto-approve", "-no-color")
 	compareOutputs(t, terraformOutputs(t, terraform), got)
 }
 
-// echoMirror writes a terraform CLI configuration whose provider source
-// is a filesystem mirror holding the echo provider, and returns its path.
-func echoMirror(t *testing.T, bin string) string {
+// providerMirror writes a terraform CLI configuration whose provider
+// source is a filesystem mirror holding the test provider hashicorp/name
+// 1.0.0 built at bin, and returns its path.
+func providerMirror(t *testing.T, name, bin string) string {
 	t.Helper()
 	mirror := t.TempDir()
-	dir := filepath.Join(mirror, "registry.terraform.io", "hashicorp", "echo", "1.0.0", runtime.GOOS+"_"+runtime.GOARCH)
+	dir := filepath.Join(mirror, "registry.terraform.io", "hashicorp", name, "1.0.0", runtime.GOOS+"_"+runtime.GOARCH)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}

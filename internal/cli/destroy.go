@@ -88,9 +88,9 @@ func (r *stackRun) destroySetup(f opFlags) (engine.Program, error) {
 	if r.pulumi != nil || !r.project.Terraform() {
 		return nil, nil
 	}
-	return r.project.Program(r.config, program.Options{Warn: func(d program.Diagnostic) {
+	return r.project.Program(r.config, r.shown(program.Options{Warn: func(d program.Diagnostic) {
 		r.view.Diagnostic(display.FromProgram(d))
-	}, Stack: r.ws.stack, Vars: f.vars, VarFiles: f.varFiles, Getenv: r.a.env.getenv, Destroy: true})
+	}, Stack: r.ws.stack, Vars: f.vars, VarFiles: f.varFiles, Getenv: r.a.env.getenv, Destroy: true}))
 }
 
 // refuseProtected stops a destroy that would reach a protected resource

@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -87,13 +88,23 @@ func (r *stackRun) evaluator(f opFlags) (engine.Program, error) {
 	if r.pulumi != nil {
 		return r.pulumi, nil
 	}
-	return r.project.Program(r.config, program.Options{Warn: func(d program.Diagnostic) {
+	return r.project.Program(r.config, r.shown(program.Options{Warn: func(d program.Diagnostic) {
 		r.view.Diagnostic(display.FromProgram(d))
 	}, Stack: r.ws.stack, Vars: f.vars, VarFiles: f.varFiles, Getenv: r.a.env.getenv, GenerateConfigOut: r.genConfigPath(f.genConfigOut),
 		DeferredRead: func(d program.DeferredRead) {
 			urn := resource.NewURN(r.ws.stack, r.project.Name(), "", d.Type, d.Address)
 			display.DeferredRead(r.view, urn, d.Type, d.Args, d.Reason)
-		}})
+		},
+		OutputTypes: func(t map[string]json.RawMessage) { display.OutputTypes(r.view, t) },
+	}))
+}
+
+// shown gives opts the hooks by which the view shows reads and knows the
+// providers' schemas, which a destroy's run of the program needs too.
+func (r *stackRun) shown(opts program.Options) program.Options {
+	opts.Reading = func(rd program.Reading) { display.Reading(r.view, rd) }
+	opts.TypeSchema = func(s program.TypeSchema) { display.TypeSchema(r.view, s) }
+	return opts
 }
 
 // genConfigPath is the --generate-config-out file, relative to the

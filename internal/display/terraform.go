@@ -1,6 +1,7 @@
 package display
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/internal/state"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
@@ -44,6 +46,17 @@ type terraformView struct {
 	// providers counts the steps of provider configurations the
 	// engine counts with the resources (terraform never does), by op.
 	providers map[engine.StepOp]int
+	// readInPreview are the data sources the last preview read, whose
+	// reads the update after it does not show again; opened the
+	// ephemeral resources the operation opened (closeLines).
+	readInPreview map[string]bool
+	opened        []string
+	// schemas are the providers' schemas of the types the program uses,
+	// by schemaKey (TypeSchema).
+	schemas map[string]map[string]schema.Property
+	// outputTypes are the types of the outputs the program last
+	// evaluated (OutputTypes).
+	outputTypes map[string]json.RawMessage
 }
 
 func newTerraformView(opts Options) *terraformView {
@@ -59,6 +72,9 @@ func (v *terraformView) Begin(op Operation) {
 	v.began = true
 	v.op, v.start, v.planned, v.legends = op, v.opts.now(), nil, map[string]bool{}
 	v.providers = map[engine.StepOp]int{}
+	if op.Preview || v.readInPreview == nil {
+		v.readInPreview = map[string]bool{}
+	}
 }
 
 func (v *terraformView) Event(e engine.Event) {
@@ -116,6 +132,7 @@ func (v *terraformView) Notice(s string) {
 func (v *terraformView) End(o Outcome) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	writeLines(v.opts.Out, v.closeLines(o))
 	if v.op.Preview {
 		writeLines(v.opts.Out, v.planLines(o))
 	} else {
@@ -138,7 +155,7 @@ func (v *terraformView) planLines(o Outcome) []string {
 		if e.Err != nil {
 			continue
 		}
-		a, lines := tfImportedBlock(v.p, e, imported[e.URN])
+		a, lines := tfImportedBlock(v.p, e, imported[e.URN], v.schemaOf(e))
 		blocks = append(blocks, "")
 		blocks = append(blocks, lines...)
 		if a.legend != "" {
@@ -165,6 +182,9 @@ func (v *terraformView) planLines(o Outcome) []string {
 	if len(outs) > 0 {
 		lines = append(lines, "", "Changes to Outputs:")
 		lines = append(lines, outs...)
+	}
+	if len(blocks) == 0 {
+		lines = append(lines, "", "You can apply this plan to save these new output values to the Plinth", "state, without changing any real infrastructure.")
 	}
 	return lines
 }
@@ -323,7 +343,7 @@ func (v *terraformView) applyEndLines(o Outcome) []string {
 		keys := o.Result.Outputs.Keys()
 		sort.Strings(keys)
 		for _, k := range keys {
-			lines = append(lines, tfOutputLines(k, o.Result.Outputs[k])...)
+			lines = append(lines, tfOutputLines(k, o.Result.Outputs[k], v.outputTypes[k])...)
 		}
 	}
 	return lines

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/internal/state"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
@@ -83,7 +84,7 @@ const (
 //	    + length = 2
 //	  }
 func tfBlock(p painter, e engine.Event) (tfAction, []string) {
-	return tfImportedBlock(p, e, "")
+	return tfImportedBlock(p, e, "", nil)
 }
 
 // tfImportedBlock is tfBlock for a step that also imports the object
@@ -94,7 +95,10 @@ func tfBlock(p painter, e engine.Event) (tfAction, []string) {
 //	# random_pet.p will be updated in-place
 //	# (imported from "witty-otter")
 //	~ resource "random_pet" "p" { ...
-func tfImportedBlock(p painter, e engine.Event, importedFrom string) (tfAction, []string) {
+//
+// props is the schema of the resource's attributes and blocks, nil when
+// the view has none.
+func tfImportedBlock(p painter, e engine.Event, importedFrom string, props map[string]schema.Property) (tfAction, []string) {
 	a := tfActions[e.Op]
 	switch {
 	case e.Op == engine.OpRefresh && e.New == nil:
@@ -115,7 +119,7 @@ func tfImportedBlock(p painter, e engine.Event, importedFrom string) (tfAction, 
 		lines, kind = append(lines, "  # "+why), " data "
 	}
 	lines = append(lines, p.paint(a.colour, padSymbol(a.symbol))+kind+strconv.Quote(typ)+" "+strconv.Quote(name)+" {")
-	lines = append(lines, tfBlockAttrs(p, e, importedFrom != "")...)
+	lines = append(lines, tfBlockAttrs(p, e, importedFrom != "", props)...)
 	return a, append(lines, "    }")
 }
 
@@ -153,19 +157,20 @@ func tfTypeName(e engine.Event) (typ, name string) {
 // tfBlockAttrs are a block's attribute lines: every attribute of what is
 // created, destroyed or imported, the changed ones of an update or
 // replacement (and the unchanged ones too when it also imports).
-func tfBlockAttrs(p painter, e engine.Event, importing bool) []string {
+func tfBlockAttrs(p painter, e engine.Event, importing bool, props map[string]schema.Property) []string {
+	n := tfNested{p: p, objects: tfDynamic(e), props: props}
 	switch e.Op {
 	case engine.OpCreate:
-		return tfAllAttrs(p, planned(e.New), "+", false, tfDynamic(e))
+		return n.allAttrs(planned(e.New), "+", false)
 	case engine.OpImport:
 		return tfUnchangedAttrs(planned(e.New))
 	case engine.OpDelete, engine.OpDiscard:
-		return tfAllAttrs(p, recorded(e.Old), "-", true, tfDynamic(e))
+		return n.allAttrs(recorded(e.Old), "-", true)
 	}
 	if e.Old == nil {
-		return tfAllAttrs(p, planned(e.New), "+", false, tfDynamic(e))
+		return n.allAttrs(planned(e.New), "+", false)
 	}
-	return tfChangedAttrs(p, e, importing)
+	return n.changedAttrs(e, importing)
 }
 
 // tfUnchangedAttrs lists every attribute of an imported object as
@@ -217,44 +222,67 @@ func recorded(r *state.Resource) resource.Object {
 	return r.Inputs
 }
 
-// tfAllAttrs lists every attribute of o that is set, each with symbol,
+// allAttrs lists every attribute of o that is set, each with symbol,
 // nested values fully expanded, then its nested blocks; toNull adds
-// terraform's "-> null" for what is destroyed.
-func tfAllAttrs(p painter, o resource.Object, symbol string, toNull bool, dynamic bool) []string {
-	n := tfNested{p: p, objects: dynamic}
-	blocks := tfBlockNames(o, nil, dynamic)
-	keys := tfAttrNames(nonNullKeys(o), blocks)
-	if !toNull {
-		keys = append(keys, tfWriteOnlyNames(o)...)
-		sort.Strings(keys)
-	}
+// terraform's "-> null" for what is destroyed. An empty string is no
+// change from null to terraform: it is counted among the unchanged
+// attributes, not shown (names stay aligned over it).
+func (n tfNested) allAttrs(o resource.Object, symbol string, toNull bool) []string {
+	p := n.p
+	blocks := tfBlockNames(o, nil, n.objects, n.props)
+	keys := append(tfAttrNames(nonNullKeys(o), blocks), tfWriteOnlyNames(o)...)
+	sort.Strings(keys)
 	width := maxLen(keys)
 	var out []string
+	hidden := 0
 	for _, k := range keys {
-		if v := o[k]; v.IsNull() {
-			out = append(out, tfAttrIndent+p.paint(colourGreen, symbol)+" "+pad(k, width)+" = (write-only attribute)")
+		v := o[k]
+		switch {
+		case v.IsNull():
+			line := tfAttrIndent + p.paint(colourGreen, symbol) + " " + pad(k, width) + " = (write-only attribute)"
+			if toNull {
+				line = tfAttrIndent + p.paint(colourRed, symbol) + " " + pad(k, width) + " = (write-only attribute) -> null"
+			}
+			out = append(out, line)
+			continue
+		case tfEmpty(v):
+			hidden++
 			continue
 		}
-		old, nw := resource.Null(), o[k]
+		old, nw := resource.Null(), v
 		if toNull {
-			old, nw = o[k], resource.Null()
+			old, nw = v, resource.Null()
 		}
 		out = append(out, n.attrLines(k, width, old, nw)...)
+	}
+	if hidden > 0 {
+		out = append(out, tfAttrIndent+"  "+n.unchanged("attribute", hidden))
 	}
 	for _, k := range sortedKeys(blocks) {
 		old, nw := resource.Null(), o[k]
 		if toNull {
 			old, nw = o[k], resource.Null()
 		}
-		out = append(out, n.blockList(k, old, nw)...)
+		bl, _ := n.blockList(nil, k, old, nw, 1, n.propType(k)) // all shown
+		out = append(out, bl...)
 	}
 	return out
 }
 
-// tfChangedAttrs lists what an update or replacement changes, an
+// tfEmpty reports whether v is an empty string, sensitive or not, which
+// terraform takes for null.
+func tfEmpty(v resource.Value) bool {
+	if v.IsSecret() {
+		v = v.SecretElement()
+	}
+	return v.Kind() == resource.StringKind && v.Str() == ""
+}
+
+// changedAttrs lists what an update or replacement changes, an
 // attribute's nested changes under it, then the id and how many
 // attributes are unchanged, then the changed nested blocks.
-func tfChangedAttrs(p painter, e engine.Event, importing bool) []string {
+func (n tfNested) changedAttrs(e engine.Event, importing bool) []string {
+	p := n.p
 	cs := changes(e)
 	old := recorded(e.Old)
 	for i, c := range cs {
@@ -266,21 +294,34 @@ func tfChangedAttrs(p painter, e engine.Event, importing bool) []string {
 	}
 	cs = append(cs, recomputed(e, old, cs)...)
 	roots, news := tfRoots(e, old, cs)
-	n := tfNested{p: p, objects: tfDynamic(e), replaces: tfReplaces(cs)}
+	n.replaces = tfReplaces(cs)
 	replacing := e.Op == engine.OpReplace || e.Op == engine.OpCreateReplacement
-	blocks := tfBlockNames(old, planned(e.New), n.objects)
+	blocks := tfBlockNames(old, planned(e.New), n.objects, n.props)
 	// terraform aligns the names of every attribute set, hidden ones too
 	width := max(maxLen(tfAttrNames(nonNullKeys(old), blocks)), maxLen(tfAttrNames(nonNullKeys(planned(e.New)), blocks)), maxLen(tfAttrNames(roots, blocks)))
 	shown := map[string]bool{}
 	attrs := map[string][]string{}
 	var blockLines []string
+	hiddenBlocks := 0
 	for _, r := range roots {
 		shown[r] = true
 		if blocks[r] {
-			blockLines = append(blockLines, n.blockList(r, old[r], news[r])...)
+			bl, h := n.blockList(nil, r, old[r], news[r], 1, n.propType(r))
+			blockLines, hiddenBlocks = append(blockLines, bl...), hiddenBlocks+h
 			continue
 		}
-		attrs[r] = append(tfSensitivityWarning(p, old[r], news[r]), n.attrLines(r, width, old[r], news[r])...)
+		nr := n
+		nr.showUnchanged = tfImportant[r]
+		attrs[r] = append(tfSensitivityWarning(p, old[r], news[r]), nr.attrLines(r, width, old[r], news[r])...)
+	}
+	for _, k := range nonNullKeys(old) { // shown unchanged, as terraform does
+		if tfImportant[k] && !shown[k] && !blocks[k] {
+			nk := n
+			nk.showUnchanged = true
+			body := nk.value(resource.PropertyPath{k}, old[k], old[k], 1, true, n.propType(k))
+			body[0] = tfAttrIndent + "  " + pad(k, width) + " = " + body[0]
+			attrs[k], shown[k] = body, true
+		}
 	}
 	if id, ok := old["id"]; ok && !shown["id"] {
 		width = max(width, 2)
@@ -304,8 +345,17 @@ func tfChangedAttrs(p painter, e engine.Event, importing bool) []string {
 	if n := len(tfAttrNames(nonNullKeys(old), blocks)) - countShown(old, shown, blocks) + tfWriteOnly(old, shown); n > 0 {
 		out = append(out, tfAttrIndent+"  "+p.paint(colourDim, "# ("+itoa(n)+" unchanged attribute"+plural(n)+" hidden)"))
 	}
-	return append(out, blockLines...)
+	for k := range blocks { // block types that do not change at all
+		if !shown[k] {
+			hiddenBlocks += len(tfBlockInstances(old[k]))
+		}
+	}
+	return append(append(out, blockLines...), n.hiddenBlocks(1, hiddenBlocks)...)
 }
+
+// tfImportant are the attributes terraform always shows whole in an
+// update, changed or not (besides id): the tags of AWS and others.
+var tfImportant = map[string]bool{"tags": true, "tags_all": true}
 
 // tfSensitivityWarning is terraform's warning above an attribute whose
 // value stops or starts being sensitive, or nothing: a value added or
@@ -459,29 +509,6 @@ func plural(n int) string {
 	return "s"
 }
 
-// tfChangeLine is one changed attribute: "~ name = old -> new", "+ name
-// = new" or "- name = old -> null", with "# forces replacement".
-func tfChangeLine(p painter, c change, width int) string {
-	symbol := diffSymbols[c.kind]
-	line := tfAttrIndent + p.paint(diffColours[c.kind], symbol) + " " + pad(c.path, width) + " = "
-	switch c.kind {
-	case resource.DiffAdd:
-		line += tfInline(c.new)
-	case resource.DiffDelete:
-		line += tfInline(c.old) + " -> null"
-	default:
-		if c.old.IsSecret() || c.new.IsSecret() { // terraform shows neither side
-			line += tfSensitive
-		} else {
-			line += tfInline(c.old) + " -> " + tfInline(c.new)
-		}
-	}
-	if c.replaces {
-		line += " " + p.paint(colourRed, "# forces replacement")
-	}
-	return line
-}
-
 // tfInline renders a value on one line as terraform would write it:
 // strings quoted, "(known after apply)", "(sensitive value)", lists and
 // objects in HCL syntax.
@@ -558,8 +585,19 @@ func tfOutputChangeLines(p painter, o Outcome) []string {
 	width := max(maxLen(names), maxLen(sortedKeys(o.PriorOutputs)), maxLen(sortedKeys(o.Result.Outputs)))
 	var lines []string
 	for _, n := range names {
-		c := change{path: n, kind: changes[n], old: o.PriorOutputs[n], new: o.Result.Outputs[n]}
-		lines = append(lines, "  "+strings.TrimPrefix(tfChangeLine(p, c, width), tfAttrIndent))
+		lines = append(lines, tfOutputChange(p, n, width, o.PriorOutputs[n], o.Result.Outputs[n])...)
 	}
 	return lines
+}
+
+// tfOutputChange is one output's change, nested as terraform shows it:
+// an output's value has no schema, so its objects are written as HCL
+// objects (bare keys, "# (1 unchanged attribute hidden)"), its lists one
+// element a line, its strings of several lines as heredocs.
+func tfOutputChange(p painter, name string, width int, old, new resource.Value) []string {
+	n := tfNested{p: p, objects: true, hideAll: true}
+	a := tfActionOf(old, new)
+	body := n.value(resource.PropertyPath{name}, old, new, 0, true, nil)
+	body[0] = "  " + n.symbol(a) + " " + pad(name, width) + " = " + body[0]
+	return body
 }

@@ -252,7 +252,7 @@ func TestTerraformOutputFormat(t *testing.T) {
 		"secret":            {resource.MakeSecret(resource.NewString("s")), "secret = <sensitive>"},
 	}
 	for name, c := range cases {
-		got := strings.Join(tfOutputLines(name, c.v), "\n")
+		got := strings.Join(tfOutputLines(name, c.v, nil), "\n")
 		if diff := cmp.Diff(c.want, got); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", name, diff)
 		}

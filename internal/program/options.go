@@ -1,6 +1,12 @@
 package program
 
-import "github.com/plinth-iac/plinth/sdk/resource"
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/plinth-iac/plinth/internal/schema"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
 
 // Options configure how a program runs.
 type Options struct {
@@ -32,6 +38,22 @@ type Options struct {
 	// during apply. It may be called from any goroutine, and during an
 	// update too.
 	DeferredRead func(DeferredRead)
+	// Reading, if set, hears when a data source read or an ephemeral
+	// resource's opening starts and when it completes, as terraform
+	// prints "data.x.y: Reading..." and "Read complete after 0s
+	// [id=...]". It may be called from any goroutine.
+	Reading func(Reading)
+	// TypeSchema, if set, hears the provider's schema of each resource
+	// and data source type the program uses, once it is loaded and before
+	// anything runs, so that a display can show values by it (which are
+	// nested blocks, sets, maps or objects). It may be called from any
+	// goroutine.
+	TypeSchema func(TypeSchema)
+	// OutputTypes, if set, hears the types of the root module's outputs
+	// (by name, in cty's JSON type syntax) each time the program has
+	// evaluated them, so that a display can write them as terraform does
+	// (tolist(...), toset(...), tomap(...)).
+	OutputTypes func(map[string]json.RawMessage)
 	// Destroy is set when the program runs to configure providers for a
 	// destroy (engine.Options.DestroySetup) rather than to plan or apply
 	// it. The Terraform format then checks no precondition,
@@ -47,6 +69,29 @@ type DeferredRead struct {
 	Type    string          // the data source's type token
 	Args    resource.Object // its arguments, unknown ones included
 	Reason  DeferReason     // why the read waits, as terraform's plan says
+}
+
+// Reading is a data source read, or an ephemeral resource's opening,
+// starting or completed.
+type Reading struct {
+	Address   string        // data.local_file.read, ephemeral.random_password.p
+	Type      string        // the type token
+	Ephemeral bool          // an ephemeral resource's opening, not a read
+	Done      bool          // completed (a failure is reported as a diagnostic)
+	ID        string        // the id the read returned, when Done; "" if none
+	SecretID  bool          // the id is sensitive
+	Duration  time.Duration // how long it took, when Done
+}
+
+// TypeSchema is the schema of a resource or data source type.
+type TypeSchema struct {
+	Type string // the type token
+	// Data says it is a data source's (a data source's token may be a
+	// resource type's too: local_file).
+	Data bool
+	// Properties are its attributes and nested blocks, computed ones
+	// included.
+	Properties map[string]schema.Property
 }
 
 // DeferReason says why a data source read is left to apply. When both

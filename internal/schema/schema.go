@@ -55,6 +55,10 @@ type Property struct {
 	// Computed is set for an input the provider fills in when the program
 	// leaves it out.
 	Computed bool
+	// Block marks a Terraform nested block (written `name { ... }` in a
+	// configuration and shown so in a plan) rather than an attribute; its
+	// Type is an object, or an array or map of objects.
+	Block bool
 }
 
 // TypeKind is the kind of a property's type.
@@ -80,4 +84,11 @@ type Type struct {
 	Kind       TypeKind
 	Elem       *Type
 	Properties map[string]Property
+	// Set marks an array whose elements are unordered and unique (a
+	// Terraform set): a plan shows its changes by element, not by index.
+	Set bool
+	// Nested marks an object of nested attributes (Terraform protocol
+	// 6), whose attributes a plan shows as a block's, rather than a value
+	// of an object type.
+	Nested bool
 }

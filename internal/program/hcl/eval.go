@@ -557,6 +557,9 @@ func (r *run) setOutputs() {
 	if t, ok := r.mon.(engine.OutputTyper); ok {
 		t.SetStackOutputTypes(types)
 	}
+	if r.opts.OutputTypes != nil {
+		r.opts.OutputTypes(types)
+	}
 	r.mon.SetStackOutputs(out)
 }
 

@@ -333,6 +333,8 @@ func (r *run) readInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.EvalC
 		return
 	}
 	go func() {
+		addr := inst.prefix + rc.addr() + k.suffix()
+		start := r.readingStarts(addr, token, false)
 		plain, _ := resource.NewObject(args).Unsecret()
 		res, err := r.mon.Invoke(r.ctx, engine.InvokeRequest{Token: token, Args: plain.Object(), Provider: reg.Provider, Version: reg.Version})
 		if err != nil && rc.check != nil {
@@ -340,11 +342,13 @@ func (r *run) readInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.EvalC
 			return
 		}
 		if err != nil {
-			r.fail(rc.rng, "Failed to read data source", "Reading %s%s%s failed: %s.", inst.prefix, rc.addr(), k.suffix(), err)
+			summary, detail := readFailure(addr, token, err)
+			r.fail(rc.rng, summary, "%s", detail)
 			set(cty.NilVal, true)
 			return
 		}
 		res = resultMarks(res, r.resultSchemas[rc], args)
+		r.readingDone(addr, token, false, start, res)
 		if rc.check != nil {
 			r.scopedRead(rc, inst, k, token, r.secretAttrs(rc, res))
 		}
@@ -459,13 +463,16 @@ func expandDynamic(blk *hclsyntax.Block, ctx *hcl.EvalContext, blocks map[string
 // openInstance opens an ephemeral resource instance.
 func (r *run) openInstance(n *node, inst *modInst, k instanceKey, reg engine.Registration, token string, args resource.Object, set func(cty.Value, bool)) {
 	rc := n.resource
+	addr := inst.prefix + rc.addr() + k.suffix()
+	start := r.readingStarts(addr, token, true)
 	plain, _ := resource.NewObject(args).Unsecret()
 	v, err := r.openEphemeral(engine.InvokeRequest{Token: token, Args: plain.Object(), Provider: reg.Provider, Version: reg.Version}, args)
 	if err != nil {
-		r.fail(rc.rng, "Failed to open ephemeral resource", "Opening %s%s%s failed: %s.", inst.prefix, rc.addr(), k.suffix(), err)
+		r.fail(rc.rng, "Failed to open ephemeral resource", "Opening %s failed: %s.", addr, err)
 		set(cty.NilVal, true)
 		return
 	}
+	r.readingDone(addr, token, true, start, nil)
 	set(v, false)
 }
 

@@ -87,6 +87,9 @@ func (r *run) checkResource(m *Module, rc *resourceConfig, cache map[string]*sch
 		results = s.Functions[token].Outputs
 	}
 	r.resultSchemas[rc] = results
+	if r.opts.TypeSchema != nil {
+		r.opts.TypeSchema(program.TypeSchema{Type: token, Data: rc.mode == dataMode, Properties: results})
+	}
 	if inputs == nil {
 		return nil, nil
 	}

@@ -89,6 +89,7 @@ func properties(b *block, inputs bool) map[string]plschema.Property {
 			Type:        wrap(nb.nesting, elem),
 			Description: nb.block.description,
 			Required:    inputs && nb.minItems > 0,
+			Block:       true,
 		}
 	}
 	return out
@@ -97,7 +98,7 @@ func properties(b *block, inputs bool) map[string]plschema.Property {
 func attributeProperty(a *attribute, inputs bool) plschema.Property {
 	t := typeOf(a.typ)
 	if a.nested != nil {
-		elem := plschema.Type{Kind: plschema.TypeObject, Properties: properties(&block{attributes: a.nested.attributes}, inputs)}
+		elem := plschema.Type{Kind: plschema.TypeObject, Properties: properties(&block{attributes: a.nested.attributes}, inputs), Nested: true}
 		t = wrap(a.nested.nesting, elem)
 	}
 	return plschema.Property{
@@ -111,8 +112,10 @@ func attributeProperty(a *attribute, inputs bool) plschema.Property {
 
 func wrap(n nesting, elem plschema.Type) plschema.Type {
 	switch n {
-	case nestingList, nestingSet:
+	case nestingList:
 		return plschema.Type{Kind: plschema.TypeArray, Elem: ptr(elem)}
+	case nestingSet:
+		return plschema.Type{Kind: plschema.TypeArray, Elem: ptr(elem), Set: true}
 	case nestingMap:
 		return plschema.Type{Kind: plschema.TypeMap, Elem: ptr(elem)}
 	}
@@ -130,8 +133,10 @@ func typeOf(ty cty.Type) plschema.Type {
 		return plschema.Type{Kind: plschema.TypeNumber}
 	case ty == cty.String:
 		return plschema.Type{Kind: plschema.TypeString}
-	case ty.IsListType(), ty.IsSetType():
+	case ty.IsListType():
 		return plschema.Type{Kind: plschema.TypeArray, Elem: ptr(typeOf(ty.ElementType()))}
+	case ty.IsSetType():
+		return plschema.Type{Kind: plschema.TypeArray, Elem: ptr(typeOf(ty.ElementType())), Set: true}
 	case ty.IsMapType():
 		return plschema.Type{Kind: plschema.TypeMap, Elem: ptr(typeOf(ty.ElementType()))}
 	case ty.IsTupleType():
