@@ -30,7 +30,6 @@ type pulumiView struct {
 	mu      sync.Mutex
 	op      Operation
 	start   time.Time
-	began   bool
 	tree    *pulumiTree
 	started map[resource.URN]time.Time
 	diags   []pulumiDiag
@@ -75,10 +74,6 @@ func (op Operation) pulumiTitle() string {
 func (v *pulumiView) Begin(op Operation) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if v.began {
-		fmt.Fprintln(v.opts.Out)
-	}
-	v.began = true
 	v.op, v.start, v.tree = op, v.opts.now(), newPulumiTree(op)
 	v.started, v.diags, v.errored, v.rooted, v.height = map[resource.URN]time.Time{}, nil, 0, false, 0
 	fmt.Fprintln(v.opts.Out, v.p.paint(colourBold, op.pulumiTitle()))
@@ -107,7 +102,7 @@ func (v *pulumiView) Event(e engine.Event) {
 	switch {
 	case e.Kind == engine.EventStepDone && e.Op == engine.OpDeleteReplaced:
 		info = v.tree.row(e).info // the replacement's diff, as pulumi repeats it
-	case e.Kind == engine.EventStepDone:
+	case e.Kind == engine.EventStepDone || e.Kind == engine.EventStepStart:
 		info = pulumiDiffInfo(changesShown(e))
 	}
 	v.tree.apply(e, info)
@@ -187,7 +182,7 @@ func (v *pulumiView) replacedLine(e engine.Event, info string) string {
 	o := pulumiOpOf(engine.OpReplace)
 	word := o.plan
 	if !e.Preview {
-		word = o.done + " " + pulumiDuration(0)
+		word = o.done + " (0.00s)" // the replace step itself takes no time
 	}
 	line := " " + v.p.paint(o.colour, o.symbol) + " " + v.typeOf(e) + " " + e.URN.Name() + " " + word
 	if info != "" {
@@ -270,13 +265,11 @@ func (v *pulumiView) outputLines(o Outcome) []string {
 	if o.Result == nil || !o.ShowOutputs && !o.DiffOutputs {
 		return nil
 	}
-	changes := o.outputChanges()
-	onlyChanged := v.op.Preview && len(o.PriorOutputs) > 0
-	if !o.DiffOutputs {
-		changes = nil
-	} else if len(o.PriorOutputs) == 0 {
-		changes = nil // a new stack's outputs: listed, not marked
+	var changes map[string]resource.DiffKind
+	if len(o.PriorOutputs) > 0 { // a new stack's outputs are listed, not marked
+		changes = OutputChanges(o.PriorOutputs, o.Result.Outputs)
 	}
+	onlyChanged := v.op.Preview && len(o.PriorOutputs) > 0
 	return pulumiOutputLines(v.p, o.PriorOutputs, o.Result.Outputs, changes, onlyChanged)
 }
 

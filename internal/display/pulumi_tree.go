@@ -84,6 +84,9 @@ func (t *pulumiTree) apply(e engine.Event, info string) {
 		return
 	case engine.EventStepStart:
 		r.phase = rowRunning
+		if info != "" {
+			r.info = info
+		}
 	case engine.EventStepDone:
 		r.phase, r.took = rowDone, e.Duration
 		if e.Err != nil {

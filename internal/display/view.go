@@ -92,7 +92,10 @@ type Outcome struct {
 	ShowOutputs bool
 	// DiffOutputs shows how a preview changes the stack outputs: those in
 	// Result against PriorOutputs, the recorded ones.
-	DiffOutputs  bool
+	DiffOutputs bool
+	// PriorOutputs are the stack outputs recorded before the operation.
+	// The Pulumi style marks the outputs an update changed with them,
+	// as pulumi does; the other styles read them only with DiffOutputs.
 	PriorOutputs resource.Object
 }
 
