@@ -208,10 +208,31 @@ func (v *pulumiView) nameOf(e engine.Event) string {
 	return e.URN.Name()
 }
 
+// Diagnostic shows a message the program logged as pulumi does: on a
+// line under its resource (or the stack) as it comes, and again in the
+// Diagnostics block; any other diagnostic as plinth writes it.
 func (v *pulumiView) Diagnostic(d Diagnostic) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	v.interject(d.text(v.p))
+	if !d.Logged {
+		v.interject(d.text(v.p))
+		return
+	}
+	pd := pulumiDiag{urn: resource.URN(d.Where), line: d.Detail}
+	if d.Severity != engine.SeverityInfo {
+		pd.line = d.Severity.String() + ": " + d.Detail
+	}
+	v.diags = append(v.diags, pd)
+	v.tree.row(engine.Event{URN: pd.urn}).diags++
+	if v.live {
+		v.drawTree()
+		return
+	}
+	u := pd.urn
+	if u == "" {
+		u = v.tree.root.urn
+	}
+	v.interject("    " + u.Type() + " " + u.Name() + "  " + strings.ReplaceAll(pd.line, "\n", "\n    "))
 }
 
 func (v *pulumiView) Notice(s string) {
@@ -250,8 +271,10 @@ func (v *pulumiView) End(o Outcome) {
 	if o.Result != nil {
 		counts = o.Result.Counts
 	}
-	writeLines(v.opts.Out, pulumiResourceLines(v.p, counts, v.op.Preview, v.errored))
-	fmt.Fprintln(v.opts.Out)
+	if total(counts) > 0 || v.errored > 0 || o.Err == nil {
+		writeLines(v.opts.Out, pulumiResourceLines(v.p, counts, v.op.Preview, v.errored))
+		fmt.Fprintln(v.opts.Out)
+	}
 	if !v.op.Preview {
 		fmt.Fprintln(v.opts.Out, "Duration: "+pulumiTotal(v.opts.now().Sub(v.start)))
 		fmt.Fprintln(v.opts.Out)
@@ -262,7 +285,7 @@ func (v *pulumiView) End(o Outcome) {
 // outputLines are the Outputs block: every output after a change, those
 // a preview changes, all of them when a preview has none recorded.
 func (v *pulumiView) outputLines(o Outcome) []string {
-	if o.Result == nil || !o.ShowOutputs && !o.DiffOutputs {
+	if o.Result == nil || o.Err != nil || !o.ShowOutputs && !o.DiffOutputs {
 		return nil
 	}
 	var changes map[string]resource.DiffKind
