@@ -326,3 +326,40 @@ func TestPulumiStyleLeavesOthersAlone(t *testing.T) {
 		t.Errorf("the plinth style changed:\n%s", s)
 	}
 }
+
+// TestPulumiProgramLogs: what the program logs shows as pulumi shows it,
+// on a line under its resource as it comes (an info message without a
+// label) and again in the Diagnostics block; another diagnostic is
+// written as plinth writes it.
+func TestPulumiProgramLogs(t *testing.T) {
+	var out bytes.Buffer
+	v := New(Options{Out: &out, Style: StylePulumi, Now: func() time.Time { return time.Time{} }})
+	v.Begin(puPreview)
+	pet := urn("plinth:random:Pet", "pet")
+	v.Diagnostic(Diagnostic{Severity: engine.SeverityInfo, Summary: "Program output", Detail: "hello", Logged: true})
+	v.Diagnostic(Diagnostic{Severity: engine.SeverityWarning, Summary: "Program warning", Where: string(pet), Detail: "careful", Logged: true})
+	v.Diagnostic(Diagnostic{Severity: engine.SeverityWarning, Summary: "Pending operations", Detail: "see plinth state pending"})
+	v.End(Outcome{Result: &engine.Result{Counts: map[engine.StepOp]int{engine.OpSame: 1}}})
+	want := []string{
+		"Previewing update (dev):",
+		"",
+		"    pulumi:pulumi:Stack p-dev  hello",
+		"    plinth:random:Pet pet  warning: careful",
+		"warning: Pending operations",
+		"    see plinth state pending",
+		"Diagnostics:",
+		"  pulumi:pulumi:Stack (p-dev):",
+		"    hello",
+		"",
+		"  plinth:random:Pet (pet):",
+		"    warning: careful",
+		"",
+		"Resources:",
+		"    1 unchanged",
+		"",
+		"",
+	}
+	if diff := cmp.Diff(want, strings.Split(out.String(), "\n")); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
