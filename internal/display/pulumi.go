@@ -38,6 +38,8 @@ type pulumiView struct {
 	rooted bool
 	height int // lines of the tree drawn last (live)
 	drawn  time.Time
+	stop   chan struct{} // stops the ticker that redraws the elapsed times (live)
+	ticker sync.WaitGroup
 }
 
 // pulumiDiag is a diagnostic about a resource (or the stack), for the
@@ -78,6 +80,33 @@ func (v *pulumiView) Begin(op Operation) {
 	v.started, v.diags, v.errored, v.rooted, v.height = map[resource.URN]time.Time{}, nil, 0, false, 0
 	fmt.Fprintln(v.opts.Out, v.p.paint(colourBold, op.pulumiTitle()))
 	fmt.Fprintln(v.opts.Out)
+	if v.live && v.opts.Tick >= 0 {
+		every := v.opts.Tick
+		if every == 0 {
+			every = 200 * time.Millisecond
+		}
+		v.stop = make(chan struct{})
+		v.ticker.Add(1)
+		go v.tick(every, v.stop)
+	}
+}
+
+// tick redraws the tree every so often, so that the times of the steps
+// in flight go on counting between events.
+func (v *pulumiView) tick(every time.Duration, stop chan struct{}) {
+	defer v.ticker.Done()
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			v.mu.Lock()
+			v.drawTree()
+			v.mu.Unlock()
+		}
+	}
 }
 
 func (v *pulumiView) Event(e engine.Event) {
@@ -254,6 +283,11 @@ func (v *pulumiView) interject(s string) {
 }
 
 func (v *pulumiView) End(o Outcome) {
+	if v.stop != nil {
+		close(v.stop)
+		v.ticker.Wait()
+		v.stop = nil
+	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.live {

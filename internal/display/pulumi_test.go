@@ -6,6 +6,7 @@ import (
 	"errors"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -362,4 +363,54 @@ func TestPulumiProgramLogs(t *testing.T) {
 	if diff := cmp.Diff(want, strings.Split(out.String(), "\n")); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
+}
+
+// TestPulumiTreeTicks: on a terminal the tree is redrawn as time passes,
+// so a step in flight shows how long it has been running, as pulumi's
+// does, and End stops the redrawing.
+func TestPulumiTreeTicks(t *testing.T) {
+	var out syncBuffer
+	var clock sync.Mutex
+	now := time.Time{}
+	tick := func() time.Time {
+		clock.Lock()
+		defer clock.Unlock()
+		now = now.Add(time.Second)
+		return now
+	}
+	v := New(Options{Out: &out, Style: StylePulumi, Mode: Live, Tick: time.Millisecond, Now: tick})
+	v.Begin(puStack)
+	pet := puRes("plinth:random:Pet", "pet", "", "", obj("length", 2))
+	v.Event(puEvent(engine.EventStepStart, engine.OpCreate, nil, pet, false))
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(out.String(), "creating (4s)") && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	v.End(Outcome{Err: errors.New("stopped")})
+	if !strings.Contains(out.String(), "creating (4s)") {
+		t.Fatalf("the tree was not redrawn with the step's running time:\n%s", out.String())
+	}
+	after := out.String()
+	time.Sleep(20 * time.Millisecond)
+	if out.String() != after {
+		t.Errorf("the tree was redrawn after End")
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the ticker and the test at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -253,7 +253,7 @@ func (r *pulumiRow) status(preview bool, now, started time.Time) string {
 		if started.IsZero() {
 			return o.doing
 		}
-		return o.doing + " " + pulumiDuration(now.Sub(started).Truncate(time.Second))
+		return o.doing + " (" + itoa(int(now.Sub(started)/time.Second)) + "s)"
 	case r.phase == rowFailed:
 		return "**" + o.doing + " failed**"
 	case r.phase == rowDone:
