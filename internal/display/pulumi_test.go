@@ -414,3 +414,13 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// TestPulumiDiffInfo: a step's Info groups its changed properties by
+// kind, as pulumi printed "[diff: +prefix~length,separator]" for a pet
+// given a prefix and a new length and separator.
+func TestPulumiDiffInfo(t *testing.T) {
+	cs := []change{{path: "length", kind: resource.DiffUpdate}, {path: "prefix", kind: resource.DiffAdd}, {path: "separator", kind: resource.DiffUpdate}, {path: "tags.a", kind: resource.DiffUpdate}}
+	if got, want := pulumiDiffInfo(cs), "[diff: +prefix~length,separator,tags]"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
