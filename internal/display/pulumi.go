@@ -131,8 +131,11 @@ func (v *pulumiView) Event(e engine.Event) {
 	switch {
 	case e.Kind == engine.EventStepDone && e.Op == engine.OpDeleteReplaced:
 		info = v.tree.row(e).info // the replacement's diff, as pulumi repeats it
-	case e.Kind == engine.EventStepDone || e.Kind == engine.EventStepStart:
+	case e.Kind == engine.EventStepDone || e.Kind == engine.EventStepStart && e.Op != engine.OpRefresh:
 		info = pulumiDiffInfo(changesShown(e))
+	}
+	if e.Kind == engine.EventStepDone && e.Op == engine.OpRefresh {
+		e.Op = refreshOutcome(e)
 	}
 	v.tree.apply(e, info)
 	if v.live {
@@ -142,6 +145,20 @@ func (v *pulumiView) Event(e engine.Event) {
 		return
 	}
 	writeLines(v.opts.Out, v.eventLines(e, info))
+}
+
+// refreshOutcome is what pulumi calls a finished refresh: an update when
+// it found drift, a delete when the resource is gone, same otherwise.
+func refreshOutcome(e engine.Event) engine.StepOp {
+	switch {
+	case e.Err != nil:
+		return engine.OpRefresh
+	case e.New == nil:
+		return engine.OpDelete
+	case len(changes(e)) > 0:
+		return engine.OpUpdate
+	}
+	return engine.OpSame
 }
 
 // diagOf turns a diagnostic event into a line of the Diagnostics block.

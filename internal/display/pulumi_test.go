@@ -144,6 +144,8 @@ func TestPulumiStyle(t *testing.T) {
 		"up-tree.txt":      {opts: Options{Mode: Live}, op: puStack, events: puSteps(false), outcome: up, live: true},
 		"no-changes.txt":   {op: puPreview, outcome: Outcome{Result: &engine.Result{Counts: map[engine.StepOp]int{engine.OpSame: 4}, Outputs: before}, DiffOutputs: true, PriorOutputs: before}},
 		"new-stack.txt":    {op: puPreview, events: puSteps(true)[:1], outcome: newStack},
+		"refresh.txt": {op: Operation{Verb: "refresh", Stack: "dev", Project: "p"}, events: puRefresh(),
+			outcome: Outcome{Result: &engine.Result{Counts: map[engine.StepOp]int{engine.OpUpdate: 1, engine.OpSame: 1}}}},
 		"failed.txt": {op: puPreview, events: []engine.Event{warning, failure},
 			outcome: Outcome{Result: &engine.Result{Counts: map[engine.StepOp]int{engine.OpCreate: 2}}, Err: Summarise("Preview of update failed", failed)}},
 	}
@@ -423,4 +425,23 @@ func TestPulumiDiffInfo(t *testing.T) {
 	if got, want := pulumiDiffInfo(cs), "[diff: +prefix~length,separator,tags]"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
+}
+
+// puRefresh is a refresh that finds a file changed outside plinth and a
+// pet as it was: pulumi calls the first an update and the second same.
+func puRefresh() []engine.Event {
+	pet := puRes("plinth:random:Pet", "pet", "vivid-jaguar", "", obj("length", 2))
+	file := puRes("plinth:fs:File", "file", "/tmp/out/f.txt", "", obj("content", "hi"))
+	drifted := puRes("plinth:fs:File", "file", "/tmp/out/f.txt", "", obj("content", "drift"))
+	var events []engine.Event
+	for _, e := range []engine.Event{
+		puEvent(engine.EventStepDone, engine.OpRefresh, pet, pet, false),
+		puEvent(engine.EventStepDone, engine.OpRefresh, file, drifted, false),
+	} {
+		start := e
+		start.Kind, start.Duration = engine.EventStepStart, 0
+		events = append(events, start, e)
+	}
+	events[3].Diff = resource.DetailedDiff{"content": {Kind: resource.DiffUpdate}}
+	return events
 }
