@@ -260,7 +260,7 @@ func (v *pulumiView) nameOf(e engine.Event) string {
 func (v *pulumiView) Diagnostic(d Diagnostic) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if !d.Logged {
+	if !d.Logged || v.tree == nil { // before any operation: no tree to hang it on
 		v.interject(d.text(v.p))
 		return
 	}

@@ -337,6 +337,7 @@ func TestPulumiStyleLeavesOthersAlone(t *testing.T) {
 func TestPulumiProgramLogs(t *testing.T) {
 	var out bytes.Buffer
 	v := New(Options{Out: &out, Style: StylePulumi, Now: func() time.Time { return time.Time{} }})
+	v.Diagnostic(Diagnostic{Severity: engine.SeverityInfo, Summary: "Program output", Detail: "early", Logged: true})
 	v.Begin(puPreview)
 	pet := urn("plinth:random:Pet", "pet")
 	v.Diagnostic(Diagnostic{Severity: engine.SeverityInfo, Summary: "Program output", Detail: "hello", Logged: true})
@@ -344,6 +345,8 @@ func TestPulumiProgramLogs(t *testing.T) {
 	v.Diagnostic(Diagnostic{Severity: engine.SeverityWarning, Summary: "Pending operations", Detail: "see plinth state pending"})
 	v.End(Outcome{Result: &engine.Result{Counts: map[engine.StepOp]int{engine.OpSame: 1}}})
 	want := []string{
+		"info: Program output",
+		"    early",
 		"Previewing update (dev):",
 		"",
 		"    pulumi:pulumi:Stack p-dev  hello",
