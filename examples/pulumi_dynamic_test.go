@@ -88,9 +88,9 @@ func TestPulumiDynamic(t *testing.T) {
 	}
 
 	p.run("config", "set", "message", "there")
-	p.preview("~ update note (pulumi-nodejs:dynamic:Resource) [diff: ~message]")
+	p.preview("~  pulumi-nodejs:dynamic:Resource note update [diff: ~message]")
 	r = p.run("up", "--yes")
-	if diff := cmp.Diff([]string{"~ updated note (pulumi-nodejs:dynamic:Resource) [diff: ~message]"}, doneLines(r.Stdout)); diff != "" {
+	if diff := cmp.Diff([]string{"~  pulumi-nodejs:dynamic:Resource note updated [diff: ~message]"}, doneLines(r.Stdout)); diff != "" {
 		t.Errorf("up after an edit (-want +got):\n%s\n%s", diff, r.Output())
 	}
 	if diff := cmp.Diff(wantFile("Hello", "there"), p.read("out.txt")); diff != "" {
@@ -101,24 +101,19 @@ func TestPulumiDynamic(t *testing.T) {
 	if _, err := os.Stat(out); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("after destroy, %s: %v; want it removed", out, err)
 	}
-	p.preview("+ create note (pulumi-nodejs:dynamic:Resource)")
+	p.preview("+  pulumi-nodejs:dynamic:Resource note create")
 	p.noSecretWritten()
 }
 
-// doneLines are the lines of an up that say a step was done ("~ updated
-// note (...) [diff: ...]"), without their durations.
+// doneLines are the lines of an up that say a step was done ("~
+// pulumi-nodejs:dynamic:Resource note updated [diff: ...]"), without
+// their durations.
 func doneLines(stdout string) []string {
 	var done []string
-	for _, l := range clitest.ChangeLines(stdout) {
-		if f := strings.Fields(l); len(f) < 2 || !strings.HasSuffix(f[1], "ed") {
-			continue
+	for _, l := range stepLines(stdout) {
+		if f := strings.Fields(l); len(f) >= 4 && strings.HasSuffix(f[3], "ed") {
+			done = append(done, l)
 		}
-		if open := strings.Index(l, ") ("); open >= 0 {
-			if end := strings.Index(l[open+3:], ")"); end >= 0 {
-				l = l[:open+1] + l[open+3+end+1:]
-			}
-		}
-		done = append(done, l)
 	}
 	return done
 }

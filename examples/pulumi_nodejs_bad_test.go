@@ -81,7 +81,7 @@ func TestPulumiNodejsBadInput(t *testing.T) {
 	})
 	writeFile(t, filepath.Join(p.dir, "index.ts"), good)
 	if strings.Contains(p.run("state", "ls").Stdout, "::twin ") {
-		p.preview("- delete twin (plinth:random:Pet)")
+		p.preview("-  plinth:random:Pet twin delete")
 		p.run("up", "--yes", "--skip-preview")
 	}
 	p.preview()

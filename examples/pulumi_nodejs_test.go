@@ -58,7 +58,7 @@ func (p *nodeProject) preview(want ...string) {
 	if r.Code != code {
 		p.t.Fatalf("preview --detailed-exitcode = %d, want %d\n%s", r.Code, code, r.Output())
 	}
-	if diff := cmp.Diff(want, clitest.ChangeLines(r.Stdout), cmpopts.SortSlices(func(a, b string) bool { return a < b }), cmpopts.EquateEmpty()); diff != "" {
+	if diff := cmp.Diff(want, stepLines(r.Stdout), cmpopts.SortSlices(func(a, b string) bool { return a < b }), cmpopts.EquateEmpty()); diff != "" {
 		p.t.Errorf("preview (-want +got):\n%s\n%s", diff, r.Output())
 	}
 }
@@ -123,7 +123,7 @@ func TestPulumiNodejs(t *testing.T) {
 	// An edit that updates: the greeting (config, in Pulumi's own stack
 	// file) reaches the note's file inside the component.
 	appendFile(t, filepath.Join(p.dir, "Pulumi.dev.yaml"), "  pulumi-nodejs:greeting: hi\n")
-	p.preview("~ update note-file (plinth:fs:File) [diff: ~content]")
+	p.preview("~  plinth:fs:File note-file update [diff: ~content]")
 	p.run("up", "--yes", "--skip-preview")
 	if !strings.HasPrefix(p.read("out/note.txt"), "hi, ") {
 		t.Errorf("out/note.txt after the update = %q", p.read("out/note.txt"))
@@ -132,8 +132,10 @@ func TestPulumiNodejs(t *testing.T) {
 	// An edit that replaces: the pet's length; the derived file follows.
 	clitest.Edit(t, p.dir, "index.ts", `new plinth.Pet("pet", { length: 2 })`, `new plinth.Pet("pet", { length: 3 })`)
 	p.preview(
-		"+- replace pet (plinth:random:Pet) [diff: ~length] [forces replacement: length]",
-		"~ update shouted (plinth:fs:File) [diff: ~content]",
+		"++ plinth:random:Pet pet create replacement [diff: ~length]",
+		"+- plinth:random:Pet pet replace [diff: ~length]",
+		"-- plinth:random:Pet pet delete original [diff: ~length]",
+		"~  plinth:fs:File shouted update [diff: ~content]",
 	)
 	p.run("up", "--yes", "--skip-preview")
 	if newPet := strings.Trim(p.output("petName"), `"`); newPet == pet || strings.Count(newPet, "-") != 2 {
@@ -146,7 +148,7 @@ func TestPulumiNodejs(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.run("refresh", "--yes")
-	p.preview("~ update shouted (plinth:fs:File) [diff: ~content]")
+	p.preview("~  plinth:fs:File shouted update [diff: ~content]")
 	p.run("up", "--yes", "--skip-preview")
 
 	// protect: destroy refuses the protected string and keeps the state.

@@ -63,7 +63,7 @@ const (
 func formats() []format {
 	return []format{
 		{name: programYAML, what: "a plinth.yaml program", holds: holdsYAML, load: loadYAML, project: yamlProjectName, style: display.StylePlinth},
-		{name: programPulumi, what: "a Pulumi program", holds: holdsPulumi, project: pulumiProjectName, style: display.StylePlinth},
+		{name: programPulumi, what: "a Pulumi program", holds: holdsPulumi, project: pulumiProjectName, style: display.StylePulumi},
 		{name: programTerraform, what: "a Terraform configuration", holds: hcl.IsConfig, load: loadTerraform, project: tfProjectName, style: display.StyleTerraform},
 	}
 }
@@ -131,7 +131,7 @@ func isPulumiProject(dir string) bool { return formatOf(dir).name == programPulu
 
 // displayStyle is how the views word an operation on the project in
 // dir: terraform's plan and progress lines for a Terraform
-// configuration, plinth's own otherwise.
+// configuration, pulumi's for a Pulumi program, plinth's own otherwise.
 func displayStyle(dir string) display.Style {
 	if dir == "" {
 		dir = "."

@@ -32,9 +32,9 @@ func TestFormatOf(t *testing.T) {
 			want: programYAML},
 		"tf":      {files: map[string]string{"main.tf": ""}, want: programTerraform, style: display.StyleTerraform, terraform: true},
 		"tf.json": {files: map[string]string{"main.tf.json": "{}"}, want: programTerraform, style: display.StyleTerraform, terraform: true},
-		"Pulumi.yaml": {files: map[string]string{"Pulumi.yaml": "name: p\nruntime: nodejs\n"}, want: programPulumi,
+		"Pulumi.yaml": {files: map[string]string{"Pulumi.yaml": "name: p\nruntime: nodejs\n"}, want: programPulumi, style: display.StylePulumi,
 			loadErr: "holds a Pulumi program, which plinth runs but does not otherwise read"},
-		"Pulumi.yaml wins over tf": {files: map[string]string{"Pulumi.yml": "name: p\nruntime: nodejs\n", "main.tf": ""}, want: programPulumi,
+		"Pulumi.yaml wins over tf": {files: map[string]string{"Pulumi.yml": "name: p\nruntime: nodejs\n", "main.tf": ""}, want: programPulumi, style: display.StylePulumi,
 			loadErr: "holds a Pulumi program"},
 		"nothing is read as YAML": {want: programYAML, loadErr: "There is no plinth.yaml"},
 	}

@@ -46,7 +46,7 @@ func (a *app) previewCommand() *cobra.Command {
 	c.Flags().StringVar(&f.savePlan, "save-plan", "", "save the plan to `FILE`, for `plinth up --plan FILE`")
 	markPaths(c, "save-plan")
 	c.Flags().StringVar(&f.genConfigOut, "generate-config-out", "", "write configuration for import blocks that have no resource block to `FILE` (must not exist)")
-	c.Flags().BoolVar(&f.json, "json", false, "write newline-delimited JSON events")
+	c.Flags().BoolVar(&f.json, "json", false, "write newline-delimited JSON events (for a Pulumi program, one JSON document shaped like `pulumi preview --json`)")
 	c.Flags().BoolVar(&f.diff, "diff", false, "show every changed property")
 	c.Flags().IntVarP(&f.parallel, "parallel", "p", 0, "run at most `N` provider steps at once, 1 or more (default 16 per CPU)")
 	f.parallelSet = func() bool { return c.Flags().Changed("parallel") }
@@ -57,7 +57,9 @@ func (a *app) previewCommand() *cobra.Command {
 }
 
 func (a *app) runPreview(ctx context.Context, f previewFlags) error {
-	view := a.newView(f.json, f.diff)
+	vopts := a.viewOptions(f.json, f.diff)
+	vopts.Digest = true // a Pulumi program's preview --json is one document, as pulumi's
+	view := display.New(vopts)
 	r, err := a.prepare(ctx, view)
 	if err != nil {
 		return err

@@ -113,7 +113,7 @@ func programLog(l monitor.Log) display.Diagnostic {
 	case engine.SeverityError:
 		summary = "Program error"
 	}
-	return display.Diagnostic{Severity: l.Severity, Summary: summary, Where: string(l.URN), Detail: strings.TrimRight(l.Message, "\n")}
+	return display.Diagnostic{Severity: l.Severity, Summary: summary, Where: string(l.URN), Detail: strings.TrimRight(l.Message, "\n"), Logged: true}
 }
 
 // pulumiProviderConfig is the default providers' config of a Pulumi

@@ -338,6 +338,11 @@ func closeSession(s *state.Session) error {
 // newView picks the view: JSON when asked, live on a terminal outside
 // CI, plain otherwise.
 func (a *app) newView(jsonOut, diff bool) display.View {
+	return display.New(a.viewOptions(jsonOut, diff))
+}
+
+// viewOptions are the options of the view newView picks.
+func (a *app) viewOptions(jsonOut, diff bool) display.Options {
 	mode := display.Plain
 	switch {
 	case jsonOut:
@@ -345,11 +350,11 @@ func (a *app) newView(jsonOut, diff bool) display.View {
 	case a.env.StdoutTerminal && a.env.getenv("CI") == "":
 		mode = display.Live
 	}
-	return display.New(display.Options{
+	return display.Options{
 		Out: a.env.Stdout, ErrOut: a.env.Stderr, Mode: mode, Style: displayStyle(a.g.dir),
 		Colour: a.colourFor(a.env.StdoutTerminal), Verbose: a.g.verbose, Diff: diff,
 		Now: a.env.now, Width: a.env.Width, Scrubber: a.scrub,
-	})
+	}
 }
 
 // needConfirmation refuses, before anything runs, a change that would

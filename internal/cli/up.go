@@ -84,7 +84,11 @@ func (a *app) runUp(ctx context.Context, f upFlags) error {
 		return err
 	}
 	opts.Plans = plans
-	_, err = r.phase(display.Operation{Verb: "update", Expected: expected}, true, func() (*engine.Result, error) {
+	show := display.Outcome{ShowOutputs: true}
+	if base != nil {
+		show.PriorOutputs = base.Outputs
+	}
+	_, err = r.phaseShowing(display.Operation{Verb: "update", Expected: expected}, show, func() (*engine.Result, error) {
 		res, err := engine.Update(ctx, ev, base, opts)
 		return res, errors.Join(err, r.finishSession(sess, res, err))
 	})

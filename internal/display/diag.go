@@ -24,6 +24,9 @@ type Diagnostic struct {
 	// Path is the place inside a program, such as resources.pet.type.
 	Path   string
 	Detail string
+	// Logged says the program logged it (Detail is its message): the
+	// Pulumi style shows it as pulumi shows a log message.
+	Logged bool
 }
 
 // Error is an error that already reads as a diagnostic. Commands return

@@ -1,6 +1,9 @@
 // Package display shows what an operation is doing: one line per step in
 // plain text, a live view that redraws the steps in flight on a terminal,
-// or newline-delimited JSON for scripts. It renders property diffs with +,
+// or newline-delimited JSON for scripts. The text views speak plinth's
+// words, terraform's (terraform*.go) or pulumi's (pulumi*.go: pulumi's
+// step lines, its resource tree on a terminal, its Outputs and Resources
+// blocks, and preview --json as pulumi's one document). It renders property diffs with +,
 // ~ and - markers (and +- with the properties that force a replacement),
 // masks every secret as [secret] (and, with a Scrubber, removes every
 // secret value the operation knows from free text: provider errors,

@@ -49,6 +49,10 @@ type Options struct {
 	// Scrubber, if set, removes every secret it knows from what the view
 	// writes, and learns the secrets of every event it is shown first.
 	Scrubber *Scrubber
+	// Digest, in JSON mode with StylePulumi, writes a preview as one
+	// document shaped like `pulumi preview --json` (PreviewDigest)
+	// instead of a stream of events.
+	Digest bool
 	// Tick is how often the live view redraws elapsed times; 0 means
 	// 200ms, a negative value never (tests draw by hand).
 	Tick time.Duration
@@ -88,7 +92,10 @@ type Outcome struct {
 	ShowOutputs bool
 	// DiffOutputs shows how a preview changes the stack outputs: those in
 	// Result against PriorOutputs, the recorded ones.
-	DiffOutputs  bool
+	DiffOutputs bool
+	// PriorOutputs are the stack outputs recorded before the operation.
+	// The Pulumi style marks the outputs an update changed with them,
+	// as pulumi does; the other styles read them only with DiffOutputs.
 	PriorOutputs resource.Object
 }
 
@@ -126,6 +133,9 @@ func newView(opts Options) View {
 		// JSON is scrubbed field by field, so that it stays JSON whatever
 		// a secret looks like; its ErrOut is text.
 		opts.ErrOut = opts.Scrubber.Writer(opts.errOut())
+		if opts.Digest && opts.Style == StylePulumi {
+			return newDigestView(opts)
+		}
 		return newJSONView(opts)
 	}
 	opts.Out, opts.ErrOut = opts.Scrubber.Writer(opts.Out), opts.Scrubber.Writer(opts.errOut())
@@ -133,6 +143,9 @@ func newView(opts Options) View {
 		// terraform writes its plan and its progress line by line, on a
 		// terminal too.
 		return newTerraformView(opts)
+	}
+	if opts.Style == StylePulumi {
+		return newPulumiView(opts)
 	}
 	if opts.Mode == Live {
 		return newLiveView(opts)
