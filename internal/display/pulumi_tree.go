@@ -43,7 +43,7 @@ type pulumiTree struct {
 
 // stackURN is the URN pulumi gives a stack's root resource.
 func stackURN(op Operation) resource.URN {
-	return resource.URN("urn:pulumi:" + op.Stack + "::" + op.Project + "::pulumi:pulumi:Stack::" + op.Project + "-" + op.Stack)
+	return resource.NewURN(op.Stack, op.Project, "", "pulumi:pulumi:Stack", op.Project+"-"+op.Stack)
 }
 
 func newPulumiTree(op Operation) *pulumiTree {
