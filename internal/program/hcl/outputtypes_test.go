@@ -49,9 +49,10 @@ output "null" { value = null }
 }
 
 // TestResourceValuesTyped: a resource's attribute that its schema types
-// as a list or a map of a primitive has that type in expressions, as in
-// terraform, so an output of it records list(string) or map(string), not
-// a tuple or an object; a sensitive element stays sensitive.
+// as a list or a map of a primitive, or a list of blocks, has that type
+// in expressions, as in terraform, so an output of it records
+// list(string), map(string) or list(object), not a tuple or an object; a
+// sensitive element stays sensitive.
 func TestResourceValuesTyped(t *testing.T) {
 	strT := schema.Type{Kind: schema.TypeString}
 	props := map[string]schema.Property{
@@ -88,7 +89,7 @@ output "b_sensitive" { value = issensitive(typ_thing.t.keepers["b"]) }
 		got[n] = string(ty)
 	}
 	want := map[string]string{"keepers": `["map","string"]`, "names": `["list","string"]`,
-		"blocks": `["tuple",[["object",{}]]]`, "a_sensitive": `"bool"`, "b_sensitive": `"bool"`}
+		"blocks": `["list",["object",{}]]`, "a_sensitive": `"bool"`, "b_sensitive": `"bool"`}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("output types (-want +got):\n%s", diff)
 	}
