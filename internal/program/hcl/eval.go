@@ -417,7 +417,11 @@ func (r *run) expandForEach(ctx *hcl.EvalContext, e hcl.Expression, what string)
 		return nil, r.report(hcl.Diagnostics{errorAt(e.Range(), "Invalid for_each argument",
 			"Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.")})
 	}
-	v, _ = v.UnmarkDeep()
+	// The marks of the elements stay in each.value: a map whose values
+	// hold a sensitive attribute gives each instance that attribute
+	// sensitive, as in terraform. The keys carry none (a set's marks are
+	// the set's own, refused above).
+	v, _ = v.Unmark()
 	ty := v.Type()
 	switch {
 	case v.IsNull():
@@ -437,9 +441,11 @@ func (r *run) expandForEach(ctx *hcl.EvalContext, e hcl.Expression, what string)
 	for it := v.ElementIterator(); it.Next(); {
 		k, e := it.Element()
 		if ty.IsSetType() {
+			e, _ = e.UnmarkDeep()
 			keys = append(keys, instanceKey{key: e, each: e})
 			continue
 		}
+		k, _ = k.Unmark()
 		keys = append(keys, instanceKey{key: k, each: e})
 	}
 	return keys, true
