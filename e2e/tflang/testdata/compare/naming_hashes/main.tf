@@ -75,7 +75,7 @@ output "shapes" {
     id_b64_len    = length(random_id.suffix.b64_url)
     id_dec_digits = can(tonumber(random_id.suffix.dec))
     string_lower  = alltrue([for s in random_string.s : s.result == lower(s.result) && length(s.result) == 6])
-    uuid_format   = can(regex("^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$", random_uuid.u.result))
+    uuid_format   = can(regex("^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", random_uuid.u.result))
     keepers       = random_id.suffix.keepers
   }
 }
