@@ -28,7 +28,8 @@ import (
 // testdata/tftest/vars the precedence of variables from every source;
 // testdata/tftest/options plan_options (replace, target, refresh), a
 // run's variables from an earlier run's outputs, resource preconditions
-// expected to fail, and a real data source read in a plan run.
+// expected to fail, and a real data source read in a plan run;
+// testdata/tftest/planned outputs an apply keeps from its plan.
 func TestTerraformTestSideBySide(t *testing.T) {
 	needReal(t)
 	tf, _ := exec.LookPath("terraform")
@@ -41,6 +42,7 @@ func TestTerraformTestSideBySide(t *testing.T) {
 		"filter":  {src: "testdata/tftest/suite", filter: []string{"tests/02_fail.tftest.hcl", "tests/07_module.tftest.hcl"}},
 		"mocks":   {src: "testdata/tftest/mocks"},
 		"options": {src: "testdata/tftest/options"},
+		"planned": {src: "testdata/tftest/planned"},
 		"vars":    {src: "testdata/tftest/vars", vars: []string{"a=cli", "b=cli", "c=cli", "d=cli"}},
 	} {
 		src, filter, vars := c.src, c.filter, c.vars

@@ -36,6 +36,15 @@ type Evaluator struct {
 	// uuid(), timestamp() and bcrypt() are then unknown, as in a
 	// terraform plan.
 	planning bool
+	// planned are the output values (root and module outputs, by
+	// address: output.x, module.a["k"].output.x) a preview of this
+	// evaluator found wholly known, shared with its DryRun. An update
+	// keeps them rather than evaluate the outputs again, as terraform's
+	// apply keeps an output's planned value when the plan knew it
+	// whole: a module's var.in != {...} known true in the plan because
+	// var.in was an unknown string stays true once var.in is the
+	// default object. Nil where nothing is shared.
+	planned *sync.Map
 }
 
 var _ engine.Program = (*Evaluator)(nil)
