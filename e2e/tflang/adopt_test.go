@@ -61,6 +61,7 @@ func adoptRoundTrip(t *testing.T, tf, src string) {
 		d.must("apply", "-auto-approve", "-no-color")
 	}
 	want := d.outputs()
+	rememberOutputs(src, want)
 	original, err := os.ReadFile(filepath.Join(d.dir, "terraform.tfstate"))
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -27,6 +28,8 @@ const randomPrefix = "rand_"
 // present, replaces main.tf for a second apply (lifecycle options). A
 // cli.vars, if present, holds NAME=VALUE lines given to both tools as
 // -var (terraform) and --var (plinth), after every .tfvars file.
+// terraform's outputs are those TestAdoptCorpus, which runs first, had
+// from its own terraform apply of the configuration, where it ran one.
 func TestSideBySide(t *testing.T) {
 	needReal(t)
 	dirs, err := filepath.Glob("testdata/compare/*")
@@ -42,8 +45,7 @@ func TestSideBySide(t *testing.T) {
 				t.Log("terraform is not on PATH: skipping the comparison with terraform (install terraform 1.11 to run it)")
 				return
 			}
-			want := terraformApply(t, tf, dir)
-			compareOutputs(t, want, got)
+			compareOutputs(t, terraformOutputsOf(t, tf, dir), got)
 		})
 	}
 }
@@ -123,6 +125,29 @@ func plinthApplyProject(t *testing.T, p *project, src string) map[string]any {
 		t.Errorf("destroy left resources:\n%s", r.Stdout)
 	}
 	return out
+}
+
+// appliedOutputs are terraform's outputs of the configurations of
+// testdata/compare that TestAdoptCorpus applied with terraform (those
+// without a cli.vars, which it does not give), by source directory, so
+// that TestSideBySide, which runs after it, need not apply them again.
+var appliedOutputs sync.Map
+
+// rememberOutputs keeps terraform's outputs of src for TestSideBySide.
+func rememberOutputs(src string, out map[string]any) {
+	if _, err := os.Stat(filepath.Join(src, "cli.vars")); os.IsNotExist(err) {
+		appliedOutputs.Store(src, out)
+	}
+}
+
+// terraformOutputsOf are terraform's outputs of src: those
+// TestAdoptCorpus had, else those of an apply of src now.
+func terraformOutputsOf(t *testing.T, tf, src string) map[string]any {
+	t.Helper()
+	if out, ok := appliedOutputs.Load(src); ok {
+		return out.(map[string]any)
+	}
+	return terraformApply(t, tf, src)
 }
 
 // terraformApply applies a copy of the configuration with terraform on the

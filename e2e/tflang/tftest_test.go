@@ -25,7 +25,11 @@ import (
 // met and missed, state carried between runs, a module block, and a
 // check block that fails unexpected; testdata/tftest/mocks has mock
 // providers (resources and data sources) and overridden resources;
-// testdata/tftest/vars the precedence of variables from every source.
+// testdata/tftest/vars the precedence of variables from every source;
+// testdata/tftest/options plan_options (replace, target, refresh), a
+// run's variables from an earlier run's outputs, resource preconditions
+// expected to fail, and a real data source read in a plan run;
+// testdata/tftest/planned outputs an apply keeps from its plan.
 func TestTerraformTestSideBySide(t *testing.T) {
 	needReal(t)
 	tf, _ := exec.LookPath("terraform")
@@ -34,10 +38,12 @@ func TestTerraformTestSideBySide(t *testing.T) {
 		filter []string
 		vars   []string // NAME=VALUE, given as -var (and -var-file=cli.tfvars with them)
 	}{
-		"all":    {src: "testdata/tftest/suite"},
-		"filter": {src: "testdata/tftest/suite", filter: []string{"tests/02_fail.tftest.hcl", "tests/07_module.tftest.hcl"}},
-		"mocks":  {src: "testdata/tftest/mocks"},
-		"vars":   {src: "testdata/tftest/vars", vars: []string{"a=cli", "b=cli", "c=cli", "d=cli"}},
+		"all":     {src: "testdata/tftest/suite"},
+		"filter":  {src: "testdata/tftest/suite", filter: []string{"tests/02_fail.tftest.hcl", "tests/07_module.tftest.hcl"}},
+		"mocks":   {src: "testdata/tftest/mocks"},
+		"options": {src: "testdata/tftest/options"},
+		"planned": {src: "testdata/tftest/planned"},
+		"vars":    {src: "testdata/tftest/vars", vars: []string{"a=cli", "b=cli", "c=cli", "d=cli"}},
 	} {
 		src, filter, vars := c.src, c.filter, c.vars
 		t.Run(name, func(t *testing.T) {

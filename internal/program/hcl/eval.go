@@ -36,6 +36,15 @@ type Evaluator struct {
 	// uuid(), timestamp() and bcrypt() are then unknown, as in a
 	// terraform plan.
 	planning bool
+	// planned are the output values (root and module outputs, by
+	// address: output.x, module.a["k"].output.x) a preview of this
+	// evaluator found wholly known, shared with its DryRun. An update
+	// keeps them rather than evaluate the outputs again, as terraform's
+	// apply keeps an output's planned value when the plan knew it
+	// whole: a module's var.in != {...} known true in the plan because
+	// var.in was an unknown string stays true once var.in is the
+	// default object. Nil where nothing is shared.
+	planned *sync.Map
 }
 
 var _ engine.Program = (*Evaluator)(nil)
@@ -417,7 +426,11 @@ func (r *run) expandForEach(ctx *hcl.EvalContext, e hcl.Expression, what string)
 		return nil, r.report(hcl.Diagnostics{errorAt(e.Range(), "Invalid for_each argument",
 			"Sensitive values, or values derived from sensitive values, cannot be used as for_each arguments. If used, the sensitive value could be exposed as a resource instance key.")})
 	}
-	v, _ = v.UnmarkDeep()
+	// The marks of the elements stay in each.value: a map whose values
+	// hold a sensitive attribute gives each instance that attribute
+	// sensitive, as in terraform. The keys carry none (a set's marks are
+	// the set's own, refused above).
+	v, _ = v.Unmark()
 	ty := v.Type()
 	switch {
 	case v.IsNull():
@@ -437,9 +450,11 @@ func (r *run) expandForEach(ctx *hcl.EvalContext, e hcl.Expression, what string)
 	for it := v.ElementIterator(); it.Next(); {
 		k, e := it.Element()
 		if ty.IsSetType() {
+			e, _ = e.UnmarkDeep()
 			keys = append(keys, instanceKey{key: e, each: e})
 			continue
 		}
+		k, _ = k.Unmark()
 		keys = append(keys, instanceKey{key: k, each: e})
 	}
 	return keys, true

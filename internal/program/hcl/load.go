@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	version "github.com/hashicorp/go-version"
 	"github.com/hashicorp/hcl/v2"
@@ -151,7 +152,7 @@ func (c *Config) Program(_ map[string]resource.Value, opts program.Options) (*Ev
 	if err := c.checkUnconfigured(opts.GenerateConfigOut); err != nil {
 		return nil, err
 	}
-	return &Evaluator{c: c, inputs: in.vals, opts: opts}, nil
+	return &Evaluator{c: c, inputs: in.vals, opts: opts, planned: &sync.Map{}}, nil
 }
 
 // DefaultProviderConfig gives a default provider the stack config's

@@ -152,3 +152,49 @@ resource "chk_file" "f" {
 		})
 	}
 }
+
+// TestForEachValueKeepsMarks: each.value keeps the sensitive marks of
+// the for_each map's values, as in terraform, so a resource's argument
+// built from each.value.role is sensitive where the map's role was (and
+// an export of the state marks it). The keys stay plain.
+func TestForEachValueKeepsMarks(t *testing.T) {
+	files := map[string]string{
+		"main.tf": `
+variable "users" {
+  type      = map(object({ role = string }))
+  default   = { app = { role = "rw" } }
+  sensitive = true
+}
+locals {
+  built = { for k in nonsensitive(toset(keys(var.users))) : k => { role = var.users[k].role, name = k } }
+}
+module "m" {
+  source   = "./m"
+  for_each = local.built
+  role     = each.value.role
+  name     = each.value.name
+  key      = each.key
+}
+output "o" {
+  value = { for k, m in module.m : k => m.s }
+}
+`,
+		"m/main.tf": `
+variable "role" {}
+variable "name" {}
+variable "key" {}
+output "s" {
+  value = [issensitive(var.role), issensitive(var.name), issensitive(var.key)]
+}
+`,
+	}
+	mon, err := runConfig(t, files, program.Options{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := resource.NewObject(resource.Object{"app": resource.NewArray(
+		resource.NewBool(true), resource.NewBool(false), resource.NewBool(false))})
+	if diff := cmp.Diff(want.String(), mon.outputs["o"].String()); diff != "" {
+		t.Errorf("issensitive of role, name and key in each instance (-terraform +plinth):\n%s", diff)
+	}
+}

@@ -116,13 +116,18 @@ func (r *run) output(n *node, inst *modInst) bool {
 	if !r.customConditions(ctx, o.preconditions, "Module output value precondition failed") {
 		return false
 	}
-	v, ds := o.value.Value(ctx)
-	if !r.report(ds) {
-		return false
+	v, ok := r.plannedOutput(inst.prefix + "output." + o.name)
+	if !ok {
+		var ds hcl.Diagnostics
+		v, ds = o.value.Value(ctx)
+		if !r.report(ds) {
+			return false
+		}
 	}
 	if !r.ephemeralOutput(o, inst, v) {
 		return false
 	}
+	r.planOutput(inst.prefix+"output."+o.name, o, v)
 	if o.sensitive {
 		v = v.Mark(sensitive)
 	} else if inst.call == nil && hasSensitive(v) {
@@ -131,6 +136,29 @@ func (r *run) output(n *node, inst *modInst) bool {
 	}
 	inst.set("output."+o.name, v)
 	return true
+}
+
+// plannedOutput is the value a preview of this evaluator found for the
+// output at addr, wholly known, for an update to keep (see
+// Evaluator.planned); false in a preview, or where there is none.
+func (r *run) plannedOutput(addr string) (cty.Value, bool) {
+	if r.planning || r.planned == nil || r.opts.Destroy {
+		return cty.NilVal, false
+	}
+	v, ok := r.planned.Load(addr)
+	if !ok {
+		return cty.NilVal, false
+	}
+	return v.(cty.Value), true
+}
+
+// planOutput records, in a preview, an output's value if it is wholly
+// known and not ephemeral, for the update that follows.
+func (r *run) planOutput(addr string, o *output, v cty.Value) {
+	if !r.planning || r.planned == nil || o.ephemeral || !v.IsWhollyKnown() {
+		return
+	}
+	r.planned.Store(addr, v)
 }
 
 func hasSensitive(v cty.Value) bool {

@@ -1,10 +1,14 @@
 package hcl
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/sdk/resource"
@@ -49,9 +53,10 @@ output "null" { value = null }
 }
 
 // TestResourceValuesTyped: a resource's attribute that its schema types
-// as a list or a map of a primitive has that type in expressions, as in
-// terraform, so an output of it records list(string) or map(string), not
-// a tuple or an object; a sensitive element stays sensitive.
+// as a list or a map of a primitive, or a list of blocks, has that type
+// in expressions, as in terraform, so an output of it records
+// list(string), map(string) or list(object), not a tuple or an object; a
+// sensitive element stays sensitive.
 func TestResourceValuesTyped(t *testing.T) {
 	strT := schema.Type{Kind: schema.TypeString}
 	props := map[string]schema.Property{
@@ -88,7 +93,7 @@ output "b_sensitive" { value = issensitive(typ_thing.t.keepers["b"]) }
 		got[n] = string(ty)
 	}
 	want := map[string]string{"keepers": `["map","string"]`, "names": `["list","string"]`,
-		"blocks": `["tuple",[["object",{}]]]`, "a_sensitive": `"bool"`, "b_sensitive": `"bool"`}
+		"blocks": `["list",["object",{}]]`, "a_sensitive": `"bool"`, "b_sensitive": `"bool"`}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("output types (-want +got):\n%s", diff)
 	}
@@ -170,5 +175,75 @@ output "input" { value = terraform_data.net.input }
 	want := map[string]string{"subnets": `["list","string"]`, "input": `["list","string"]`}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("output types (-want +got):\n%s", diff)
+	}
+}
+
+// TestUpdateKeepsPlannedOutputs: an output whose value the preview of
+// the same evaluator knew whole keeps that value in the update, as
+// terraform's apply keeps a planned output it knew; one the preview did
+// not know is evaluated again. Invicton-Labs' input-provided module
+// relies on it: var.in != {...} is known true in the plan because var.in
+// is an unknown string, and stays true once the apply finds var.in null
+// and takes the (equal) default. Without a preview, every output is
+// evaluated.
+func TestUpdateKeepsPlannedOutputs(t *testing.T) {
+	files := map[string]string{
+		"main.tf": `
+resource "t_thing" "r" {}
+module "m" {
+  source = "./m"
+  in     = t_thing.r.id == "22" ? "foo" : null
+}
+output "provided" { value = module.m.provided }
+output "id" { value = t_thing.r.id }
+`,
+		"m/main.tf": `
+variable "in" {
+  type     = any
+  nullable = false
+  default  = { a = [] }
+}
+output "provided" { value = var.in != { a = [] } }
+`,
+	}
+	dir := t.TempDir()
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(p engine.Program, preview bool) resource.Object {
+		mon := &fakeMonitor{preview: preview, regs: map[string]engine.Registration{}, schemas: testSchemas}
+		if err := p.Run(context.Background(), mon); err != nil {
+			t.Fatal(err)
+		}
+		return mon.outputs
+	}
+	ev, err := c.Program(nil, program.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	planned := run(ev.DryRun(), true)
+	applied := run(ev, false)
+	alone, err := c.Program(nil, program.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	unplanned := run(alone, false)
+	got := map[string]string{
+		"planned": planned["provided"].String(), "applied": applied["provided"].String(),
+		"applied id": applied["id"].String(), "without a preview": unplanned["provided"].String(),
+	}
+	want := map[string]string{"planned": "true", "applied": "true", "applied id": `"t_thing.r"`, "without a preview": "false"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("provided (-want +got):\n%s", diff)
 	}
 }

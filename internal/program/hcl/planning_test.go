@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/plinth-iac/plinth/internal/engine"
@@ -54,5 +55,42 @@ output "hash" { value = bcrypt("x") }
 	err = ev.Run(context.Background(), mon)
 	if err == nil || !containsAll(err.Error(), "Resource precondition failed", "checked during the plan") {
 		t.Errorf("the update: %v, want the precondition on timestamp() to fail", err)
+	}
+}
+
+// TestUntargetedResourceUnchecked: a resource the engine left alone,
+// outside the operation's targets, has its postconditions unchecked, as
+// terraform leaves it out of a targeted run; a resource in the run has
+// them checked.
+func TestUntargetedResourceUnchecked(t *testing.T) {
+	files := map[string]string{"main.tf": `
+resource "t_thing" "left" {
+  v = "old"
+  lifecycle {
+    postcondition {
+      condition     = self.v == "new"
+      error_message = "left is checked."
+    }
+  }
+}
+resource "t_thing" "kept" {
+  v = "old"
+  lifecycle {
+    postcondition {
+      condition     = self.v == "new"
+      error_message = "kept is checked."
+    }
+  }
+}
+`}
+	mon := &fakeMonitor{outcome: func(name string) (engine.StepOp, []string) {
+		if name == "t_thing.left" {
+			return "", nil
+		}
+		return engine.OpSame, nil
+	}}
+	_, err := runConfigOn(t, files, program.Options{}, mon)
+	if err == nil || !strings.Contains(err.Error(), "kept is checked.") || strings.Contains(err.Error(), "left is checked.") {
+		t.Errorf("want only kept's postcondition to fail, got: %v", err)
 	}
 }

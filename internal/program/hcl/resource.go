@@ -154,9 +154,15 @@ func (r *run) registerInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.E
 		r.mu.Unlock()
 		v := typedObject(resultMarks(resourceOutputs(res), r.resultSchemas[rc], reg.Inputs), r.resultSchemas[rc])
 		v = argTyped(v, rc.typ, vals)
-		set(v, !r.postconditions(rc, ctx, v))
+		// A resource outside the targets (--target) was left alone: as
+		// terraform, which leaves it out of the run, check nothing of it.
+		set(v, !leftAlone(res) && !r.postconditions(rc, ctx, v))
 	})
 }
+
+// leftAlone reports whether the engine left a registered resource alone
+// because it is outside the operation's targets.
+func leftAlone(res engine.Registered) bool { return res.Custom && res.Op == "" }
 
 // postconditions checks a resource's or data source's postconditions
 // against its value, self; it reports whether they all hold.

@@ -14,12 +14,12 @@ import (
 // typedObject is objectToCty for a resource's or data source's value,
 // with each attribute whose schema type is a list or a map of a primitive
 // converted to that type, as terraform types the value by its schema:
-// random_id's keepers is a map(string) and tls_self_signed_cert's
-// dns_names a list(string), not an object and a tuple. So an output of
-// one has terraform's type, which the state records for an export. An
-// attribute of another schema type (plinth's schemas do not tell a set
-// from a list, nor keep nested blocks' types), or whose value does not
-// convert, keeps its natural type.
+// random_id's keepers is a map(string), tls_self_signed_cert's dns_names
+// a list(string) and its subject blocks a list(object({...})), not an
+// object and tuples. So an output of one has terraform's type, which the
+// state records for an export. An attribute of another schema type
+// (plinth's schemas do not tell a set from a list), or whose value does
+// not convert, keeps its natural type.
 func typedObject(o resource.Object, props map[string]schema.Property) cty.Value {
 	attrs := make(map[string]cty.Value, len(o))
 	for k, e := range o {
@@ -39,6 +39,9 @@ func typedAttr(v cty.Value, t schema.Type) cty.Value {
 		return v
 	}
 	ty, ok := ctyType(t)
+	if !ok && collection && v.IsKnown() {
+		ty, ok = blockType(t)
+	}
 	if !ok {
 		return v
 	}
@@ -47,6 +50,48 @@ func typedAttr(v cty.Value, t schema.Type) cty.Value {
 		return v
 	}
 	return c
+}
+
+// blockType is the cty type of a list or map of objects (nested blocks,
+// or attributes of a nested object type) whose attributes all have a
+// type the schema tells: an object's attribute of dynamic type is
+// cty.DynamicPseudoType, which keeps the value's own type. Every
+// attribute is optional, so that converting to the type sets those a
+// value leaves out (plinth's values drop nulls) to null. False where
+// some part has no such type (a tuple, an object without properties
+// known, a dynamic element).
+func blockType(t schema.Type) (cty.Type, bool) {
+	switch t.Kind {
+	case schema.TypeArray, schema.TypeMap:
+		if t.Elem == nil {
+			return cty.NilType, false
+		}
+		et, ok := blockType(*t.Elem)
+		if !ok {
+			return cty.NilType, false
+		}
+		if t.Kind == schema.TypeMap {
+			return cty.Map(et), true
+		}
+		return cty.List(et), true
+	case schema.TypeObject:
+		attrs := make(map[string]cty.Type, len(t.Properties))
+		names := make([]string, 0, len(t.Properties))
+		for name, p := range t.Properties {
+			names = append(names, name)
+			if p.Type.Kind == schema.TypeAny {
+				attrs[name] = cty.DynamicPseudoType
+				continue
+			}
+			at, ok := blockType(p.Type)
+			if !ok {
+				return cty.NilType, false
+			}
+			attrs[name] = at
+		}
+		return cty.ObjectWithOptionalAttrs(attrs, names), true
+	}
+	return ctyType(t)
 }
 
 // dynamicTypes are the Terraform types of the known, non-null arguments

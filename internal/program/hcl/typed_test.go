@@ -1,6 +1,7 @@
 package hcl
 
 import (
+	"github.com/google/go-cmp/cmp"
 	"testing"
 
 	"github.com/zclconf/go-cty/cty"
@@ -33,5 +34,57 @@ func TestUnknownAttributesHaveTheirSchemaType(t *testing.T) {
 	other := cty.ObjectVal(map[string]cty.Value{"a": cty.EmptyTupleVal})
 	if ne := v.GetAttr("result").NotEqual(other); !ne.IsKnown() || ne.False() {
 		t.Errorf("an unknown string != an object = %#v, want a known true", ne)
+	}
+}
+
+// TestBlocksHaveTheirSchemaType: a list or a map of nested blocks (or of
+// nested objects) is typed by the schema, as terraform types it:
+// tls_self_signed_cert's subject is a list(object({...})) with every
+// attribute, not a tuple of objects with the attributes that happen to
+// be set, so an output of it records terraform's type and an exported
+// state plans clean. A part of no known type keeps the value's type.
+func TestBlocksHaveTheirSchemaType(t *testing.T) {
+	str := schema.Type{Kind: schema.TypeString}
+	subject := schema.Type{Kind: schema.TypeObject, Properties: map[string]schema.Property{
+		"common_name":    {Type: str},
+		"country":        {Type: str},
+		"street_address": {Type: schema.Type{Kind: schema.TypeArray, Elem: &str}},
+		"free":           {Type: schema.Type{Kind: schema.TypeAny}},
+	}}
+	props := map[string]schema.Property{
+		"subject": {Type: schema.Type{Kind: schema.TypeArray, Elem: &subject}},
+		"empty":   {Type: schema.Type{Kind: schema.TypeArray, Elem: &subject}},
+		"by_name": {Type: schema.Type{Kind: schema.TypeMap, Elem: &subject}},
+		"tuple":   {Type: schema.Type{Kind: schema.TypeArray, Elem: &schema.Type{Kind: schema.TypeAny}}},
+	}
+	block := resource.NewObject(resource.Object{
+		"common_name":    resource.NewString("api"),
+		"street_address": resource.NewArray(resource.NewString("a")),
+		"free":           resource.NewNumber(1),
+	})
+	v := typedObject(resource.Object{
+		"subject": resource.NewArray(block),
+		"empty":   resource.NewArray(),
+		"by_name": resource.NewObject(resource.Object{"x": block}),
+		"tuple":   resource.NewArray(resource.NewString("a"), resource.NewNumber(1)),
+	}, props)
+	subjectT := cty.Object(map[string]cty.Type{
+		"common_name": cty.String, "country": cty.String, "street_address": cty.List(cty.String), "free": cty.Number,
+	})
+	want := map[string]string{
+		"subject": cty.List(subjectT).GoString(),
+		"empty":   cty.List(cty.Object(map[string]cty.Type{"common_name": cty.String, "country": cty.String, "street_address": cty.List(cty.String), "free": cty.DynamicPseudoType})).GoString(),
+		"by_name": cty.Map(subjectT).GoString(),
+		"tuple":   cty.Tuple([]cty.Type{cty.String, cty.Number}).GoString(),
+	}
+	got := map[string]string{}
+	for name := range want {
+		got[name] = v.GetAttr(name).Type().GoString()
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("attribute types (-want +got):\n%s", diff)
+	}
+	if c := v.GetAttr("subject").Index(cty.NumberIntVal(0)).GetAttr("country"); !c.IsNull() {
+		t.Errorf("an unset block attribute is %#v, want null", c)
 	}
 }

@@ -47,7 +47,8 @@ type Run struct {
 	rng      hcl.Range       // the block's header
 	expectAt hcl.Range       // the expect_failures attribute
 
-	overrides []*override // the run's override_resource blocks
+	overrides []*override  // the run's override_resource blocks
+	plan      *planOptions // the plan_options block; nil without one
 }
 
 // assert is an assert block.
@@ -208,6 +209,8 @@ func (r *Run) decodeBlock(blk *hcl.Block) hcl.Diagnostics {
 		return ds
 	case "module":
 		return r.decodeModule(blk)
+	case "plan_options":
+		return r.decodePlanOptions(blk)
 	case "override_resource", "override_data":
 		o, ds := decodeOverride(blk)
 		if o != nil {

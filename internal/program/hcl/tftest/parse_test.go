@@ -13,26 +13,29 @@ import (
 // diagnostic at its file:line:col.
 func TestParseErrors(t *testing.T) {
 	tests := map[string][]string{
-		"provider":           {"provider.tftest.hcl:1:1: Unsupported block in a test file"},
-		"command_string":     {"command_string.tftest.hcl:2:13: Invalid run block command"},
-		"command_keyword":    {"command_keyword.tftest.hcl:2:13: Invalid run block command"},
-		"state_key":          {"state_key.tftest.hcl:2:3: Unsupported run block argument"},
-		"plan_options":       {"plan_options.tftest.hcl:2:3: Unsupported block in a run block"},
-		"expect_not_list":    {"expect_not_list.tftest.hcl:2:21: Invalid expect_failures"},
-		"expect_expression":  {"expect_expression.tftest.hcl:2:32: Invalid expect_failures reference"},
-		"duplicate_run":      {"duplicate_run.tftest.hcl:3:5: Duplicate run block"},
-		"module_version":     {"module_version.tftest.hcl:4:5: Unsupported module version"},
-		"module_source_type": {"module_source_type.tftest.hcl:3:14: Invalid module source"},
-		"module_registry":    {"module_registry.tftest.hcl:3:14: Unsupported module source"},
-		"assert_no_message":  {"assert_no_message.tftest.hcl:2:10: Missing required argument"},
-		"unknown_argument":   {"unknown_argument.tftest.hcl:2:3: Unsupported argument"},
-		"syntax":             {"syntax.tftest.hcl:1:9: Unclosed configuration block"},
-		"mock_alias":         {"mock_alias.tftest.hcl:2:3: Unsupported mock_provider argument"},
-		"mock_override":      {"mock_override.tftest.hcl:2:3: Unsupported block in a mock_provider block"},
-		"mock_values":        {"mock_values.tftest.hcl:3:16: Invalid mock values"},
-		"override_data":      {"override_data.tftest.hcl:1:1: Unsupported block in a test file"},
-		"override_during":    {"override_during.tftest.hcl:4:5: Unsupported override argument"},
-		"override_target":    {"override_target.tftest.hcl:2:12: Invalid override target"},
+		"provider":            {"provider.tftest.hcl:1:1: Unsupported block in a test file"},
+		"command_string":      {"command_string.tftest.hcl:2:13: Invalid run block command"},
+		"command_keyword":     {"command_keyword.tftest.hcl:2:13: Invalid run block command"},
+		"state_key":           {"state_key.tftest.hcl:2:3: Unsupported run block argument"},
+		"plan_options":        {"plan_options.tftest.hcl:3:12: Unsupported plan mode"},
+		"plan_mode_string":    {"plan_mode_string.tftest.hcl:3:12: Invalid plan mode"},
+		"plan_replace_string": {"plan_replace_string.tftest.hcl:3:30: Invalid replace"},
+		"plan_refresh":        {"plan_refresh.tftest.hcl:3:15: Invalid refresh option"},
+		"expect_not_list":     {"expect_not_list.tftest.hcl:2:21: Invalid expect_failures"},
+		"expect_expression":   {"expect_expression.tftest.hcl:2:32: Invalid expect_failures reference"},
+		"duplicate_run":       {"duplicate_run.tftest.hcl:3:5: Duplicate run block"},
+		"module_version":      {"module_version.tftest.hcl:4:5: Unsupported module version"},
+		"module_source_type":  {"module_source_type.tftest.hcl:3:14: Invalid module source"},
+		"module_registry":     {"module_registry.tftest.hcl:3:14: Unsupported module source"},
+		"assert_no_message":   {"assert_no_message.tftest.hcl:2:10: Missing required argument"},
+		"unknown_argument":    {"unknown_argument.tftest.hcl:2:3: Unsupported argument"},
+		"syntax":              {"syntax.tftest.hcl:1:9: Unclosed configuration block"},
+		"mock_alias":          {"mock_alias.tftest.hcl:2:3: Unsupported mock_provider argument"},
+		"mock_override":       {"mock_override.tftest.hcl:2:3: Unsupported block in a mock_provider block"},
+		"mock_values":         {"mock_values.tftest.hcl:3:16: Invalid mock values"},
+		"override_data":       {"override_data.tftest.hcl:1:1: Unsupported block in a test file"},
+		"override_during":     {"override_during.tftest.hcl:4:5: Unsupported override argument"},
+		"override_target":     {"override_target.tftest.hcl:2:12: Invalid override target"},
 	}
 	for name, want := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -74,6 +77,38 @@ func TestParse(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("runs (-want +got):\n%s", diff)
+	}
+}
+
+// TestParsePlanOptions reads the plan_options of each run: the
+// addresses to replace and to target.
+func TestParsePlanOptions(t *testing.T) {
+	f, err := Parse("../../../../e2e/tflang/testdata/tftest/options", "tests/plan_options.tftest.hcl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]string{}
+	for _, r := range f.Runs() {
+		if r.plan == nil {
+			continue
+		}
+		var addrs []string
+		for _, tr := range r.plan.replace {
+			addrs = append(addrs, "replace "+traversalAddr(tr))
+		}
+		for _, tr := range r.plan.target {
+			addrs = append(addrs, "target "+traversalAddr(tr))
+		}
+		got[r.Name] = addrs
+	}
+	want := map[string][]string{
+		"replace":     {"replace random_pet.p"},
+		"normal_mode": nil,
+		"no_refresh":  nil,
+		"targeted":    {"target random_pet.p"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("plan options by run (-want +got):\n%s", diff)
 	}
 }
 

@@ -52,13 +52,23 @@ func (fr *fileRunner) runOne(ctx context.Context, r *Run) result {
 	}
 	sc := ev.Scoped()
 	plan := sc.Planning()
-	_, err = engine.Preview(ctx, plan, ms.snap, fr.c.Options(nil, mocks))
+	opts, bad := r.withPlanOptions(ctx, fr.c.Options(nil, mocks), ms.snap, plan)
+	if len(bad) > 0 {
+		return failed(bad...)
+	}
+	if len(opts.Targets) > 0 {
+		warns.take() // learning the targets evaluated the configuration once already
+		plan = sc.Planning()
+	}
+	_, err = engine.Preview(ctx, plan, ms.snap, opts)
 	if r.Command == Plan || err != nil {
 		return fr.judge(r, ms, plan, err, warns.take(), r.Command == Apply)
 	}
 	warns.take() // the apply evaluates the configuration again and says it again
 	j := state.NewMemoryJournal(ms.snap)
-	_, err = engine.Update(ctx, sc, ms.snap, fr.c.Options(j, mocks))
+	upd := fr.c.Options(j, mocks)
+	upd.Targets, upd.Replace = opts.Targets, opts.Replace
+	_, err = engine.Update(ctx, sc, ms.snap, upd)
 	ms.snap, ms.vars, ms.mocks = j.Snapshot(), rv, mocks
 	return fr.judge(r, ms, sc, err, warns.take(), false)
 }

@@ -1,0 +1,5 @@
+run "a" {
+  plan_options {
+    mode = "normal"
+  }
+}

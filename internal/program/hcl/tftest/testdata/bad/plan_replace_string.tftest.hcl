@@ -1,0 +1,5 @@
+run "a" {
+  plan_options {
+    replace = [random_pet.a, "b"]
+  }
+}
