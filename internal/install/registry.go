@@ -30,8 +30,8 @@ type Registry struct {
 	Token func(host string) string
 }
 
-// ErrUnreachable wraps every failure to reach a registry host.
-var ErrUnreachable = errors.New("could not reach the registry")
+// ErrUnreachable wraps every failure to reach a registry or mirror host.
+var ErrUnreachable = errors.New("could not reach")
 
 // Available is a version a registry lists, and the platforms and
 // protocols it says it has packages for.
@@ -236,7 +236,7 @@ func (r *Registry) send(ctx context.Context, u, host, token string) (*http.Respo
 	}
 	resp, err := r.client().Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("%w %s: %v. Check the network and the host's name; offline, put the providers where plinth finds them (.terraform/providers, or a plugin directory) instead", ErrUnreachable, host, err)
+		return nil, fmt.Errorf("%w %s: %v. Check the network and the host's name. Offline, or where the host is blocked, install from a mirror instead: a filesystem_mirror (a directory terraform providers mirror DIR fills) or a network_mirror block in the provider_installation block of the CLI configuration (TF_CLI_CONFIG_FILE or ~/.terraformrc), or a plugin cache (TF_PLUGIN_CACHE_DIR) that holds the locked versions", ErrUnreachable, host, err)
 	}
 	switch {
 	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:

@@ -124,22 +124,31 @@ func (r *Registry) getAll(ctx context.Context, u, host string) ([]byte, error) {
 
 // download saves a zip into dir and checks its SHA-256 against want.
 func (r *Registry) download(ctx context.Context, u, host, dir, want string) (string, error) {
+	path, got, err := r.save(ctx, u, host, dir)
+	if err != nil {
+		return "", err
+	}
+	if !strings.EqualFold(got, want) {
+		return "", fmt.Errorf("the downloaded zip %s has SHA-256 %s, but its signed checksum is %s: it was changed or corrupted", u, got, want)
+	}
+	return path, nil
+}
+
+// save downloads a zip into dir and returns its path and hex SHA-256.
+func (r *Registry) save(ctx context.Context, u, host, dir string) (string, string, error) {
 	body, err := r.get(ctx, u, host)
 	if err != nil {
-		return "", fmt.Errorf("downloading %s: %w", u, err)
+		return "", "", fmt.Errorf("downloading %s: %w", u, err)
 	}
 	defer body.Close()
 	f, err := os.CreateTemp(dir, "package-*.zip")
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	defer f.Close()
 	h := sha256.New()
 	if _, err := io.Copy(io.MultiWriter(f, h), body); err != nil {
-		return "", fmt.Errorf("downloading %s: %w", u, err)
+		return "", "", fmt.Errorf("downloading %s: %w", u, err)
 	}
-	if got := hex.EncodeToString(h.Sum(nil)); !strings.EqualFold(got, want) {
-		return "", fmt.Errorf("the downloaded zip %s has SHA-256 %s, but its signed checksum is %s: it was changed or corrupted", u, got, want)
-	}
-	return f.Name(), f.Close()
+	return f.Name(), hex.EncodeToString(h.Sum(nil)), f.Close()
 }

@@ -45,6 +45,7 @@ type Finder struct {
 	found   *scan
 	mu      sync.Mutex
 	probed  map[string]string // path -> version
+	warned  map[string]bool   // dev_overrides already warned of
 	probeMu sync.Mutex        // one probe at a time
 }
 
@@ -110,6 +111,9 @@ func (e *NotFoundError) writeNotExecutable(b *strings.Builder) {
 // versions go to the one found first; a Pulumi-protocol plugin is preferred
 // to a Terraform one when the request names no Source or Protocol.
 func (f *Finder) Find(ctx context.Context, req Request) (Plugin, error) {
+	if p, ok, err := f.devOverride(req); ok {
+		return p, err
+	}
 	constraint, err := parseConstraint(req.Version)
 	if err != nil {
 		return Plugin{}, fmt.Errorf("package %s: %w", req.Name, err)

@@ -66,7 +66,8 @@ type Server struct {
 	// TamperZip serves zips with one byte changed after they were summed.
 	TamperZip bool
 	// Token, when set, is the bearer token service discovery and the
-	// providers.v1 endpoints require (401 without it).
+	// providers.v1 endpoints require (401 without it); the network
+	// mirror does not.
 	Token string
 	// TokenOnFile records that a file download carried an Authorization
 	// header, which a client should not send there.
@@ -187,7 +188,7 @@ func (s *Server) serve(w http.ResponseWriter, req *http.Request) {
 	if req.Header.Get("Authorization") != "" && strings.HasPrefix(p, "/files/") {
 		s.TokenOnFile = true
 	}
-	if s.Token != "" && !strings.HasPrefix(p, "/files/") && req.Header.Get("Authorization") != "Bearer "+s.Token {
+	if s.Token != "" && !strings.HasPrefix(p, "/files/") && !strings.HasPrefix(p, MirrorPath) && req.Header.Get("Authorization") != "Bearer "+s.Token {
 		http.Error(w, "a token is required", http.StatusUnauthorized)
 		return
 	}
@@ -201,6 +202,8 @@ func (s *Server) serve(w http.ResponseWriter, req *http.Request) {
 		s.serveProviders(w, strings.Split(strings.TrimPrefix(p, "/v1/providers/"), "/"))
 	case strings.HasPrefix(p, "/v1/modules/"):
 		s.serveModules(w, strings.Split(strings.TrimPrefix(p, "/v1/modules/"), "/"))
+	case strings.HasPrefix(p, MirrorPath):
+		s.serveMirror(w, strings.Split(strings.TrimPrefix(p, MirrorPath), "/"))
 	case strings.HasPrefix(p, "/files/"):
 		s.serveFile(w, strings.TrimPrefix(p, "/files/"))
 	default:
