@@ -16,6 +16,7 @@ import (
 	"github.com/plinth-iac/plinth/internal/langhost"
 	"github.com/plinth-iac/plinth/internal/monitor"
 	"github.com/plinth-iac/plinth/internal/program"
+	"github.com/plinth-iac/plinth/internal/program/hcl"
 	"github.com/plinth-iac/plinth/internal/secrets"
 	"github.com/plinth-iac/plinth/internal/state"
 	"github.com/plinth-iac/plinth/sdk/resource"
@@ -78,6 +79,11 @@ func (a *app) prepareFor(ctx context.Context, view display.View, runsProgram boo
 		a.scrub.Learn(v)
 	}
 	src := providerSource(ws.dir, a.env.getenv, a.env.Stderr, a.g.verbose)
+	if hcl.IsConfig(ws.dir) {
+		if err := checkTerraformProviders(ctx, ws.dir, src.Finder); err != nil {
+			return nil, err
+		}
+	}
 	return &stackRun{a: a, ws: ws, project: p, crypter: c, config: cfg, view: view, source: src}, nil
 }
 
