@@ -28,7 +28,12 @@ type Registry struct {
 	// a bearer token to its service discovery and providers.v1 endpoints
 	// (never to package downloads), as terraform sends it.
 	Token func(host string) string
+	// Offline is the advice an unreachable host's error ends with; ""
+	// is the advice for Terraform providers (mirrors, a plugin cache).
+	Offline string
 }
+
+const providersOffline = "Offline, or where the host is blocked, install from a mirror instead: a filesystem_mirror (a directory terraform providers mirror DIR fills) or a network_mirror block in the provider_installation block of the CLI configuration (TF_CLI_CONFIG_FILE or ~/.terraformrc), or a plugin cache (TF_PLUGIN_CACHE_DIR) that holds the locked versions"
 
 // ErrUnreachable wraps every failure to reach a registry or mirror host.
 var ErrUnreachable = errors.New("could not reach")
@@ -236,7 +241,11 @@ func (r *Registry) send(ctx context.Context, u, host, token string) (*http.Respo
 	}
 	resp, err := r.client().Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("%w %s: %v. Check the network and the host's name. Offline, or where the host is blocked, install from a mirror instead: a filesystem_mirror (a directory terraform providers mirror DIR fills) or a network_mirror block in the provider_installation block of the CLI configuration (TF_CLI_CONFIG_FILE or ~/.terraformrc), or a plugin cache (TF_PLUGIN_CACHE_DIR) that holds the locked versions", ErrUnreachable, host, err)
+		advice := r.Offline
+		if advice == "" {
+			advice = providersOffline
+		}
+		return nil, fmt.Errorf("%w %s: %v. Check the network and the host's name. %s", ErrUnreachable, host, err, advice)
 	}
 	switch {
 	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
