@@ -81,6 +81,11 @@ func providerSource(projectDir string, getenv func(string) string, logs io.Write
 	src := registry.NewSource(env, builtins(projectDir), pulumi, terraform)
 	src.Mu = registry.Mu(mu.Config{Dir: projectDir, Log: tfLog})
 	src.Finder.Warn = func(msg string) { fmt.Fprintln(logs, "warning: "+msg) }
+	src.Install = func(ctx context.Context, pkg, version, downloadURL string) error {
+		spec := install.PluginSpec{Kind: "resource", Name: pkg, Version: version, Server: downloadURL}
+		_, err := pluginInstaller(getenv, logs).Install(ctx, spec)
+		return err
+	}
 	return src
 }
 

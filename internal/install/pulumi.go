@@ -120,6 +120,9 @@ func (in *PluginInstaller) Install(ctx context.Context, s PluginSpec) (string, e
 	if err := s.Check(); err != nil {
 		return "", err
 	}
+	if in.Dir == "" {
+		return "", errors.New("there is no plugin cache to install into: set PULUMI_HOME or HOME")
+	}
 	final := filepath.Join(in.Dir, s.DirName())
 	if err := os.MkdirAll(in.Dir, 0o755); err != nil {
 		return "", fmt.Errorf("making the plugin cache %s: %w", in.Dir, err)
@@ -248,4 +251,3 @@ func untarFile(path, dir string) error {
 	defer f.Close()
 	return untarGz(f, dir)
 }
-

@@ -29,7 +29,7 @@ type Request struct {
 }
 
 // Finder resolves requests against the plugins in an Env. It is safe for
-// concurrent use; discovery runs once, on first use.
+// concurrent use; discovery runs on first use, and again after Rescan.
 type Finder struct {
 	// Env says where to look.
 	Env Env
@@ -41,7 +41,7 @@ type Finder struct {
 	// unknown; nil discards them.
 	Warn func(message string)
 
-	once    sync.Once
+	scanMu  sync.Mutex
 	found   *scan
 	mu      sync.Mutex
 	probed  map[string]string // path -> version
@@ -52,8 +52,20 @@ type Finder struct {
 func (f *Finder) plugins() []Plugin { return f.scanned().plugins }
 
 func (f *Finder) scanned() *scan {
-	f.once.Do(func() { f.found = discover(f.Env) })
+	f.scanMu.Lock()
+	defer f.scanMu.Unlock()
+	if f.found == nil {
+		f.found = discover(f.Env)
+	}
 	return f.found
+}
+
+// Rescan forgets what discovery found, so that the next lookup looks on
+// disk again (after a plugin was installed).
+func (f *Finder) Rescan() {
+	f.scanMu.Lock()
+	defer f.scanMu.Unlock()
+	f.found = nil
 }
 
 // NotFoundError says no installed plugin satisfies a request, and lists
