@@ -122,3 +122,15 @@ func TestDevOverrides(t *testing.T) {
 		t.Errorf("up does not warn of the override:\n%s", up.Stderr)
 	}
 }
+
+// TestHelpNamesTheProgramFormats: plinth --help describes the three
+// program formats and says a Terraform configuration needs plinth init
+// (it said only "reads the program in plinth.yaml").
+func TestHelpNamesTheProgramFormats(t *testing.T) {
+	out := clitest.MustRun(t, t.TempDir(), clitest.Options{}, "--help").Stdout
+	for _, w := range []string{"plinth.yaml     plinth's own YAML program", "Pulumi.yaml     a Pulumi program", "*.tf            a Terraform configuration; run plinth init first"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("--help does not say %q:\n%s", w, out)
+		}
+	}
+}

@@ -16,7 +16,6 @@ import (
 	"github.com/plinth-iac/plinth/internal/langhost"
 	"github.com/plinth-iac/plinth/internal/monitor"
 	"github.com/plinth-iac/plinth/internal/program"
-	"github.com/plinth-iac/plinth/internal/program/hcl"
 	"github.com/plinth-iac/plinth/internal/secrets"
 	"github.com/plinth-iac/plinth/internal/state"
 	"github.com/plinth-iac/plinth/sdk/resource"
@@ -79,7 +78,7 @@ func (a *app) prepareFor(ctx context.Context, view display.View, runsProgram boo
 		a.scrub.Learn(v)
 	}
 	src := providerSource(ws.dir, a.env.getenv, a.env.Stderr, a.g.verbose)
-	if hcl.IsConfig(ws.dir) {
+	if p.Terraform() {
 		if err := checkTerraformProviders(ctx, ws.dir, src.Finder); err != nil {
 			return nil, err
 		}
