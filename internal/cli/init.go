@@ -164,6 +164,9 @@ func writeLock(out io.Writer, path string, old, next *lock.File) error {
 // environment (as Go would read them from the process's).
 func (a *app) registry(conf install.CLIConfig) (*install.Registry, error) {
 	reg := &install.Registry{Hosts: conf.Hosts, Token: conf.TokenFunc(a.env.getenv)}
+	if a.env.StdoutTerminal {
+		reg.Progress = progressBars(a.env.Stdout)
+	}
 	if path := a.env.getenv("SSL_CERT_FILE"); path != "" {
 		pem, err := os.ReadFile(path)
 		if err != nil {

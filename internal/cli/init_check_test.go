@@ -134,3 +134,21 @@ func TestHelpNamesTheProgramFormats(t *testing.T) {
 		}
 	}
 }
+
+// TestInitDrawsProgressBarsOnATerminal: on a terminal each package
+// download gets a progress bar, ended at 100%; off one (the other init
+// tests) the output is plain lines only.
+func TestInitDrawsProgressBarsOnATerminal(t *testing.T) {
+	_, env := initRegistry(t)
+	dir := initConfig(t, madeUpHost)
+	out := clitest.MustRun(t, dir, clitest.Options{Env: env, StdoutTerminal: true}, "init").Stdout
+	for _, w := range []string{"\r  terraform-provider-random_3.9.0_", "\r  terraform-provider-time_0.14.1_", "100% "} {
+		if !strings.Contains(out, w) {
+			t.Errorf("init on a terminal does not draw %q:\n%q", w, out)
+		}
+	}
+	plain := clitest.MustRun(t, initConfig(t, madeUpHost), clitest.Options{Env: env}, "init").Stdout
+	if strings.Contains(plain, "\r") {
+		t.Errorf("init off a terminal draws progress:\n%q", plain)
+	}
+}

@@ -83,7 +83,11 @@ func (a *app) pluginInstallCommand() *cobra.Command {
 // pluginInstaller installs Pulumi plugins into Pulumi's plugin cache,
 // reporting on standard output.
 func (a *app) pluginInstaller() *install.PluginInstaller {
-	return pluginInstaller(a.env.getenv, a.env.Stdout)
+	in := pluginInstaller(a.env.getenv, a.env.Stdout)
+	if a.env.StdoutTerminal {
+		in.Registry.Progress = progressBars(a.env.Stdout)
+	}
+	return in
 }
 
 // pluginInstaller installs into $PULUMI_HOME/plugins, else

@@ -31,6 +31,11 @@ type Registry struct {
 	// Offline is the advice an unreachable host's error ends with; ""
 	// is the advice for Terraform providers (mirrors, a plugin cache).
 	Offline string
+	// Progress, if set, is told of each package download: it returns
+	// the writer that sees the bytes as they arrive and the function to
+	// call when the download ends. size is -1 when the server does not
+	// say.
+	Progress func(name string, size int64) (io.Writer, func())
 }
 
 const providersOffline = "Offline, or where the host is blocked, install from a mirror instead: a filesystem_mirror (a directory terraform providers mirror DIR fills) or a network_mirror block in the provider_installation block of the CLI configuration (TF_CLI_CONFIG_FILE or ~/.terraformrc), or a plugin cache (TF_PLUGIN_CACHE_DIR) that holds the locked versions"

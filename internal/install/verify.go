@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"strings"
 
 	"github.com/ProtonMail/go-crypto/openpgp"
@@ -136,18 +137,28 @@ func (r *Registry) download(ctx context.Context, u, host, dir, want string) (str
 
 // save downloads a zip into dir and returns its path and hex SHA-256.
 func (r *Registry) save(ctx context.Context, u, host, dir string) (string, string, error) {
-	body, err := r.get(ctx, u, host)
+	resp, err := r.send(ctx, u, host, "")
+	if err == nil && resp.StatusCode != 200 {
+		resp.Body.Close()
+		err = fmt.Errorf("%s answered %s", u, resp.Status)
+	}
 	if err != nil {
 		return "", "", fmt.Errorf("downloading %s: %w", u, err)
 	}
-	defer body.Close()
-	f, err := os.CreateTemp(dir, "package-*.zip")
+	defer resp.Body.Close()
+	f, err := os.CreateTemp(dir, "package-*")
 	if err != nil {
 		return "", "", err
 	}
 	defer f.Close()
 	h := sha256.New()
-	if _, err := io.Copy(io.MultiWriter(f, h), body); err != nil {
+	var w io.Writer = io.MultiWriter(f, h)
+	if r.Progress != nil {
+		bar, done := r.Progress(path.Base(resp.Request.URL.Path), resp.ContentLength)
+		defer done()
+		w = io.MultiWriter(w, bar)
+	}
+	if _, err := io.Copy(w, resp.Body); err != nil {
 		return "", "", fmt.Errorf("downloading %s: %w", u, err)
 	}
 	return f.Name(), hex.EncodeToString(h.Sum(nil)), f.Close()
