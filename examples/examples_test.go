@@ -56,9 +56,9 @@ func TestExamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, e := range entries {
-		// The Terraform example needs real providers: e2e/tflang's
-		// TestTerraformExample runs it; the Pulumi programs have tests of
-		// their own.
+		// The Terraform example needs real providers and a registry:
+		// TestTerraformExampleInitThenUp runs it; the Pulumi programs have
+		// tests of their own.
 		if e.IsDir() && e.Name() != "terraform" && !isPulumiExample(e.Name()) {
 			if _, ok := examples[e.Name()]; !ok {
 				t.Errorf("example %s has no end-to-end scenario in this test", e.Name())
