@@ -45,7 +45,7 @@ type Finder struct {
 	found   *scan
 	mu      sync.Mutex
 	probed  map[string]string // path -> version
-	warned  map[string]bool   // dev_overrides already warned of
+	warned  map[string]bool   // warnings already given
 	probeMu sync.Mutex        // one probe at a time
 }
 
@@ -163,8 +163,8 @@ func (f *Finder) unversioned(req Request, cands []Plugin) int {
 		}
 		pick = i
 	}
-	if pick >= 0 && f.Warn != nil {
-		f.Warn(fmt.Sprintf("using %s for package %s: its version is unknown (its file name carries none), so plinth cannot check it against %q; name it %s_v<version> to check", cands[pick].Path, req.Name, req.Version, cands[pick].Path))
+	if pick >= 0 {
+		f.warnOnce(fmt.Sprintf("using %s for package %s: its version is unknown (its file name carries none), so plinth cannot check it against %q; name it %s_v<version> to check", cands[pick].Path, req.Name, req.Version, cands[pick].Path))
 	}
 	return pick
 }

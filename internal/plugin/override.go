@@ -31,8 +31,8 @@ func (f *Finder) devOverride(req Request) (Plugin, bool, error) {
 		}
 		dir := f.Env.DevOverrides[addr]
 		p, err := overrideBinary(dir, req.Name, addr)
-		if err == nil && f.Warn != nil && f.firstUse(addr) {
-			f.Warn(fmt.Sprintf("provider %s comes from %s, as the CLI configuration's dev_overrides says: it may not match any released version, and its version constraints and the dependency lock file are not checked", addr, dir))
+		if err == nil {
+			f.warnOnce(fmt.Sprintf("provider %s comes from %s, as the CLI configuration's dev_overrides says: it may not match any released version, and its version constraints and the dependency lock file are not checked", addr, dir))
 		}
 		return p, true, err
 	}
@@ -55,15 +55,18 @@ func overrideBinary(dir, name, addr string) (Plugin, error) {
 	return Plugin{}, fmt.Errorf("provider %s: the dev_overrides directory %s holds no executable terraform-provider-%s file; build the provider there (go install with GOBIN=%s) or change dev_overrides in the CLI configuration", addr, dir, name, dir)
 }
 
-// firstUse reports whether this is the first time an override is used,
-// so that its warning is given once.
-func (f *Finder) firstUse(addr string) bool {
+// warnOnce gives a warning to Warn the first time it is given: a
+// lookup may be made more than once for a provider (plinth checks a
+// Terraform configuration's providers before it runs it).
+func (f *Finder) warnOnce(msg string) {
 	f.mu.Lock()
-	defer f.mu.Unlock()
 	if f.warned == nil {
 		f.warned = map[string]bool{}
 	}
-	first := !f.warned[addr]
-	f.warned[addr] = true
-	return first
+	first := !f.warned[msg]
+	f.warned[msg] = true
+	f.mu.Unlock()
+	if first && f.Warn != nil {
+		f.Warn(msg)
+	}
 }
