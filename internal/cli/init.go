@@ -84,7 +84,7 @@ func (a *app) runInit(c *cobra.Command, upgrade bool) error {
 	fmt.Fprintln(out, "Initializing provider plugins...")
 	warnDevOverrides(a.env.Stderr, conf.Installation.DevOverrides, "Skip plinth init when using provider development overrides: they need nothing installed.")
 	in := &install.Installer{Dir: dir, Registry: reg, Upgrade: upgrade, Out: out, CacheDir: a.pluginCache(conf),
-		Installation: conf.Installation}
+		Installation: conf.Installation, ImpliedMirrors: install.ImpliedMirrorDirs(dir, a.env.getenv)}
 	next, err := in.Install(c.Context(), reqs, old)
 	if err != nil {
 		return display.Errorf("Failed to install provider", "%s", err)

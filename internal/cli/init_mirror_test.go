@@ -16,7 +16,7 @@ import (
 // mirrorCase is a provider_installation block (%MIRROR% is a filesystem
 // mirror directory, %NET% the registry's network mirror URL).
 type mirrorCase struct {
-	installation string
+	installation string // "": none, with the mirror in ~/.terraform.d/plugins
 	packed       bool     // the filesystem mirror holds zips
 	wantLines    []string // lines plinth init prints
 }
@@ -45,6 +45,10 @@ var mirrorCases = map[string]mirrorCase{
 		wantLines: []string{"- Installed registry.plinth.test/hashicorp/random v3.9.0 (verified checksum)",
 			"- Installed registry.plinth.test/hashicorp/time v0.14.1 (signed, key ID K)"},
 	},
+	"implied mirror ~/.terraform.d/plugins, no provider_installation": {
+		wantLines: []string{"- Installed registry.plinth.test/hashicorp/random v3.9.0 (unauthenticated)",
+			"- Installed registry.plinth.test/hashicorp/time v0.14.1 (unauthenticated)"},
+	},
 	"filesystem mirror for time only, direct excluding it": {
 		installation: `filesystem_mirror {
     path    = "%MIRROR%"
@@ -64,9 +68,15 @@ var mirrorCases = map[string]mirrorCase{
 func mirrorEnv(t *testing.T, srv *registrytest.Server, env map[string]string, tc mirrorCase) map[string]string {
 	t.Helper()
 	mirror := t.TempDir()
+	if tc.installation == "" {
+		mirror = filepath.Join(env["HOME"], ".terraform.d", "plugins")
+	}
 	srv.WriteMirror(t, mirror, madeUpHost, tc.packed)
 	inst := strings.NewReplacer("%MIRROR%", mirror, "%NET%", srv.URL+registrytest.MirrorPath).Replace(tc.installation)
-	rc := readFile(t, env["TF_CLI_CONFIG_FILE"]) + "provider_installation {\n  " + inst + "\n}\n"
+	rc := readFile(t, env["TF_CLI_CONFIG_FILE"])
+	if inst != "" {
+		rc += "provider_installation {\n  " + inst + "\n}\n"
+	}
 	path := filepath.Join(t.TempDir(), "terraformrc")
 	if err := os.WriteFile(path, []byte(rc), 0o644); err != nil {
 		t.Fatal(err)

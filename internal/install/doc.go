@@ -35,7 +35,9 @@
 // or unpacked directories, linked), network mirrors (the provider network
 // mirror protocol; packages checked against the hashes they list) and
 // direct (the registry), with include and exclude patterns; dev_overrides
-// are skipped (internal/plugin uses their binaries).
+// are skipped (internal/plugin uses their binaries). Without the block,
+// terraform's implied local mirror directories (ImpliedMirrorDirs) serve
+// the providers they hold, the registry the rest.
 //
 // PluginInstaller installs Pulumi resource plugins into Pulumi's plugin
 // cache as the pulumi CLI does (pluginDownloadURL, release tarball names,
@@ -44,8 +46,8 @@
 // internal/registry's Install hook that the CLI fills, for programs that
 // name a version not on disk.
 //
-// Left out for now: terraform's implied local mirror directories,
-// credentials helpers and module sources other than those above.
+// Left out for now: credentials helpers and module sources other than
+// those above.
 // internal/plugin finds what this package installs; neither imports the
 // other.
 package install

@@ -48,13 +48,45 @@ type Installer struct {
 	// which methods (direct, filesystem and network mirrors) install
 	// which providers. Zero installs every provider from its registry.
 	Installation Installation
+	// ImpliedMirrors are the directories terraform searches as
+	// filesystem mirrors when the CLI configuration has no
+	// provider_installation block (ImpliedMirrorDirs): a provider found
+	// in one is installed from there only, any other directly.
+	ImpliedMirrors []string
+}
+
+// ImpliedMirrorDirs are terraform's implied local mirror directories for
+// a configuration directory: terraform.d/plugins in it,
+// ~/.terraform.d/plugins, and terraform/plugins under the XDG data
+// directories ($XDG_DATA_HOME, else ~/.local/share; $XDG_DATA_DIRS, else
+// /usr/local/share and /usr/share).
+func ImpliedMirrorDirs(dir string, getenv func(string) string) []string {
+	out := []string{filepath.Join(dir, "terraform.d", "plugins")}
+	home := getenv("HOME")
+	if home != "" {
+		out = append(out, filepath.Join(home, ".terraform.d", "plugins"))
+	}
+	data := getenv("XDG_DATA_HOME")
+	if data == "" && home != "" {
+		data = filepath.Join(home, ".local", "share")
+	}
+	dirs := getenv("XDG_DATA_DIRS")
+	if dirs == "" {
+		dirs = "/usr/local/share:/usr/share"
+	}
+	for _, d := range append([]string{data}, filepath.SplitList(dirs)...) {
+		if d != "" {
+			out = append(out, filepath.Join(d, "terraform", "plugins"))
+		}
+	}
+	return out
 }
 
 // methodsFor lists the installation methods whose include and exclude
 // patterns admit the provider, in the configuration's order.
 func (in *Installer) methodsFor(p tfaddr.Provider) ([]method, error) {
 	if !in.Installation.Explicit {
-		return []method{{MethodConfig{Kind: Direct}, registrySource{in.Registry}}}, nil
+		return in.impliedMethods(p)
 	}
 	var out []method
 	for _, m := range in.Installation.Methods {
@@ -69,6 +101,23 @@ func (in *Installer) methodsFor(p tfaddr.Provider) ([]method, error) {
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("provider %s: no method of the CLI configuration's provider_installation block includes it; add it to the include patterns of one (or remove it from an exclude)", p.ForDisplay())
+	}
+	return out, nil
+}
+
+// impliedMethods are terraform's methods without a provider_installation
+// block: the implied mirror directories that hold the provider, else its
+// registry.
+func (in *Installer) impliedMethods(p tfaddr.Provider) ([]method, error) {
+	var out []method
+	for _, dir := range in.ImpliedMirrors {
+		m := fsMirror{path: dir, pl: in.platform()}
+		if vs, err := m.versions(context.Background(), p); err == nil && len(vs) > 0 {
+			out = append(out, method{MethodConfig{Kind: FilesystemMirror, Location: dir}, m})
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, method{MethodConfig{Kind: Direct}, registrySource{in.Registry}})
 	}
 	return out, nil
 }
