@@ -16,7 +16,7 @@ import (
 // mirrorCase is a provider_installation block (%MIRROR% is a filesystem
 // mirror directory, %NET% the registry's network mirror URL).
 type mirrorCase struct {
-	installation string // "": none, with the mirror in ~/.terraform.d/plugins
+	installation string   // "": none, with the mirror in ~/.terraform.d/plugins
 	packed       bool     // the filesystem mirror holds zips
 	wantLines    []string // lines plinth init prints
 }
