@@ -38,7 +38,7 @@ type Registry struct {
 	Progress func(name string, size int64) (io.Writer, func())
 }
 
-const providersOffline = "Offline, or where the host is blocked, install from a mirror instead: a filesystem_mirror (a directory terraform providers mirror DIR fills) or a network_mirror block in the provider_installation block of the CLI configuration (TF_CLI_CONFIG_FILE or ~/.terraformrc), or a plugin cache (TF_PLUGIN_CACHE_DIR) that holds the locked versions"
+const providersOffline = "Offline, or where the host is blocked, install from a mirror instead: a filesystem_mirror (a directory terraform providers mirror DIR fills) or a network_mirror block in the provider_installation block of the CLI configuration (TF_CLI_CONFIG_FILE or ~/.terraformrc); without that block, packages in ~/.terraform.d/plugins/HOST/NAMESPACE/TYPE/VERSION/OS_ARCH are used as they are. A plugin cache (TF_PLUGIN_CACHE_DIR) that holds the locked versions also serves"
 
 // ErrUnreachable wraps every failure to reach a registry or mirror host.
 var ErrUnreachable = errors.New("could not reach")
