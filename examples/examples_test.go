@@ -56,10 +56,10 @@ func TestExamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, e := range entries {
-		// The Terraform example needs real providers: e2e/tflang's
-		// TestTerraformExample runs it; the Pulumi programs have tests of
-		// their own, and so has the example provider (its package and
-		// e2e/tfserve/acceptance).
+		// The Terraform example needs real providers and a registry:
+		// TestTerraformExampleInitThenUp runs it; the Pulumi programs have
+		// tests of their own, and so has the example provider (its package
+		// and e2e/tfserve/acceptance).
 		if e.IsDir() && e.Name() != "terraform" && e.Name() != "provider" && !isPulumiExample(e.Name()) {
 			if _, ok := examples[e.Name()]; !ok {
 				t.Errorf("example %s has no end-to-end scenario in this test", e.Name())

@@ -1,6 +1,7 @@
 # A Terraform configuration plinth runs unchanged: ./run.sh (from the
-# repository root: examples/terraform/run.sh) builds the providers from
-# the Go module proxy and runs `plinth up`.
+# repository root: examples/terraform/run.sh) runs `plinth init`, which
+# installs the providers from a local registry the script starts, then
+# `plinth up`.
 
 terraform {
   required_providers {

@@ -17,7 +17,7 @@ func TestUnknownSubcommand(t *testing.T) {
 	}{
 		"stack":  {[]string{"stack", "export"}, []string{`unknown command "export" for "plinth stack"`, "init, ls, output, rm, select"}},
 		"state":  {[]string{"state", "lss"}, []string{`unknown command "lss" for "plinth state"`, `did you mean "ls"?`}},
-		"plugin": {[]string{"plugin", "list"}, []string{`unknown command "list" for "plinth plugin"`, "its commands are: ls"}},
+		"plugin": {[]string{"plugin", "list"}, []string{`unknown command "list" for "plinth plugin"`, "its commands are: install, ls"}},
 		"config": {[]string{"config", "unset"}, []string{`unknown command "unset" for "plinth config"`}},
 		"root":   {[]string{"stat"}, []string{`unknown command "stat" for "plinth"`, `did you mean "stack" or "state"?`}},
 	}

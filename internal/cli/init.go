@@ -8,10 +8,15 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
+
+	tfaddr "github.com/hashicorp/terraform-registry-address"
 
 	"github.com/spf13/cobra"
 
 	"github.com/plinth-iac/plinth/internal/display"
+	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/install"
 	"github.com/plinth-iac/plinth/internal/install/lock"
 	"github.com/plinth-iac/plinth/internal/program/hcl"
@@ -77,7 +82,9 @@ func (a *app) runInit(c *cobra.Command, upgrade bool) error {
 		return display.Errorf("Invalid dependency lock file", "%s", err)
 	}
 	fmt.Fprintln(out, "Initializing provider plugins...")
-	in := &install.Installer{Dir: dir, Registry: reg, Upgrade: upgrade, Out: out, CacheDir: a.pluginCache(conf)}
+	warnDevOverrides(a.env.Stderr, conf.Installation.DevOverrides, "Skip plinth init when using provider development overrides: they need nothing installed.")
+	in := &install.Installer{Dir: dir, Registry: reg, Upgrade: upgrade, Out: out, CacheDir: a.pluginCache(conf),
+		Installation: conf.Installation, ImpliedMirrors: install.ImpliedMirrorDirs(dir, a.env.getenv)}
 	next, err := in.Install(c.Context(), reqs, old)
 	if err != nil {
 		return display.Errorf("Failed to install provider", "%s", err)
@@ -157,6 +164,9 @@ func writeLock(out io.Writer, path string, old, next *lock.File) error {
 // environment (as Go would read them from the process's).
 func (a *app) registry(conf install.CLIConfig) (*install.Registry, error) {
 	reg := &install.Registry{Hosts: conf.Hosts, Token: conf.TokenFunc(a.env.getenv)}
+	if a.env.StdoutTerminal {
+		reg.Progress = progressBars(a.env.Stdout)
+	}
 	if path := a.env.getenv("SSL_CERT_FILE"); path != "" {
 		pem, err := os.ReadFile(path)
 		if err != nil {
@@ -171,4 +181,26 @@ func (a *app) registry(conf install.CLIConfig) (*install.Registry, error) {
 		reg.HTTP = &http.Client{Transport: tr}
 	}
 	return reg, nil
+}
+
+// warnDevOverrides warns, as terraform does, that the CLI
+// configuration's dev_overrides are in effect; advice ends the warning.
+func warnDevOverrides(w io.Writer, overrides map[string]string, advice string) {
+	if len(overrides) == 0 {
+		return
+	}
+	addrs := make([]string, 0, len(overrides))
+	for a := range overrides {
+		addrs = append(addrs, a)
+	}
+	sort.Strings(addrs)
+	var b strings.Builder
+	b.WriteString("The following provider development overrides are set in the CLI configuration:\n")
+	for _, a := range addrs {
+		p, _ := tfaddr.ParseProviderSource(a)
+		fmt.Fprintf(&b, " - %s in %s\n", p.ForDisplay(), overrides[a])
+	}
+	b.WriteString("\n" + advice)
+	d := display.Diagnostic{Severity: engine.SeverityWarning, Summary: "Provider development overrides are in effect", Detail: b.String()}
+	fmt.Fprintln(w, d.Format(false))
 }

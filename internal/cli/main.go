@@ -69,9 +69,15 @@ func (a *app) rootCommand() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "plinth",
 		Short: "Plinth makes real infrastructure match a program",
-		Long: "Plinth reads the program in plinth.yaml, compares it with the state it recorded\n" +
-			"for the stack, and drives Terraform and Pulumi providers to create, update,\n" +
-			"replace and delete resources until the two agree.",
+		Long: "Plinth reads a program, compares it with the state it recorded for the stack, and\n" +
+			"drives Terraform and Pulumi providers to create, update, replace and delete resources\n" +
+			"until the two agree. The program in the project directory (-C) is one of:\n" +
+			"  plinth.yaml     plinth's own YAML program\n" +
+			"  Pulumi.yaml     a Pulumi program, started by the language runtime it names (the\n" +
+			"                  runtimes docs/cli.md lists); missing plugins are installed on up\n" +
+			"  *.tf            a Terraform configuration; run plinth init first to install its\n" +
+			"                  modules and providers from their registries\n" +
+			"plinth.yaml wins over Pulumi.yaml, and Pulumi.yaml over .tf files.",
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}

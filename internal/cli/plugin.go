@@ -2,17 +2,21 @@ package cli
 
 import (
 	"fmt"
+	"io"
+	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/plinth-iac/plinth/internal/display"
+	"github.com/plinth-iac/plinth/internal/install"
 	"github.com/plinth-iac/plinth/internal/plugin"
 )
 
 func (a *app) pluginCommand() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "plugin",
-		Short: "List the provider plugins plinth can use",
+		Short: "List the provider plugins plinth can use, and install Pulumi plugins",
 		Args:  cobra.NoArgs,
 	}
 	var probe bool
@@ -46,6 +50,55 @@ func (a *app) pluginCommand() *cobra.Command {
 		},
 	}
 	ls.Flags().BoolVar(&probe, "probe", false, "start Pulumi plugins whose file name gives no version to ask them")
-	c.AddCommand(ls)
+	c.AddCommand(ls, a.pluginInstallCommand())
 	return c
+}
+
+// pluginInstallCommand is `plinth plugin install resource NAME VERSION`,
+// pulumi plugin install's counterpart.
+func (a *app) pluginInstallCommand() *cobra.Command {
+	var server string
+	c := &cobra.Command{
+		Use:   "install resource NAME VERSION",
+		Short: "Install a Pulumi resource plugin into Pulumi's plugin cache",
+		Long: "Install downloads pulumi-resource-NAME-vVERSION-OS-ARCH.tar.gz, as pulumi plugin install does,\n" +
+			"from --server (a pluginDownloadURL; ${VERSION}, ${OS} and ${ARCH} in it are replaced), else\n" +
+			"from PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES's URL for the name, else from Pulumi's GitHub\n" +
+			"releases and get.pulumi.com, and unpacks it into $PULUMI_HOME/plugins (~/.pulumi/plugins)\n" +
+			"as resource-NAME-vVERSION, where plinth and pulumi find it. Where the server publishes\n" +
+			"pulumi-NAME_VERSION_checksums.txt, the tarball's SHA-256 must be listed there.",
+		Args: cobra.ExactArgs(3),
+		RunE: func(c *cobra.Command, args []string) error {
+			spec := install.PluginSpec{Kind: args[0], Name: args[1], Version: args[2], Server: server}
+			if _, err := a.pluginInstaller().Install(c.Context(), spec); err != nil {
+				return display.Errorf("Failed to install plugin", "%s", err)
+			}
+			return nil
+		},
+	}
+	c.Flags().StringVar(&server, "server", "", "the `URL` to download the plugin from (its pluginDownloadURL)")
+	return c
+}
+
+// pluginInstaller installs Pulumi plugins into Pulumi's plugin cache,
+// reporting on standard output.
+func (a *app) pluginInstaller() *install.PluginInstaller {
+	in := pluginInstaller(a.env.getenv, a.env.Stdout)
+	if a.env.StdoutTerminal {
+		in.Registry.Progress = progressBars(a.env.Stdout)
+	}
+	return in
+}
+
+// pluginInstaller installs into $PULUMI_HOME/plugins, else
+// ~/.pulumi/plugins, honouring PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES.
+func pluginInstaller(getenv func(string) string, out io.Writer) *install.PluginInstaller {
+	dir := ""
+	if home := getenv("PULUMI_HOME"); home != "" {
+		dir = filepath.Join(home, "plugins")
+	} else if home := getenv("HOME"); home != "" {
+		dir = filepath.Join(home, ".pulumi", "plugins")
+	}
+	return &install.PluginInstaller{Dir: dir, Out: out,
+		Registry: &install.Registry{Offline: install.PulumiOffline}, Overrides: getenv("PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES")}
 }

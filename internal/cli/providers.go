@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 
+	"github.com/plinth-iac/plinth/internal/install"
 	"github.com/plinth-iac/plinth/internal/plugin"
 	"github.com/plinth-iac/plinth/internal/provider"
 	"github.com/plinth-iac/plinth/internal/provider/inproc"
@@ -76,9 +77,15 @@ func providerSource(projectDir string, getenv func(string) string, logs io.Write
 		Warn: func(msg string) { fmt.Fprintln(logs, "warning: "+msg) }})
 	env := plugin.DefaultEnv(projectDir)
 	env.Getenv = getenv
+	env.DevOverrides = devOverrides(getenv, logs)
 	src := registry.NewSource(env, builtins(projectDir), pulumi, terraform)
 	src.Mu = registry.Mu(mu.Config{Dir: projectDir, Log: tfLog})
 	src.Finder.Warn = func(msg string) { fmt.Fprintln(logs, "warning: "+msg) }
+	src.Install = func(ctx context.Context, pkg, version, downloadURL string) error {
+		spec := install.PluginSpec{Kind: "resource", Name: pkg, Version: version, Server: downloadURL}
+		_, err := pluginInstaller(getenv, logs).Install(ctx, spec)
+		return err
+	}
 	return src
 }
 
@@ -117,4 +124,14 @@ func provisionerSource(projectDir string) provisioner.Source {
 		}
 		return tfplugin.StartProvisioner(ctx, tfplugin.Config{Path: path, Dir: projectDir, Name: name})
 	}}
+}
+
+// devOverrides are the CLI configuration's dev_overrides; a CLI
+// configuration that cannot be read is warned of and has none.
+func devOverrides(getenv func(string) string, logs io.Writer) map[string]string {
+	conf, err := install.ReadCLIConfig(install.CLIConfigPath(getenv))
+	if err != nil {
+		fmt.Fprintln(logs, "warning: "+err.Error()+"; its dev_overrides are not used")
+	}
+	return conf.Installation.DevOverrides
 }

@@ -79,6 +79,11 @@ func (a *app) prepareFor(ctx context.Context, view display.View, runsProgram boo
 		a.scrub.Learn(v)
 	}
 	src := providerSource(ws.dir, a.env.getenv, a.env.Stderr, a.g.verbose)
+	if p.Terraform() {
+		if err := checkTerraformProviders(ctx, ws.dir, src.Finder); err != nil {
+			return nil, err
+		}
+	}
 	return &stackRun{a: a, ws: ws, project: p, crypter: c, config: cfg, view: view, source: src}, nil
 }
 

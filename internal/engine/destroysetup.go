@@ -65,7 +65,7 @@ func (m setupMonitor) configure(urn resource.URN, rec *state.Resource, reg *Regi
 	}
 	ref := state.ProviderRef(urn, id)
 	pkg := strings.TrimPrefix(reg.Type, state.ProviderTypePrefix)
-	p, err := d.prov.open(d.callCtx, ProviderRequest{Package: pkg, Version: reg.Version, Source: reg.PluginSource})
+	p, err := d.prov.open(d.callCtx, ProviderRequest{Package: pkg, Version: reg.Version, Source: reg.PluginSource, DownloadURL: reg.PluginDownloadURL})
 	if err != nil {
 		return Registered{}, fmt.Errorf("provider %s: %w", urn, err)
 	}

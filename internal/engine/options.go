@@ -132,6 +132,9 @@ type ProviderRequest struct {
 	// Source is a plugin source address (a Terraform registry address such
 	// as "hashicorp/random"), if the program gave one.
 	Source string
+	// DownloadURL is the program's pluginDownloadURL for the plugin ("" for
+	// none): where a missing Pulumi plugin may be installed from.
+	DownloadURL string
 }
 
 // Journal records state changes durably. Record returns once the entry is

@@ -122,6 +122,9 @@ type Registration struct {
 	// source address such as "hashicorp/random"), on a provider resource or
 	// for a default provider.
 	PluginSource string
+	// PluginDownloadURL is the program's pluginDownloadURL: where the
+	// provider plugin may be downloaded from if it is not installed.
+	PluginDownloadURL string
 
 	Protect             bool
 	RetainOnDelete      bool

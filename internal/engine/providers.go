@@ -49,7 +49,7 @@ type providerRegistry struct {
 	configure func(ctx context.Context, p provider.Provider, inputs resource.Object) error
 	// registerDefault registers the default provider resource of a package
 	// and version, returning its reference.
-	registerDefault func(pkg, version, source string) (string, error)
+	registerDefault func(pkg, version, source, downloadURL string) (string, error)
 	// defaultName names the default provider resource of a version: the
 	// registry keeps one default provider per package and name.
 	defaultName func(version string) string
@@ -140,7 +140,7 @@ func (r *providerRegistry) add(inst *instance) {
 func (r *providerRegistry) forRegistration(reg *Registration) (*instance, error) {
 	pkg := packageOf(reg.Type)
 	if reg.Provider == "" {
-		return r.defaultFor(pkg, reg.Version, reg.PluginSource)
+		return r.defaultFor(pkg, reg.Version, reg.PluginSource, reg.PluginDownloadURL)
 	}
 	r.mu.Lock()
 	inst := r.byRef[reg.Provider]
@@ -156,7 +156,7 @@ func (r *providerRegistry) forRegistration(reg *Registration) (*instance, error)
 
 // defaultFor sets up the default provider resource for a package and
 // version once, on first use.
-func (r *providerRegistry) defaultFor(pkg, version, source string) (*instance, error) {
+func (r *providerRegistry) defaultFor(pkg, version, source, downloadURL string) (*instance, error) {
 	key := pkg + "::" + r.defaultName(version)
 	r.mu.Lock()
 	dp, ok := r.defaults[key]
@@ -165,7 +165,7 @@ func (r *providerRegistry) defaultFor(pkg, version, source string) (*instance, e
 		r.defaults[key] = dp
 	}
 	r.mu.Unlock()
-	dp.once.Do(func() { dp.ref, dp.err = r.registerDefault(pkg, version, source) })
+	dp.once.Do(func() { dp.ref, dp.err = r.registerDefault(pkg, version, source, downloadURL) })
 	if dp.err != nil {
 		return nil, dp.err
 	}

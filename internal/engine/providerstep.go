@@ -14,7 +14,7 @@ import (
 func (d *deployment) providerStep(urn resource.URN, reg *Registration) (step, error) {
 	s := providerStep{urn: urn, reg: reg, pkg: strings.TrimPrefix(reg.Type, state.ProviderTypePrefix), old: d.recs.current(urn)}
 	var err error
-	s.p, err = d.prov.open(d.callCtx, ProviderRequest{Package: s.pkg, Version: reg.Version, Source: reg.PluginSource})
+	s.p, err = d.prov.open(d.callCtx, ProviderRequest{Package: s.pkg, Version: reg.Version, Source: reg.PluginSource, DownloadURL: reg.PluginDownloadURL})
 	if err != nil {
 		return nil, fmt.Errorf("provider %s: %w", urn, err)
 	}
@@ -153,14 +153,14 @@ func (x *executor) recordProvider(op StepOp, old, nr *state.Resource, dd resourc
 
 // registerDefaultProvider registers the default provider resource for a
 // package and version, and returns its reference.
-func (d *deployment) registerDefaultProvider(pkg, version, source string) (string, error) {
+func (d *deployment) registerDefaultProvider(pkg, version, source, downloadURL string) (string, error) {
 	var config resource.Object
 	if d.opts.DefaultProviderConfig != nil {
 		config = d.opts.DefaultProviderConfig(pkg)
 	}
 	reg := &Registration{
 		Type: state.ProviderTypePrefix + pkg, Name: d.opts.defaultProviderName(version), Custom: true,
-		Inputs: config, Version: version, PluginSource: source,
+		Inputs: config, Version: version, PluginSource: source, PluginDownloadURL: downloadURL,
 	}
 	urn := d.urn(reg.Type, reg.Name, "")
 	if err := d.admitURN(urn, reg); err != nil {

@@ -6,9 +6,9 @@ import (
 	"os"
 	"strings"
 
-	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclparse"
-	"github.com/zclconf/go-cty/cty"
+	hcl1 "github.com/hashicorp/hcl"
+	"github.com/hashicorp/hcl/hcl/ast"
+	"github.com/hashicorp/hcl/hcl/token"
 )
 
 // CLIConfigPath is where terraform's CLI configuration is:
@@ -23,10 +23,6 @@ func CLIConfigPath(getenv func(string) string) string {
 	return ""
 }
 
-var cliConfigSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "plugin_cache_dir"}}, Blocks: []hcl.BlockHeaderSchema{
-	{Type: "host", LabelNames: []string{"name"}}, {Type: "credentials", LabelNames: []string{"host"}},
-}}
-
 // CLIConfig is what plinth reads of terraform's CLI configuration.
 type CLIConfig struct {
 	// Hosts are the host blocks: each host's services.
@@ -36,6 +32,8 @@ type CLIConfig struct {
 	// PluginCacheDir is plugin_cache_dir as written ($VARIABLES not yet
 	// expanded).
 	PluginCacheDir string
+	// Installation is the provider_installation block.
+	Installation Installation
 }
 
 // TokenVariable is the environment variable terraform reads a host's
@@ -55,11 +53,12 @@ func (c CLIConfig) TokenFunc(getenv func(string) string) func(host string) strin
 	}
 }
 
-// ReadCLIConfig reads the host blocks of a CLI configuration file (the
+// ReadCLIConfig reads a CLI configuration file: its host blocks (the
 // services of each host, which stand in for asking the host's
-// /.well-known/terraform.json), its credentials blocks and
-// plugin_cache_dir. A missing
-// file has neither. Other settings of the file are not read yet.
+// /.well-known/terraform.json), credentials blocks, plugin_cache_dir and
+// provider_installation. A missing file has none of them. Other settings
+// are ignored. The file is HCL 1, as terraform reads it (dev_overrides
+// has quoted keys, which HCL 2 does not allow).
 func ReadCLIConfig(path string) (CLIConfig, error) {
 	out := CLIConfig{Hosts: map[string]map[string]string{}, Tokens: map[string]string{}}
 	if path == "" {
@@ -72,76 +71,131 @@ func ReadCLIConfig(path string) (CLIConfig, error) {
 	if err != nil {
 		return out, fmt.Errorf("reading the CLI configuration: %w", err)
 	}
-	f, ds := hclparse.NewParser().ParseHCL(src, path)
-	if ds.HasErrors() {
-		return out, fmt.Errorf("the CLI configuration %s is invalid: %w", path, ds)
+	f, err := hcl1.ParseBytes(src)
+	if err != nil {
+		return out, fmt.Errorf("the CLI configuration %s is invalid: %w", path, err)
 	}
-	content, _, ds := f.Body.PartialContent(cliConfigSchema)
-	if ds.HasErrors() {
-		return out, fmt.Errorf("the CLI configuration %s is invalid: %w", path, ds)
+	root, _ := f.Node.(*ast.ObjectList)
+	if root == nil {
+		return out, nil
 	}
-	if a := content.Attributes["plugin_cache_dir"]; a != nil {
-		v, ds := a.Expr.Value(nil)
-		if ds.HasErrors() || v.Type() != cty.String || v.IsNull() {
-			return out, fmt.Errorf("the CLI configuration %s: plugin_cache_dir must be a directory name", path)
-		}
-		out.PluginCacheDir = v.AsString()
-	}
-	for _, b := range content.Blocks {
-		if b.Type == "credentials" {
-			out.Tokens[b.Labels[0]], err = credentialsToken(b)
-		} else {
-			out.Hosts[b.Labels[0]], err = hostServices(b)
-		}
-		if err != nil {
-			return out, fmt.Errorf("the CLI configuration %s: %s %q: %w", path, b.Type, b.Labels[0], err)
+	for _, it := range root.Items {
+		if err := out.readItem(it); err != nil {
+			return out, fmt.Errorf("the CLI configuration %s: %s: %w", path, itemName(it), err)
 		}
 	}
 	return out, nil
 }
 
-func credentialsToken(b *hcl.Block) (string, error) {
-	attrs, ds := b.Body.JustAttributes()
-	if ds.HasErrors() {
-		return "", ds
+// readItem reads one top-level setting or block.
+func (c *CLIConfig) readItem(it *ast.ObjectItem) error {
+	keys := itemKeys(it)
+	var err error
+	switch {
+	case keys[0] == "plugin_cache_dir" && len(keys) == 1:
+		c.PluginCacheDir, err = literal(it.Val, "a directory name")
+	case keys[0] == "host" && len(keys) == 2:
+		c.Hosts[keys[1]], err = hostServices(it.Val)
+	case keys[0] == "credentials" && len(keys) == 2:
+		c.Tokens[keys[1]], err = credentialsToken(it.Val)
+	case keys[0] == "provider_installation" && len(keys) == 1:
+		if c.Installation.Explicit {
+			return errors.New("only one provider_installation block is allowed")
+		}
+		c.Installation, err = readInstallation(it.Val)
 	}
-	a := attrs["token"]
-	if a == nil {
-		return "", nil
-	}
-	v, ds := a.Expr.Value(nil)
-	if ds.HasErrors() {
-		return "", ds
-	}
-	if v.Type() != cty.String || v.IsNull() {
-		return "", errors.New("token must be a string")
-	}
-	return v.AsString(), nil
+	return err
 }
 
-func hostServices(b *hcl.Block) (map[string]string, error) {
-	attrs, ds := b.Body.JustAttributes()
-	if ds.HasErrors() {
-		return nil, ds
+func itemKeys(it *ast.ObjectItem) []string {
+	out := make([]string, len(it.Keys))
+	for i, k := range it.Keys {
+		out[i], _ = k.Token.Value().(string)
+	}
+	return out
+}
+
+func itemName(it *ast.ObjectItem) string {
+	keys := itemKeys(it)
+	if len(keys) > 1 {
+		return fmt.Sprintf("%s %q", keys[0], keys[1])
+	}
+	return keys[0]
+}
+
+// body is a block's or object's items.
+func body(n ast.Node, what string) ([]*ast.ObjectItem, error) {
+	o, ok := n.(*ast.ObjectType)
+	if !ok || o.List == nil {
+		return nil, fmt.Errorf("%s must be a block or an object { ... }", what)
+	}
+	return o.List.Items, nil
+}
+
+// literal is a string value.
+func literal(n ast.Node, what string) (string, error) {
+	l, ok := n.(*ast.LiteralType)
+	if !ok || l.Token.Type != token.STRING {
+		return "", fmt.Errorf("must be a string (%s)", what)
+	}
+	s, _ := l.Token.Value().(string)
+	return s, nil
+}
+
+// strings is a list of strings.
+func stringList(n ast.Node) ([]string, error) {
+	l, ok := n.(*ast.ListType)
+	if !ok {
+		return nil, errors.New("must be a list of strings")
+	}
+	out := make([]string, len(l.List))
+	for i, e := range l.List {
+		s, err := literal(e, "each element")
+		if err != nil {
+			return nil, fmt.Errorf("element %d %w", i, err)
+		}
+		out[i] = s
+	}
+	return out, nil
+}
+
+func credentialsToken(n ast.Node) (string, error) {
+	items, err := body(n, "credentials")
+	if err != nil {
+		return "", err
+	}
+	for _, it := range items {
+		if itemKeys(it)[0] == "token" {
+			t, err := literal(it.Val, "the API token")
+			if err != nil {
+				return "", fmt.Errorf("token %w", err)
+			}
+			return t, nil
+		}
+	}
+	return "", nil
+}
+
+func hostServices(n ast.Node) (map[string]string, error) {
+	items, err := body(n, "host")
+	if err != nil {
+		return nil, err
 	}
 	out := map[string]string{}
-	a := attrs["services"]
-	if a == nil {
-		return out, nil
-	}
-	v, ds := a.Expr.Value(nil)
-	if ds.HasErrors() {
-		return nil, ds
-	}
-	if !v.Type().IsObjectType() && !v.Type().IsMapType() {
-		return nil, errors.New("services must be a map of service names to URLs")
-	}
-	for it := v.ElementIterator(); it.Next(); {
-		k, e := it.Element()
-		if e.Type() != cty.String || e.IsNull() {
-			return nil, fmt.Errorf("service %s must be a URL string", k.AsString())
+	for _, it := range items {
+		if itemKeys(it)[0] != "services" {
+			continue
 		}
-		out[k.AsString()] = e.AsString()
+		services, err := body(it.Val, "services (a map of service names to URLs)")
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range services {
+			name := itemKeys(s)[0]
+			if out[name], err = literal(s.Val, "a URL"); err != nil {
+				return nil, fmt.Errorf("service %s %w", name, err)
+			}
+		}
 	}
 	return out, nil
 }

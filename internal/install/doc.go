@@ -30,8 +30,24 @@
 // With a plugin cache (Installer.CacheDir) packages are unpacked there and
 // linked into the configuration, as terraform links them.
 //
-// Left out for now: provider_installation (mirrors, dev_overrides),
-// credentials helpers, module sources other than those above, and Pulumi
-// plugins. internal/plugin finds what this
-// package installs; neither imports the other.
+// The CLI configuration's provider_installation (Installation) chooses
+// each provider's installation methods: filesystem mirrors (packed zips
+// or unpacked directories, linked), network mirrors (the provider network
+// mirror protocol; packages checked against the hashes they list) and
+// direct (the registry), with include and exclude patterns; dev_overrides
+// are skipped (internal/plugin uses their binaries). Without the block,
+// terraform's implied local mirror directories (ImpliedMirrorDirs) serve
+// the providers they hold, the registry the rest.
+//
+// PluginInstaller installs Pulumi resource plugins into Pulumi's plugin
+// cache as the pulumi CLI does (pluginDownloadURL, release tarball names,
+// resource-NAME-vVERSION with .lock and .partial beside it, checksums
+// where published): for plinth plugin install and, through
+// internal/registry's Install hook that the CLI fills, for programs that
+// name a version not on disk.
+//
+// Left out for now: credentials helpers and module sources other than
+// those above.
+// internal/plugin finds what this package installs; neither imports the
+// other.
 package install

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -45,6 +44,92 @@ type Installer struct {
 	// and linked into the configuration; a cached package the lock
 	// vouches for is used without asking the registry.
 	CacheDir string
+	// Installation is the CLI configuration's provider_installation:
+	// which methods (direct, filesystem and network mirrors) install
+	// which providers. Zero installs every provider from its registry.
+	Installation Installation
+	// ImpliedMirrors are the directories terraform searches as
+	// filesystem mirrors when the CLI configuration has no
+	// provider_installation block (ImpliedMirrorDirs): a provider found
+	// in one is installed from there only, any other directly.
+	ImpliedMirrors []string
+}
+
+// ImpliedMirrorDirs are terraform's implied local mirror directories for
+// a configuration directory: terraform.d/plugins in it,
+// ~/.terraform.d/plugins, and terraform/plugins under the XDG data
+// directories ($XDG_DATA_HOME, else ~/.local/share; $XDG_DATA_DIRS, else
+// /usr/local/share and /usr/share).
+func ImpliedMirrorDirs(dir string, getenv func(string) string) []string {
+	out := []string{filepath.Join(dir, "terraform.d", "plugins")}
+	home := getenv("HOME")
+	if home != "" {
+		out = append(out, filepath.Join(home, ".terraform.d", "plugins"))
+	}
+	data := getenv("XDG_DATA_HOME")
+	if data == "" && home != "" {
+		data = filepath.Join(home, ".local", "share")
+	}
+	dirs := getenv("XDG_DATA_DIRS")
+	if dirs == "" {
+		dirs = "/usr/local/share:/usr/share"
+	}
+	for _, d := range append([]string{data}, filepath.SplitList(dirs)...) {
+		if d != "" {
+			out = append(out, filepath.Join(d, "terraform", "plugins"))
+		}
+	}
+	return out
+}
+
+// methodsFor lists the installation methods whose include and exclude
+// patterns admit the provider, in the configuration's order.
+func (in *Installer) methodsFor(p tfaddr.Provider) ([]method, error) {
+	if !in.Installation.Explicit {
+		return in.impliedMethods(p)
+	}
+	var out []method
+	for _, m := range in.Installation.Methods {
+		if !m.Includes(p) {
+			continue
+		}
+		src, err := in.sourceOf(m)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, method{m, src})
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("provider %s: no method of the CLI configuration's provider_installation block includes it; add it to the include patterns of one (or remove it from an exclude)", p.ForDisplay())
+	}
+	return out, nil
+}
+
+// impliedMethods are terraform's methods without a provider_installation
+// block: the implied mirror directories that hold the provider, else its
+// registry.
+func (in *Installer) impliedMethods(p tfaddr.Provider) ([]method, error) {
+	var out []method
+	for _, dir := range in.ImpliedMirrors {
+		m := fsMirror{path: dir, pl: in.platform()}
+		if vs, err := m.versions(context.Background(), p); err == nil && len(vs) > 0 {
+			out = append(out, method{MethodConfig{Kind: FilesystemMirror, Location: dir}, m})
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, method{MethodConfig{Kind: Direct}, registrySource{in.Registry}})
+	}
+	return out, nil
+}
+
+func (in *Installer) sourceOf(m MethodConfig) (source, error) {
+	switch m.Kind {
+	case FilesystemMirror:
+		return fsMirror{path: m.Location, pl: in.platform()}, nil
+	case NetworkMirror:
+		return newNetMirror(m.Location, in.Registry)
+	}
+	return registrySource{in.Registry}, nil
 }
 
 // Install installs every required provider and returns the new lock (it
@@ -54,6 +139,10 @@ func (in *Installer) Install(ctx context.Context, reqs []Requirement, lk *lock.F
 	sort.Slice(reqs, func(i, j int) bool { return reqs[i].Source.String() < reqs[j].Source.String() })
 	next := &lock.File{Providers: map[string]lock.Provider{}}
 	for _, rq := range reqs {
+		if dir, ok := in.Installation.DevOverrides[rq.Source.String()]; ok {
+			in.printf("- Skipping %s: dev_overrides in the CLI configuration uses the provider in %s\n", rq.Source.ForDisplay(), dir)
+			continue
+		}
 		entry, err := in.one(ctx, rq, lk.Providers[rq.Source.String()])
 		if err != nil {
 			return nil, err
@@ -84,14 +173,19 @@ func PackageDir(dir string, p tfaddr.Provider, v string, pl Platform) string {
 }
 
 // one installs one provider: chooses its version, reuses an installed
-// package the lock vouches for, else downloads, verifies and unpacks one.
+// package the lock vouches for, else fetches, verifies and unpacks one
+// from the first of its installation methods that has it.
 func (in *Installer) one(ctx context.Context, rq Requirement, locked lock.Provider) (lock.Provider, error) {
-	v, base, err := in.choose(ctx, rq, locked)
+	methods, err := in.methodsFor(rq.Source)
+	if err != nil {
+		return lock.Provider{}, err
+	}
+	v, from, err := in.choose(ctx, rq, locked, methods)
 	if err != nil {
 		return lock.Provider{}, err
 	}
 	if locked.Version != v || in.Upgrade {
-		locked = lock.Provider{} // -upgrade trusts the registry afresh, as terraform's does
+		locked = lock.Provider{} // -upgrade trusts the sources afresh, as terraform's does
 	}
 	entry := lock.Provider{Address: rq.Source.String(), Version: v, Constraints: rq.Constraints, Hashes: locked.Hashes}
 	dst := PackageDir(in.Dir, rq.Source, v, in.platform())
@@ -102,32 +196,25 @@ func (in *Installer) one(ctx context.Context, rq Requirement, locked lock.Provid
 	if ok, err := in.fromCache(rq.Source, v, dst, locked); ok || err != nil {
 		return entry, err
 	}
-	if base == nil {
-		if base, err = in.Registry.providersURL(ctx, rq.Source.Hostname.String()); err != nil {
+	if from == nil {
+		if from, err = in.holder(ctx, rq.Source, v, methods); err != nil {
 			return lock.Provider{}, err
 		}
 	}
 	in.printf("- Installing %s v%s...\n", rq.Source.ForDisplay(), v)
-	target := dst
-	if in.CacheDir != "" {
-		target = PackageDir(in.CacheDir, rq.Source, v, in.platform())
-	}
-	hashes, keyID, err := in.download(ctx, rq.Source, v, base, target, locked)
-	if err == nil && target != dst {
-		err = link(target, dst)
-	}
+	hashes, auth, err := in.fetch(ctx, rq.Source, v, from, dst, locked)
 	if err != nil {
 		return lock.Provider{}, err
 	}
 	entry.Hashes = append(entry.Hashes, hashes...)
-	in.printf("- Installed %s v%s (signed, key ID %s)\n", rq.Source.ForDisplay(), v, keyID)
+	in.printf("- Installed %s v%s (%s)\n", rq.Source.ForDisplay(), v, auth)
 	return entry, nil
 }
 
 // choose picks the version: the locked one unless upgrading, else the
-// newest the registry has that the constraints allow. base is the
-// registry's providers endpoint when it was asked.
-func (in *Installer) choose(ctx context.Context, rq Requirement, locked lock.Provider) (string, *url.URL, error) {
+// newest any of the methods has that the constraints allow. from is the
+// first method that has it, when they were asked.
+func (in *Installer) choose(ctx context.Context, rq Requirement, locked lock.Provider, methods []method) (string, *method, error) {
 	name := rq.Source.ForDisplay()
 	cons, err := version.NewConstraint(orAny(rq.Constraints))
 	if err != nil {
@@ -146,16 +233,53 @@ func (in *Installer) choose(ctx context.Context, rq Requirement, locked lock.Pro
 	} else {
 		in.printf("- Finding %s versions matching %q...\n", name, rq.Constraints)
 	}
-	avail, base, err := in.Registry.Versions(ctx, rq.Source)
-	if err != nil {
-		return "", nil, err
-	}
-	for _, a := range avail {
-		if cons.Check(a.Version) {
-			return a.Version.Original(), base, nil
+	var best *version.Version
+	var from *method
+	var all []*version.Version
+	for i := range methods {
+		vs, err := methods[i].src.versions(ctx, rq.Source)
+		if err != nil {
+			return "", nil, err
+		}
+		all = append(all, vs...)
+		for _, v := range vs {
+			if cons.Check(v) && (best == nil || v.GreaterThan(best)) {
+				best, from = v, &methods[i]
+			}
 		}
 	}
-	return "", nil, fmt.Errorf("provider %s: no available release matches the given constraints %q (the registry at %s has %s); change the constraints in required_providers", name, rq.Constraints, rq.Source.Hostname, listVersions(avail))
+	if best == nil {
+		return "", nil, fmt.Errorf("provider %s: no available release matches the given constraints %q (%s %s); change the constraints in required_providers", name, rq.Constraints, describeMethods(methods), listVersions(all))
+	}
+	return best.Original(), from, nil
+}
+
+// holder is the first method that has version v of the provider; with
+// one method, that one, unasked.
+func (in *Installer) holder(ctx context.Context, p tfaddr.Provider, v string, methods []method) (*method, error) {
+	if len(methods) == 1 {
+		return &methods[0], nil
+	}
+	for i := range methods {
+		vs, err := methods[i].src.versions(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		for _, have := range vs {
+			if have.Original() == v || have.String() == v {
+				return &methods[i], nil
+			}
+		}
+	}
+	return nil, fmt.Errorf("provider %s v%s, which the dependency lock file selects, is in none of %s; run plinth init --upgrade to choose a version they have", p.ForDisplay(), v, describeMethods(methods))
+}
+
+func describeMethods(methods []method) string {
+	ds := make([]string, len(methods))
+	for i, m := range methods {
+		ds[i] = m.Describe()
+	}
+	return strings.Join(ds, ", ")
 }
 
 func orAny(c string) string {
@@ -165,26 +289,31 @@ func orAny(c string) string {
 	return c
 }
 
-func listVersions(avail []Available) string {
+func listVersions(avail []*version.Version) string {
 	if len(avail) == 0 {
-		return "no versions"
+		return "have no versions"
 	}
-	vs := make([]string, len(avail))
-	for i, a := range avail {
-		vs[i] = a.Version.Original()
+	seen := map[string]bool{}
+	var vs []string
+	for _, a := range avail {
+		if !seen[a.Original()] {
+			seen[a.Original()] = true
+			vs = append(vs, a.Original())
+		}
 	}
-	return strings.Join(vs, ", ")
+	return "have " + strings.Join(vs, ", ")
 }
 
-// download fetches and verifies a package, checks it against the lock,
-// and moves it into dst; it returns the package's hashes for the lock.
-// On any failure nothing is left at dst.
-func (in *Installer) download(ctx context.Context, p tfaddr.Provider, v string, base *url.URL, dst string, locked lock.Provider) ([]string, string, error) {
-	pkg, err := in.Registry.Package(ctx, base, p, v, in.platform())
-	if err != nil {
-		return nil, "", err
+// fetch gets a package from a method, checks it against the lock, and
+// puts it at dst (through the plugin cache, if there is one); it returns
+// the package's hashes for the lock and how it was checked. On any
+// failure nothing is left at dst.
+func (in *Installer) fetch(ctx context.Context, p tfaddr.Provider, v string, from *method, dst string, locked lock.Provider) ([]string, string, error) {
+	target := dst
+	if in.CacheDir != "" {
+		target = PackageDir(in.CacheDir, p, v, in.platform())
 	}
-	parent := filepath.Dir(filepath.Dir(dst))
+	parent := filepath.Dir(filepath.Dir(target))
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, "", err
 	}
@@ -193,26 +322,50 @@ func (in *Installer) download(ctx context.Context, p tfaddr.Provider, v string, 
 		return nil, "", err
 	}
 	defer os.RemoveAll(tmp)
-	got, err := in.Registry.fetch(ctx, p, v, pkg, tmp)
+	got, err := from.src.get(ctx, p, v, in.platform(), tmp)
 	if err != nil {
 		return nil, "", err
 	}
-	unpacked := filepath.Join(tmp, "unpacked")
-	if err := unzip(got.zip, unpacked); err != nil {
-		return nil, "", fmt.Errorf("provider %s v%s: unpacking %s: %w", p.ForDisplay(), v, pkg.Filename, err)
-	}
-	h1, err := lock.HashDir(unpacked)
+	h1, err := lock.HashDir(got.dir)
 	if err != nil {
 		return nil, "", err
 	}
-	zh := lock.ZipHash(pkg.SHASum)
-	if len(locked.Hashes) > 0 && !locked.Has(h1, zh) {
-		return nil, "", &NotLockedError{Provider: p.ForDisplay(), Version: v, H1: h1, ZH: zh, Locked: locked.Hashes}
+	if err := checkLocked(p, v, h1, got.zipSum, locked); err != nil {
+		return nil, "", err
 	}
-	if err := replaceDir(unpacked, dst); err != nil {
+	if err := place(got, target, dst); err != nil {
 		return nil, "", fmt.Errorf("provider %s v%s: %w", p.ForDisplay(), v, err)
 	}
-	return append([]string{h1}, zipHashes(got.sums, p.Type, v)...), got.keyID, nil
+	return append([]string{h1}, got.hashes...), got.auth, nil
+}
+
+// checkLocked refuses a package none of whose hashes the lock lists for
+// its version (when it lists any).
+func checkLocked(p tfaddr.Provider, v, h1, zipSum string, locked lock.Provider) error {
+	zh := ""
+	if zipSum != "" {
+		zh = lock.ZipHash(zipSum)
+	}
+	if len(locked.Hashes) == 0 || locked.Has(h1) || (zh != "" && locked.Has(zh)) {
+		return nil
+	}
+	return &NotLockedError{Provider: p.ForDisplay(), Version: v, H1: h1, ZH: zh, Locked: locked.Hashes}
+}
+
+// place puts a fetched package at target and, if dst is elsewhere (a
+// plugin cache), links dst to it. A mirror's unpacked directory is
+// linked, never moved, as terraform links it.
+func place(got fetched, target, dst string) error {
+	if got.link {
+		return link(got.dir, dst)
+	}
+	if err := replaceDir(got.dir, target); err != nil {
+		return err
+	}
+	if target != dst {
+		return link(target, dst)
+	}
+	return nil
 }
 
 // zipHashes are the zh: entries for every platform's zip of this
@@ -285,8 +438,12 @@ type NotLockedError struct {
 }
 
 func (e *NotLockedError) Error() string {
-	return fmt.Sprintf("provider %s v%s: the package's hashes %s and %s are not among those the dependency lock file %s lists for it (%s), so it was not installed. The package may have been changed since the lock was written. If you trust it, run plinth init --upgrade (or terraform providers lock) to record its hashes; otherwise find out why the registry's package changed",
-		e.Provider, e.Version, e.H1, e.ZH, lock.FileName, strings.Join(e.Locked, ", "))
+	hashes := e.H1 + " and " + e.ZH
+	if e.ZH == "" {
+		hashes = e.H1
+	}
+	return fmt.Sprintf("provider %s v%s: the package's hashes %s are not among those the dependency lock file %s lists for it (%s), so it was not installed. The package may have been changed since the lock was written. If you trust it, run plinth init --upgrade (or terraform providers lock) to record its hashes; otherwise find out why the package changed",
+		e.Provider, e.Version, hashes, lock.FileName, strings.Join(e.Locked, ", "))
 }
 
 // ErrNotLocked is matched by errors.Is for a NotLockedError.

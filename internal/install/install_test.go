@@ -177,7 +177,7 @@ func TestRefusals(t *testing.T) {
 		"unsatisfiable":    {constraints: "> 4.0", want: []string{`no available release matches the given constraints "> 4.0"`, "4.0.0, 3.9.0, 3.5.1"}},
 		"old protocol":     {constraints: "4.0.0", want: []string{"v4.0.0 speaks plugin protocol 4.0, but plinth speaks 5 and 6"}},
 		"no token":         {break_: func(f *fixture) { f.srv.Token = "s3cret" }, want: []string{"401 Unauthorized", "wants credentials", "TF_TOKEN_127_0_0_1:", "credentials block"}},
-		"unreachable":      {break_: func(f *fixture) { f.srv.Close() }, want: []string{"could not reach the registry 127.0.0.1:"}, is: ErrUnreachable},
+		"unreachable":      {break_: func(f *fixture) { f.srv.Close() }, want: []string{"could not reach 127.0.0.1:", "filesystem_mirror", "network_mirror", "TF_PLUGIN_CACHE_DIR"}, is: ErrUnreachable},
 	} {
 		t.Run(name, func(t *testing.T) {
 			f := newFixture(t)
@@ -209,6 +209,72 @@ func TestRefusals(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestMirrorRefusals: under a provider_installation block, a package
+// the network mirror's hashes do not vouch for, a provider no method
+// includes, a mirror that cannot be reached or lacks the provider, and a
+// mirror's package the lock does not list are refused saying so, with
+// nothing installed.
+func TestMirrorRefusals(t *testing.T) {
+	for name, tc := range map[string]struct {
+		methods func(f fixture, mirror string) []MethodConfig
+		break_  func(f *fixture)
+		locked  bool
+		want    []string
+		is      error
+	}{
+		"network mirror's package changed": {methods: netOnly, break_: func(f *fixture) { f.srv.TamperZip = true },
+			want: []string{"are not among those the mirror lists for it (zh:", "not installed"}},
+		"network mirror unreachable": {methods: netOnly, break_: func(f *fixture) { f.srv.Close() },
+			want: []string{"in the network mirror https://127.0.0.1:", "could not reach 127.0.0.1:", "filesystem_mirror"}, is: ErrUnreachable},
+		"no method includes it": {methods: func(f fixture, _ string) []MethodConfig {
+			return []MethodConfig{{Kind: Direct, Exclude: []Pattern{{strings.ToLower(f.srv.Host()), "hashicorp", "*"}}}}
+		}, want: []string{"no method of the CLI configuration's provider_installation block includes it"}},
+		"filesystem mirror lacks it": {methods: func(_ fixture, _ string) []MethodConfig {
+			return []MethodConfig{{Kind: FilesystemMirror, Location: t.TempDir()}}
+		}, want: []string{"no available release matches", "the filesystem mirror /", "have no versions"}},
+		"mirror's package not in the lock": {methods: fsOnly, locked: true,
+			want: []string{"v3.9.0", "are not among those the dependency lock file"}, is: ErrNotLocked},
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := newFixture(t)
+			mirror := t.TempDir()
+			f.srv.WriteMirror(t, mirror, f.srv.Host(), false)
+			in := f.installer(f.srv.Client(), false)
+			in.Installation = Installation{Explicit: true, Methods: tc.methods(f, mirror)}
+			lk := &lock.File{Providers: map[string]lock.Provider{}}
+			if tc.locked {
+				lk.Providers[f.addr.String()] = lock.Provider{Address: f.addr.String(), Version: "3.9.0", Hashes: []string{"h1:c3RhbGU="}}
+			}
+			if tc.break_ != nil {
+				tc.break_(&f)
+			}
+			_, err := in.Install(context.Background(), []Requirement{{Source: f.addr, Constraints: "~> 3.6"}}, lk)
+			if err == nil {
+				t.Fatal("installed; want a refusal")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q\ndoes not say %q", err, w)
+				}
+			}
+			if tc.is != nil && !errors.Is(err, tc.is) {
+				t.Errorf("error %v is not %v", err, tc.is)
+			}
+			if files := filesUnder(t, filepath.Join(f.dir, ".terraform")); len(files) > 0 {
+				t.Errorf("left behind %v", files)
+			}
+		})
+	}
+}
+
+func netOnly(f fixture, _ string) []MethodConfig {
+	return []MethodConfig{{Kind: NetworkMirror, Location: f.srv.URL + registrytest.MirrorPath}}
+}
+
+func fsOnly(_ fixture, mirror string) []MethodConfig {
+	return []MethodConfig{{Kind: FilesystemMirror, Location: mirror}}
 }
 
 // TestUpgradeReplacesHashesTheLockDoesNotList: after a refusal for

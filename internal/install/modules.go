@@ -199,7 +199,7 @@ func (w *modWalk) install(ctx context.Context, k, rel string, c call) (ManifestE
 		return ManifestEntry{}, fmt.Errorf("only registry modules have versions; remove the version argument, or pin the version in the source (?ref= for git)")
 	}
 	if isLocal(c.source) {
-		return ManifestEntry{Key: k, Source: c.source, Dir: path.Clean(path.Join(rel, c.source))}, nil
+		return ManifestEntry{Key: k, Source: localSource(c.source), Dir: path.Clean(path.Join(rel, c.source))}, nil
 	}
 	src, err := parseModuleSource(c.source)
 	if err != nil {
@@ -290,6 +290,17 @@ func callVersion(b *hcl.Block) string {
 func isRegistry(source string) bool {
 	src, err := parseModuleSource(source)
 	return err == nil && src.registry != nil
+}
+
+// localSource is a local path as terraform records it in modules.json:
+// slashes, cleaned, and starting with ./ unless it starts with ../ ("../"
+// is "./..", "../../" is "../..").
+func localSource(s string) string {
+	clean := path.Clean(strings.ReplaceAll(s, "\\", "/"))
+	if !strings.HasPrefix(clean, "../") {
+		clean = "./" + clean
+	}
+	return clean
 }
 
 // isLocal reports whether a source is a local path, which terraform

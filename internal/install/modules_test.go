@@ -350,3 +350,18 @@ func TestModuleInstallerReusesUnlessUpgrading(t *testing.T) {
 		}
 	}
 }
+
+// TestLocalSourceAsTerraformRecordsIt: modules.json records a local
+// path cleaned, as terraform 1.11 does (found running
+// Invicton-Labs/terraform-null-input-provided's tests, whose calls use
+// "../" and "../../").
+func TestLocalSourceAsTerraformRecordsIt(t *testing.T) {
+	got := map[string]string{}
+	for _, s := range []string{"./mod", "./mod/", "../", "../../", "./a/../b", "..", "./", `.\win\mod`} {
+		got[s] = localSource(s)
+	}
+	want := map[string]string{"./mod": "./mod", "./mod/": "./mod", "../": "./..", "../../": "../..", "./a/../b": "./b", "..": "./..", "./": "./.", `.\win\mod`: "./win/mod"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

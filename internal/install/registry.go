@@ -28,10 +28,20 @@ type Registry struct {
 	// a bearer token to its service discovery and providers.v1 endpoints
 	// (never to package downloads), as terraform sends it.
 	Token func(host string) string
+	// Offline is the advice an unreachable host's error ends with; ""
+	// is the advice for Terraform providers (mirrors, a plugin cache).
+	Offline string
+	// Progress, if set, is told of each package download: it returns
+	// the writer that sees the bytes as they arrive and the function to
+	// call when the download ends. size is -1 when the server does not
+	// say.
+	Progress func(name string, size int64) (io.Writer, func())
 }
 
-// ErrUnreachable wraps every failure to reach a registry host.
-var ErrUnreachable = errors.New("could not reach the registry")
+const providersOffline = "Offline, or where the host is blocked, install from a mirror instead: a filesystem_mirror (a directory terraform providers mirror DIR fills) or a network_mirror block in the provider_installation block of the CLI configuration (TF_CLI_CONFIG_FILE or ~/.terraformrc); without that block, packages in ~/.terraform.d/plugins/HOST/NAMESPACE/TYPE/VERSION/OS_ARCH are used as they are. A plugin cache (TF_PLUGIN_CACHE_DIR) that holds the locked versions also serves"
+
+// ErrUnreachable wraps every failure to reach a registry or mirror host.
+var ErrUnreachable = errors.New("could not reach")
 
 // Available is a version a registry lists, and the platforms and
 // protocols it says it has packages for.
@@ -236,7 +246,11 @@ func (r *Registry) send(ctx context.Context, u, host, token string) (*http.Respo
 	}
 	resp, err := r.client().Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("%w %s: %v. Check the network and the host's name; offline, put the providers where plinth finds them (.terraform/providers, or a plugin directory) instead", ErrUnreachable, host, err)
+		advice := r.Offline
+		if advice == "" {
+			advice = providersOffline
+		}
+		return nil, fmt.Errorf("%w %s: %v. Check the network and the host's name. %s", ErrUnreachable, host, err, advice)
 	}
 	switch {
 	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:

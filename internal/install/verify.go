@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"strings"
 
 	"github.com/ProtonMail/go-crypto/openpgp"
@@ -124,22 +125,41 @@ func (r *Registry) getAll(ctx context.Context, u, host string) ([]byte, error) {
 
 // download saves a zip into dir and checks its SHA-256 against want.
 func (r *Registry) download(ctx context.Context, u, host, dir, want string) (string, error) {
-	body, err := r.get(ctx, u, host)
-	if err != nil {
-		return "", fmt.Errorf("downloading %s: %w", u, err)
-	}
-	defer body.Close()
-	f, err := os.CreateTemp(dir, "package-*.zip")
+	path, got, err := r.save(ctx, u, host, dir)
 	if err != nil {
 		return "", err
 	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(io.MultiWriter(f, h), body); err != nil {
-		return "", fmt.Errorf("downloading %s: %w", u, err)
-	}
-	if got := hex.EncodeToString(h.Sum(nil)); !strings.EqualFold(got, want) {
+	if !strings.EqualFold(got, want) {
 		return "", fmt.Errorf("the downloaded zip %s has SHA-256 %s, but its signed checksum is %s: it was changed or corrupted", u, got, want)
 	}
-	return f.Name(), f.Close()
+	return path, nil
+}
+
+// save downloads a zip into dir and returns its path and hex SHA-256.
+func (r *Registry) save(ctx context.Context, u, host, dir string) (string, string, error) {
+	resp, err := r.send(ctx, u, host, "")
+	if err == nil && resp.StatusCode != 200 {
+		resp.Body.Close()
+		err = fmt.Errorf("%s answered %s", u, resp.Status)
+	}
+	if err != nil {
+		return "", "", fmt.Errorf("downloading %s: %w", u, err)
+	}
+	defer resp.Body.Close()
+	f, err := os.CreateTemp(dir, "package-*")
+	if err != nil {
+		return "", "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	var w io.Writer = io.MultiWriter(f, h)
+	if r.Progress != nil {
+		bar, done := r.Progress(path.Base(resp.Request.URL.Path), resp.ContentLength)
+		defer done()
+		w = io.MultiWriter(w, bar)
+	}
+	if _, err := io.Copy(w, resp.Body); err != nil {
+		return "", "", fmt.Errorf("downloading %s: %w", u, err)
+	}
+	return f.Name(), hex.EncodeToString(h.Sum(nil)), f.Close()
 }

@@ -292,8 +292,9 @@ func TestUnsupported(t *testing.T) {
 }
 
 // TestIgnoredOptions: options plinth does not honour are warned about by
-// name; deletedWith and additionalSecretOutputs reach the engine (they
-// were warned about and dropped) and the latter come back as secrets.
+// name; deletedWith, additionalSecretOutputs and pluginDownloadURL reach
+// the engine (they were warned about and dropped) and
+// additionalSecretOutputs come back as secrets.
 func TestIgnoredOptions(t *testing.T) {
 	fake, _, c, _, logs := client(t)
 	registerRoot(t, c)
@@ -314,16 +315,13 @@ func TestIgnoredOptions(t *testing.T) {
 		msgs = append(msgs, l.Message)
 	}
 	all := strings.Join(msgs, "\n")
-	if w := "pluginDownloadURL \"https://example.com/plugins\" is ignored"; !strings.Contains(all, w) {
-		t.Errorf("warnings do not say %q:\n%s", w, all)
-	}
-	for _, w := range []string{"deletedWith", "additionalSecretOutputs"} {
+	for _, w := range []string{"deletedWith", "additionalSecretOutputs", "pluginDownloadURL"} {
 		if strings.Contains(all, w) {
 			t.Errorf("warnings mention %s, which plinth now honours:\n%s", w, all)
 		}
 	}
-	if reg := fake.regs[0]; reg.DeletedWith != "urn:pulumi:dev::proj::plinth:random:Pet::other" || fmt.Sprint(reg.AdditionalSecretOutputs) != "[prefix]" {
-		t.Errorf("registration has deletedWith %q, additionalSecretOutputs %v", reg.DeletedWith, reg.AdditionalSecretOutputs)
+	if reg := fake.regs[0]; reg.DeletedWith != "urn:pulumi:dev::proj::plinth:random:Pet::other" || fmt.Sprint(reg.AdditionalSecretOutputs) != "[prefix]" || reg.PluginDownloadURL != "https://example.com/plugins" {
+		t.Errorf("registration has deletedWith %q, additionalSecretOutputs %v, pluginDownloadURL %q", reg.DeletedWith, reg.AdditionalSecretOutputs, reg.PluginDownloadURL)
 	}
 }
 

@@ -57,13 +57,10 @@ func (s *Server) readRegistration(req *pulumirpc.ReadResourceRequest, urn resour
 	if props == nil {
 		props = resource.Object{}
 	}
-	if u := req.GetPluginDownloadURL(); u != "" {
-		s.warn(urn, "%s: pluginDownloadURL %q is ignored: plinth does not download plugins; install the plugin where plinth finds it (see `plinth plugin ls`).", what, u)
-	}
 	return engine.Registration{
 		Type: req.GetType(), Name: req.GetName(), Custom: true, ReadID: req.GetId(),
 		Parent: s.parent(req.GetParent()), Inputs: props, Dependencies: s.urns(req.GetDependencies()),
-		Provider: s.providerRef(req.GetProvider()), Version: req.GetVersion(),
+		Provider: s.providerRef(req.GetProvider()), Version: req.GetVersion(), PluginDownloadURL: req.GetPluginDownloadURL(),
 		AdditionalSecretOutputs: req.GetAdditionalSecretOutputs(),
 	}, nil
 }

@@ -35,7 +35,9 @@ func (s *Server) registration(req *pulumirpc.RegisterResourceRequest, urn resour
 		Dependencies: s.urns(req.GetDependencies()),
 		Provider:     s.providerRef(req.GetProvider()),
 		Version:      req.GetVersion(),
-		Protect:      req.GetProtect(), RetainOnDelete: req.GetRetainOnDelete(),
+		// Where a missing plugin is installed from.
+		PluginDownloadURL: req.GetPluginDownloadURL(),
+		Protect:           req.GetProtect(), RetainOnDelete: req.GetRetainOnDelete(),
 		DeleteBeforeReplace: req.GetDeleteBeforeReplace(),
 		IgnoreChanges:       pulumiwire.DecodePaths(req.GetIgnoreChanges()),
 		ReplaceOnChanges:    pulumiwire.DecodePaths(req.GetReplaceOnChanges()),
@@ -71,10 +73,6 @@ func (s *Server) refuseUnsupported(req *pulumirpc.RegisterResourceRequest, what 
 		return &RequestError{what, "it belongs to a parameterized package, which plinth does not support"}
 	case len(req.GetReplaceWith()) > 0:
 		return &RequestError{what, "it has the replaceWith option, which plinth does not support; remove the option, or use replaceOnChanges or dependsOn"}
-	}
-	urn := resource.URN(strings.TrimPrefix(what, "resource "))
-	if req.GetPluginDownloadURL() != "" {
-		s.warn(urn, "%s: pluginDownloadURL %q is ignored: plinth does not download plugins; install the plugin where plinth finds it (see `plinth plugin ls`).", what, req.GetPluginDownloadURL())
 	}
 	return nil
 }

@@ -153,10 +153,6 @@ func (s *Server) log(l Log) {
 	}
 }
 
-func (s *Server) warn(urn resource.URN, format string, args ...any) {
-	s.log(Log{Severity: engine.SeverityWarning, URN: urn, Message: fmt.Sprintf(format, args...)})
-}
-
 // rootURN returns the stack component's URN, "" before it registers.
 func (s *Server) rootURN() resource.URN {
 	s.mu.Lock()

@@ -20,6 +20,11 @@ type Env struct {
 	// GOOS and GOARCH select Terraform's <os>_<arch> directories; the
 	// running platform's if empty.
 	GOOS, GOARCH string
+	// DevOverrides are the CLI configuration's dev_overrides: the
+	// directory of a provider's binary by provider address
+	// (registry.terraform.io/hashicorp/random). They win over every
+	// location.
+	DevOverrides map[string]string
 }
 
 // DefaultEnv is the environment of this process for a project.

@@ -29,7 +29,7 @@ type Request struct {
 }
 
 // Finder resolves requests against the plugins in an Env. It is safe for
-// concurrent use; discovery runs once, on first use.
+// concurrent use; discovery runs on first use, and again after Rescan.
 type Finder struct {
 	// Env says where to look.
 	Env Env
@@ -41,18 +41,31 @@ type Finder struct {
 	// unknown; nil discards them.
 	Warn func(message string)
 
-	once    sync.Once
+	scanMu  sync.Mutex
 	found   *scan
 	mu      sync.Mutex
 	probed  map[string]string // path -> version
+	warned  map[string]bool   // warnings already given
 	probeMu sync.Mutex        // one probe at a time
 }
 
 func (f *Finder) plugins() []Plugin { return f.scanned().plugins }
 
 func (f *Finder) scanned() *scan {
-	f.once.Do(func() { f.found = discover(f.Env) })
+	f.scanMu.Lock()
+	defer f.scanMu.Unlock()
+	if f.found == nil {
+		f.found = discover(f.Env)
+	}
 	return f.found
+}
+
+// Rescan forgets what discovery found, so that the next lookup looks on
+// disk again (after a plugin was installed).
+func (f *Finder) Rescan() {
+	f.scanMu.Lock()
+	defer f.scanMu.Unlock()
+	f.found = nil
 }
 
 // NotFoundError says no installed plugin satisfies a request, and lists
@@ -110,6 +123,9 @@ func (e *NotFoundError) writeNotExecutable(b *strings.Builder) {
 // versions go to the one found first; a Pulumi-protocol plugin is preferred
 // to a Terraform one when the request names no Source or Protocol.
 func (f *Finder) Find(ctx context.Context, req Request) (Plugin, error) {
+	if p, ok, err := f.devOverride(req); ok {
+		return p, err
+	}
 	constraint, err := parseConstraint(req.Version)
 	if err != nil {
 		return Plugin{}, fmt.Errorf("package %s: %w", req.Name, err)
@@ -147,8 +163,8 @@ func (f *Finder) unversioned(req Request, cands []Plugin) int {
 		}
 		pick = i
 	}
-	if pick >= 0 && f.Warn != nil {
-		f.Warn(fmt.Sprintf("using %s for package %s: its version is unknown (its file name carries none), so plinth cannot check it against %q; name it %s_v<version> to check", cands[pick].Path, req.Name, req.Version, cands[pick].Path))
+	if pick >= 0 {
+		f.warnOnce(fmt.Sprintf("using %s for package %s: its version is unknown (its file name carries none), so plinth cannot check it against %q; name it %s_v<version> to check", cands[pick].Path, req.Name, req.Version, cands[pick].Path))
 	}
 	return pick
 }

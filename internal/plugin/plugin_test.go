@@ -349,3 +349,34 @@ func TestFindNamesAPluginThatIsNotExecutable(t *testing.T) {
 		})
 	}
 }
+
+// TestDevOverridesAndWarningsOnce: a dev_overrides directory wins over
+// every location for its provider address, with a warning given once
+// however often it is looked up (plinth looks before a run and again in
+// it), as is the warning for a plugin of unknown version; an override
+// directory without the binary is an error naming it.
+func TestDevOverridesAndWarningsOnce(t *testing.T) {
+	tr := newTree(t, append(everyLayout, "dev/terraform-provider-random")...)
+	tr.env.DevOverrides = map[string]string{
+		"registry.terraform.io/hashicorp/random": filepath.Join(tr.root, "dev"),
+		"registry.terraform.io/hashicorp/tls":    filepath.Join(tr.root, "nothing"),
+	}
+	var warnings []string
+	f := &Finder{Env: tr.env, Warn: func(m string) { warnings = append(warnings, m) }}
+	ctx := context.Background()
+	for range 2 {
+		p, err := f.Find(ctx, Request{Name: "random", Version: "~> 9.0", Source: "hashicorp/random"})
+		if err != nil || p.Path != filepath.Join(tr.root, "dev", "terraform-provider-random") || p.Origin != OriginDevOverride {
+			t.Fatalf("Find = %v, %v; want the override's binary", p, err)
+		}
+		if _, err := f.Find(ctx, Request{Name: "null", Version: ">= 1.0"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(warnings) != 2 || !strings.Contains(warnings[0], "dev_overrides") || !strings.Contains(warnings[1], "its version is unknown") {
+		t.Errorf("warnings = %q, want one for the override and one for the unversioned null", warnings)
+	}
+	if _, err := f.Find(ctx, Request{Name: "tls", Source: "hashicorp/tls"}); err == nil || !strings.Contains(err.Error(), "cannot be read") {
+		t.Errorf("an override directory that is not there: %v", err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	version "github.com/hashicorp/go-version"
 
@@ -34,6 +35,10 @@ type Source struct {
 	// ahead of any plugin (see Hosted); ok is false for a package it does
 	// not host. Nil hosts none.
 	Hosted func(pkg string) (h Hosted, ok bool, err error)
+	// Install, if set, installs the Pulumi resource plugin of a package
+	// at an exact version from downloadURL ("" for the default), as the
+	// pulumi CLI installs a plugin a program names that is not on disk.
+	Install func(ctx context.Context, pkg, version, downloadURL string) error
 }
 
 var _ engine.ProviderSource = (*Source)(nil)
@@ -74,7 +79,7 @@ func (s *Source) NewProvider(ctx context.Context, req engine.ProviderRequest) (p
 	if err != nil {
 		return nil, err
 	}
-	p, err := s.Finder.Find(ctx, plugin.Request{Name: req.Package, Version: req.Version, Source: req.Source, Protocol: s.protocols(), ResolveVersions: useBuiltin})
+	p, err := s.find(ctx, req, useBuiltin)
 	if err != nil {
 		if useBuiltin {
 			return builtin.New()
@@ -93,6 +98,33 @@ func (s *Source) NewProvider(ctx context.Context, req engine.ProviderRequest) (p
 		return nil, fmt.Errorf("starting %s: %w", p, err)
 	}
 	return prov, nil
+}
+
+// find asks the Finder for the request's plugin; when none is on disk and
+// the request names a Pulumi plugin by exact version, it installs it
+// (Install) and looks again.
+func (s *Source) find(ctx context.Context, req engine.ProviderRequest, useBuiltin bool) (plugin.Plugin, error) {
+	preq := plugin.Request{Name: req.Package, Version: req.Version, Source: req.Source, Protocol: s.protocols(), ResolveVersions: useBuiltin}
+	p, err := s.Finder.Find(ctx, preq)
+	var nf *plugin.NotFoundError
+	if err == nil || useBuiltin || s.Install == nil || req.Source != "" || !exactVersion(req.Version) || !errors.As(err, &nf) {
+		return p, err
+	}
+	if ierr := s.Install(ctx, req.Package, req.Version, req.DownloadURL); ierr != nil {
+		return plugin.Plugin{}, fmt.Errorf("%w\nplinth tried to install it: %v", err, ierr)
+	}
+	s.Finder.Rescan()
+	return s.Finder.Find(ctx, preq)
+}
+
+// exactVersion reports whether a constraint names one version ("4.16.0",
+// "v4.16.0"), as Pulumi programs name plugin versions.
+func exactVersion(c string) bool {
+	if c == "" || strings.ContainsAny(c, "<>=~!, ") {
+		return false
+	}
+	_, err := version.NewSemver(strings.TrimPrefix(c, "v"))
+	return err == nil
 }
 
 // builtinFor returns the built-in provider for a request and whether it is

@@ -2,6 +2,7 @@ package registry
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -151,5 +152,52 @@ func TestSourceMu(t *testing.T) {
 	pulumiOnly := NewSource(tr.env, nil, launcher("pulumi"), nil)
 	if _, err := pulumiOnly.NewProvider(context.Background(), engine.ProviderRequest{Package: "store"}); err == nil {
 		t.Error("a Mu provider was found with no Mu launcher wired")
+	}
+}
+
+// TestSourceInstallsMissingPulumiPlugins: a Pulumi plugin named by exact
+// version that is not on disk is installed (with the request's download
+// URL) and then launched; a range, a Terraform provider and a version on
+// disk are not installed.
+func TestSourceInstallsMissingPulumiPlugins(t *testing.T) {
+	// Without the bare pulumi-resource-aws, whose version only it knows.
+	tr := newTree(t, everyLayout[1:]...)
+	var launched, installed []string
+	s := NewSource(tr.env, nil, LauncherFunc(func(_ context.Context, p plugin.Plugin) (provider.Provider, error) {
+		launched = append(launched, p.Name+" "+p.Version)
+		return &provider.Fake{}, nil
+	}), nil)
+	s.Finder.Probe = nil
+	s.Install = func(_ context.Context, pkg, version, url string) error {
+		installed = append(installed, pkg+" "+version+" "+url)
+		if pkg == "gcp" {
+			return errors.New("no such release")
+		}
+		path := filepath.Join(tr.root, "home/.pulumi/plugins/resource-"+pkg+"-v"+strings.TrimPrefix(version, "v")+"/pulumi-resource-"+pkg)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(path, []byte("#!/bin/sh\n"), 0o755)
+	}
+	ctx := context.Background()
+	for _, req := range []engine.ProviderRequest{
+		{Package: "aws", Version: "6.1.0"},
+		{Package: "aws", Version: "v6.3.0", DownloadURL: "https://example.com/aws"},
+		{Package: "aws", Version: "6.3.0"},
+	} {
+		if _, err := s.NewProvider(ctx, req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, req := range []engine.ProviderRequest{{Package: "aws", Version: ">= 8.0"}, {Package: "gcp", Version: "1.0.0"}} {
+		if _, err := s.NewProvider(ctx, req); err == nil {
+			t.Errorf("%v: a provider was made", req)
+		}
+	}
+	if diff := cmp.Diff([]string{"aws v6.3.0 https://example.com/aws", "gcp 1.0.0 "}, installed); diff != "" {
+		t.Errorf("installed (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"aws 6.1.0", "aws 6.3.0", "aws 6.3.0"}, launched); diff != "" {
+		t.Errorf("launched (-want +got):\n%s", diff)
 	}
 }

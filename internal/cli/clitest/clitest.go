@@ -35,6 +35,9 @@ type Options struct {
 	// terminal (so confirmations are asked).
 	Stdin         string
 	StdinTerminal bool
+	// StdoutTerminal pretends standard output is a terminal (progress
+	// bars are drawn).
+	StdoutTerminal bool
 	// Interrupts, if set, delivers Ctrl-C presses to the command.
 	Interrupts chan os.Signal
 	// Now is the command's clock; the real one if nil.
@@ -66,11 +69,11 @@ func Run(t testing.TB, dir string, opts Options, args ...string) Result {
 	stdout.also = opts.Progress
 	env := cli.Env{
 		Stdin: strings.NewReader(opts.Stdin), Stdout: &stdout, Stderr: &stderr,
-		StdinTerminal: opts.StdinTerminal,
-		Getenv:        func(k string) string { return opts.Env[k] },
-		Now:           opts.Now,
-		KDF:           CheapKDF,
-		Rewrite:       opts.Rewrite,
+		StdinTerminal: opts.StdinTerminal, StdoutTerminal: opts.StdoutTerminal,
+		Getenv:  func(k string) string { return opts.Env[k] },
+		Now:     opts.Now,
+		KDF:     CheapKDF,
+		Rewrite: opts.Rewrite,
 	}
 	if opts.Interrupts != nil {
 		env.Interrupts = func() (<-chan os.Signal, func()) { return opts.Interrupts, func() {} }

@@ -66,7 +66,8 @@ type Server struct {
 	// TamperZip serves zips with one byte changed after they were summed.
 	TamperZip bool
 	// Token, when set, is the bearer token service discovery and the
-	// providers.v1 endpoints require (401 without it).
+	// providers.v1 endpoints require (401 without it); the network
+	// mirror does not.
 	Token string
 	// TokenOnFile records that a file download carried an Authorization
 	// header, which a client should not send there.
@@ -82,26 +83,44 @@ type Server struct {
 // ends.
 func New(t testing.TB, releases ...Release) *Server {
 	t.Helper()
-	s := &Server{Key: NewKey(t), releases: releases, files: map[string][]byte{}}
+	s, err := Start(releases...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Start starts a registry serving releases outside a test (the Terraform
+// example's local registry); the caller closes it.
+func Start(releases ...Release) (*Server, error) {
+	key, err := newKey()
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{Key: key, releases: releases, files: map[string][]byte{}}
 	for _, r := range releases {
 		if err := s.pack(r); err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 	}
 	s.Server = httptest.NewTLSServer(http.HandlerFunc(s.serve))
-	t.Cleanup(s.Close)
-	return s
+	return s, nil
 }
 
 // NewKey makes an RSA OpenPGP key (the kind every terraform accepts).
 func NewKey(t testing.TB) *openpgp.Entity {
 	t.Helper()
-	e, err := openpgp.NewEntity("Plinth Test Registry", "", "registry@example.com",
-		&packet.Config{Algorithm: packet.PubKeyAlgoRSA, RSABits: 2048})
+	e, err := newKey()
 	if err != nil {
 		t.Fatal(err)
 	}
 	return e
+}
+
+func newKey() (*openpgp.Entity, error) {
+	return openpgp.NewEntity("Plinth Test Registry", "", "registry@example.com",
+		&packet.Config{Algorithm: packet.PubKeyAlgoRSA, RSABits: 2048})
 }
 
 // Host is the registry's host:port, as a source address names it.
@@ -112,11 +131,22 @@ func (s *Server) Host() string { return strings.TrimPrefix(s.URL, "https://") }
 func (s *Server) WriteCA(t testing.TB) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "ca.pem")
-	b := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: s.Certificate().Raw})
-	if err := os.WriteFile(path, b, 0o644); err != nil {
+	if err := s.WriteCAFile(path); err != nil {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// WriteCAFile writes the server's certificate as PEM to path.
+func (s *Server) WriteCAFile(path string) error {
+	b := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: s.Certificate().Raw})
+	return os.WriteFile(path, b, 0o644)
+}
+
+// HostBlock is a CLI configuration host block pointing host's
+// providers.v1 and modules.v1 services at the server.
+func (s *Server) HostBlock(host string) string {
+	return "host \"" + host + "\" {\n  services = {\n    \"providers.v1\" = \"" + s.URL + "/v1/providers/\"\n    \"modules.v1\" = \"" + s.URL + "/v1/modules/\"\n  }\n}\n"
 }
 
 func platform() string { return runtime.GOOS + "_" + runtime.GOARCH }
@@ -187,7 +217,7 @@ func (s *Server) serve(w http.ResponseWriter, req *http.Request) {
 	if req.Header.Get("Authorization") != "" && strings.HasPrefix(p, "/files/") {
 		s.TokenOnFile = true
 	}
-	if s.Token != "" && !strings.HasPrefix(p, "/files/") && req.Header.Get("Authorization") != "Bearer "+s.Token {
+	if s.Token != "" && !strings.HasPrefix(p, "/files/") && !strings.HasPrefix(p, MirrorPath) && req.Header.Get("Authorization") != "Bearer "+s.Token {
 		http.Error(w, "a token is required", http.StatusUnauthorized)
 		return
 	}
@@ -201,6 +231,8 @@ func (s *Server) serve(w http.ResponseWriter, req *http.Request) {
 		s.serveProviders(w, strings.Split(strings.TrimPrefix(p, "/v1/providers/"), "/"))
 	case strings.HasPrefix(p, "/v1/modules/"):
 		s.serveModules(w, strings.Split(strings.TrimPrefix(p, "/v1/modules/"), "/"))
+	case strings.HasPrefix(p, MirrorPath):
+		s.serveMirror(w, strings.Split(strings.TrimPrefix(p, MirrorPath), "/"))
 	case strings.HasPrefix(p, "/files/"):
 		s.serveFile(w, strings.TrimPrefix(p, "/files/"))
 	default:
