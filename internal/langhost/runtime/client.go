@@ -235,13 +235,13 @@ func (c *Client) InstallDependencies(ctx context.Context, info ProgramInfo, stdo
 
 // RunRequest is what a program run is given.
 type RunRequest struct {
-	Info                        ProgramInfo
-	MonitorAddr                 string
+	Info                         ProgramInfo
+	MonitorAddr                  string
 	Project, Stack, Organization string
-	Config                      map[string]string
-	SecretKeys                  []string
-	DryRun                      bool
-	Parallel                    int
+	Config                       map[string]string
+	SecretKeys                   []string
+	DryRun                       bool
+	Parallel                     int
 }
 
 // ErrBail is a program that failed after reporting why through the
