@@ -195,7 +195,7 @@ func (c *Client) RequiredPackages(ctx context.Context, info ProgramInfo) ([]Pack
 
 func (c *Client) requiredPlugins(ctx context.Context, pi *pb.ProgramInfo) ([]Package, error) {
 	//lint:ignore SA1019 the fallback for language hosts older than GetRequiredPackages
-	resp, err := c.client.GetRequiredPlugins(ctx, &pb.GetRequiredPluginsRequest{Info: pi}) //nolint:staticcheck
+	resp, err := c.client.GetRequiredPlugins(ctx, &pb.GetRequiredPluginsRequest{Info: pi})
 	if err != nil {
 		return nil, c.callError("GetRequiredPlugins", err)
 	}
@@ -216,7 +216,10 @@ func (c *Client) InstallDependencies(ctx context.Context, info ProgramInfo, stdo
 	if err != nil {
 		return err
 	}
-	stream, err := c.client.InstallDependencies(ctx, &pb.InstallDependenciesRequest{Directory: info.ProgramDir, Info: pi, IsTerminal: false})
+	req := &pb.InstallDependenciesRequest{Info: pi, IsTerminal: false}
+	//lint:ignore SA1019 older language hosts read the directory from here
+	req.Directory = info.ProgramDir
+	stream, err := c.client.InstallDependencies(ctx, req)
 	if err != nil {
 		return c.callError("InstallDependencies", err)
 	}
@@ -256,12 +259,15 @@ func (c *Client) Run(ctx context.Context, req RunRequest) error {
 	if err != nil {
 		return err
 	}
-	resp, err := c.client.Run(ctx, &pb.RunRequest{
-		MonitorAddress: req.MonitorAddr, Pwd: req.Info.ProgramDir, Program: req.Info.EntryPoint, //nolint:staticcheck
+	run := &pb.RunRequest{
+		MonitorAddress: req.MonitorAddr, Pwd: req.Info.ProgramDir,
 		Project: req.Project, Stack: req.Stack, Organization: req.Organization,
 		Config: req.Config, ConfigSecretKeys: req.SecretKeys, DryRun: req.DryRun, Parallel: int32(req.Parallel),
 		Info: pi,
-	})
+	}
+	//lint:ignore SA1019 older language hosts read the entry point from here, as Pulumi's engine still sends it
+	run.Program = req.Info.EntryPoint
+	resp, err := c.client.Run(ctx, run)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()

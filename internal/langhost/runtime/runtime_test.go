@@ -201,11 +201,11 @@ func TestRunFailures(t *testing.T) {
 		want []string // each in the error
 		is   error
 	}{
-		"a program error": {mode: "error", want: []string{"the fake program in", "failed: index.py line 3: boom"}},
+		"a program error":                   {mode: "error", want: []string{"the fake program in", "failed: index.py line 3: boom"}},
 		"a program that reported its error": {mode: "bail", is: runtime.ErrBail},
-		"a host that crashes during Run": {mode: "crash", want: []string{"fake language host", "crashed during Run", "exit status 2", "panic: fake crash in Run"}},
-		"a host that exits at start":      {mode: "exit", want: []string{"did not start", "exited (exit status 3)", "fake: cannot start, no interpreter"}},
-		"a host that never prints a port": {mode: "silent", want: []string{"did not print its port within 2s", "fake: thinking"}},
+		"a host that crashes during Run":    {mode: "crash", want: []string{"fake language host", "crashed during Run", "exit status 2", "panic: fake crash in Run"}},
+		"a host that exits at start":        {mode: "exit", want: []string{"did not start", "exited (exit status 3)", "fake: cannot start, no interpreter"}},
+		"a host that never prints a port":   {mode: "silent", want: []string{"did not print its port within 2s", "fake: thinking"}},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
