@@ -126,3 +126,23 @@ func TestInputTypesAreRecorded(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputsOfAFailedProgramAreNotSaved: a program that fails by
+// itself, no step having failed, leaves the recorded outputs as they
+// were, even if it set outputs before failing (as Pulumi's Go SDK does,
+// registering the stack's outputs after the program's error).
+func TestOutputsOfAFailedProgramAreNotSaved(t *testing.T) {
+	h := newHarness(t)
+	h.mustUp(typedProgram(resource.NewString("kept"), ""))
+	failing := engine.ProgramFunc(func(ctx context.Context, mon engine.Monitor) error {
+		mon.SetStackOutputs(resource.Object{})
+		return errors.New(`resource, variable, or config value "nope" not found`)
+	})
+	if _, err := h.up(failing); err == nil {
+		t.Fatal("want the program's error")
+	}
+	want := resource.Object{"v": resource.NewString("kept")}
+	if diff := cmp.Diff(want, h.snap.Outputs, cmp.Comparer(func(a, b resource.Value) bool { return a.Equal(b) })); diff != "" {
+		t.Errorf("saved outputs (-want +got):\n%s", diff)
+	}
+}

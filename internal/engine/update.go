@@ -68,7 +68,12 @@ func run(ctx context.Context, prog Program, base *state.Snapshot, opts *Options,
 		d.countUnrecreated()
 	}
 	d.fail(d.closeEphemerals())
-	if !preview { // a preview reports the outputs as the program set them
+	// A preview reports the outputs as the program set them. A program
+	// that failed by itself (not through a step) set what it got to, if
+	// anything: Pulumi's Go SDK, under pulumi-language-yaml, registers the
+	// stack's outputs even then, and an empty set would replace the last
+	// update's, which Pulumi's engine keeps.
+	if !preview && progErr == nil {
 		d.fail(d.recordOutputs())
 	}
 	d.pool.close()

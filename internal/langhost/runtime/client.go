@@ -249,7 +249,7 @@ type RunRequest struct {
 
 // ErrBail is a program that failed after reporting why through the
 // engine (RunResponse.bail): there is nothing more to say.
-var ErrBail = errors.New("the program failed; its errors are shown above")
+var ErrBail = errors.New("its language host reported the errors above")
 
 // Run runs the program and waits for it to end. A program error (the
 // plugin's RunResponse.error) is a *ProgramError; one the program has
@@ -298,7 +298,7 @@ func (c *Client) callError(method string, err error) error {
 	if err == nil {
 		return nil
 	}
-	if c.proc.HasExited(time.Second) {
+	if c.proc.HasExited(5 * time.Second) {
 		return fmt.Errorf("the %s language host %s crashed during %s: %s; %s",
 			c.cfg.Runtime, c.cfg.Path, method, c.proc.ExitStatus(), grpcplugin.DescribeTail(c.proc.Tail.Get(), "  "))
 	}
