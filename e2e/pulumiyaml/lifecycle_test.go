@@ -3,6 +3,8 @@
 package pulumiyaml_test
 
 import (
+	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -89,4 +91,27 @@ func withoutDurations(lines []string) []string {
 		out[i] = l
 	}
 	return out
+}
+
+// TestMainDirectory: a project whose main names a directory runs the
+// Main.yaml there, in that directory, and sees its project, stack and
+// organization as pulumi would give them (the pulumi CLI's file backend
+// also says "organization"). Relative paths of the built-in provider stay
+// the project's.
+func TestMainDirectory(t *testing.T) {
+	p := newProject(t, "maindir")
+	p.run("up", "--yes", "--skip-preview")
+	var got map[string]string
+	if err := json.Unmarshal([]byte(p.run("stack", "output", "--json").Stdout), &got); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"where": filepath.Join(p.dir, "program"), "project": "yamlmain", "stack": "dev",
+		"organization": "organization", "marker": "from yamlmain/dev"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("stack outputs (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff("from yamlmain/dev", p.readFile("written-by-main.txt")); diff != "" {
+		t.Errorf("written-by-main.txt (-want +got):\n%s", diff)
+	}
+	p.run("destroy", "--yes")
 }
