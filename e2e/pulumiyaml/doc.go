@@ -9,7 +9,9 @@
 // host's PATH.
 //
 // lifecycle_test.go runs up, a no-change preview, edits with the steps
-// they must take, protect and destroy; secrets_test.go secret config,
+// they must take, protect and destroy, and a project whose main names a
+// directory; options_test.go resource options, an explicit provider, get,
+// assets and functions; secrets_test.go secret config,
 // fn::secret and what the state and outputs keep secret; failures_test.go
 // a missing host, a host that crashes and a broken program, each exiting
 // 1 with the state unchanged; pulumi_test.go runs the same program under
