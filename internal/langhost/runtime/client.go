@@ -78,10 +78,7 @@ func Start(ctx context.Context, cfg Config) (*Client, error) {
 
 // connect reads the port and dials it.
 func (c *Client) connect(ctx context.Context) error {
-	timeout := c.cfg.StartTimeout
-	if timeout <= 0 {
-		timeout = 10 * time.Second
-	}
+	timeout := c.startTimeout()
 	t := time.NewTimer(timeout)
 	defer t.Stop()
 	var line grpcplugin.Line
@@ -144,15 +141,33 @@ func (i ProgramInfo) proto() (*pb.ProgramInfo, error) {
 }
 
 // Handshake tells the plugin the engine's address and where the program
-// is. A plugin without Handshake (older ones) is not an error.
+// is, waiting for its answer no longer than StartTimeout. A plugin
+// without Handshake (older ones) is not an error.
 func (c *Client) Handshake(ctx context.Context, info ProgramInfo) error {
-	_, err := c.client.Handshake(ctx, &pb.LanguageHandshakeRequest{
+	timeout := c.startTimeout()
+	hctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	_, err := c.client.Handshake(hctx, &pb.LanguageHandshakeRequest{
 		EngineAddress: c.cfg.EngineAddr, RootDirectory: &info.RootDir, ProgramDirectory: &info.ProgramDir,
 	})
-	if status.Code(err) == codes.Unimplemented {
+	switch {
+	case status.Code(err) == codes.Unimplemented:
 		return nil
+	case err != nil && ctx.Err() != nil:
+		return ctx.Err()
+	case status.Code(err) == codes.DeadlineExceeded:
+		return fmt.Errorf("the %s language host %s did not answer Handshake within %s; %s", c.cfg.Runtime, c.cfg.Path, timeout,
+			grpcplugin.DescribeTail(c.proc.Tail.Get(), "  "))
 	}
 	return c.callError("Handshake", err)
+}
+
+// startTimeout is Config.StartTimeout, 10 s if unset.
+func (c *Client) startTimeout() time.Duration {
+	if c.cfg.StartTimeout > 0 {
+		return c.cfg.StartTimeout
+	}
+	return 10 * time.Second
 }
 
 // Package is a provider package a program needs.

@@ -66,7 +66,12 @@ type fake struct {
 	hs   handshake
 }
 
-func (f *fake) Handshake(_ context.Context, req *pb.LanguageHandshakeRequest) (*pb.LanguageHandshakeResponse, error) {
+func (f *fake) Handshake(ctx context.Context, req *pb.LanguageHandshakeRequest) (*pb.LanguageHandshakeResponse, error) {
+	if f.mode == "mute" {
+		fmt.Fprintln(os.Stderr, "fake: waiting for something")
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
 	f.hs = handshake{Engine: req.GetEngineAddress(), Root: req.GetRootDirectory(), Program: req.GetProgramDirectory()}
 	return &pb.LanguageHandshakeResponse{}, nil
 }

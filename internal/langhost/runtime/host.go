@@ -66,7 +66,7 @@ func (h *Host) Check(p *langhost.Project) error {
 // service's address, hands it the program, waits for the run, and ends
 // the plugin.
 func (h *Host) Run(ctx context.Context, req langhost.RunRequest) error {
-	c, err := h.start(ctx, req.Project, req.EngineAddr, req.Stdout, req.Stderr)
+	c, err := h.Start(ctx, req.Project, req.EngineAddr, req.Stdout, req.Stderr)
 	if err != nil {
 		return err
 	}
@@ -83,10 +83,6 @@ func (h *Host) Run(ctx context.Context, req langhost.RunRequest) error {
 // Start starts the project's language host, for the protocol's other
 // calls (RequiredPackages, InstallDependencies); the caller closes it.
 func (h *Host) Start(ctx context.Context, p *langhost.Project, engineAddr string, stdout, stderr io.Writer) (*Client, error) {
-	return h.start(ctx, p, engineAddr, stdout, stderr)
-}
-
-func (h *Host) start(ctx context.Context, p *langhost.Project, engineAddr string, stdout, stderr io.Writer) (*Client, error) {
 	f := h.Finder(p.Dir)
 	path, err := f.Find(h.Runtime)
 	if err != nil {

@@ -206,6 +206,7 @@ func TestRunFailures(t *testing.T) {
 		"a host that crashes during Run":    {mode: "crash", want: []string{"fake language host", "crashed during Run", "exit status 2", "panic: fake crash in Run"}},
 		"a host that exits at start":        {mode: "exit", want: []string{"did not start", "exited (exit status 3)", "fake: cannot start, no interpreter"}},
 		"a host that never prints a port":   {mode: "silent", want: []string{"did not print its port within 2s", "fake: thinking"}},
+		"a host that never answers":         {mode: "mute", want: []string{"did not answer Handshake within 2s", "fake: waiting for something"}},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
