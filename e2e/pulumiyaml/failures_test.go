@@ -37,6 +37,34 @@ func TestMissingHost(t *testing.T) {
 	}
 }
 
+// TestMissingProviderPlugin: pulumi-language-yaml reads each package's
+// schema from its Pulumi plugin, and downloads one it cannot find; plinth
+// stops before the program runs (nothing is downloaded), exit 1, naming
+// the package, where it looked and how to build plinth's own. The state
+// is not touched.
+func TestMissingProviderPlugin(t *testing.T) {
+	p := newProject(t, "lifecycle")
+	delete(p.opts.Env, "PLINTH_PLUGIN_PATH")
+	for _, cmd := range [][]string{{"preview"}, {"up", "--yes"}} {
+		r := p.try(cmd...)
+		if r.Code != 1 {
+			t.Errorf("%s: exit %d, want 1:\n%s", cmd[0], r.Code, r.Output())
+		}
+		for _, want := range []string{`there is none for package "plinth" (pulumi-resource-plinth)`, filepath.Join(p.dir, ".plinth", "plugins"),
+			"go build -o .plinth/plugins/pulumi-resource-plinth github.com/plinth-iac/plinth/cmd/pulumi-resource-plinth"} {
+			if !strings.Contains(r.Output(), want) {
+				t.Errorf("%s: the error does not say %q:\n%s", cmd[0], want, r.Output())
+			}
+		}
+		if strings.Contains(r.Output(), "could not find latest version") {
+			t.Errorf("%s: the host was let look for the plugin online:\n%s", cmd[0], r.Output())
+		}
+	}
+	if ls := p.run("state", "ls").Stdout; strings.Contains(ls, "urn:") {
+		t.Errorf("resources recorded:\n%s", ls)
+	}
+}
+
 // lookHost finds pulumi-language-yaml on path.
 func lookHost(path string) (string, error) {
 	for _, dir := range filepath.SplitList(path) {

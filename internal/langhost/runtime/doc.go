@@ -22,9 +22,12 @@
 // nothing more, the engine changes nothing it did not register.
 //
 // Language hosts that load provider schemas themselves (pulumi-language-
-// yaml does) find providers as Pulumi does, on PATH or in Pulumi's plugin
-// cache; the plugin's PATH starts with the directories of the Pulumi
-// providers plinth found, so that both use the same ones.
+// yaml does: LoadsSchemas) find providers as Pulumi does, on PATH or in
+// Pulumi's plugin cache, and download what they cannot find; the plugin's
+// PATH starts with the directories of the Pulumi providers plinth found,
+// so that both use the same ones, and before the program runs plinth asks
+// the host which packages it uses and fails with a MissingProviderError
+// for any whose plugin the host would not find.
 //
 // Left out: installing language hosts or a program's dependencies on its
 // own (Client.InstallDependencies is there for a caller that asks), the

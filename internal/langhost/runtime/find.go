@@ -43,7 +43,21 @@ func (f Finder) Find(runtime string) (string, error) {
 	if p, ok := newest(cached); ok {
 		return p.Path, nil
 	}
-	return "", &MissingHostError{Runtime: runtime, Looked: f.Env.Locations()}
+	return "", &MissingHostError{Runtime: runtime, Looked: pulumiLocations(f.Env)}
+}
+
+// pulumiLocations are the locations that may hold Pulumi plugins: all
+// but Terraform's provider trees.
+func pulumiLocations(env plugin.Env) []plugin.Location {
+	var out []plugin.Location
+	for _, l := range env.Locations() {
+		switch l.Origin {
+		case plugin.OriginTerraformLocal, plugin.OriginTerraformCache, plugin.OriginTerraformHome:
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // Getenv reads k through getenv, else from the process's environment

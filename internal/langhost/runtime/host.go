@@ -75,6 +75,11 @@ func (h *Host) Run(ctx context.Context, req langhost.RunRequest) error {
 	if err := c.Handshake(ctx, info); err != nil {
 		return err
 	}
+	if LoadsSchemas[h.Runtime] {
+		if err := checkProviders(ctx, c, info, h.Finder(req.Project.Dir).Env, req.Project); err != nil {
+			return err
+		}
+	}
 	return c.Run(ctx, RunRequest{Info: info, MonitorAddr: req.MonitorAddr,
 		Project: req.Project.Name, Stack: req.Stack, Organization: req.Organization,
 		Config: req.Config, SecretKeys: req.SecretKeys, DryRun: req.DryRun, Parallel: req.Parallel})

@@ -283,3 +283,55 @@ func TestRequiredPackagesAndInstall(t *testing.T) {
 		})
 	}
 }
+
+// TestYAMLHostNeedsProviderPlugins: for a runtime whose host loads
+// schemas itself, a package the program uses whose plugin the host would
+// not find fails the run before the program starts, naming the packages
+// and the fix; a plugin plinth finds, or one the project file names, is
+// enough.
+func TestYAMLHostNeedsProviderPlugins(t *testing.T) {
+	tests := map[string]struct {
+		random  bool   // pulumi-resource-random among plinth's plugins
+		named   string // a provider plugin named in Pulumi.yaml
+		missing string // "" if the program must run
+	}{
+		"none":        {missing: `package "random" and package "terraform-provider" (pulumi-resource-random, pulumi-resource-terraform-provider)`},
+		"one":         {random: true, missing: `package "terraform-provider" (pulumi-resource-terraform-provider)`},
+		"in the file": {random: true, named: "terraform-provider"},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			h, p, record := fakeProject(t, "record")
+			tmp := filepath.Dir(p.Dir)
+			h.Runtime, p.Runtime = "yaml", "yaml"
+			installFake(t, filepath.Join(p.Dir, ".plinth", "plugins"), "yaml")
+			if tt.random {
+				writeExec(t, filepath.Join(tmp, "providers", "pulumi-resource-random"))
+			}
+			if tt.named != "" {
+				p.ProviderPlugins = map[string]string{tt.named: filepath.Join(tmp, "elsewhere")}
+			}
+			var stdout, stderr bytes.Buffer
+			err := h.Run(context.Background(), runRequest(p, &stdout, &stderr))
+			_, ran := os.Stat(record)
+			if tt.missing == "" {
+				if err != nil || ran != nil {
+					t.Fatalf("Run = %v (program ran: %v), want it run", err, ran == nil)
+				}
+				return
+			}
+			var mp *runtime.MissingProviderError
+			if !errors.As(err, &mp) {
+				t.Fatalf("Run = %v, want a MissingProviderError", err)
+			}
+			for _, want := range []string{tt.missing, filepath.Join(p.Dir, ".plinth", "plugins"), "PLINTH_PLUGIN_PATH", "plugins: providers:"} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("the error does not say %q:\n%v", want, err)
+				}
+			}
+			if ran == nil {
+				t.Error("the program ran")
+			}
+		})
+	}
+}
