@@ -124,6 +124,13 @@ func TestBrokenHostLeavesStateAlone(t *testing.T) {
 				defer os.WriteFile(filepath.Join(p.dir, "Pulumi.yaml"), []byte(program), 0o644)
 				p.edit(tt.edit[0], tt.edit[1])
 			}
+			if tt.script == "" {
+				// A preview of the broken program shows no stack output
+				// going away.
+				if pre := p.try("preview"); pre.Code != 1 || strings.Contains(pre.Stdout, "- note:") {
+					t.Errorf("preview: exit %d, want 1 and the outputs left alone:\n%s", pre.Code, pre.Output())
+				}
+			}
 			r := p.try("up", "--yes", "--skip-preview")
 			t.Logf("%s", r.Output())
 			if r.Code != 1 {

@@ -129,8 +129,9 @@ func TestInputTypesAreRecorded(t *testing.T) {
 
 // TestOutputsOfAFailedProgramAreNotSaved: a program that fails by
 // itself, no step having failed, leaves the recorded outputs as they
-// were, even if it set outputs before failing (as Pulumi's Go SDK does,
-// registering the stack's outputs after the program's error).
+// were, and a preview or update of it reports them, even if it set
+// outputs before failing (as Pulumi's Go SDK does, registering the
+// stack's outputs after the program's error).
 func TestOutputsOfAFailedProgramAreNotSaved(t *testing.T) {
 	h := newHarness(t)
 	h.mustUp(typedProgram(resource.NewString("kept"), ""))
@@ -138,11 +139,22 @@ func TestOutputsOfAFailedProgramAreNotSaved(t *testing.T) {
 		mon.SetStackOutputs(resource.Object{})
 		return errors.New(`resource, variable, or config value "nope" not found`)
 	})
-	if _, err := h.up(failing); err == nil {
+	want := resource.Object{"v": resource.NewString("kept")}
+	eq := cmp.Comparer(func(a, b resource.Value) bool { return a.Equal(b) })
+	res, err := h.preview(failing)
+	if err == nil {
 		t.Fatal("want the program's error")
 	}
-	want := resource.Object{"v": resource.NewString("kept")}
-	if diff := cmp.Diff(want, h.snap.Outputs, cmp.Comparer(func(a, b resource.Value) bool { return a.Equal(b) })); diff != "" {
+	if diff := cmp.Diff(want, res.Outputs, eq); diff != "" {
+		t.Errorf("outputs the preview reports (-want +got):\n%s", diff)
+	}
+	if res, err = h.up(failing); err == nil {
+		t.Fatal("want the program's error")
+	}
+	if diff := cmp.Diff(want, h.snap.Outputs, eq); diff != "" {
 		t.Errorf("saved outputs (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(want, res.Outputs, eq); diff != "" {
+		t.Errorf("outputs the update reports (-want +got):\n%s", diff)
 	}
 }
