@@ -13,8 +13,9 @@
 // directory; options_test.go resource options, an explicit provider, get,
 // assets and functions; secrets_test.go secret config,
 // fn::secret and what the state and outputs keep secret; failures_test.go
-// a missing host, a host that crashes and a broken program, each exiting
-// 1 with the state unchanged; interrupt_test.go Ctrl-C while the program
+// a missing host, a missing provider plugin (stopped before the host
+// would download it), a host that exits, hangs or crashes and a broken
+// program, each exiting 1 with the state unchanged; interrupt_test.go Ctrl-C while the program
 // waits on a resource; pulumi_test.go runs the same program under
 // the real pulumi CLI with the same host and compares outputs and files,
 // and logs how long each took.
