@@ -14,6 +14,7 @@ import (
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/structpb"
 
+	"github.com/plinth-iac/plinth/internal/plugin"
 	"github.com/plinth-iac/plinth/internal/provider/grpcplugin"
 )
 
@@ -85,8 +86,8 @@ func (c *Client) connect(ctx context.Context) error {
 	select {
 	case line = <-c.proc.FirstLine:
 	case <-t.C:
-		return fmt.Errorf("the %s language host %s did not print its port within %s: is it a Pulumi language plugin? %s",
-			c.cfg.Runtime, c.cfg.Path, timeout, grpcplugin.DescribeTail(c.proc.Tail.Get(), "  "))
+		return fmt.Errorf("the %s language host %s did not print its port within %s: is it a Pulumi language plugin? Set %s to wait longer; %s",
+			c.cfg.Runtime, c.cfg.Path, timeout, plugin.HandshakeTimeoutEnv, grpcplugin.DescribeTail(c.proc.Tail.Get(), "  "))
 	case <-ctx.Done():
 		return fmt.Errorf("starting the %s language host was cancelled: %w", c.cfg.Runtime, ctx.Err())
 	}
@@ -156,8 +157,8 @@ func (c *Client) Handshake(ctx context.Context, info ProgramInfo) error {
 	case err != nil && ctx.Err() != nil:
 		return ctx.Err()
 	case status.Code(err) == codes.DeadlineExceeded:
-		return fmt.Errorf("the %s language host %s did not answer Handshake within %s; %s", c.cfg.Runtime, c.cfg.Path, timeout,
-			grpcplugin.DescribeTail(c.proc.Tail.Get(), "  "))
+		return fmt.Errorf("the %s language host %s did not answer Handshake within %s (set %s to wait longer); %s", c.cfg.Runtime, c.cfg.Path, timeout,
+			plugin.HandshakeTimeoutEnv, grpcplugin.DescribeTail(c.proc.Tail.Get(), "  "))
 	}
 	return c.callError("Handshake", err)
 }
