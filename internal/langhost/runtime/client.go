@@ -314,11 +314,13 @@ func (c *Client) callError(method string, err error) error {
 	if err == nil {
 		return nil
 	}
-	if c.proc.HasExited(5 * time.Second) {
+	// Only a broken connection can be a crash; a plugin that answered
+	// with an error is alive and is not waited for.
+	st := status.Convert(err)
+	if st.Code() == codes.Unavailable && c.proc.HasExited(5*time.Second) {
 		return fmt.Errorf("the %s language host %s crashed during %s: %s; %s",
 			c.cfg.Runtime, c.cfg.Path, method, c.proc.ExitStatus(), grpcplugin.DescribeTail(c.proc.Tail.Get(), "  "))
 	}
-	st := status.Convert(err)
 	if st.Code() == codes.Unimplemented {
 		return fmt.Errorf("the %s language host %s does not implement %s: %s", c.cfg.Runtime, c.cfg.Path, method, st.Message())
 	}

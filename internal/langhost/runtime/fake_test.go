@@ -3,6 +3,7 @@ package runtime_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -104,8 +105,11 @@ func (f *fake) Run(ctx context.Context, req *pb.RunRequest) (*pb.RunResponse, er
 }
 
 func (f *fake) GetRequiredPackages(context.Context, *pb.GetRequiredPackagesRequest) (*pb.GetRequiredPackagesResponse, error) {
-	if f.mode == "old" {
+	switch f.mode {
+	case "old":
 		return f.UnimplementedLanguageRuntimeServer.GetRequiredPackages(context.Background(), nil)
+	case "refuse":
+		return nil, errors.New("Pulumi.yaml:3: the program is not valid")
 	}
 	return &pb.GetRequiredPackagesResponse{Packages: []*pb.PackageDependency{
 		{Name: "random", Version: "4.16.0"},

@@ -335,3 +335,24 @@ func TestYAMLHostNeedsProviderPlugins(t *testing.T) {
 		})
 	}
 }
+
+// TestAnErrorIsNotACrash: a host that answers a call with an error is
+// alive: the error says what it answered, at once, without waiting to
+// see whether it exits.
+func TestAnErrorIsNotACrash(t *testing.T) {
+	h, p, _ := fakeProject(t, "refuse")
+	ctx := context.Background()
+	c, err := h.Start(ctx, p, "127.0.0.1:2222", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	start := time.Now()
+	_, err = c.RequiredPackages(ctx, runtime.Info(p))
+	if err == nil || !strings.Contains(err.Error(), "GetRequiredPackages failed: Pulumi.yaml:3: the program is not valid") {
+		t.Errorf("RequiredPackages = %v, want the host's answer", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("the error took %s", d)
+	}
+}
