@@ -11,7 +11,8 @@
 // lifecycle_test.go runs up, a no-change preview, edits with the steps
 // they must take, protect and destroy, and a project whose main names a
 // directory; options_test.go resource options, an explicit provider, get,
-// assets and functions; secrets_test.go secret config,
+// assets and functions; stackref_test.go two stacks reading each other's
+// outputs; secrets_test.go secret config,
 // fn::secret and what the state and outputs keep secret; failures_test.go
 // a missing host, a missing provider plugin (stopped before the host
 // would download it), a host that exits, hangs or crashes and a broken
