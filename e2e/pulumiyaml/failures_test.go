@@ -107,6 +107,10 @@ func TestBrokenHostLeavesStateAlone(t *testing.T) {
 		{name: "a broken program", edit: [2]string{"${num.result} from", "${nope.result} from"},
 			want: []string{"nope"}},
 	}
+	// The host killed during Run by its wrapper (kill -9, not plinth)
+	// leaves the provider it started to read the schema, in a process
+	// group of its own and no longer below anything plinth started.
+	defer func() { killAll(running(filepath.Join(pluginDir, "pulumi-resource-plinth"))) }()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			host := filepath.Join(p.dir, ".plinth", "plugins", "pulumi-language-yaml")

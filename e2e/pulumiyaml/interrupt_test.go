@@ -5,7 +5,6 @@ package pulumiyaml_test
 import (
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -51,6 +50,12 @@ func TestInterrupt(t *testing.T) {
 	if left := children(host); len(left) > 0 {
 		t.Errorf("pulumi-language-yaml processes left running: %v", left)
 	}
+	// The host starts the provider plugin itself to read its schema, in a
+	// process group of its own; stopping the host must not leave it.
+	if left := running(filepath.Join(pluginDir, "pulumi-resource-plinth")); len(left) > 0 {
+		defer killAll(left)
+		t.Errorf("provider plugins left running: %v (%v of them children of this test)", left, children(filepath.Join(pluginDir, "pulumi-resource-plinth")))
+	}
 	const wait = "urn:pulumi:dev::yamllife::plinth:time:Sleep::wait"
 	if out := p.run("state", "pending").Stdout; strings.Contains(out, wait) {
 		p.run("state", "pending", "--clear", wait, "--yes")
@@ -67,27 +72,4 @@ func TestInterrupt(t *testing.T) {
 			t.Errorf("%s changed:\n%s\n%s", urn, res, after.Resources[urn])
 		}
 	}
-}
-
-// children lists the processes of this test process that run binary,
-// from /proc.
-func children(binary string) []int {
-	var out []int
-	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
-	for _, stat := range stats {
-		dir := filepath.Dir(stat)
-		if exe, err := os.Readlink(filepath.Join(dir, "exe")); err != nil || exe != binary {
-			continue
-		}
-		data, err := os.ReadFile(stat)
-		if err != nil {
-			continue
-		}
-		fields := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+1:]))
-		if len(fields) > 1 && fields[1] == strconv.Itoa(os.Getpid()) {
-			pid, _ := strconv.Atoi(filepath.Base(dir))
-			out = append(out, pid)
-		}
-	}
-	return out
 }

@@ -115,12 +115,16 @@ func (c *Client) startFailure() error {
 		c.cfg.Runtime, c.cfg.Path, how, grpcplugin.DescribeTail(c.proc.Tail.Get(), "  "))
 }
 
-// Close ends the plugin: SIGTERM, then SIGKILL after a grace period.
+// Close ends the plugin: SIGTERM, then SIGKILL after a grace period,
+// and then whatever it started that is still running (on Linux): the
+// providers a host started itself are in process groups of their own.
 func (c *Client) Close() {
 	if c.conn != nil {
 		c.conn.Close()
 	}
+	below := descendants(c.proc.Proc.Cmd.Process.Pid)
 	c.proc.Stop(closeGrace)
+	killLeft(below)
 }
 
 // ProgramInfo says where a program is, as the protocol's ProgramInfo.

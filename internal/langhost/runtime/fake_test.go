@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
+	"strconv"
+	"syscall"
 	"time"
 
 	pb "github.com/pulumi/pulumi/sdk/v3/proto/go"
@@ -87,6 +90,19 @@ func (f *fake) Run(ctx context.Context, req *pb.RunRequest) (*pb.RunResponse, er
 		fmt.Fprintln(os.Stderr, "panic: fake crash in Run")
 		os.Exit(2)
 	case "hang":
+		<-ctx.Done()
+		time.Sleep(time.Minute)
+	case "spawn":
+		// A provider of the host's own, in a process group of its own
+		// as Pulumi starts plugins.
+		child := exec.Command("sleep", "60")
+		child.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		if err := child.Start(); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(os.Getenv(fakeRecord), []byte(strconv.Itoa(child.Process.Pid)), 0o644); err != nil {
+			return nil, err
+		}
 		<-ctx.Done()
 		time.Sleep(time.Minute)
 	}
