@@ -16,7 +16,9 @@
 // Client is the protocol: Handshake (where the plugin has it),
 // GetRequiredPackages (GetRequiredPlugins for older plugins),
 // InstallDependencies and Run. Host adapts it to langhost.Host: one plugin
-// process per program run, ended with the run. A plugin that crashes, or
+// process per program run, ended with the run together with whatever it
+// started (on Linux: a host starts provider plugins of its own, in
+// process groups of their own). A plugin that crashes, or
 // does not print its port in time, is an error naming the plugin, how it
 // ended and its last stderr lines; since the program then registered
 // nothing more, the engine changes nothing it did not register.
