@@ -11,6 +11,7 @@ import (
 	"github.com/plinth-iac/plinth/internal/langhost"
 	"github.com/plinth-iac/plinth/internal/langhost/golang"
 	"github.com/plinth-iac/plinth/internal/langhost/nodejs"
+	"github.com/plinth-iac/plinth/internal/langhost/runtime"
 	"github.com/plinth-iac/plinth/internal/monitor"
 	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/sdk/resource"
@@ -20,18 +21,27 @@ import (
 // plinth.yaml) holds a Pulumi program in a general-purpose language,
 // run through internal/langhost against the engine's resource monitor.
 
-// hosts are the language runtimes plinth runs. Go programs are built
-// into $PLINTH_HOME/go-builds when PLINTH_HOME is set, else the user's
-// cache directory (golang.Host.BuildDir).
+// hosts are the language runtimes plinth runs: Node.js with plinth's own
+// launch, the others (runtime.Runtimes) through Pulumi's language host
+// plugins, found as plinth finds providers, with getenv. Go programs run
+// through pulumi-language-go when one is installed and otherwise through
+// plinth's own runner (goHost), which builds them into
+// $PLINTH_HOME/go-builds when PLINTH_HOME is set, else the user's cache
+// directory (golang.Host.BuildDir).
 func hosts(getenv func(string) string) langhost.Hosts {
+	h := langhost.Hosts{nodejs.Runtime: &nodejs.Host{}}
+	for _, name := range runtime.Runtimes {
+		h[name] = &runtime.Host{Runtime: name, Getenv: getenv}
+	}
 	var goBuilds string
 	if home := getenv("PLINTH_HOME"); home != "" {
 		goBuilds = filepath.Join(home, "go-builds")
 	}
-	return langhost.Hosts{
-		nodejs.Runtime: &nodejs.Host{},
-		golang.Runtime: &golang.Host{BuildDir: goBuilds},
+	h[golang.Runtime] = &goHost{
+		plugin:  &runtime.Host{Runtime: golang.Runtime, Getenv: getenv},
+		builtin: &golang.Host{BuildDir: goBuilds},
 	}
+	return h
 }
 
 // preparePulumi is prepare for a Pulumi program: the project file and its
@@ -179,4 +189,27 @@ func (pulumiProject) ImportRequest(string, string, string) (engine.ImportRequest
 
 func (pulumiProject) ImportProgram(map[string]resource.Value, program.Options, string, string, string) (engine.Program, error) {
 	return nil, errPulumiImport
+}
+
+// goHost runs a Go program as pulumi would, through pulumi-language-go,
+// when that host is installed for the program's directory, and through
+// plinth's own runner otherwise: the Go module proxy does not serve the
+// official host, so most machines have none.
+type goHost struct {
+	plugin  *runtime.Host
+	builtin *golang.Host
+}
+
+// pick is the host that runs the project in p.
+func (h *goHost) pick(p *langhost.Project) langhost.Host {
+	if _, err := h.plugin.Finder(p.Dir).Find(golang.Runtime); err == nil {
+		return h.plugin
+	}
+	return h.builtin
+}
+
+func (h *goHost) Check(p *langhost.Project) error { return h.pick(p).Check(p) }
+
+func (h *goHost) Run(ctx context.Context, req langhost.RunRequest) error {
+	return h.pick(req.Project).Run(ctx, req)
 }

@@ -1,8 +1,8 @@
 package cli
 
 import (
-	"fmt"
-	"strings"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -10,37 +10,58 @@ import (
 	"github.com/plinth-iac/plinth/internal/langhost"
 	"github.com/plinth-iac/plinth/internal/langhost/golang"
 	"github.com/plinth-iac/plinth/internal/langhost/nodejs"
+	"github.com/plinth-iac/plinth/internal/langhost/runtime"
 )
 
-// TestHosts: the runtimes the CLI runs are nodejs and go; a Go program
-// is built under PLINTH_HOME when it is set; any other runtime is
-// refused, naming the two.
+// TestHosts: nodejs runs through plinth's own launch; yaml, python,
+// dotnet and java through Pulumi's language hosts; go through
+// pulumi-language-go when one is on PATH, else through plinth's own
+// runner, which builds under PLINTH_HOME when it is set; any other
+// runtime is refused.
 func TestHosts(t *testing.T) {
-	env := map[string]string{"PLINTH_HOME": "/home/u/plinth"}
-	hs := hosts(func(k string) string { return env[k] })
-	for runtime, want := range map[string]string{
-		"nodejs": "*nodejs.Host",
-		"go":     "*golang.Host",
-		"python": `Pulumi.yaml: runtime "python" is not supported by plinth; the runtimes it runs are go, nodejs`,
+	withGoHost := t.TempDir()
+	if err := os.WriteFile(filepath.Join(withGoHost, "pulumi-language-go"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, runtime, path, home string
+		want                      string
+	}{
+		{name: "nodejs", runtime: "nodejs", want: "plinth's node launch"},
+		{name: "yaml", runtime: "yaml", want: "pulumi-language-yaml"},
+		{name: "python", runtime: "python", want: "pulumi-language-python"},
+		{name: "go without a host", runtime: "go", home: "/home/u/plinth", want: "plinth's Go runner in /home/u/plinth/go-builds"},
+		{name: "go without PLINTH_HOME", runtime: "go", want: "plinth's Go runner in the user cache"},
+		{name: "go with pulumi-language-go", runtime: "go", path: withGoHost, want: "pulumi-language-go"},
+		{name: "ruby", runtime: "ruby", want: `Pulumi.yaml: runtime "ruby" is not supported by plinth; the runtimes it runs are dotnet, go, java, nodejs, python, yaml`},
 	} {
-		host, err := hs.For(&langhost.Project{File: "Pulumi.yaml", Runtime: runtime})
-		got := ""
-		switch h := host.(type) {
-		case *nodejs.Host:
-			got = "*nodejs.Host"
-		case *golang.Host:
-			got = "*golang.Host"
-			if h.BuildDir != "/home/u/plinth/go-builds" {
-				t.Errorf("Go programs are built in %q, want $PLINTH_HOME/go-builds", h.BuildDir)
+		t.Run(tc.name, func(t *testing.T) {
+			env := map[string]string{"PLINTH_HOME": tc.home, "PATH": tc.path, "HOME": t.TempDir()}
+			p := &langhost.Project{File: "Pulumi.yaml", Dir: t.TempDir(), Runtime: tc.runtime}
+			host, err := hosts(func(k string) string { return env[k] }).For(p)
+			if gh, ok := host.(*goHost); ok {
+				host = gh.pick(p)
 			}
-		default:
-			got = fmt.Sprint(err)
-		}
-		if diff := cmp.Diff(want, strings.TrimSpace(got)); diff != "" {
-			t.Errorf("runtime %s (-want +got):\n%s", runtime, diff)
-		}
+			got := describeHost(host, err)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("runtime %s (-want +got):\n%s", tc.runtime, diff)
+			}
+		})
 	}
-	if h, _ := hosts(func(string) string { return "" }).For(&langhost.Project{Runtime: "go"}); h.(*golang.Host).BuildDir != "" {
-		t.Errorf("without PLINTH_HOME, Go programs are built in %q, want the user cache (BuildDir empty)", h.(*golang.Host).BuildDir)
+}
+
+// describeHost says in words which host runs a program.
+func describeHost(host langhost.Host, err error) string {
+	switch h := host.(type) {
+	case *nodejs.Host:
+		return "plinth's node launch"
+	case *runtime.Host:
+		return runtime.Binary(h.Runtime)
+	case *golang.Host:
+		if h.BuildDir == "" {
+			return "plinth's Go runner in the user cache"
+		}
+		return "plinth's Go runner in " + h.BuildDir
 	}
+	return err.Error()
 }

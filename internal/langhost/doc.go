@@ -6,15 +6,16 @@
 // engine. Program adapts the whole to engine.Program, so the CLI runs a
 // Pulumi program exactly as it runs a YAML one.
 //
-// Node.js (langhost/nodejs) and Go (langhost/golang, which builds the
-// program with the go command) have a Host; the CLI names them in
-// Hosts, and any other runtime is refused with a clear error. A host
-// for the pulumi-language-<name> plugins, spoken to over Pulumi's
-// LanguageRuntime protocol, would be one more Host in that map. The
-// package does not install dependencies: the program's own package
-// manager does (npm install; the go command fetches modules as it
-// builds). What every host's program process shares, the config in the
-// environment and the process tied to plinth, is child.go.
+// Node.js has plinth's own Host (langhost/nodejs); yaml, python, dotnet,
+// java and go run through Pulumi's language host plugins
+// (langhost/runtime, pulumi-language-<runtime>), Go through plinth's own
+// runner (langhost/golang, which builds the program with the go command)
+// when no pulumi-language-go is installed; the CLI names them in Hosts,
+// and any other runtime is refused with a clear error. The package does
+// not install dependencies: the program's own package manager does (npm
+// install; the go command fetches modules as it builds). What plinth's own
+// hosts share, the config in the environment and the process tied to
+// plinth, is child.go.
 //
 // Config: the stack's values (Pulumi's Pulumi.<stack>.yaml, its secure
 // values opened by the CLI with Pulumi's passphrase provider, and plinth's
