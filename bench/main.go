@@ -38,13 +38,15 @@
 //	           10,000 on the file backend) is reported, not run again.
 //
 // Every column is measured from outside the process, on Linux (see
-// measure_linux.go): wall time; the command's own CPU (user+sys of the
-// plinth, terraform or pulumi process, read from /proc/<pid>/stat once it
-// has exited and before it is reaped); its children's CPU (everything
-// else the reap reports, plus any child that outlived it, which the
-// harness adopts as a subreaper); and peak RSS (ru_maxrss of the reap:
-// the largest process of the tree, which is plinth itself in the
-// built-in scenarios, where it starts no child).
+// measure_linux.go): wall time; its children's CPU (providers, language
+// hosts: cutime+cstime of the plinth, terraform or pulumi process, read
+// from /proc/<pid>/stat once it has exited and before it is reaped, plus
+// any child that outlived it, which the harness adopts as a subreaper);
+// the command's own CPU (user+sys of the reap's rusage less its
+// children's); and peak RSS (ru_maxrss of the reap: the largest process
+// of the tree, which is plinth itself in the built-in scenarios, where it
+// starts no child). No engine code helps: the figures hold for any
+// version of plinth and for terraform and pulumi alike.
 //
 // Targets are judged only at the size they are set for and printed
 // beside the figure; the run ends with every verdict. The targets hold
@@ -206,7 +208,7 @@ type usages struct {
 // timed runs a command in dir, saying on standard output what it runs
 // and, when it ends, how long it took.
 func timed(dir string, env []string, name string, args ...string) (*usage, error) {
-	fmt.Printf("  %s %s ... ", filepath.Base(name), args[0])
+	fmt.Printf("  %s %s ... ", filepath.Base(name), verb(args))
 	cmd := exec.Command(name, args...)
 	cmd.Dir, cmd.Env = dir, append(os.Environ(), env...)
 	var out limitedBuffer
@@ -217,6 +219,16 @@ func timed(dir string, env []string, name string, args ...string) (*usage, error
 		return nil, fmt.Errorf("%s %v in %s: %w\n%s", filepath.Base(name), args, dir, err, out.tail())
 	}
 	return &u, nil
+}
+
+// verb is a command's arguments up to the first flag ("stack init bench").
+func verb(args []string) string {
+	for i, a := range args {
+		if strings.HasPrefix(a, "-") {
+			return strings.Join(args[:i], " ")
+		}
+	}
+	return strings.Join(args, " ")
 }
 
 // limitedBuffer keeps the last 8 KiB written, for error messages.

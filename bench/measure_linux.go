@@ -19,13 +19,14 @@ import (
 // How the CPU split is measured, from outside the process and with no
 // help from it:
 //
-//   - The command's own CPU is utime+stime from /proc/<pid>/stat, read
-//     while it is a zombie: the harness waits for its exit with
-//     waitid(WNOWAIT), which leaves it unreaped, reads the file, then
-//     reaps it. The kernel keeps those counters until the reap. They are
-//     in clock ticks (USER_HZ, 100 a second on Linux): 10 ms resolution.
-//   - Its children's CPU is the reap's rusage (wait4: the command and
-//     every descendant it reaped, in microseconds) less its own.
+//   - Its children's CPU is cutime+cstime from /proc/<pid>/stat (every
+//     descendant it reaped), read while it is a zombie: the harness waits
+//     for its exit with waitid(WNOWAIT), which leaves it unreaped, reads
+//     the file, then reaps it. The kernel keeps those counters until the
+//     reap. They are in clock ticks (USER_HZ, 100 a second on Linux):
+//     10 ms resolution.
+//   - The command's own CPU is the reap's rusage (wait4: the command and
+//     the descendants it reaped, in microseconds) less its children's.
 //   - A child the command did not reap (one that outlived it, or was
 //     killed by its parent-death signal) would be in neither: the harness
 //     is a child subreaper, so such orphans become its own children; it
@@ -58,22 +59,23 @@ func measure(cmd *exec.Cmd) (usage, error) {
 		return unix.Waitid(unix.P_PID, cmd.Process.Pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
 	})
 	u := usage{wall: time.Since(start)}
-	self, statErr := zombieCPU(cmd.Process.Pid)
+	kids, statErr := zombieChildrenCPU(cmd.Process.Pid)
 	runErr := cmd.Wait()
 	if waitErr != nil || statErr != nil {
 		return u, fmt.Errorf("measuring %s: waitid: %v; stat: %v", filepath.Base(cmd.Path), waitErr, statErr)
 	}
 	st := cmd.ProcessState
 	total := st.UserTime() + st.SystemTime()
-	u.self, u.children = self, max(0, total-self)
+	u.self, u.children = max(0, total-kids), kids
 	u.maxRSS = st.SysUsage().(*syscall.Rusage).Maxrss * 1024
 	orphans, orphanCPU := reapOrphans(before)
 	u.orphans, u.children = orphans, u.children+orphanCPU
 	return u, runErr
 }
 
-// zombieCPU reads utime+stime of an exited, unreaped process.
-func zombieCPU(pid int) (time.Duration, error) {
+// zombieChildrenCPU reads cutime+cstime of an exited, unreaped process:
+// the CPU of the children it reaped.
+func zombieChildrenCPU(pid int) (time.Duration, error) {
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
 		return 0, err
@@ -81,15 +83,15 @@ func zombieCPU(pid int) (time.Duration, error) {
 	// The command name (field 2) may hold spaces: count from after it.
 	rest := data[bytes.LastIndexByte(data, ')')+2:]
 	f := strings.Fields(string(rest)) // f[0] is field 3 (state)
-	if len(f) < 13 {
+	if len(f) < 15 {
 		return 0, fmt.Errorf("/proc/%d/stat has %d fields", pid, len(f)+2)
 	}
-	utime, err1 := strconv.ParseInt(f[11], 10, 64) // field 14
-	stime, err2 := strconv.ParseInt(f[12], 10, 64) // field 15
+	cutime, err1 := strconv.ParseInt(f[13], 10, 64) // field 16
+	cstime, err2 := strconv.ParseInt(f[14], 10, 64) // field 17
 	if err1 != nil || err2 != nil {
-		return 0, fmt.Errorf("/proc/%d/stat: utime %q stime %q", pid, f[11], f[12])
+		return 0, fmt.Errorf("/proc/%d/stat: cutime %q cstime %q", pid, f[13], f[14])
 	}
-	return time.Duration(utime+stime) * clockTick, nil
+	return time.Duration(cutime+cstime) * clockTick, nil
 }
 
 // childPIDs lists the harness's live children, from each process's
