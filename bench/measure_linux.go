@@ -32,12 +32,20 @@ import (
 //     is a child subreaper, so such orphans become its own children; it
 //     waits for them (up to orphanWait) and adds their rusage to the
 //     children's CPU, and the report counts them.
+//   - Which child used what is sampled: every sampleEvery the harness
+//     walks the command's descendants (/proc/<pid>/task/*/children) and
+//     reads each one's utime+stime. The last sample of each is a lower
+//     bound (a child's last moments fall between samples); report shows
+//     the shortfall against the exact total as "unattributed".
 //   - Peak RSS is the reap's ru_maxrss: the largest of the command and
 //     its reaped descendants. Where the command starts no child (built-in
 //     resources) it is the command's own peak.
 
 // orphanWait is how long the harness waits for a command's orphans.
 const orphanWait = 10 * time.Second
+
+// sampleEvery is how often the children are sampled.
+const sampleEvery = 20 * time.Millisecond
 
 // clockTick is the unit of /proc/<pid>/stat's times (USER_HZ).
 const clockTick = 10 * time.Millisecond
@@ -54,11 +62,15 @@ func measure(cmd *exec.Cmd) (usage, error) {
 	if err := cmd.Start(); err != nil {
 		return usage{}, err
 	}
+	stop, sampled := make(chan struct{}), make(chan map[string]time.Duration)
+	go func() { sampled <- sampleChildren(cmd.Process.Pid, stop) }()
 	var info unix.Siginfo
 	waitErr := ignoringEINTR(func() error {
 		return unix.Waitid(unix.P_PID, cmd.Process.Pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
 	})
 	u := usage{wall: time.Since(start)}
+	close(stop)
+	u.byProgram = <-sampled
 	kids, statErr := zombieChildrenCPU(cmd.Process.Pid)
 	runErr := cmd.Wait()
 	if waitErr != nil || statErr != nil {
@@ -76,22 +88,104 @@ func measure(cmd *exec.Cmd) (usage, error) {
 // zombieChildrenCPU reads cutime+cstime of an exited, unreaped process:
 // the CPU of the children it reaped.
 func zombieChildrenCPU(pid int) (time.Duration, error) {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	f, err := statFields(pid)
 	if err != nil {
 		return 0, err
 	}
-	// The command name (field 2) may hold spaces: count from after it.
-	rest := data[bytes.LastIndexByte(data, ')')+2:]
-	f := strings.Fields(string(rest)) // f[0] is field 3 (state)
+	return ticks(pid, f, 13, 14) // fields 16 and 17
+}
+
+// statFields reads /proc/<pid>/stat from field 3 (the state) on: the
+// command name, field 2, may hold spaces.
+func statFields(pid int) ([]string, error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return nil, err
+	}
+	f := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+2:]))
 	if len(f) < 15 {
-		return 0, fmt.Errorf("/proc/%d/stat has %d fields", pid, len(f)+2)
+		return nil, fmt.Errorf("/proc/%d/stat has %d fields", pid, len(f)+2)
 	}
-	cutime, err1 := strconv.ParseInt(f[13], 10, 64) // field 16
-	cstime, err2 := strconv.ParseInt(f[14], 10, 64) // field 17
+	return f, nil
+}
+
+// ticks sums two clock-tick fields of statFields's result.
+func ticks(pid int, f []string, i, j int) (time.Duration, error) {
+	a, err1 := strconv.ParseInt(f[i], 10, 64)
+	b, err2 := strconv.ParseInt(f[j], 10, 64)
 	if err1 != nil || err2 != nil {
-		return 0, fmt.Errorf("/proc/%d/stat: cutime %q cstime %q", pid, f[13], f[14])
+		return 0, fmt.Errorf("/proc/%d/stat: fields %d and %d are %q and %q", pid, i+3, j+3, f[i], f[j])
 	}
-	return time.Duration(cutime+cstime) * clockTick, nil
+	return time.Duration(a+b) * clockTick, nil
+}
+
+// sampleChildren samples the CPU of root's descendants until stop is
+// closed and returns the last sample of each, summed by program name.
+func sampleChildren(root int, stop <-chan struct{}) map[string]time.Duration {
+	last := map[int]time.Duration{}
+	names := map[int]string{}
+	tick := time.NewTicker(sampleEvery)
+	defer tick.Stop()
+	for {
+		for _, pid := range descendants(root) {
+			if cpu, err := procCPU(pid); err == nil {
+				last[pid] = cpu
+				if names[pid] == "" {
+					names[pid] = programName(pid)
+				}
+			}
+		}
+		select {
+		case <-stop:
+			byName := map[string]time.Duration{}
+			for pid, cpu := range last {
+				byName[names[pid]] += cpu
+			}
+			return byName
+		case <-tick.C:
+		}
+	}
+}
+
+// descendants lists pid's descendants, not pid itself.
+func descendants(pid int) []int {
+	var out []int
+	queue := []int{pid}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", p))
+		for _, t := range tasks {
+			data, _ := os.ReadFile(t)
+			for _, f := range strings.Fields(string(data)) {
+				if kid, err := strconv.Atoi(f); err == nil {
+					out, queue = append(out, kid), append(queue, kid)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// procCPU reads a live process's utime+stime.
+func procCPU(pid int) (time.Duration, error) {
+	f, err := statFields(pid)
+	if err != nil {
+		return 0, err
+	}
+	return ticks(pid, f, 11, 12) // fields 14 and 15
+}
+
+// programName is the base name of a process's argv[0].
+func programName(pid int) string {
+	data, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	if i := bytes.IndexByte(data, 0); i >= 0 {
+		data = data[:i]
+	}
+	if len(data) == 0 {
+		return fmt.Sprintf("pid %d", pid)
+	}
+	return filepath.Base(string(data))
 }
 
 // childPIDs lists the harness's live children, from each process's
@@ -106,12 +200,11 @@ func childPIDs() map[int]bool {
 		if err != nil {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		f, err := statFields(pid)
 		if err != nil {
 			continue
 		}
-		f := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+2:]))
-		if len(f) > 1 && f[1] == strconv.Itoa(self) {
+		if f[1] == strconv.Itoa(self) {
 			kids[pid] = true
 		}
 	}

@@ -23,10 +23,11 @@ func TestMeasureSplitsCPU(t *testing.T) {
 		script      string
 		self, kids  bool // whether each must have some CPU
 		wantOrphans int
+		sampled     bool // the child lives long enough to be sampled
 	}{
 		"own":    {script: spin, self: true},
-		"child":  {script: "(" + spin + "); exit 0", kids: true},
-		"both":   {script: spin + "; (" + spin + ")", self: true, kids: true},
+		"child":  {script: "(" + spin + "); exit 0", kids: true, sampled: true},
+		"both":   {script: spin + "; (" + spin + ")", self: true, kids: true, sampled: true},
 		"orphan": {script: "(" + spin + ") & exit 0", kids: true, wantOrphans: 1},
 	}
 	for name, tc := range tests {
@@ -43,6 +44,9 @@ func TestMeasureSplitsCPU(t *testing.T) {
 			}
 			if u.orphans != tc.wantOrphans {
 				t.Errorf("%d orphans, want %d", u.orphans, tc.wantOrphans)
+			}
+			if got := u.byProgram["sh"]; tc.sampled && (got <= 0 || got > u.children) {
+				t.Errorf("the child sh sampled at %s of the children's %s: want some, and no more", got, u.children)
 			}
 			if u.wall <= 0 || u.maxRSS <= 0 {
 				t.Errorf("wall %s, peak RSS %d: want both positive", u.wall, u.maxRSS)

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 )
@@ -107,7 +110,30 @@ func report(title string, rs []row) {
 		}
 		fmt.Printf("%-10s %-11s %10s %10s %13s %10s  %s\n", r.tool, r.command,
 			round(r.u.wall), round(r.u.self), kids, megabytes(r.u.maxRSS), r.note)
+		if s := byProgram(r.u); s != "" {
+			fmt.Printf("%23s children: %s\n", "", s)
+		}
 	}
+}
+
+// byProgram lists the children's sampled CPU by program, most first, and
+// what the samples missed of the exact total.
+func byProgram(u *usage) string {
+	if len(u.byProgram) == 0 {
+		return ""
+	}
+	names := slices.Collect(maps.Keys(u.byProgram))
+	slices.SortFunc(names, func(a, b string) int { return cmp.Compare(u.byProgram[b], u.byProgram[a]) })
+	var parts []string
+	var sum time.Duration
+	for _, name := range names {
+		parts = append(parts, fmt.Sprintf("%s %s", name, round(u.byProgram[name])))
+		sum += u.byProgram[name]
+	}
+	if missed := u.children - sum; missed > 0 {
+		parts = append(parts, "unattributed "+round(missed))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // ratios prints how many times longer the peer took than plinth.
