@@ -129,9 +129,12 @@ func sampleChildren(root int, stop <-chan struct{}) map[string]time.Duration {
 	for {
 		for _, pid := range descendants(root) {
 			if cpu, err := procCPU(pid); err == nil {
+				// The name is read each time: a child sampled between
+				// its fork and its exec still bears its parent's. A
+				// zombie has none, and keeps the last.
 				last[pid] = cpu
-				if names[pid] == "" {
-					names[pid] = programName(pid)
+				if name := programName(pid); name != "" {
+					names[pid] = name
 				}
 			}
 		}
@@ -139,7 +142,11 @@ func sampleChildren(root int, stop <-chan struct{}) map[string]time.Duration {
 		case <-stop:
 			byName := map[string]time.Duration{}
 			for pid, cpu := range last {
-				byName[names[pid]] += cpu
+				name := names[pid]
+				if name == "" {
+					name = fmt.Sprintf("pid %d", pid)
+				}
+				byName[name] += cpu
 			}
 			return byName
 		case <-tick.C:
@@ -176,14 +183,15 @@ func procCPU(pid int) (time.Duration, error) {
 	return ticks(pid, f, 11, 12) // fields 14 and 15
 }
 
-// programName is the base name of a process's argv[0].
+// programName is the base name of a process's argv[0], "" if it has
+// none (a zombie, or gone).
 func programName(pid int) string {
 	data, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
 	if i := bytes.IndexByte(data, 0); i >= 0 {
 		data = data[:i]
 	}
 	if len(data) == 0 {
-		return fmt.Sprintf("pid %d", pid)
+		return ""
 	}
 	return filepath.Base(string(data))
 }
