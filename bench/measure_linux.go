@@ -142,11 +142,9 @@ func sampleChildren(root int, stop <-chan struct{}) map[string]time.Duration {
 		case <-stop:
 			byName := map[string]time.Duration{}
 			for pid, cpu := range last {
-				name := names[pid]
-				if name == "" {
-					name = fmt.Sprintf("pid %d", pid)
+				if names[pid] != "" { // else it shows as unattributed
+					byName[names[pid]] += cpu
 				}
-				byName[name] += cpu
 			}
 			return byName
 		case <-tick.C:
