@@ -7,43 +7,116 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/plinth-iac/plinth/internal/state/postgres/pgtest"
 	"github.com/plinth-iac/plinth/internal/tfproviders"
 )
 
-// builtin: 2n pets through the in-process built-in provider.
-func (h *harness) builtin() error {
-	n := h.size(defaultN)
-	fmt.Printf("builtin: %d plinth:random:Pet in process\n", 2*n)
-	project := filepath.Join(h.work, "builtin")
-	if err := writeFile(filepath.Join(project, "plinth.yaml"), petsProgram("builtin", 2*n)); err != nil {
-		return err
+// Default sizes: the ones issue 23's targets are set at.
+const (
+	defaultTerraformN = 2000
+	defaultPulumiN    = 2000
+	defaultScaleN     = 10000
+)
+
+// plinthYAML runs n built-in pets from plinth YAML on a backend ("" for
+// the project's own .plinth directory), once per invocation: a second
+// scenario asking for the same run gets the first one's figures.
+func (h *harness) plinthYAML(n int, backend string, label string) (usages, error) {
+	key := fmt.Sprintf("%d %s", n, label)
+	if p, ok := h.runs[key]; ok {
+		fmt.Printf("  (%d built-in on %s: measured above)\n", n, label)
+		return p, nil
 	}
-	p, err := h.plinthPhases(project, nil)
-	if err != nil {
-		return err
+	project := filepath.Join(h.work, fmt.Sprintf("builtin-%s-%d", label, n))
+	if err := writeFile(filepath.Join(project, "plinth.yaml"), petsProgram("builtin", n)); err != nil {
+		return usages{}, err
 	}
-	report(fmt.Sprintf("builtin: %d plinth:random:Pet in process", 2*n), map[string]phases{"plinth": p}, []string{"plinth"})
+	var env []string
+	if backend != "" {
+		env = append(env, "PLINTH_BACKEND="+backend)
+	}
+	p, err := h.plinthPhases(project, h.plinthEnv(env...))
+	if err == nil {
+		h.runs[key] = p
+	}
+	return p, err
+}
+
+// scale: n and 10n built-in pets in process on the file backend.
+func (h *harness) scale() error {
+	n := h.size(defaultScaleN)
+	var rs []row
+	for _, size := range []int{n, 10 * n} {
+		fmt.Printf("scale: %d plinth:random:Pet in process, file backend\n", size)
+		p, err := h.plinthYAML(size, "", "file")
+		if err != nil {
+			return err
+		}
+		notes := map[string]string{
+			"create":     h.judge(bigCreate, size, p.create),
+			"no-op plan": h.judge(bigPreview, size, p.preview),
+		}
+		rs = append(rs, rows(fmt.Sprintf("%d", size), p, notes)...)
+	}
+	report("scale: built-in plinth:random:Pet from plinth YAML (tool column: resources), file backend", rs)
 	return nil
 }
 
-// pulumi: the same program with the built-in provider served out of
-// process as pulumi-resource-plinth, found through PLINTH_PLUGIN_PATH.
-func (h *harness) pulumi() error {
-	bin, err := h.build("./cmd/pulumi-resource-plinth", "plugins/pulumi-resource-plinth")
+// backends: n built-in pets on the file backend and on PostgreSQL.
+func (h *harness) backends() error {
+	n := h.size(defaultScaleN)
+	fmt.Printf("backends: %d plinth:random:Pet on the file backend and on PostgreSQL\n", n)
+	file, err := h.plinthYAML(n, "", "file")
 	if err != nil {
 		return err
 	}
-	n := h.size(defaultN)
-	fmt.Printf("pulumi: %d plinth:random:Pet through a Pulumi-protocol plugin\n", 2*n)
-	project := filepath.Join(h.work, "pulumi")
-	if err := writeFile(filepath.Join(project, "plinth.yaml"), petsProgram("pulumi", 2*n)); err != nil {
-		return err
-	}
-	p, err := h.plinthPhases(project, []string{"PLINTH_PLUGIN_PATH=" + filepath.Dir(bin)})
+	fmt.Println("  starting a throwaway PostgreSQL cluster (fsync on)...")
+	cluster, err := pgtest.Start(pgtest.Options{Durable: true})
 	if err != nil {
 		return err
 	}
-	report(fmt.Sprintf("pulumi: %d plinth:random:Pet through the out-of-process Pulumi-protocol plugin", 2*n), map[string]phases{"plinth": p}, []string{"plinth"})
+	defer func() {
+		if err := cluster.Stop(); err != nil {
+			fmt.Fprintln(os.Stderr, "bench: stopping the PostgreSQL cluster:", err)
+		}
+	}()
+	url, err := cluster.NewDatabase()
+	if err != nil {
+		return err
+	}
+	pg, err := h.plinthYAML(n, url, "postgres")
+	if err != nil {
+		return err
+	}
+	r := pg.create.wall.Seconds() / file.create.wall.Seconds()
+	note := fmt.Sprintf("target ≤ 1.5x file at 10000: not judged (%.2fx)", r)
+	if n == defaultScaleN {
+		note = h.record(fmt.Sprintf("10k create on PostgreSQL ≤ 1.5x the file backend: %.2fx", r), r <= 1.5)
+	}
+	rs := append(rows("file", file, nil), rows("postgres", pg, map[string]string{"create": note})...)
+	report(fmt.Sprintf("backends: %d built-in plinth:random:Pet from plinth YAML", n), rs)
+	return nil
+}
+
+// plugin: n pets from plinth YAML through the built-in provider served
+// out of process as pulumi-resource-plinth, found through
+// PLINTH_PLUGIN_PATH.
+func (h *harness) plugin() error {
+	bin, err := h.buildPlugin()
+	if err != nil {
+		return err
+	}
+	n := h.size(defaultPulumiN)
+	fmt.Printf("plugin: %d plinth:random:Pet through a Pulumi-protocol plugin\n", n)
+	project := filepath.Join(h.work, "plugin")
+	if err := writeFile(filepath.Join(project, "plinth.yaml"), petsProgram("plugin", n)); err != nil {
+		return err
+	}
+	p, err := h.plinthPhases(project, h.plinthEnv("PLINTH_PLUGIN_PATH="+filepath.Dir(bin)))
+	if err != nil {
+		return err
+	}
+	report(fmt.Sprintf("plugin: %d plinth:random:Pet from plinth YAML through the out-of-process Pulumi-protocol plugin", n), rows("plinth", p, nil))
 	return nil
 }
 
@@ -56,8 +129,8 @@ func petsProgram(name string, n int) string {
 	return b.String()
 }
 
-// terraform: n random_pet and n time_static through the real providers,
-// with plinth and with terraform.
+// terraform: n resources, half random_pet and half time_static, through
+// the real providers, with plinth and with terraform.
 func (h *harness) terraform() error {
 	cache, err := tfproviders.DefaultDir()
 	if err != nil {
@@ -70,32 +143,35 @@ func (h *harness) terraform() error {
 		return err
 	}
 	n := h.size(defaultTerraformN)
-	title := fmt.Sprintf("terraform: %d random_pet + %d time_static (triggered by its pet)", n, n)
+	pets := (n + 1) / 2
+	title := fmt.Sprintf("terraform: %d Terraform resources, %d random_pet + %d time_static (triggered by its pet)", 2*pets, pets, pets)
 	fmt.Println(title)
-	rows := map[string]phases{}
 	project := filepath.Join(h.work, "tf-plinth")
-	if err := writeFile(filepath.Join(project, "plinth.yaml"), tfPlinthProgram(n)); err != nil {
+	if err := writeFile(filepath.Join(project, "plinth.yaml"), tfPlinthProgram(pets)); err != nil {
 		return err
 	}
-	if rows["plinth"], err = h.plinthPhases(project, []string{"PLINTH_PLUGIN_PATH=" + plugins}); err != nil {
+	pl, err := h.plinthPhases(project, h.plinthEnv("PLINTH_PLUGIN_PATH="+plugins))
+	if err != nil {
 		return err
 	}
+	rs := rows("plinth", pl, map[string]string{
+		"create":     h.judge(tfCreate, 2*pets, pl.create),
+		"no-op plan": h.judge(tfPreview, 2*pets, pl.preview),
+	})
 	tf, err := exec.LookPath("terraform")
 	if err != nil {
-		report(title, rows, []string{"plinth"})
+		report(title, rs)
 		fmt.Println("terraform is not on PATH: no comparison")
 		return nil
 	}
-	if rows["terraform"], err = h.terraformPhases(tf, bins, n); err != nil {
+	t, err := h.terraformPhases(tf, bins, pets)
+	if err != nil {
 		return err
 	}
-	report(title, rows, []string{"plinth", "terraform"})
-	pl, t := rows["plinth"], rows["terraform"]
-	fmt.Printf("%-10s %11.1fx %11.1fx %11.1fx\n", "ratio", ratio(t.create, pl.create), ratio(t.preview, pl.preview), ratio(t.destroy, pl.destroy))
+	report(title, append(rs, rows("terraform", t, nil)...))
+	ratios("terraform", pl, t)
 	return nil
 }
-
-func ratio(a, b interface{ Seconds() float64 }) float64 { return a.Seconds() / b.Seconds() }
 
 func tfPlinthProgram(n int) string {
 	var b strings.Builder
@@ -129,10 +205,10 @@ resource "time_static" "stamp" {
 
 // terraformPhases applies, plans and destroys the equivalent configuration
 // with terraform, on the same provider binaries (dev_overrides, no network).
-func (h *harness) terraformPhases(tf string, bins map[string]string, n int) (phases, error) {
+func (h *harness) terraformPhases(tf string, bins map[string]string, n int) (usages, error) {
 	dir := filepath.Join(h.work, "tf-terraform")
 	if err := writeFile(filepath.Join(dir, "main.tf"), tfConfig(n)); err != nil {
-		return phases{}, err
+		return usages{}, err
 	}
 	var overrides strings.Builder
 	for name, bin := range bins {
@@ -140,10 +216,10 @@ func (h *harness) terraformPhases(tf string, bins map[string]string, n int) (pha
 	}
 	rc := filepath.Join(dir, "terraformrc")
 	if err := writeFile(rc, "provider_installation {\n  dev_overrides {\n"+overrides.String()+"  }\n  direct {}\n}\n"); err != nil {
-		return phases{}, err
+		return usages{}, err
 	}
 	env := []string{"TF_CLI_CONFIG_FILE=" + rc, "TF_IN_AUTOMATION=1", "TF_INPUT=0", "CHECKPOINT_DISABLE=1"}
-	var p phases
+	var p usages
 	var err error
 	if p.create, err = timed(dir, env, tf, "apply", "-auto-approve", "-no-color"); err != nil {
 		return p, err

@@ -4,6 +4,8 @@
 # by terraform and by plinth on the same provider binaries: create, a
 # no-change plan and destroy, wall-clock seconds each.
 #   bench/terraform/run.sh [N]     (default 1000; terraform on PATH)
+# `go run ./bench -scenario terraform` is the fuller harness: each tool's
+# own CPU apart from its providers', peak RSS and issue 23's targets.
 set -e
 n=${1:-1000}
 root=$(cd "$(dirname "$0")/../.." && pwd)

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/plinth-iac/plinth/internal/langhost/runtime/yamltest"
+)
+
+// pulumi: n pets from a Pulumi YAML program through pulumi-resource-plinth,
+// by plinth and by the pulumi CLI, with the same language host and the
+// same plugin binary.
+func (h *harness) pulumi() error {
+	bin, err := h.buildPlugin()
+	if err != nil {
+		return err
+	}
+	host, err := yamltest.Build(h.ctx)
+	if err != nil {
+		return err
+	}
+	cli, err := h.pulumiCLI()
+	if err != nil {
+		return err
+	}
+	n := h.size(defaultPulumiN)
+	title := fmt.Sprintf("pulumi: %d plinth:random:Pet from a Pulumi YAML program through pulumi-resource-plinth", n)
+	fmt.Println(title)
+	path := filepath.Dir(host) + string(os.PathListSeparator) + filepath.Dir(bin) + string(os.PathListSeparator) + os.Getenv("PATH")
+	project := filepath.Join(h.work, "pulumi-plinth")
+	if err := writeFile(filepath.Join(project, "Pulumi.yaml"), pulumiYAMLProgram(n)); err != nil {
+		return err
+	}
+	pl, err := h.plinthPhases(project, h.plinthEnv("PLINTH_PLUGIN_PATH="+filepath.Dir(bin), "PATH="+path))
+	if err != nil {
+		return err
+	}
+	rs := rows("plinth", pl, map[string]string{
+		"create":     h.judge(pulumiCreate, n, pl.create),
+		"no-op plan": h.judge(pulumiPreview, n, pl.preview),
+	})
+	pu, err := h.pulumiPhases(cli, path, n)
+	if err != nil {
+		return err
+	}
+	report(title, append(rs, rows("pulumi", pu, nil)...))
+	ratios("pulumi", pl, pu)
+	return nil
+}
+
+func pulumiYAMLProgram(n int) string {
+	var b strings.Builder
+	b.WriteString("name: pulumibench\nruntime: yaml\nresources:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "  pet%d:\n    type: plinth:random:Pet\n    properties: { length: 2 }\n", i)
+	}
+	return b.String()
+}
+
+// pulumiPhases runs the program with the pulumi CLI on a file backend:
+// up and a no-change preview (its destroy takes as long as its up and is
+// not timed).
+func (h *harness) pulumiPhases(cli, path string, n int) (usages, error) {
+	dir := filepath.Join(h.work, "pulumi-pulumi")
+	backend := filepath.Join(h.work, "pulumi-backend")
+	if err := writeFile(filepath.Join(dir, "Pulumi.yaml"), pulumiYAMLProgram(n)); err != nil {
+		return usages{}, err
+	}
+	if err := os.MkdirAll(backend, 0o755); err != nil {
+		return usages{}, err
+	}
+	env := []string{
+		"PULUMI_HOME=" + filepath.Join(h.work, "pulumi-home"),
+		"PULUMI_BACKEND_URL=file://" + backend,
+		"PULUMI_CONFIG_PASSPHRASE=bench",
+		"PULUMI_SKIP_UPDATE_CHECK=true",
+		"PULUMI_DIY_BACKEND_NO_LEGACY_WARNING=true",
+		"PATH=" + path,
+	}
+	var p usages
+	if _, err := timed(dir, env, cli, "stack", "init", "bench", "--non-interactive"); err != nil {
+		return p, err
+	}
+	var err error
+	if p.create, err = timed(dir, env, cli, "up", "--yes", "--skip-preview", "--non-interactive"); err != nil {
+		return p, err
+	}
+	if p.preview, err = timed(dir, env, cli, "preview", "--expect-no-changes", "--non-interactive"); err != nil {
+		return p, fmt.Errorf("pulumi's no-change preview found changes or failed: %w", err)
+	}
+	return p, nil
+}
+
+// pulumiCLIVersion is the version built when there is no pulumi CLI; the
+// module pinning it is e2e/pulumicli/testdata/climodule.
+const pulumiCLIVersion = "v3.259.0"
+
+// pulumiCLI returns $PLINTH_PULUMI_CLI, pulumi on PATH, or the CLI in
+// <user cache dir>/plinth/pulumi-cli/<version> (where e2e/pulumicli
+// builds it), building it there first if it is missing.
+func (h *harness) pulumiCLI() (string, error) {
+	if p := os.Getenv("PLINTH_PULUMI_CLI"); p != "" {
+		return p, nil
+	}
+	if p, err := exec.LookPath("pulumi"); err == nil {
+		return p, nil
+	}
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("no pulumi CLI: set PLINTH_PULUMI_CLI or put pulumi on PATH (%v)", err)
+	}
+	dir := filepath.Join(base, "plinth", "pulumi-cli", pulumiCLIVersion)
+	bin := filepath.Join(dir, "pulumi")
+	if _, err := os.Stat(bin); err == nil {
+		return bin, nil
+	}
+	fmt.Printf("building the pulumi CLI %s from the Go module proxy into %s (once; several minutes)...\n", pulumiCLIVersion, dir)
+	return bin, buildPulumiCLI(h.ctx, dir, bin)
+}
+
+// buildPulumiCLI builds the CLI from e2e/pulumicli's pinned module. It
+// takes no lock: run it once, not beside the e2e tests' first run.
+func buildPulumiCLI(ctx context.Context, dir, bin string) error {
+	root, err := repoRoot()
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	scratch, err := os.MkdirTemp(dir, "build-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(scratch)
+	for _, f := range []string{"go.mod", "go.sum", "tools.go"} {
+		data, err := os.ReadFile(filepath.Join(root, "e2e", "pulumicli", "testdata", "climodule", f))
+		if err == nil {
+			err = os.WriteFile(filepath.Join(scratch, f), data, 0o644)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", filepath.Join(scratch, "pulumi"), "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi")
+	cmd.Dir, cmd.Stdout, cmd.Stderr = scratch, os.Stderr, os.Stderr
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("building the pulumi CLI (set PLINTH_PULUMI_CLI to one instead): %w", err)
+	}
+	return os.Rename(filepath.Join(scratch, "pulumi"), bin)
+}
