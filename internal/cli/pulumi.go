@@ -9,6 +9,7 @@ import (
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/langhost"
 	"github.com/plinth-iac/plinth/internal/langhost/nodejs"
+	"github.com/plinth-iac/plinth/internal/langhost/runtime"
 	"github.com/plinth-iac/plinth/internal/monitor"
 	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/sdk/resource"
@@ -18,9 +19,16 @@ import (
 // plinth.yaml) holds a Pulumi program in a general-purpose language,
 // run through internal/langhost against the engine's resource monitor.
 
-// hosts are the language runtimes plinth runs.
-func hosts() langhost.Hosts {
-	return langhost.Hosts{nodejs.Runtime: &nodejs.Host{}}
+// hosts are the language runtimes plinth runs: Node.js with plinth's own
+// launch, the others (runtime.Runtimes) through Pulumi's language host
+// plugins, found as plinth finds providers, with getenv. A runtime plinth
+// runs itself (Go, internal/langhost/golang) replaces its entry here.
+func hosts(getenv func(string) string) langhost.Hosts {
+	h := langhost.Hosts{nodejs.Runtime: &nodejs.Host{}}
+	for _, name := range runtime.Runtimes {
+		h[name] = &runtime.Host{Runtime: name, Getenv: getenv}
+	}
+	return h
 }
 
 // preparePulumi is prepare for a Pulumi program: the project file and its
@@ -33,7 +41,7 @@ func (a *app) preparePulumi(ctx context.Context, view display.View, ws *workspac
 	if err != nil {
 		return nil, display.Summarise("Cannot read the program", err)
 	}
-	host, err := hosts().For(proj)
+	host, err := hosts(a.env.getenv).For(proj)
 	if err == nil && runsProgram {
 		err = host.Check(proj)
 	}

@@ -126,3 +126,35 @@ func TestInputTypesAreRecorded(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputsOfAFailedProgramAreNotSaved: a program that fails by
+// itself, no step having failed, leaves the recorded outputs as they
+// were, and a preview or update of it reports them, even if it set
+// outputs before failing (as Pulumi's Go SDK does, registering the
+// stack's outputs after the program's error).
+func TestOutputsOfAFailedProgramAreNotSaved(t *testing.T) {
+	h := newHarness(t)
+	h.mustUp(typedProgram(resource.NewString("kept"), ""))
+	failing := engine.ProgramFunc(func(ctx context.Context, mon engine.Monitor) error {
+		mon.SetStackOutputs(resource.Object{})
+		return errors.New(`resource, variable, or config value "nope" not found`)
+	})
+	want := resource.Object{"v": resource.NewString("kept")}
+	eq := cmp.Comparer(func(a, b resource.Value) bool { return a.Equal(b) })
+	res, err := h.preview(failing)
+	if err == nil {
+		t.Fatal("want the program's error")
+	}
+	if diff := cmp.Diff(want, res.Outputs, eq); diff != "" {
+		t.Errorf("outputs the preview reports (-want +got):\n%s", diff)
+	}
+	if res, err = h.up(failing); err == nil {
+		t.Fatal("want the program's error")
+	}
+	if diff := cmp.Diff(want, h.snap.Outputs, eq); diff != "" {
+		t.Errorf("saved outputs (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(want, res.Outputs, eq); diff != "" {
+		t.Errorf("outputs the update reports (-want +got):\n%s", diff)
+	}
+}

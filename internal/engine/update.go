@@ -68,6 +68,9 @@ func run(ctx context.Context, prog Program, base *state.Snapshot, opts *Options,
 		d.countUnrecreated()
 	}
 	d.fail(d.closeEphemerals())
+	if progErr != nil {
+		d.keepRecordedOutputs()
+	}
 	if !preview { // a preview reports the outputs as the program set them
 		d.fail(d.recordOutputs())
 	}
@@ -92,6 +95,18 @@ func (d *deployment) runProgram(prog Program) error {
 		return fmt.Errorf("the program failed: %w", err)
 	}
 	return nil
+}
+
+// keepRecordedOutputs forgets the outputs a program set before it failed
+// by itself (not through a step): they are what it got to, if anything.
+// Pulumi's Go SDK, under pulumi-language-yaml, registers the stack's
+// outputs even then, and an empty set would replace the last update's
+// (and a preview would show them all removed), where Pulumi's engine
+// keeps them.
+func (d *deployment) keepRecordedOutputs() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.outputs, d.outputsSet = d.recorded, false
 }
 
 // recordOutputs writes the stack outputs the program set. After a failed

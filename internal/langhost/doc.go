@@ -6,9 +6,11 @@
 // engine. Program adapts the whole to engine.Program, so the CLI runs a
 // Pulumi program exactly as it runs a YAML one.
 //
-// Only Node.js has a Host (langhost/nodejs); the others are refused with
-// a clear error. The package does not install dependencies: the program's
-// own package manager does (npm install).
+// Node.js has plinth's own Host (langhost/nodejs); yaml, python, dotnet,
+// java and go run through Pulumi's language host plugins
+// (langhost/runtime, pulumi-language-<runtime>); any other runtime is
+// refused with a clear error. The package does not install dependencies:
+// the program's own package manager does (npm install).
 //
 // Config: the stack's values (Pulumi's Pulumi.<stack>.yaml, its secure
 // values opened by the CLI with Pulumi's passphrase provider, and plinth's

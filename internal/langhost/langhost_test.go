@@ -73,3 +73,19 @@ func TestLoad(t *testing.T) {
 		})
 	}
 }
+
+// TestLoadProviderPlugins reads the provider plugins a project file names.
+func TestLoadProviderPlugins(t *testing.T) {
+	dir := t.TempDir()
+	file := "name: p\nruntime: yaml\nplugins:\n  providers:\n    - name: plinth\n      path: ./bin\n  languages:\n    - name: yaml\n      path: ./lang\n"
+	if err := os.WriteFile(filepath.Join(dir, "Pulumi.yaml"), []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Load(dir, "proj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string]string{"plinth": "./bin"}, p.ProviderPlugins); diff != "" {
+		t.Errorf("provider plugins (-want +got):\n%s", diff)
+	}
+}

@@ -27,6 +27,10 @@ type Project struct {
 	// Dir is the project directory (absolute); File the project file as
 	// shown in messages.
 	Dir, File string
+	// ProviderPlugins are the provider plugins the project file names
+	// (plugins: providers: [{name, path}]), by package: language hosts
+	// that start providers themselves use them.
+	ProviderPlugins map[string]string
 }
 
 // Find returns the project file in dir, "" if there is none.
@@ -67,6 +71,12 @@ type projectFile struct {
 	Description string    `yaml:"description"`
 	Runtime     yaml.Node `yaml:"runtime"`
 	Main        string    `yaml:"main"`
+	Plugins     struct {
+		Providers []struct {
+			Name string `yaml:"name"`
+			Path string `yaml:"path"`
+		} `yaml:"providers"`
+	} `yaml:"plugins"`
 }
 
 func (p *Project) parse(data []byte) error {
@@ -78,6 +88,12 @@ func (p *Project) parse(data []byte) error {
 		return errors.New("it has no name: give the project a name (name: my-project)")
 	}
 	p.Name, p.Description, p.Main = f.Name, f.Description, f.Main
+	for _, pp := range f.Plugins.Providers {
+		if p.ProviderPlugins == nil {
+			p.ProviderPlugins = map[string]string{}
+		}
+		p.ProviderPlugins[pp.Name] = pp.Path
+	}
 	switch f.Runtime.Kind {
 	case yaml.ScalarNode:
 		p.Runtime = f.Runtime.Value

@@ -1,0 +1,60 @@
+//go:build unix
+
+package pulumiyaml_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestOptions runs a program with an explicit provider resource (used by
+// a resource and an fn::invoke), parent, ignoreChanges,
+// deleteBeforeReplace, replaceOnChanges, customTimeouts, retainOnDelete,
+// version, a get, file and string assets and fn::readFile. A config change
+// updates one file and replaces the one whose source changed; the
+// replacement keeps the file (same path, same ID: plinth drops the old
+// record instead of deleting it, where pulumi deletes the new file);
+// destroy deletes what it manages, drops the read resource, and leaves
+// the retained file in place.
+func TestOptions(t *testing.T) {
+	p := newProject(t, "options")
+	up := p.run("up", "--yes")
+	if diff := cmp.Diff("Update done: 5 created, 1 read", summary(t, up.Output(), "Update done:")); diff != "" {
+		t.Errorf("first up (-want +got):\n%s\n%s", diff, up.Output())
+	}
+	out := p.run("stack", "output", "--json").Stdout
+	for _, w := range []string{`"got": "<h1>hi</h1>\n"`, `"invoked": "<h1>hi</h1>\n"`, `"readme": "<h1>hi</h1>\n"`, `"str": 8`} {
+		if !strings.Contains(out, w) {
+			t.Errorf("stack output lacks %s:\n%s", w, out)
+		}
+	}
+	if diff := cmp.Diff("Preview: 6 unchanged", summary(t, p.run("preview").Output(), "Preview:")); diff != "" {
+		t.Errorf("no-change preview (-want +got):\n%s", diff)
+	}
+
+	p.run("config", "set", "label", "two")
+	up = p.run("up", "--yes", "--skip-preview")
+	if diff := cmp.Diff("Update done: 1 updated, 1 replaced, 4 unchanged", summary(t, up.Output(), "Update done:")); diff != "" {
+		t.Errorf("up after a config change (-want +got):\n%s\n%s", diff, up.Output())
+	}
+	for file, want := range map[string]string{"out/seed.txt": "seed-two", "out/str.txt": "text-two"} {
+		if diff := cmp.Diff(want, p.readFile(file)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", file, diff)
+		}
+	}
+
+	d := p.run("destroy", "--yes")
+	if diff := cmp.Diff("Destroy done: 4 deleted, 2 discarded", summary(t, d.Output(), "Destroy done:")); diff != "" {
+		t.Errorf("destroy (-want +got):\n%s\n%s", diff, d.Output())
+	}
+	for file, kept := range map[string]bool{"out/retained.txt": true, "out/seed.txt": false, "out/str.txt": false, "out/index.html": false, "site/index.html": true} {
+		_, err := os.Stat(filepath.Join(p.dir, file))
+		if got := err == nil; got != kept {
+			t.Errorf("%s exists after destroy: %v, want %v", file, got, kept)
+		}
+	}
+}
