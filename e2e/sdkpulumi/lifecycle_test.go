@@ -16,8 +16,8 @@ import (
 const password = "hunter2-hunter2"
 
 // TestLifecycle runs the example provider under the pulumi CLI: up
-// creates, a preview finds no change (and none when the set's elements
-// are reordered), growing the server updates it in place keeping its
+// creates, a preview finds no change (and none when the elements of the
+// sets, of strings and of objects, are reordered), growing the server updates it in place keeping its
 // stable serial (so a server whose tags hold it is left alone), shrinking it replaces it with a new serial, and destroy
 // removes the record. After each up the outputs are what the program
 // and the provider say, and the password (write-only) is nowhere in the
@@ -32,7 +32,8 @@ func TestLifecycle(t *testing.T) {
 		t.Fatalf("serial = %q, want srv-...", serial)
 	}
 	want := map[string]any{"serial": serial, "address": "web:8080", "size": "medium", "protocol": "tcp",
-		"zones": []any{"a", "b"}, "slug": "hello-big-world", "joined": "a/b/c", "peer": serial}
+		"zones": []any{"a", "b"}, "slug": "hello-big-world", "joined": "a/b/c", "peer": serial,
+		"allow": []any{map[string]any{"port": 80.0, "protocol": "udp"}, map[string]any{"port": 443.0, "protocol": "tcp"}}}
 	if diff := cmp.Diff(want, first); diff != "" {
 		t.Errorf("outputs after create (-want +got):\n%s", diff)
 	}
@@ -41,7 +42,8 @@ func TestLifecycle(t *testing.T) {
 	s.passwordHidden()
 
 	s.edit("zones: [b, a]", "zones: [a, b]")
-	s.noChanges("after reordering the set of zones")
+	s.edit("- port: 443\n        - port: 80\n          protocol: udp", "- port: 80\n          protocol: udp\n        - port: 443\n          protocol: tcp")
+	s.noChanges("after reordering the sets of zones and of allowed ports (and spelling out a default)")
 
 	s.edit("size: medium", "size: large")
 	// db's tags hold web's serial, which is stable: an update of web

@@ -23,6 +23,10 @@ func TestValidationNamesThePath(t *testing.T) {
 			want: []string{"name", "Web_1"}},
 		"write-only password too short": {old: "fn::secret: hunter2-hunter2", new: "fn::secret: short",
 			want: []string{"adminPassword"}},
+		"an element of a set of objects": {old: "- port: 443", new: "- port: 0",
+			want: []string{"allow[0].port", "must be at least 1, got 0"}},
+		"an element of a set twice": {old: "- port: 443", new: "- port: 80\n          protocol: udp\n        - port: 443",
+			want: []string{"allow[2]", "is also element 0; a set holds each value once"}},
 		"too many zones": {old: "zones: [b, a]", new: "zones: [a, b, c, d]",
 			want: []string{"zones"}},
 	}
