@@ -2,7 +2,8 @@
 // (sdk/provider) that uses each feature the SDK offers authors: validate
 // tags with exact paths at any depth, defaults inside nested objects,
 // stable outputs, a Differ that replaces only on some changes, a timeouts
-// block, a deprecated property, a write-only input, a set, private state,
+// block, a deprecated property, a write-only input, sets of strings and
+// of objects, private state,
 // import, functions (one variadic) and an ephemeral resource. Its servers keep a JSON record per server in a directory, so
 // import, refresh and drift are real. README.md walks through it; the
 // acceptance tests in e2e/tfserve/acceptance drive it with HashiCorp's
@@ -43,7 +44,10 @@ type ServerArgs struct {
 	Listener *Listener         `plinth:"listener,optional" doc:"Where the server listens."`
 	Tags     map[string]string `plinth:"tags,optional" validate:"len=..5" doc:"Up to five tags."`
 	Zones    []string          `plinth:"zones,optional,set" validate:"len=..3" doc:"Up to three zones, in no order."`
-	Owner    string            `plinth:"owner,optional" deprecated:"Use tags[\"owner\"] instead." doc:"Who owns the server."`
+	// Allow is a set of objects: the same ports in another order are no
+	// change, and each element's protocol defaults to tcp.
+	Allow []Listener `plinth:"allow,optional,set" validate:"len=..4" doc:"Up to four ports open to the world, in no order."`
+	Owner string     `plinth:"owner,optional" deprecated:"Use tags[\"owner\"] instead." doc:"Who owns the server."`
 	// AdminPassword is sent to Create and Update and never recorded: the
 	// record keeps a hash, the state nothing.
 	AdminPassword string             `plinth:"adminPassword,optional,writeOnly" validate:"len=8.." doc:"Administrator password (write-only)."`

@@ -27,9 +27,11 @@
 // Update but never an output, never compared in a diff and never recorded
 // by Terraform; a secret input under Pulumi) and stable (an output an
 // update leaves alone: a preview of an update shows its recorded value
-// rather than an unknown), set (a slice of strings, numbers or
-// booleans whose order does not matter: a Terraform set; Check refuses
-// duplicates and sorts it) and block (a nested object Terraform writes
+// rather than an unknown), set (a slice of strings, numbers,
+// booleans or structs whose order does not matter: a Terraform set, a
+// set block or set nested attribute for structs; Check refuses
+// duplicates, fills in the elements' defaults and sorts it, and Diff
+// compares a recorded set in that order too) and block (a nested object Terraform writes
 // as a block in protocol 6 too). A property without optional or a default is
 // required. `plinth:"-"` leaves a field out, as do unexported fields; an
 // embedded struct without a plinth tag contributes its fields. `doc`
@@ -126,7 +128,7 @@
 // trailing arguments. WithEphemeral adds an ephemeral resource (Open,
 // and optionally Renew and Close), served to Terraform through
 // EphemeralProvider; Pulumi has none. It leaves out streaming invokes,
-// sets of objects, and any
+// sets of collections, and any
 // serialised form
 // of the schema: the servers render Schema in their protocol's terms. It
 // knows no wire format, starts no server and imports nothing under

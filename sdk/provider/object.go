@@ -196,7 +196,7 @@ func (c *structCodec) objectWithDefaults(o resource.Object) resource.Object {
 		case (!ok || v.IsNull()) && !f.def.IsNull():
 			out[f.name()] = f.def
 		case ok && f.tag.set:
-			out[f.name()] = sortedSet(v)
+			out[f.name()] = sortedSet(defaultsOf(f.codec, v))
 		case ok:
 			out[f.name()] = defaultsOf(f.codec, v)
 		}

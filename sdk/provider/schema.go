@@ -101,9 +101,12 @@ type Property struct {
 	// Stable: an output an update leaves as it was, so a preview of an
 	// update shows its recorded value instead of an unknown.
 	Stable bool
-	// Set: an array of strings, numbers or booleans whose order does not
-	// matter and whose elements are distinct (a Terraform set). Check
-	// refuses duplicates and sorts it, so a new order is no change.
+	// Set: an array of strings, numbers, booleans or objects whose order
+	// does not matter and whose elements are distinct (a Terraform set;
+	// a set block or set nested attribute for objects). Check refuses
+	// duplicates, fills in the elements' defaults and sorts it (objects by
+	// their properties in name order), and Diff compares the recorded
+	// value in that order too, so a new order is no change.
 	Set bool
 	// Block: a nested object (or list or map of them) that Terraform
 	// writes as a nested block in protocol 6 too (protocol 5 always

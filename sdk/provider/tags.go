@@ -176,8 +176,8 @@ func (t fieldTag) checkWriteOnly(c codec) error {
 	if t.block && !isObjectOrObjects(c) {
 		return fmt.Errorf("block applies to a nested struct, or a slice or map of them")
 	}
-	if t.set && !isScalarSlice(c) {
-		return fmt.Errorf("set applies to a slice of strings, numbers or booleans; the SDK has no sets of objects or collections")
+	if t.set && !isScalarSlice(c) && !isStructSlice(c) {
+		return fmt.Errorf("set applies to a slice of strings, numbers, booleans or structs; the SDK has no sets of collections")
 	}
 	if !t.writeOnly {
 		return nil
@@ -193,7 +193,7 @@ func (t fieldTag) checkWriteOnly(c codec) error {
 }
 
 // isScalarSlice reports whether c is a slice (or pointer to one) of
-// strings, numbers or booleans.
+// strings, numbers or booleans (see isStructSlice for the other sets).
 func isScalarSlice(c codec) bool {
 	if p, ok := c.(ptrCodec); ok {
 		c = p.elem
@@ -207,6 +207,24 @@ func isScalarSlice(c codec) bool {
 		return true
 	}
 	return false
+}
+
+// isStructSlice reports whether c is a slice (or pointer to one) of
+// structs (or pointers to them).
+func isStructSlice(c codec) bool {
+	if p, ok := c.(ptrCodec); ok {
+		c = p.elem
+	}
+	s, ok := c.(sliceCodec)
+	if !ok {
+		return false
+	}
+	e := s.elem
+	if p, ok := e.(ptrCodec); ok {
+		e = p.elem
+	}
+	_, ok = e.(*structCodec)
+	return ok
 }
 
 // isObjectOrObjects reports whether c is a struct, or a slice or map of

@@ -188,6 +188,13 @@ func (h *typedResource[I, O]) defaultDiff(req DiffRequest) resource.DetailedDiff
 			olds[name], fromInputs[name] = req.OldInputs[name], true
 		}
 	}
+	// A set recorded in another order (Terraform keeps its own) is the
+	// same set: compare it in the order Check gives the new one.
+	for _, f := range h.inputs.fields {
+		if v, ok := olds[f.name()]; ok && f.tag.set {
+			olds[f.name()] = sortedSet(v)
+		}
+	}
 	news := req.News
 	if len(h.writeOnlyNames) > 0 {
 		news = news.Copy()

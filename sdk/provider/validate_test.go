@@ -288,7 +288,7 @@ func TestNewNamesTheBadValidateTag(t *testing.T) {
 			"field S:", "writeOnly cannot be combined with a default"}},
 		"reserved name": {res[vReserved, vReserved](), []string{"type provider_test.vReserved, field P:",
 			`property name "__private" starts with "__", which the SDK reserves`}},
-		"set of objects":  {res[vSetOfStructs, vSetOfStructs](), []string{"field L:", "set applies to a slice of strings, numbers or booleans"}},
+		"set of maps":     {res[vSetOfMaps, vSetOfMaps](), []string{"field L:", "set applies to a slice of strings, numbers, booleans or structs"}},
 		"variadic string": {fn[vVariadicString](), []string{"type provider_test.vVariadicString, field S:", "variadic applies to a slice"}},
 		"two variadics": {fn[vTwoVariadics](), []string{"function bad:index:f: arguments: type provider_test.vTwoVariadics, field B:",
 			"A is variadic too; a function has at most one variadic argument"}},
@@ -339,6 +339,6 @@ type vReserved struct {
 	P string `plinth:"__private"`
 }
 
-type vSetOfStructs struct {
-	L []Listener `plinth:"l,set"`
+type vSetOfMaps struct {
+	L []map[string]string `plinth:"l,set"`
 }

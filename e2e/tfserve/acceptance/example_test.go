@@ -287,3 +287,64 @@ func tokensIssuedAndRevoked(dir, server string) error {
 	}
 	return fmt.Errorf("the record of %s holds none of the issued tokens' hashes %v:\n%s", server, hashes, rec)
 }
+
+// allow writes the example's set of objects, allow, in the protocol's
+// syntax: repeated blocks in protocol 5, a set of objects in 6.
+func (c exampleConfig) allow(elems ...string) string {
+	if c.protocol == 5 {
+		var b strings.Builder
+		for _, e := range elems {
+			b.WriteString(block("allow", e))
+		}
+		return b.String()
+	}
+	return "  allow = [" + strings.Join(func() []string {
+		out := make([]string, len(elems))
+		for i, e := range elems {
+			out[i] = "{ " + e + " }"
+		}
+		return out
+	}(), ", ") + "]\n"
+}
+
+// TestAccExampleSetOfObjects drives a set of objects (allow, a set of
+// listeners whose protocol defaults to tcp): create, import, the same
+// elements in another order and with the default spelled out are no
+// change, an invalid element fails naming the attribute inside it, and
+// removing one is an update.
+func TestAccExampleSetOfObjects(t *testing.T) {
+	const addr = "example_server.s"
+	runExample(t, func(c exampleConfig) resource.TestCase {
+		return resource.TestCase{
+			Steps: []resource.TestStep{
+				{
+					Config: c.server(`  name = "web"`, c.allow(`port = 443`, `port = 80`+"\n    "+`protocol = "udp"`)),
+					Check: resource.ComposeAggregateTestCheckFunc(
+						resource.TestCheckResourceAttr(addr, "allow.#", "2"),
+						resource.TestCheckTypeSetElemNestedAttrs(addr, "allow.*", map[string]string{"port": "443", "protocol": "tcp"}),
+						resource.TestCheckTypeSetElemNestedAttrs(addr, "allow.*", map[string]string{"port": "80", "protocol": "udp"}),
+						recordHas(c.dir, "web", `"Port": 443`, true)),
+				},
+				{ResourceName: addr, ImportState: true, ImportStateVerify: true},
+				{
+					Config:           c.server(`  name = "web"`, c.allow(`port = 80`+"\n    "+`protocol = "udp"`, `port = 443`+"\n    "+`protocol = "tcp"`)),
+					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				},
+				{
+					// A set's elements have no index in Terraform: the
+					// path names the attribute in the element.
+					Config:      c.server(`  name = "web"`, c.allow(`port = 443`, `port = 0`)),
+					ExpectError: regexp.MustCompile(`allow\.port: must be at least 1, got 0`),
+				},
+				{
+					Config: c.server(`  name = "web"`, c.allow(`port = 443`)),
+					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)}},
+					Check: resource.ComposeAggregateTestCheckFunc(
+						resource.TestCheckResourceAttr(addr, "allow.#", "1"),
+						recordHas(c.dir, "web", `"Port": 80`, false)),
+				},
+			},
+		}
+	})
+}

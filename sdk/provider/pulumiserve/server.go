@@ -8,6 +8,7 @@ import (
 	"time"
 
 	pb "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/grpc"
 	"google.golang.org/protobuf/types/known/emptypb"
 	"google.golang.org/protobuf/types/known/structpb"
 
@@ -24,6 +25,7 @@ type Server struct {
 
 	mu          sync.RWMutex
 	engineAddr  string
+	engineConn  *grpc.ClientConn   // to engineAddr, for warnings; see engine
 	peer        pulumiwire.Options // what the engine accepts
 	schemaOnce  sync.Once
 	schema      provider.Schema
@@ -61,7 +63,7 @@ func (s *Server) getSchema(ctx context.Context) (provider.Schema, error) {
 // accepts.
 func (s *Server) Handshake(_ context.Context, req *pb.ProviderHandshakeRequest) (*pb.ProviderHandshakeResponse, error) {
 	s.mu.Lock()
-	s.engineAddr = req.GetEngineAddress()
+	s.setEngineAddr(req.GetEngineAddress())
 	s.peer.ByteStrings = req.GetAcceptsByteString()
 	s.mu.Unlock()
 	return &pb.ProviderHandshakeResponse{AcceptSecrets: true, AcceptResources: true, AcceptsByteString: true}, nil
@@ -71,7 +73,7 @@ func (s *Server) Handshake(_ context.Context, req *pb.ProviderHandshakeRequest) 
 // provider started by hand.
 func (s *Server) Attach(_ context.Context, req *pb.PluginAttach) (*emptypb.Empty, error) {
 	s.mu.Lock()
-	s.engineAddr = req.GetAddress()
+	s.setEngineAddr(req.GetAddress())
 	s.mu.Unlock()
 	return &emptypb.Empty{}, nil
 }
@@ -118,17 +120,21 @@ func (s *Server) Cancel(ctx context.Context, _ *emptypb.Empty) (*emptypb.Empty, 
 
 // CheckConfig validates the provider's configuration.
 func (s *Server) CheckConfig(ctx context.Context, req *pb.CheckRequest) (*pb.CheckResponse, error) {
-	return s.check(ctx, req, s.p.CheckConfig)
+	return s.check(ctx, req, s.p.CheckConfig, func(sc provider.Schema) map[string]provider.Property { return sc.Config })
 }
 
 // Check validates a resource's inputs.
 func (s *Server) Check(ctx context.Context, req *pb.CheckRequest) (*pb.CheckResponse, error) {
-	return s.check(ctx, req, s.p.Check)
+	return s.check(ctx, req, s.p.Check, func(sc provider.Schema) map[string]provider.Property {
+		return sc.Resources[resource.URN(req.GetUrn()).Type()].Inputs
+	})
 }
 
 type checkFunc func(context.Context, provider.CheckRequest) (provider.CheckResponse, error)
 
-func (s *Server) check(ctx context.Context, req *pb.CheckRequest, f checkFunc) (*pb.CheckResponse, error) {
+// check runs f and warns of the deprecated properties the inputs set
+// (props picks their schema).
+func (s *Server) check(ctx context.Context, req *pb.CheckRequest, f checkFunc, props func(provider.Schema) map[string]provider.Property) (*pb.CheckResponse, error) {
 	olds, err := decode(req.GetOlds(), "olds")
 	if err != nil {
 		return nil, err
@@ -147,6 +153,9 @@ func (s *Server) check(ctx context.Context, req *pb.CheckRequest, f checkFunc) (
 	inputs, err := s.encode(resp.Inputs, true, "checked inputs")
 	if err != nil {
 		return nil, err
+	}
+	if sc, err := s.getSchema(ctx); err == nil {
+		s.warnDeprecated(ctx, req.GetUrn(), props(sc), news)
 	}
 	return &pb.CheckResponse{Inputs: inputs, Failures: pulumiwire.EncodeCheckFailures(failures(resp.Failures))}, nil
 }

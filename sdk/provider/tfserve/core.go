@@ -338,7 +338,7 @@ func nestedDeprecations(v resource.Value, t *vtype, p *tftypes.AttributePath) di
 	switch {
 	case t.kind == kindObject && v.Kind() == resource.ObjectKind:
 		out = deprecations(v.Object(), obj, p)
-	case t.kind == kindList && v.Kind() == resource.ArrayKind:
+	case (t.kind == kindList || t.kind == kindSet) && v.Kind() == resource.ArrayKind:
 		for i, e := range v.Array() {
 			if e = e.SecretElement(); e.Kind() == resource.ObjectKind {
 				out = append(out, deprecations(e.Object(), obj, p.WithElementKeyInt(i))...)

@@ -142,19 +142,33 @@ func pointable(p *tftypes.AttributePath, t *vtype) *tftypes.AttributePath {
 
 // tfPathString writes a property path as Terraform users write it.
 func tfPathString(property string, t *vtype) string {
-	p := attributePath(property, t)
+	p, err := resource.ParsePath(property)
+	if err != nil {
+		return snake(property)
+	}
 	s := ""
-	for _, step := range p.Steps() {
+	for _, step := range p {
 		switch st := step.(type) {
-		case tftypes.AttributeName:
-			if s != "" {
-				s += "."
+		case string:
+			if t != nil && t.kind == kindObject {
+				name := snake(st)
+				if a := t.attrNamed(st); a != nil {
+					name, t = a.tf, a.t
+				} else {
+					t = nil
+				}
+				if s != "" {
+					s += "."
+				}
+				s += name
+				continue
 			}
-			s += string(st)
-		case tftypes.ElementKeyString:
-			s += fmt.Sprintf("[%q]", string(st))
-		case tftypes.ElementKeyInt:
-			s += fmt.Sprintf("[%d]", int64(st))
+			s, t = s+fmt.Sprintf("[%q]", st), elemOf(t)
+		case int:
+			if t == nil || t.kind != kindSet {
+				s += fmt.Sprintf("[%d]", st) // a set's elements have no place to name
+			}
+			t = elemOf(t)
 		}
 	}
 	return s

@@ -22,7 +22,7 @@ const (
 	kindObject
 	kindAsset
 	kindArchive
-	kindSet // of scalars only: see provider.Property.Set
+	kindSet // of scalars or objects: see provider.Property.Set
 )
 
 // vtype is how one SDK value is written for Terraform: its kind, its
@@ -215,7 +215,7 @@ func (t *vtype) nestedObject() *vtype {
 	switch {
 	case t.kind == kindObject:
 		return t
-	case (t.kind == kindList || t.kind == kindMap) && t.elem.kind == kindObject:
+	case (t.kind == kindList || t.kind == kindMap || t.kind == kindSet) && t.elem.kind == kindObject:
 		return t.elem
 	}
 	return nil

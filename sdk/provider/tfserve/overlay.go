@@ -18,6 +18,8 @@ func overlay(config, provider tftypes.Value, t *vtype) tftypes.Value {
 	switch {
 	case t.kind == kindObject:
 		return overlayObject(config, provider, t)
+	case t.kind == kindSet && t.elem.kind == kindObject:
+		return overlaySet(config, provider, t)
 	case (t.kind == kindList || t.kind == kindMap) && t.elem.kind == kindObject:
 		return overlayCollection(config, provider, t)
 	}
@@ -95,4 +97,49 @@ func overlayCollection(config, provider tftypes.Value, t *vtype) tftypes.Value {
 		out[k] = overlay(c, p, t.elem)
 	}
 	return tftypes.NewValue(config.Type(), out)
+}
+
+// overlaySet overlays each object of a set on the provider's object that
+// agrees with it: a set has no order (the SDK sorts it), so an element is
+// paired with the first unpaired one whose attributes equal every known,
+// non-null one the configuration sets.
+func overlaySet(config, provider tftypes.Value, t *vtype) tftypes.Value {
+	var cs, ps []tftypes.Value
+	if err := config.As(&cs); err != nil {
+		return config
+	}
+	if provider.IsKnown() && !provider.IsNull() {
+		_ = provider.As(&ps)
+	}
+	used := make([]bool, len(ps))
+	out := make([]tftypes.Value, len(cs))
+	for i, c := range cs {
+		p := tftypes.NewValue(t.elem.tftype(), nil)
+		for j := range ps {
+			if !used[j] && agrees(c, ps[j]) {
+				p, used[j] = ps[j], true
+				break
+			}
+		}
+		out[i] = overlay(c, p, t.elem)
+	}
+	return tftypes.NewValue(config.Type(), out)
+}
+
+// agrees reports whether the object p has the value of each known,
+// non-null attribute the object c sets.
+func agrees(c, p tftypes.Value) bool {
+	var cvals, pvals map[string]tftypes.Value
+	if c.As(&cvals) != nil || !p.IsKnown() || p.IsNull() || p.As(&pvals) != nil {
+		return false
+	}
+	for k, cv := range cvals {
+		if !cv.IsFullyKnown() || cv.IsNull() {
+			continue
+		}
+		if pv, ok := pvals[k]; !ok || !cv.Equal(pv) {
+			return false
+		}
+	}
+	return true
 }

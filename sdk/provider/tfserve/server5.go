@@ -127,6 +127,11 @@ func nestedBlock5(a *attr) *tfprotov5.SchemaNestedBlock {
 		if a.required {
 			nb.MinItems = 1
 		}
+	case kindSet:
+		nb.Nesting = tfprotov5.SchemaNestedBlockNestingModeSet
+		if a.required {
+			nb.MinItems = 1
+		}
 	case kindMap:
 		nb.Nesting = tfprotov5.SchemaNestedBlockNestingModeMap
 	default:

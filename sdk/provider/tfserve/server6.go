@@ -123,6 +123,11 @@ func nestedBlock6(a *attr) *tfprotov6.SchemaNestedBlock {
 		if a.required {
 			nb.MinItems = 1
 		}
+	case kindSet:
+		nb.Nesting = tfprotov6.SchemaNestedBlockNestingModeSet
+		if a.required {
+			nb.MinItems = 1
+		}
 	case kindMap:
 		nb.Nesting = tfprotov6.SchemaNestedBlockNestingModeMap
 	default:
@@ -154,6 +159,8 @@ func nesting6(t *vtype) tfprotov6.SchemaObjectNestingMode {
 	switch t.kind {
 	case kindList:
 		return tfprotov6.SchemaObjectNestingModeList
+	case kindSet:
+		return tfprotov6.SchemaObjectNestingModeSet
 	case kindMap:
 		return tfprotov6.SchemaObjectNestingModeMap
 	}

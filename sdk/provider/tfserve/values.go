@@ -160,7 +160,7 @@ func objectToTF(o resource.Object, t *vtype, path *tftypes.AttributePath) (tftyp
 // map, or null for a single block.
 func emptyBlock(t *vtype) resource.Value {
 	switch t.kind {
-	case kindList:
+	case kindList, kindSet:
 		return resource.NewArray()
 	case kindMap:
 		return resource.NewObject(resource.Object{})
