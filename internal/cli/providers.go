@@ -73,7 +73,7 @@ func providerSource(projectDir string, getenv func(string) string, logs io.Write
 	if verbose {
 		tfLog = logs
 	}
-	terraform := registry.Terraform(tfplugin.Config{Dir: projectDir, Log: tfLog,
+	terraform := registry.Terraform(tfplugin.Config{Dir: projectDir, Log: tfLog, SchemaCache: schemaCacheDir(getenv),
 		Warn: func(msg string) { fmt.Fprintln(logs, "warning: "+msg) }})
 	env := plugin.DefaultEnv(projectDir)
 	env.Getenv = getenv
@@ -87,6 +87,28 @@ func providerSource(projectDir string, getenv func(string) string, logs io.Write
 		return err
 	}
 	return src
+}
+
+// schemaCacheDir is where Terraform providers' schemas are kept across
+// runs: $PLINTH_SCHEMA_CACHE ("off" for none), else $PLINTH_HOME/schemas,
+// else <user cache dir>/plinth/schemas; "" (no cache) when there is no
+// user cache directory.
+func schemaCacheDir(getenv func(string) string) string {
+	switch dir := getenv("PLINTH_SCHEMA_CACHE"); dir {
+	case "off":
+		return ""
+	case "":
+	default:
+		return dir
+	}
+	if home := getenv("PLINTH_HOME"); home != "" {
+		return filepath.Join(home, "schemas")
+	}
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(base, "plinth", "schemas")
 }
 
 // providerConfig gives the built-in provider the project directory as
