@@ -55,7 +55,12 @@ func (c schemaCache) entry(sum string, protocol int) string {
 // the binary's size and modification time match it, else by hashing the
 // binary (and recording the result).
 func (c schemaCache) binarySum(path string) string {
+	// The real path: a link that is pointed at another binary (as plugin
+	// directories and caches link) must not inherit the old one's sum.
 	abs, err := filepath.Abs(path)
+	if err == nil {
+		abs, err = filepath.EvalSymlinks(abs)
+	}
 	if err != nil {
 		return ""
 	}

@@ -210,3 +210,24 @@ func TestRealSchemaCache(t *testing.T) {
 		})
 	}
 }
+
+// TestSchemaCacheFollowsLinks: a link pointed at another binary of the
+// same size and modification time gets that binary's checksum, not the
+// one recorded for the link's old target.
+func TestSchemaCacheFollowsLinks(t *testing.T) {
+	dir := t.TempDir()
+	stamp := time.Now().Add(-time.Hour)
+	a, b, link := filepath.Join(dir, "a"), filepath.Join(dir, "b"), filepath.Join(dir, "link")
+	for path, data := range map[string]string{a: "one", b: "two"} {
+		mustOK(t, "writing", os.WriteFile(path, []byte(data), 0o755))
+		mustOK(t, "touching", os.Chtimes(path, stamp, stamp))
+	}
+	c := schemaCache{dir: filepath.Join(dir, "cache")}
+	mustOK(t, "linking", os.Symlink(a, link))
+	first := c.binarySum(link)
+	mustOK(t, "unlinking", os.Remove(link))
+	mustOK(t, "linking", os.Symlink(b, link))
+	if got, want := c.binarySum(link), c.binarySum(b); got != want || got == first {
+		t.Errorf("binarySum(link to b) = %s, want b's %s (a's was %s)", got, want, first)
+	}
+}
