@@ -7,6 +7,7 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/plinth-iac/plinth/internal/plugin/schemacache"
 	"github.com/plinth-iac/plinth/internal/provider"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
@@ -123,7 +124,7 @@ func BenchmarkSchema(b *testing.B) {
 		})
 		b.Run(name+"/cached", func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				if _, ok := (schemaCache{dir: cfg.SchemaCache}).get(key, p.wire); !ok {
+				if _, ok := cachedSchema(schemacache.Cache{Dir: cfg.SchemaCache}, key, p.wire); !ok {
 					b.Fatal("cache miss")
 				}
 			}

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/go-plugin"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/plinth-iac/plinth/internal/plugin/schemacache"
 	"github.com/plinth-iac/plinth/internal/provider"
 	plschema "github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/sdk/resource"
@@ -76,25 +77,19 @@ func Start(ctx context.Context, cfg Config) (*Provider, error) {
 	return p, nil
 }
 
-// schemaKeys returns the schema cache's key for each protocol, "" when
-// there is no cache or the binary cannot be read.
+// schemaKeys returns the schema cache's entry name for each protocol, ""
+// when there is no cache or the binary cannot be read.
 func (c Config) schemaKeys() func(protocol int) string {
-	if c.SchemaCache == "" {
-		return func(int) string { return "" }
-	}
-	cache := schemaCache{dir: c.SchemaCache}
-	sum := cache.binarySum(c.Path)
-	return func(protocol int) string { return cache.entry(sum, protocol) }
+	sum := schemacache.Cache{Dir: c.SchemaCache}.Sum(c.Path)
+	return func(protocol int) string { return schemaEntry(sum, protocol) }
 }
 
 // loadSchema reads the provider's schema from the cache entry key, or asks
 // the provider (GetProviderSchema) and keeps its answer there.
 func (p *Provider) loadSchema(ctx context.Context, key string) (schemaResponse, error) {
-	cache := schemaCache{dir: p.cfg.SchemaCache}
-	if key != "" {
-		if resp, ok := cache.get(key, p.wire); ok {
-			return resp, nil
-		}
+	cache := schemacache.Cache{Dir: p.cfg.SchemaCache}
+	if resp, ok := cachedSchema(cache, key, p.wire); ok {
+		return resp, nil
 	}
 	resp, err := p.wire.schema(ctx)
 	if err == nil {
@@ -103,9 +98,7 @@ func (p *Provider) loadSchema(ctx context.Context, key string) (schemaResponse, 
 	if err != nil {
 		return resp, p.rpcError("GetProviderSchema", err)
 	}
-	if key != "" {
-		cache.put(key, resp)
-	}
+	keepSchema(cache, key, resp)
 	return resp, nil
 }
 
