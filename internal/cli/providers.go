@@ -64,7 +64,8 @@ func (p projectRooted) Configure(ctx context.Context, req provider.ConfigureRequ
 // in the project directory; what they log goes to logs (stderr) when
 // verbose, and warnings always.
 func providerSource(projectDir string, getenv func(string) string, logs io.Writer, verbose bool) *registry.Source {
-	pulumi := registry.Pulumi(pulumirpc.Config{Dir: projectDir, Log: func(l pulumirpc.LogLine) {
+	schemas := schemaCacheDir(getenv)
+	pulumi := registry.Pulumi(pulumirpc.Config{Dir: projectDir, SchemaCache: schemas, Log: func(l pulumirpc.LogLine) {
 		if verbose || l.Severity == "warning" || l.Severity == "error" {
 			fmt.Fprintln(logs, l.String())
 		}
@@ -73,7 +74,7 @@ func providerSource(projectDir string, getenv func(string) string, logs io.Write
 	if verbose {
 		tfLog = logs
 	}
-	terraform := registry.Terraform(tfplugin.Config{Dir: projectDir, Log: tfLog,
+	terraform := registry.Terraform(tfplugin.Config{Dir: projectDir, Log: tfLog, SchemaCache: schemas,
 		Warn: func(msg string) { fmt.Fprintln(logs, "warning: "+msg) }})
 	env := plugin.DefaultEnv(projectDir)
 	env.Getenv = getenv
@@ -87,6 +88,28 @@ func providerSource(projectDir string, getenv func(string) string, logs io.Write
 		return err
 	}
 	return src
+}
+
+// schemaCacheDir is where providers' schemas are kept across
+// runs: $PLINTH_SCHEMA_CACHE ("off" for none), else $PLINTH_HOME/schemas,
+// else <user cache dir>/plinth/schemas; "" (no cache) when there is no
+// user cache directory.
+func schemaCacheDir(getenv func(string) string) string {
+	switch dir := getenv("PLINTH_SCHEMA_CACHE"); dir {
+	case "off":
+		return ""
+	case "":
+	default:
+		return dir
+	}
+	if home := getenv("PLINTH_HOME"); home != "" {
+		return filepath.Join(home, "schemas")
+	}
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(base, "plinth", "schemas")
 }
 
 // providerConfig gives the built-in provider the project directory as

@@ -40,6 +40,10 @@ type Config struct {
 	// Log receives the plugin's output and engine log messages; if nil they
 	// are written to stderr prefixed with the provider name.
 	Log func(LogLine)
+	// SchemaCache is the directory of the schema cache
+	// (internal/plugin/schemacache); empty asks the plugin for its schema
+	// every time.
+	SchemaCache string
 	// StderrLines is how many of the last stderr lines are kept for crash
 	// reports; 20 if zero.
 	StderrLines int

@@ -2,8 +2,11 @@ package pulumirpc
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -14,7 +17,9 @@ import (
 	"google.golang.org/protobuf/types/known/emptypb"
 	"google.golang.org/protobuf/types/known/structpb"
 
+	"github.com/plinth-iac/plinth/internal/plugin/schemacache"
 	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/sdk/pulumiwire"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
@@ -28,6 +33,10 @@ type Provider struct {
 	proc       *process // nil for a provider on a connection it did not start
 	engine     *engine
 	closeGrace time.Duration
+	// schemas, path and args find the plugin's entry in the schema cache.
+	schemas schemacache.Cache
+	path    string
+	args    []string
 
 	mu   sync.RWMutex
 	feat features
@@ -57,6 +66,7 @@ func newProvider(cfg Config, conn *grpc.ClientConn, proc *process, eng *engine) 
 	return &Provider{
 		name: cfg.Name, conn: conn, client: pb.NewResourceProviderClient(conn),
 		proc: proc, engine: eng, closeGrace: cfg.closeGrace(),
+		schemas: schemacache.Cache{Dir: cfg.SchemaCache}, path: cfg.Path, args: cfg.Args,
 	}
 }
 
@@ -133,17 +143,51 @@ func (p *Provider) GetPluginInfo(ctx context.Context) (provider.PluginInfo, erro
 	return provider.PluginInfo{Name: p.name, Version: resp.GetVersion()}, nil
 }
 
-// GetSchema implements provider.Provider.
+// GetSchema implements provider.Provider: from the schema cache when it
+// holds this binary's answer, else from the plugin, whose answer it keeps.
+// A plugin's schema depends on its binary and arguments only: plinth never
+// parameterizes a plugin.
 func (p *Provider) GetSchema(ctx context.Context, _ provider.GetSchemaRequest) (provider.GetSchemaResponse, error) {
+	entry := p.schemaEntry()
+	if raw, ok := p.schemas.Get(entry); ok {
+		if s, err := p.decodeSchema(raw); err == nil {
+			return provider.GetSchemaResponse{Schema: s}, nil
+		}
+	}
 	resp, err := p.client.GetSchema(ctx, &pb.GetSchemaRequest{})
 	if err != nil {
 		return provider.GetSchemaResponse{}, p.callError(ctx, "GetSchema", "", 0, err)
 	}
-	var spec packageSpec
-	if err := json.Unmarshal([]byte(resp.GetSchema()), &spec); err != nil {
-		return provider.GetSchemaResponse{}, fmt.Errorf("provider %s returned a schema that is not valid JSON: %w", p.name, err)
+	s, err := p.decodeSchema([]byte(resp.GetSchema()))
+	if err != nil {
+		return provider.GetSchemaResponse{}, err
 	}
-	return provider.GetSchemaResponse{Schema: spec.toSchema()}, nil
+	p.schemas.Put(entry, []byte(resp.GetSchema()))
+	return provider.GetSchemaResponse{Schema: s}, nil
+}
+
+// decodeSchema reads a plugin's JSON package schema.
+func (p *Provider) decodeSchema(raw []byte) (*schema.Schema, error) {
+	var spec packageSpec
+	if err := json.Unmarshal(raw, &spec); err != nil {
+		return nil, fmt.Errorf("provider %s returned a schema that is not valid JSON: %w", p.name, err)
+	}
+	return spec.toSchema(), nil
+}
+
+// schemaEntry names the plugin's schema cache entry: its binary's checksum
+// and its arguments; "" (no caching) for a plugin plinth did not start or
+// whose binary cannot be read.
+func (p *Provider) schemaEntry() string {
+	if p.path == "" {
+		return ""
+	}
+	sum := p.schemas.Sum(p.path)
+	if sum == "" {
+		return ""
+	}
+	args := sha256.Sum256([]byte(strings.Join(p.args, "\x00")))
+	return sum + "-" + hex.EncodeToString(args[:8]) + ".pulumi.json"
 }
 
 // SignalCancellation implements provider.Provider: it sends Cancel, which

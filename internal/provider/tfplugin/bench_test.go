@@ -7,6 +7,7 @@ import (
 
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/plinth-iac/plinth/internal/plugin/schemacache"
 	"github.com/plinth-iac/plinth/internal/provider"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
@@ -93,4 +94,41 @@ func benchPet(b *testing.B) (*Provider, provider.CreateResponse, resource.Object
 		b.Fatal(err)
 	}
 	return p, cr, inputs
+}
+
+// BenchmarkSchema measures the step the schema cache replaces, on a
+// running provider of each real kind: GetProviderSchema and its decode
+// ("ask") against reading and decoding a cache entry ("cached").
+func BenchmarkSchema(b *testing.B) {
+	if testing.Short() {
+		b.Skip("real Terraform providers are not built in -short mode")
+	}
+	for _, name := range []string{"random", "time", "tls"} {
+		bin, ok := built[name]
+		if !ok {
+			b.Fatalf("Terraform provider %s was not built: %v", name, buildErr)
+		}
+		ctx := context.Background()
+		cfg := Config{Path: bin, Dir: b.TempDir(), SchemaCache: b.TempDir()}
+		p, err := Start(ctx, cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		key := cfg.schemaKeys()(p.protocol)
+		b.Run(name+"/ask", func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := p.wire.schema(ctx); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(name+"/cached", func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, ok := cachedSchema(schemacache.Cache{Dir: cfg.SchemaCache}, key, p.wire); !ok {
+					b.Fatal("cache miss")
+				}
+			}
+		})
+		p.Close()
+	}
 }

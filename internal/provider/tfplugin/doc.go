@@ -4,8 +4,10 @@
 //
 // Start launches one process per provider configuration with go-plugin
 // (Terraform's handshake, protocols 5 and 6 offered, AutoMTLS, gRPC), in the
-// project directory, and fetches its schema once. Every call reuses that
-// process; Close sends Stop and then kills it.
+// project directory, and fetches its schema once, or reads it from the
+// schema cache (Config.SchemaCache, schemacache.go) when the provider
+// allows skipping GetProviderSchema. Every call reuses that process; Close
+// sends Stop and then kills it.
 //
 // The mapping, in brief:
 //

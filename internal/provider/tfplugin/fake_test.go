@@ -41,7 +41,12 @@ const (
 	modeNoID         = "noid"         // v5: apply reports an error and an object with a null id
 	modeNormalise    = "normalise"    // v5: plans the configured value upper-cased
 	modePlain        = "plain"        // v5: no fault
+	modeCacheable    = "cacheable"    // v5: GetProviderSchemaOptional; GetSchema appends a line to $PLINTH_TFPLUGIN_FAKE_SCHEMA_LOG
 )
+
+// fakeSchemaLogEnv names a file the fake appends a line to on every
+// GetSchema, so tests count the calls.
+const fakeSchemaLogEnv = "PLINTH_TFPLUGIN_FAKE_SCHEMA_LOG"
 
 func serveFake(mode string) {
 	switch mode {
@@ -110,11 +115,32 @@ func (f *fake5) GetSchema(context.Context, *tfplugin5.GetProviderSchema_Request)
 	token := &tfplugin5.Schema{Block: &tfplugin5.Schema_Block{Attributes: []*tfplugin5.Schema_Attribute{
 		attr("name", true, false), attr("token", false, true),
 	}}}
-	return &tfplugin5.GetProviderSchema_Response{
+	resp := &tfplugin5.GetProviderSchema_Response{
 		Provider:                 &tfplugin5.Schema{Block: &tfplugin5.Schema_Block{}},
 		ResourceSchemas:          map[string]*tfplugin5.Schema{"fake_thing": thing},
 		EphemeralResourceSchemas: map[string]*tfplugin5.Schema{"fake_token": token},
-	}, nil
+	}
+	if f.mode == modeCacheable {
+		resp.ServerCapabilities = &tfplugin5.ServerCapabilities{GetProviderSchemaOptional: true}
+	}
+	if log := os.Getenv(fakeSchemaLogEnv); log != "" {
+		if err := appendLine(log, "GetSchema"); err != nil {
+			return nil, err
+		}
+	}
+	return resp, nil
+}
+
+func appendLine(path, line string) error {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(f, line)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 func (f *fake5) PrepareProviderConfig(context.Context, *tfplugin5.PrepareProviderConfig_Request) (*tfplugin5.PrepareProviderConfig_Response, error) {

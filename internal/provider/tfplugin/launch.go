@@ -60,6 +60,9 @@ type Config struct {
 	// Warn receives warnings the provider reports, formatted for users; nil
 	// discards them.
 	Warn func(message string)
+	// SchemaCache is the directory of the schema cache (schemacache.go);
+	// empty asks every provider for its schema on every start.
+	SchemaCache string
 	// StartTimeout bounds the wait for the provider's handshake; if zero,
 	// $PLINTH_PLUGIN_HANDSHAKE_TIMEOUT or 10 s (plugin.HandshakeTimeout).
 	StartTimeout time.Duration

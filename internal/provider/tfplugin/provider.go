@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/go-plugin"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/plinth-iac/plinth/internal/plugin/schemacache"
 	"github.com/plinth-iac/plinth/internal/provider"
 	plschema "github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/sdk/resource"
@@ -62,22 +63,43 @@ func Start(ctx context.Context, cfg Config) (*Provider, error) {
 		cfg.Name = filepath.Base(cfg.Path)
 	}
 	tail := newOutputTail()
+	sums := make(chan func(protocol int) string, 1)
+	go func() { sums <- cfg.schemaKeys() }() // hash the binary while it starts
 	client, run, w, err := launch(ctx, cfg, tail)
 	if err != nil {
 		return nil, err
 	}
 	p := &Provider{cfg: cfg, client: client, runner: run, wire: w, protocol: client.NegotiatedVersion(), tail: tail}
-	resp, err := w.schema(ctx)
+	if p.schemas, err = p.loadSchema(ctx, (<-sums)(p.protocol)); err != nil {
+		p.Close()
+		return nil, err
+	}
+	return p, nil
+}
+
+// schemaKeys returns the schema cache's entry name for each protocol, ""
+// when there is no cache or the binary cannot be read.
+func (c Config) schemaKeys() func(protocol int) string {
+	sum := schemacache.Cache{Dir: c.SchemaCache}.Sum(c.Path)
+	return func(protocol int) string { return schemaEntry(sum, protocol) }
+}
+
+// loadSchema reads the provider's schema from the cache entry key, or asks
+// the provider (GetProviderSchema) and keeps its answer there.
+func (p *Provider) loadSchema(ctx context.Context, key string) (schemaResponse, error) {
+	cache := schemacache.Cache{Dir: p.cfg.SchemaCache}
+	if resp, ok := cachedSchema(cache, key, p.wire); ok {
+		return resp, nil
+	}
+	resp, err := p.wire.schema(ctx)
 	if err == nil {
 		err = p.diagnose("GetProviderSchema", resp.diags)
 	}
 	if err != nil {
-		err = p.rpcError("GetProviderSchema", err)
-		p.Close()
-		return nil, err
+		return resp, p.rpcError("GetProviderSchema", err)
 	}
-	p.schemas = resp
-	return p, nil
+	keepSchema(cache, key, resp)
+	return resp, nil
 }
 
 // Protocol returns the negotiated protocol major version, 5 or 6.

@@ -12,6 +12,7 @@ import (
 // tfplugin6; everything above this interface is shared.
 type wire interface {
 	schema(ctx context.Context) (schemaResponse, error)
+	decodeSchema(raw []byte) (schemaResponse, error)
 	validateProviderConfig(ctx context.Context, config dynamicValue) ([]diagnostic, error)
 	validateResourceConfig(ctx context.Context, typeName string, config dynamicValue) ([]diagnostic, error)
 	validateDataConfig(ctx context.Context, typeName string, config dynamicValue) ([]diagnostic, error)
@@ -57,6 +58,10 @@ type diagnostic struct {
 type capabilities struct {
 	planDestroy       bool
 	moveResourceState bool
+	// schemaOptional is the provider's promise that it answers every call
+	// without first being asked for its schema, which lets the schema
+	// cache skip GetProviderSchema.
+	schemaOptional bool
 }
 
 // deferral is a provider's request to postpone an operation; plinth never
@@ -71,6 +76,9 @@ type schemaResponse struct {
 	functions   map[string]*function
 	caps        capabilities
 	diags       []diagnostic
+	// encode renders the answer as it came off the wire, for the schema
+	// cache; nil for an answer read from the cache.
+	encode func() ([]byte, error)
 }
 
 type upgradeRequest struct {

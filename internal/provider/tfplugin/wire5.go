@@ -3,6 +3,7 @@ package tfplugin
 import (
 	"context"
 	"fmt"
+	"google.golang.org/protobuf/proto"
 	"strings"
 
 	"github.com/zclconf/go-cty/cty"
@@ -159,12 +160,29 @@ func (w *wire5) schema(ctx context.Context) (schemaResponse, error) {
 	if err != nil {
 		return schemaResponse{}, err
 	}
+	out, err := from5SchemaResponse(resp)
+	out.encode = func() ([]byte, error) { return proto.Marshal(resp) }
+	return out, err
+}
+
+// decodeSchema reads a GetProviderSchema answer kept by the schema cache.
+func (w *wire5) decodeSchema(raw []byte) (schemaResponse, error) {
+	var resp tfplugin5.GetProviderSchema_Response
+	if err := proto.Unmarshal(raw, &resp); err != nil {
+		return schemaResponse{}, err
+	}
+	return from5SchemaResponse(&resp)
+}
+
+// from5SchemaResponse converts a GetProviderSchema answer.
+func from5SchemaResponse(resp *tfplugin5.GetProviderSchema_Response) (schemaResponse, error) {
+	var err error
 	out := schemaResponse{
 		resources: map[string]*schema{}, dataSources: map[string]*schema{}, ephemerals: map[string]*schema{}, functions: map[string]*function{},
 		diags: from5Diagnostics(resp.Diagnostics),
 	}
 	if c := resp.ServerCapabilities; c != nil {
-		out.caps = capabilities{planDestroy: c.PlanDestroy, moveResourceState: c.MoveResourceState}
+		out.caps = capabilities{planDestroy: c.PlanDestroy, moveResourceState: c.MoveResourceState, schemaOptional: c.GetProviderSchemaOptional}
 	}
 	if out.provider, err = from5Schema(resp.Provider); err != nil {
 		return out, fmt.Errorf("provider schema: %w", err)

@@ -3,6 +3,7 @@ package tfplugin
 import (
 	"context"
 	"fmt"
+	"google.golang.org/protobuf/proto"
 	"strings"
 
 	"github.com/zclconf/go-cty/cty"
@@ -178,12 +179,29 @@ func (w *wire6) schema(ctx context.Context) (schemaResponse, error) {
 	if err != nil {
 		return schemaResponse{}, err
 	}
+	out, err := from6SchemaResponse(resp)
+	out.encode = func() ([]byte, error) { return proto.Marshal(resp) }
+	return out, err
+}
+
+// decodeSchema reads a GetProviderSchema answer kept by the schema cache.
+func (w *wire6) decodeSchema(raw []byte) (schemaResponse, error) {
+	var resp tfplugin6.GetProviderSchema_Response
+	if err := proto.Unmarshal(raw, &resp); err != nil {
+		return schemaResponse{}, err
+	}
+	return from6SchemaResponse(&resp)
+}
+
+// from6SchemaResponse converts a GetProviderSchema answer.
+func from6SchemaResponse(resp *tfplugin6.GetProviderSchema_Response) (schemaResponse, error) {
+	var err error
 	out := schemaResponse{
 		resources: map[string]*schema{}, dataSources: map[string]*schema{}, ephemerals: map[string]*schema{}, functions: map[string]*function{},
 		diags: from6Diagnostics(resp.Diagnostics),
 	}
 	if c := resp.ServerCapabilities; c != nil {
-		out.caps = capabilities{planDestroy: c.PlanDestroy, moveResourceState: c.MoveResourceState}
+		out.caps = capabilities{planDestroy: c.PlanDestroy, moveResourceState: c.MoveResourceState, schemaOptional: c.GetProviderSchemaOptional}
 	}
 	if out.provider, err = from6Schema(resp.Provider); err != nil {
 		return out, fmt.Errorf("provider schema: %w", err)

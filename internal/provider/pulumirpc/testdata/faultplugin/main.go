@@ -100,6 +100,14 @@ func (s *server) GetPluginInfo(context.Context, *emptypb.Empty) (*pb.PluginInfo,
 }
 
 func (s *server) GetSchema(context.Context, *pb.GetSchemaRequest) (*pb.GetSchemaResponse, error) {
+	if log := os.Getenv("PLINTH_FAULT_SCHEMA_LOG"); log != "" { // tests count the calls
+		f, err := os.OpenFile(log, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintln(f, "GetSchema")
+		f.Close()
+	}
 	return &pb.GetSchemaResponse{Schema: `{"name":"fault","version":"1.2.3","resources":{"fault:index:Thing":{"inputProperties":{"value":{"type":"string"}},"requiredInputs":["value"],"properties":{"value":{"type":"string"},"out":{"type":"string","secret":true}}}}}`}, nil
 }
 
