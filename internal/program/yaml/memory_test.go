@@ -3,6 +3,7 @@ package yaml
 import (
 	"context"
 	"runtime"
+	"sync"
 	"testing"
 	"weak"
 
@@ -60,5 +61,78 @@ resources:
 	}
 	if !mon.released {
 		t.Error("the inputs of resource a are still reachable after its registration finished; the evaluator should keep them only for components (nodeState.inputs)")
+	}
+}
+
+// holdingMonitor keeps each registration's callback pending, and of the
+// registration itself only a weak pointer to the asset in its "text"
+// input, as an engine whose queue is long holds the registration and
+// nothing more.
+type holdingMonitor struct {
+	*fakeMonitor
+	mu      sync.Mutex
+	asset   weak.Pointer[resource.Asset]
+	pending []func()
+}
+
+func (m *holdingMonitor) pendingNow() []func() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]func(){}, m.pending...)
+}
+
+// assetGone reports whether a registration came and its asset is gone.
+func (m *holdingMonitor) assetGone() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.pending) == 1 && m.asset.Value() == nil
+}
+
+func (m *holdingMonitor) Register(reg engine.Registration, done func(engine.Registered, error)) {
+	urn, id := m.URN(reg.Type, reg.Name, reg.Parent), resource.NewString(reg.Name+"-id")
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.asset = weak.Make(reg.Inputs["text"].Asset())
+	m.pending = append(m.pending, func() {
+		done(engine.Registered{URN: urn, ID: id, Custom: true, Outputs: resource.Object{}}, nil)
+	})
+}
+
+// TestPendingCallbackKeepsNoInputs: while the engine has not run a
+// custom resource's step, the callback the evaluator gave it does not
+// keep the resource's inputs (the engine's copy of the registration is
+// enough), so a long queue holds each resource's inputs once.
+func TestPendingCallbackKeepsNoInputs(t *testing.T) {
+	p := mustParse(t, `
+name: mem
+resources:
+  a:
+    type: pkg:index:Thing
+    properties: { text: { fn::stringAsset: only the registration holds this } }
+`)
+	ev, err := p.Program(nil, program.Options{})
+	if err != nil {
+		t.Fatalf("program: %v", err)
+	}
+	mon := &holdingMonitor{fakeMonitor: &fakeMonitor{}}
+	ran := make(chan error, 1)
+	go func() { ran <- ev.Run(context.Background(), mon) }()
+	released := false
+	for range 1000 {
+		runtime.GC()
+		if mon.assetGone() {
+			released = true
+			break
+		}
+		runtime.Gosched()
+	}
+	for _, f := range mon.pendingNow() {
+		f()
+	}
+	if err := <-ran; err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	if !released {
+		t.Error("the pending callback of resource a keeps its inputs reachable; it should keep only a component's inputs")
 	}
 }

@@ -209,6 +209,12 @@ func (r *run) register(i int) {
 		r.settle(i, nodeState{failed: true}, err)
 		return
 	}
+	// The callback keeps a component's inputs (its outputs) and nothing
+	// else of reg: the engine holds the registration until its step runs.
+	var componentInputs resource.Object
+	if d.component {
+		componentInputs = reg.Inputs
+	}
 	r.mon.Register(reg, func(res engine.Registered, err error) {
 		if err != nil {
 			r.settle(i, nodeState{failed: true}, r.resourceError(d, "Resource failed", fmt.Sprintf("The %s %q failed: %s.", d.token, d.name, err), err))
@@ -216,7 +222,7 @@ func (r *run) register(i int) {
 		}
 		st := nodeState{reg: res}
 		if d.component {
-			st.inputs = reg.Inputs
+			st.inputs = componentInputs
 			r.enqueue(func() { r.finishComponent(i, st) })
 			return
 		}
