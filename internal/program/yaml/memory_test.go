@@ -2,10 +2,13 @@ package yaml
 
 import (
 	"context"
+	"reflect"
 	"runtime"
 	"sync"
 	"testing"
 	"weak"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/program"
@@ -134,5 +137,33 @@ resources:
 	}
 	if !released {
 		t.Error("the pending callback of resource a keeps its inputs reachable; it should keep only a component's inputs")
+	}
+}
+
+// TestResourcesWithoutOptionsShareThem: a resource that sets no options
+// spends no memory on them (it shares noOptions), one that sets some has
+// its own, and parsing never writes into the shared value.
+func TestResourcesWithoutOptionsShareThem(t *testing.T) {
+	p := mustParse(t, `
+name: mem
+providers:
+  pkg: { version: 1.2.3 }
+resources:
+  plain:
+    type: pkg:index:Thing
+  protected:
+    type: pkg:index:Thing
+    options: { protect: true, version: 2.0.0 }
+`)
+	shared := map[string]bool{}
+	for _, d := range p.resources {
+		shared[d.key] = d.opts == noOptions
+	}
+	want := map[string]bool{"pkg": false, "plain": true, "protected": false}
+	if diff := cmp.Diff(want, shared); diff != "" {
+		t.Errorf("resources sharing noOptions (-want +got):\n%s", diff)
+	}
+	if !reflect.ValueOf(*noOptions).IsZero() {
+		t.Errorf("noOptions was written to: %+v; parse options into a resource's own resourceOptions", *noOptions)
 	}
 }
