@@ -94,7 +94,7 @@ func (d *deployment) descendantFailed(urn resource.URN) bool {
 			if rs == nil {
 				break
 			}
-			if u = rs.reg.Parent; u == urn {
+			if u = rs.parent; u == urn {
 				return true
 			}
 		}

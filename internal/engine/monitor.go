@@ -130,8 +130,12 @@ func (d *deployment) urn(typ, name string, parent resource.URN) resource.URN {
 // regState tracks one registration: whether its step has finished, and
 // the registrations waiting for that.
 type regState struct {
-	reg  *Registration
-	done bool
+	// parent is the registration's parent. The registration itself is
+	// not kept: its inputs are the state's business once its step has
+	// run, and holding every registration for the whole operation cost
+	// about 1 KB a resource.
+	parent resource.URN
+	done   bool
 	// aliases are the URNs the resource may be recorded under
 	// (allAliases), which its children inherit.
 	aliases []resource.URN
@@ -155,7 +159,7 @@ func (d *deployment) admit(reg *Registration) (resource.URN, *regState, error) {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	rs := &regState{reg: reg}
+	rs := &regState{parent: reg.Parent}
 	for _, r := range refs {
 		dep := d.registered[r]
 		if dep == nil {
@@ -191,7 +195,7 @@ func (d *deployment) admitURN(urn resource.URN, reg *Registration) error {
 	if _, dup := d.registered[urn]; dup {
 		return fmt.Errorf("resource %s is registered twice; give each resource a unique name", urn)
 	}
-	d.registered[urn] = &regState{reg: reg, done: true}
+	d.registered[urn] = &regState{parent: reg.Parent, done: true}
 	return nil
 }
 

@@ -113,18 +113,14 @@ func EncodeSnapshot(s *Snapshot, seq uint64, c Crypter) ([]byte, error) {
 	return encodeSnapshot(s, Mark{Seq: seq}, c)
 }
 
-// encodeSnapshot is EncodeSnapshot with the snapshot's whole mark.
+// encodeSnapshot is EncodeSnapshot with the snapshot's whole mark. The
+// resources are encoded one at a time straight into the output, so that
+// a large state is never held a second time as encoded structs; the bytes
+// are those encoding/json gives the whole snapshotJSON.
 func encodeSnapshot(s *Snapshot, m Mark, c Crypter) ([]byte, error) {
 	enc := &valueEncoder{crypter: c}
 	doc := snapshotJSON{Version: SnapshotVersion, Checksum: checksumPlaceholder, Seq: m.Seq, Lineage: m.Lineage, Serial: m.Serial,
-		Resources: make([]*resourceJSON, len(s.Resources))}
-	for i, r := range s.Resources {
-		rj, err := enc.resource(r)
-		if err != nil {
-			return nil, err
-		}
-		doc.Resources[i] = rj
-	}
+		Resources: []*resourceJSON{}}
 	var err error
 	if doc.Outputs, err = enc.rawObject(s.Outputs); err != nil {
 		return nil, fmt.Errorf("stack outputs: %w", err)
@@ -137,11 +133,37 @@ func encodeSnapshot(s *Snapshot, m Mark, c Crypter) ([]byte, error) {
 		}
 		doc.Pending = append(doc.Pending, pj)
 	}
-	data, err := marshalDoc(doc)
+	frame, err := marshalDoc(doc)
 	if err != nil {
 		return nil, err
 	}
-	return sealChecksum(data)
+	// The frame's resources are the first "resources":[] in it: no string
+	// before them can hold that text, as a quote in a string is escaped.
+	at := bytes.Index(frame, []byte(`"resources":[]`))
+	if at < 0 {
+		return nil, errors.New("encoding state: the snapshot has no resources list") // a broken invariant of marshalDoc
+	}
+	at += len(`"resources":[`)
+	var buf bytes.Buffer
+	buf.Grow(len(frame) + len(s.Resources)*512)
+	buf.Write(frame[:at])
+	je := json.NewEncoder(&buf)
+	je.SetEscapeHTML(false)
+	for i, r := range s.Resources {
+		rj, err := enc.resource(r)
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		if err := je.Encode(rj); err != nil {
+			return nil, fmt.Errorf("encoding state: resource %s: %w", r.URN, err)
+		}
+		buf.Truncate(buf.Len() - 1) // the Encoder's newline
+	}
+	buf.Write(frame[at:])
+	return sealChecksum(buf.Bytes())
 }
 
 func marshalDoc(doc any) ([]byte, error) {

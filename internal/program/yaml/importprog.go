@@ -45,7 +45,7 @@ func (p *Project) ImportProgram(config map[string]resource.Value, opts program.O
 	}
 	q.resources = append(q.resources, &resourceDecl{key: name, name: name, where: joinPath("import", name),
 		typ: typ, token: reg.Type, pkg: pkg,
-		opts: resourceOptions{importID: &expr{kind: exprLiteral, lit: resource.NewString(id), where: "import"}}})
+		opts: &resourceOptions{importID: &expr{kind: exprLiteral, lit: resource.NewString(id), where: "import"}}})
 	r := &reader{diags: &diags{file: p.file}, budget: aliasAllowance}
 	q.buildGraph(r)
 	if err := asError(r.list); err != nil {

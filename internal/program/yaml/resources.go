@@ -24,7 +24,8 @@ type resourceDecl struct {
 	pkg       string // the package whose provider manages it (configures it, for a provider)
 	component bool
 	props     []prop
-	opts      resourceOptions
+	// opts is never nil: a resource without options shares noOptions.
+	opts *resourceOptions
 	// get, when set, reads an existing resource instead of managing one
 	// (Pulumi YAML's get): props are then its get.state.
 	get *getDecl
@@ -69,6 +70,11 @@ type resourceOptions struct {
 	provisioners        []provisionerDecl
 }
 
+// noOptions is the options of every resource that sets none. It is shared
+// and never written: a program of many resources spends no memory on
+// options it does not use.
+var noOptions = &resourceOptions{}
+
 var resourceKeys = []string{"type", "name", "properties", "options", "component", "get"}
 
 var optionKeys = []string{"dependsOn", "protect", "ignoreChanges", "deleteBeforeReplace", "replaceOnChanges",
@@ -84,7 +90,7 @@ func (p *Project) parseResources(r *reader, n *yaml.Node) {
 }
 
 func parseResource(r *reader, en entry) *resourceDecl {
-	d := &resourceDecl{key: en.key, name: en.key, where: joinPath("resources", en.key), at: en.at}
+	d := &resourceDecl{key: en.key, name: en.key, where: joinPath("resources", en.key), at: en.at, opts: noOptions}
 	fields, ok := r.mapping(en.value, d.where, fmt.Sprintf("Resource %q", en.key))
 	if !ok {
 		return nil
@@ -106,6 +112,9 @@ func parseResource(r *reader, en entry) *resourceDecl {
 			propsAt = &f.at
 			d.props, ok = parseProps(r, f.value, where), ok && !r.over
 		case "options":
+			if d.opts == noOptions {
+				d.opts = &resourceOptions{}
+			}
 			ok = d.opts.parse(r, f.value, where) && ok
 		case "component":
 			ok = parseBool(r, f.value, where, &d.component) && ok
@@ -326,7 +335,7 @@ var providerKeys = []string{"source", "version", "config"}
 func (p *Project) parseProviders(r *reader, n *yaml.Node) {
 	entries, _ := r.mapping(n, "providers", "providers")
 	for _, en := range entries {
-		d := &resourceDecl{key: en.key, name: en.key, where: joinPath("providers", en.key), at: en.at, fromBlock: true,
+		d := &resourceDecl{key: en.key, name: en.key, where: joinPath("providers", en.key), at: en.at, fromBlock: true, opts: &resourceOptions{},
 			typ: program.ProviderTypePrefix + en.key, token: program.ProviderTypePrefix + en.key, pkg: en.key}
 		if !program.IsPackageName(en.key) {
 			r.errorf(en.at, d.where, "Invalid provider package", "%q is not a package name. Name the package the provider serves, such as random.", en.key)

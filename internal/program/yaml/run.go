@@ -91,7 +91,7 @@ type nodeState struct {
 	failed bool
 	value  resource.Value    // variable or output
 	reg    engine.Registered // resource
-	inputs resource.Object   // resource: what it was registered with
+	inputs resource.Object   // component: what it was registered with (its outputs)
 }
 
 type nodeError struct {
@@ -209,13 +209,20 @@ func (r *run) register(i int) {
 		r.settle(i, nodeState{failed: true}, err)
 		return
 	}
+	// The callback keeps a component's inputs (its outputs) and nothing
+	// else of reg: the engine holds the registration until its step runs.
+	var componentInputs resource.Object
+	if d.component {
+		componentInputs = reg.Inputs
+	}
 	r.mon.Register(reg, func(res engine.Registered, err error) {
 		if err != nil {
 			r.settle(i, nodeState{failed: true}, r.resourceError(d, "Resource failed", fmt.Sprintf("The %s %q failed: %s.", d.token, d.name, err), err))
 			return
 		}
-		st := nodeState{reg: res, inputs: reg.Inputs}
+		st := nodeState{reg: res}
 		if d.component {
+			st.inputs = componentInputs
 			r.enqueue(func() { r.finishComponent(i, st) })
 			return
 		}

@@ -1,0 +1,169 @@
+package yaml
+
+import (
+	"context"
+	"reflect"
+	"runtime"
+	"sync"
+	"testing"
+	"weak"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/program"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// releaseMonitor resolves "a" at once, keeping only a weak pointer to the
+// asset in its inputs, and on the registration of "b" (which depends on
+// "a") collects garbage and records whether that asset is gone.
+type releaseMonitor struct {
+	*fakeMonitor
+	asset    weak.Pointer[resource.Asset]
+	released bool
+}
+
+func (m *releaseMonitor) Register(reg engine.Registration, done func(engine.Registered, error)) {
+	if reg.Name == "a" {
+		m.asset = weak.Make(reg.Inputs["text"].Asset())
+	} else {
+		for range 100 {
+			runtime.GC()
+			if m.released = m.asset.Value() == nil; m.released {
+				break
+			}
+		}
+	}
+	urn := m.URN(reg.Type, reg.Name, reg.Parent)
+	done(engine.Registered{URN: urn, ID: resource.NewString(reg.Name + "-id"), Custom: true, Outputs: resource.Object{}}, nil)
+}
+
+// TestRegisteredInputsAreReleased: the evaluator keeps a custom resource's
+// inputs only until the engine has taken them (a component's are kept:
+// they are its outputs), so a program of many resources does not hold
+// every resource's inputs to its end.
+func TestRegisteredInputsAreReleased(t *testing.T) {
+	p := mustParse(t, `
+name: mem
+resources:
+  a:
+    type: pkg:index:Thing
+    properties: { text: { fn::stringAsset: only the registration holds this } }
+  b:
+    type: pkg:index:Thing
+    properties: { dep: "${a.id}" }
+`)
+	ev, err := p.Program(nil, program.Options{})
+	if err != nil {
+		t.Fatalf("program: %v", err)
+	}
+	mon := &releaseMonitor{fakeMonitor: &fakeMonitor{}}
+	if err := ev.Run(context.Background(), mon); err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	if !mon.released {
+		t.Error("the inputs of resource a are still reachable after its registration finished; the evaluator should keep them only for components (nodeState.inputs)")
+	}
+}
+
+// holdingMonitor keeps each registration's callback pending, and of the
+// registration itself only a weak pointer to the asset in its "text"
+// input, as an engine whose queue is long holds the registration and
+// nothing more.
+type holdingMonitor struct {
+	*fakeMonitor
+	mu      sync.Mutex
+	asset   weak.Pointer[resource.Asset]
+	pending []func()
+}
+
+func (m *holdingMonitor) pendingNow() []func() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]func(){}, m.pending...)
+}
+
+// assetGone reports whether a registration came and its asset is gone.
+func (m *holdingMonitor) assetGone() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.pending) == 1 && m.asset.Value() == nil
+}
+
+func (m *holdingMonitor) Register(reg engine.Registration, done func(engine.Registered, error)) {
+	urn, id := m.URN(reg.Type, reg.Name, reg.Parent), resource.NewString(reg.Name+"-id")
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.asset = weak.Make(reg.Inputs["text"].Asset())
+	m.pending = append(m.pending, func() {
+		done(engine.Registered{URN: urn, ID: id, Custom: true, Outputs: resource.Object{}}, nil)
+	})
+}
+
+// TestPendingCallbackKeepsNoInputs: while the engine has not run a
+// custom resource's step, the callback the evaluator gave it does not
+// keep the resource's inputs (the engine's copy of the registration is
+// enough), so a long queue holds each resource's inputs once.
+func TestPendingCallbackKeepsNoInputs(t *testing.T) {
+	p := mustParse(t, `
+name: mem
+resources:
+  a:
+    type: pkg:index:Thing
+    properties: { text: { fn::stringAsset: only the registration holds this } }
+`)
+	ev, err := p.Program(nil, program.Options{})
+	if err != nil {
+		t.Fatalf("program: %v", err)
+	}
+	mon := &holdingMonitor{fakeMonitor: &fakeMonitor{}}
+	ran := make(chan error, 1)
+	go func() { ran <- ev.Run(context.Background(), mon) }()
+	released := false
+	for range 1000 {
+		runtime.GC()
+		if mon.assetGone() {
+			released = true
+			break
+		}
+		runtime.Gosched()
+	}
+	for _, f := range mon.pendingNow() {
+		f()
+	}
+	if err := <-ran; err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	if !released {
+		t.Error("the pending callback of resource a keeps its inputs reachable; it should keep only a component's inputs")
+	}
+}
+
+// TestResourcesWithoutOptionsShareThem: a resource that sets no options
+// spends no memory on them (it shares noOptions), one that sets some has
+// its own, and parsing never writes into the shared value.
+func TestResourcesWithoutOptionsShareThem(t *testing.T) {
+	p := mustParse(t, `
+name: mem
+providers:
+  pkg: { version: 1.2.3 }
+resources:
+  plain:
+    type: pkg:index:Thing
+  protected:
+    type: pkg:index:Thing
+    options: { protect: true, version: 2.0.0 }
+`)
+	shared := map[string]bool{}
+	for _, d := range p.resources {
+		shared[d.key] = d.opts == noOptions
+	}
+	want := map[string]bool{"pkg": false, "plain": true, "protected": false}
+	if diff := cmp.Diff(want, shared); diff != "" {
+		t.Errorf("resources sharing noOptions (-want +got):\n%s", diff)
+	}
+	if !reflect.ValueOf(*noOptions).IsZero() {
+		t.Errorf("noOptions was written to: %+v; parse options into a resource's own resourceOptions", *noOptions)
+	}
+}
