@@ -448,3 +448,56 @@ func puRefresh() []engine.Event {
 	events[3].Diff = resource.DetailedDiff{"content": {Kind: resource.DiffUpdate}}
 	return events
 }
+
+// TestPulumiDigestRefreshPreview: preview --refresh --json is one
+// document, as pulumi writes it: the refresh's steps, then the
+// preview's, the changeSummary the preview's; a refresh that fails is
+// its own document, as no preview follows.
+func TestPulumiDigestRefreshPreview(t *testing.T) {
+	kept := puRes("plinth:random:Pet", "kept", "k", "", obj("length", 1))
+	extra := puRes("plinth:random:Pet", "extra", "", "", obj("length", 2))
+	refresh := Operation{Verb: "refresh", Preview: true, Stack: "dev", Project: "quickstart", Leads: true}
+	tests := []struct {
+		name       string
+		refreshErr error
+		wantOps    []string
+		wantSum    map[string]int
+	}{
+		{name: "refreshed", wantOps: []string{"refresh kept", "create extra"}, wantSum: map[string]int{"create": 1, "same": 1}},
+		{name: "refresh failed", refreshErr: errors.New("provider gone"), wantOps: []string{"refresh kept"}, wantSum: map[string]int{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out bytes.Buffer
+			v := New(Options{Out: &out, Mode: JSON, Style: StylePulumi, Digest: true})
+			v.Begin(refresh)
+			v.Event(puEvent(engine.EventStepDone, engine.OpRefresh, kept, kept, true))
+			if tt.refreshErr != nil {
+				v.End(Outcome{Err: Summarise("Preview of refresh failed", tt.refreshErr)})
+			} else {
+				v.End(Outcome{Result: &engine.Result{Counts: map[engine.StepOp]int{engine.OpRefresh: 1}}})
+				v.Begin(puPreview)
+				v.Event(puEvent(engine.EventStepDone, engine.OpCreate, nil, extra, true))
+				v.End(Outcome{Result: &engine.Result{Counts: map[engine.StepOp]int{engine.OpCreate: 1, engine.OpSame: 1}}})
+			}
+			dec := json.NewDecoder(&out)
+			var d PreviewDigest
+			if err := dec.Decode(&d); err != nil {
+				t.Fatalf("not a JSON document: %v\n%s", err, out.String())
+			}
+			if dec.More() {
+				t.Errorf("more than one JSON document:\n%s", out.String())
+			}
+			var ops []string
+			for _, s := range d.Steps {
+				ops = append(ops, s.Op+" "+resource.URN(s.URN).Name())
+			}
+			if diff := cmp.Diff(tt.wantOps, ops); diff != "" {
+				t.Errorf("steps (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.wantSum, d.ChangeSummary); diff != "" {
+				t.Errorf("changeSummary (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
