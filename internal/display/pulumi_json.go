@@ -78,6 +78,7 @@ type digestView struct {
 	mu      sync.Mutex
 	opts    Options
 	preview bool
+	verb    string
 	// leads says the preview under way continues into the next one,
 	// which writes the document; held, that it ended so.
 	leads, held bool
@@ -99,7 +100,7 @@ func (v *digestView) Begin(op Operation) {
 		v.digest = PreviewDigest{Steps: []DigestStep{}}
 	}
 	v.digest.ChangeSummary, v.digest.Outputs = map[string]int{}, nil // the last phase's
-	v.preview, v.leads, v.held = op.Preview, op.Leads, false
+	v.preview, v.verb, v.leads, v.held = op.Preview, op.Verb, op.Leads, false
 	v.mu.Unlock()
 	if !op.Preview {
 		v.events.Begin(op)
@@ -270,7 +271,7 @@ func (v *digestView) End(o Outcome) {
 	}
 	v.digest.Duration = int64(v.opts.now().Sub(v.start))
 	if o.Result != nil {
-		for op, n := range o.Result.Counts {
+		for op, n := range withStack(v.verb, o.Result.Counts, o.PriorOutputs) {
 			if n > 0 {
 				v.digest.ChangeSummary[string(op)] = n
 			}
