@@ -314,6 +314,7 @@ func (v *pulumiView) End(o Outcome) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.live {
+		v.markStack(o)
 		v.drawTree()
 		v.height = 0
 		fmt.Fprintln(v.opts.Out)

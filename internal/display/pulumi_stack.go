@@ -93,3 +93,14 @@ func (v *pulumiView) stackLines(op engine.StepOp) []string {
 	}
 	return []string{same}
 }
+
+// markStack marks the tree's stack row as pulumi's would be when the
+// operation ends: created by a first update, deleted by a destroy.
+func (v *pulumiView) markStack(o Outcome) {
+	if o.Result == nil || o.Err != nil {
+		return
+	}
+	if op, ok := pulumiStackOp(v.op.Verb, o.Result.Counts, o.PriorOutputs); ok && op != engine.OpSame {
+		v.tree.root.op, v.tree.root.phase, v.tree.root.took = op, rowDone, v.opts.now().Sub(v.start)
+	}
+}

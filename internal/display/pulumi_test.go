@@ -140,13 +140,14 @@ func TestPulumiStyle(t *testing.T) {
 		outcome Outcome
 		live    bool
 	}{
-		"preview.txt":      {op: puPreview, events: puSteps(true), outcome: preview},
-		"preview-tree.txt": {opts: Options{Mode: Live}, op: puPreview, events: puSteps(true), outcome: preview, live: true},
-		"preview-diff.txt": {opts: Options{Diff: true}, op: puPreview, events: puSteps(true), outcome: preview},
-		"up.txt":           {op: puStack, events: puSteps(false), outcome: up},
-		"up-tree.txt":      {opts: Options{Mode: Live}, op: puStack, events: puSteps(false), outcome: up, live: true},
-		"no-changes.txt":   {op: puPreview, outcome: Outcome{Result: &engine.Result{Counts: map[engine.StepOp]int{engine.OpSame: 3}, Outputs: before}, DiffOutputs: true, PriorOutputs: before}},
-		"new-stack.txt":    {op: puPreview, events: puSteps(true)[:1], outcome: newStack},
+		"preview.txt":        {op: puPreview, events: puSteps(true), outcome: preview},
+		"preview-tree.txt":   {opts: Options{Mode: Live}, op: puPreview, events: puSteps(true), outcome: preview, live: true},
+		"preview-diff.txt":   {opts: Options{Diff: true}, op: puPreview, events: puSteps(true), outcome: preview},
+		"up.txt":             {op: puStack, events: puSteps(false), outcome: up},
+		"up-tree.txt":        {opts: Options{Mode: Live}, op: puStack, events: puSteps(false), outcome: up, live: true},
+		"no-changes.txt":     {op: puPreview, outcome: Outcome{Result: &engine.Result{Counts: map[engine.StepOp]int{engine.OpSame: 3}, Outputs: before}, DiffOutputs: true, PriorOutputs: before}},
+		"new-stack.txt":      {op: puPreview, events: puSteps(true)[:1], outcome: newStack},
+		"new-stack-tree.txt": {opts: Options{Mode: Live}, op: puPreview, events: puSteps(true)[:1], outcome: newStack, live: true},
 		"refresh.txt": {op: Operation{Verb: "refresh", Stack: "dev", Project: "p"}, events: puRefresh(),
 			outcome: Outcome{Result: &engine.Result{Counts: map[engine.StepOp]int{engine.OpUpdate: 1, engine.OpSame: 1}}}},
 		"failed.txt": {op: puPreview, events: []engine.Event{warning, failure},
