@@ -14,18 +14,21 @@ import (
 
 // pulumiStackOp is what pulumi would do to the stack resource in an
 // operation with these counts, and false when pulumi would not count it
-// (a refresh or destroy of a stack that records nothing).
+// (a refresh or destroy of a stack that records nothing) or plinth does
+// not know (an import).
 func pulumiStackOp(verb string, counts map[engine.StepOp]int, prior resource.Object) (engine.StepOp, bool) {
 	switch verb {
 	case "destroy":
 		return engine.OpDelete, total(counts) > 0
 	case "refresh":
 		return engine.OpSame, total(counts) > 0
+	case "update":
+		if len(prior) > 0 || recordedBefore(counts) {
+			return engine.OpSame, true
+		}
+		return engine.OpCreate, true // the stack's first update
 	}
-	if len(prior) > 0 || recordedBefore(counts) {
-		return engine.OpSame, true
-	}
-	return engine.OpCreate, true // the stack's first update
+	return "", false // an import: whether pulumi counts the stack is not known here
 }
 
 // recordedBefore says whether counts include a resource the stack

@@ -33,6 +33,7 @@ func TestPulumiStackCounted(t *testing.T) {
 		"refresh of nothing":     {verb: "refresh", counts: map[engine.StepOp]int{}, want: map[engine.StepOp]int{}},
 		"destroy":                {verb: "destroy", counts: map[engine.StepOp]int{engine.OpDelete: 2}, want: map[engine.StepOp]int{engine.OpDelete: 3}},
 		"destroy of nothing":     {verb: "destroy", counts: map[engine.StepOp]int{}, want: map[engine.StepOp]int{}},
+		"import, not counted":    {verb: "import", counts: map[engine.StepOp]int{engine.OpImport: 1}, want: map[engine.StepOp]int{engine.OpImport: 1}},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
