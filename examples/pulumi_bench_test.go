@@ -86,7 +86,7 @@ func benchUp(b *testing.B, setup func(*testing.B) string) {
 		b.StopTimer()
 		self += cpuTime(syscall.RUSAGE_SELF) - s0
 		children += cpuTime(syscall.RUSAGE_CHILDREN) - c0
-		if r.Code != 0 || !strings.Contains(r.Stdout, fmt.Sprintf("%d created", benchResources)) {
+		if r.Code != 0 || !strings.Contains(r.Stdout, fmt.Sprintf("%d created", benchResources+1)) {
 			b.Fatalf("up: exit %d\n%s", r.Code, tail(r.Output()))
 		}
 		os.RemoveAll(dir)

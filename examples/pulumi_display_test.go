@@ -48,7 +48,7 @@ func TestPulumiProgramDisplay(t *testing.T) {
 	if b := d.Steps[1].NewState; b.Parent != d.Steps[0].URN || b.Inputs["length"] != float64(3) {
 		t.Errorf("b's new state: parent %q (want %q), inputs %v", b.Parent, d.Steps[0].URN, b.Inputs)
 	}
-	if diff := cmp.Diff(map[string]int{"create": 2}, d.ChangeSummary); diff != "" {
+	if diff := cmp.Diff(map[string]int{"create": 3}, d.ChangeSummary); diff != "" {
 		t.Errorf("changeSummary (-want +got):\n%s", diff)
 	}
 	if d.Outputs["hidden"] != "[secret]" || d.Outputs["name"] != "04da6b54-80e4-46f7-96ec-b56ff0331ba9" {
@@ -57,10 +57,11 @@ func TestPulumiProgramDisplay(t *testing.T) {
 
 	up := run("up", "--yes").Stdout
 	hasLines(t, "up", up, "Updating (dev):", "Outputs:", "    count : 2", "    hidden: [secret]", "    obj   : {",
-		"        list  : [", `            [1]: "two"`, "            on: true", "Resources:", "    + 2 created", "Duration: ")
+		"        list  : [", `            [1]: "two"`, "            on: true", "Resources:", "    + 3 created", "Duration: ")
 	if diff := cmp.Diff([]string{
 		"+  plinth:random:Pet a creating", "+  plinth:random:Pet a created",
 		"+  plinth:random:Pet b creating", "+  plinth:random:Pet b created",
+		"+  pulumi:pulumi:Stack jsprog-dev created",
 	}, stepLines(up[strings.Index(up, "Updating (dev):"):])); diff != "" {
 		t.Errorf("up's step lines (-want +got):\n%s\n%s", diff, up)
 	}
@@ -68,7 +69,7 @@ func TestPulumiProgramDisplay(t *testing.T) {
 	run("config", "set", "len", "4")
 	preview := run("preview").Stdout
 	hasLines(t, "preview", preview, "Previewing update (dev):", " +- plinth:random:Pet b replace [diff: ~length]",
-		"Resources:", "    +-1 to replace", "    1 unchanged")
+		"Resources:", "    +-1 to replace", "    2 unchanged")
 	hasLines(t, "preview --diff", run("preview", "--diff").Stdout,
 		"  pulumi:pulumi:Stack: (same)", "        +-plinth:random:Pet: (replace)", "          ~ length: 3 => 4")
 

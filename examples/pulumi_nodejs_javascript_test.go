@@ -77,10 +77,10 @@ func TestPulumiNodejsJavaScript(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"up", "--yes"}, "2 created"},
-		{[]string{"preview"}, "2 unchanged"},
+		{[]string{"up", "--yes"}, "3 created"},
+		{[]string{"preview"}, "3 unchanged"},
 		{[]string{"stack", "output", "names"}, "2 words"},
-		{[]string{"destroy", "--yes"}, "2 deleted"},
+		{[]string{"destroy", "--yes"}, "3 deleted"},
 	}
 	for _, s := range steps {
 		r := clitest.MustRun(t, dir, opts, s.args...)

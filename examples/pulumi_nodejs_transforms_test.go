@@ -72,7 +72,7 @@ func TestPulumiNodejsTransforms(t *testing.T) {
 	if outputs["childWords"] != "4" || !strings.HasPrefix(outputs["topName"], "stack-") || outputs["env"] != "from-transform" {
 		t.Errorf("outputs %v: want childWords 4 (the component's transform), topName stack-… (the stack transform), env from-transform (the invoke transform)", outputs)
 	}
-	if out := run("preview"); !strings.Contains(out, "3 unchanged") {
+	if out := run("preview"); !strings.Contains(out, "4 unchanged") {
 		t.Errorf("a second preview is not all unchanged:\n%s", out)
 	}
 

@@ -117,8 +117,8 @@ func TestGoPrebuiltBinary(t *testing.T) {
 	writeFile(t, filepath.Join(p.dir, "Pulumi.yaml"), "name: golife\nruntime:\n  name: go\n  options:\n    binary: bin/program\n")
 	writeFile(t, filepath.Join(p.dir, "broken.go"), "package main\n\nvar broken int = \"text\"\n")
 	p.run("config", "set", "--secret", "token", "s3cr3t")
-	if r := p.run("up", "--yes"); !strings.Contains(r.Stdout, "6 created") {
-		t.Errorf("up with the prebuilt binary does not say 6 created:\n%s", r.Output())
+	if r := p.run("up", "--yes"); !strings.Contains(r.Stdout, "7 created") {
+		t.Errorf("up with the prebuilt binary does not say 7 created:\n%s", r.Output())
 	}
 	p.preview()
 

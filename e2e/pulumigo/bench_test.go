@@ -76,7 +76,7 @@ func benchUp(b *testing.B, dir string, opts clitest.Options) {
 		b.StopTimer()
 		self += cpuTime(syscall.RUSAGE_SELF) - s0
 		children += cpuTime(syscall.RUSAGE_CHILDREN) - c0
-		if r.Code != 0 || !strings.Contains(r.Stdout, fmt.Sprintf("%d created", benchResources)) {
+		if r.Code != 0 || !strings.Contains(r.Stdout, fmt.Sprintf("%d created", benchResources+1)) {
 			b.Fatalf("up: exit %d\n%s", r.Code, tail(r.Output()))
 		}
 		b.StartTimer()

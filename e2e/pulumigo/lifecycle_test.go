@@ -29,8 +29,8 @@ func TestGoLifecycle(t *testing.T) {
 		"+ create secret (plinth:fs:File)",
 		"+ create shouted (plinth:fs:File)",
 	)
-	if r := p.run("up", "--yes", "--skip-preview"); !strings.Contains(r.Stdout, "6 created") {
-		t.Errorf("the first up does not say 6 created:\n%s", r.Stdout)
+	if r := p.run("up", "--yes", "--skip-preview"); !strings.Contains(r.Stdout, "7 created") {
+		t.Errorf("the first up does not say 7 created:\n%s", r.Stdout)
 	}
 
 	pet := p.output("petName")

@@ -134,7 +134,8 @@ func (v *pulumiView) Event(e engine.Event) {
 	case e.Kind == engine.EventStepDone || e.Kind == engine.EventStepStart && e.Op != engine.OpRefresh:
 		info = pulumiDiffInfo(changesShown(e))
 	}
-	if e.Kind == engine.EventStepDone && e.Op == engine.OpRefresh {
+	refreshed := e.Kind == engine.EventStepDone && e.Op == engine.OpRefresh
+	if refreshed {
 		e.Op = refreshOutcome(e)
 	}
 	v.tree.apply(e, info)
@@ -142,6 +143,11 @@ func (v *pulumiView) Event(e engine.Event) {
 		if v.opts.Tick < 0 || v.opts.now().Sub(v.drawn) >= redrawEvery {
 			v.drawTree()
 		}
+		return
+	}
+	if refreshed && e.Op == engine.OpSame && e.Err == nil && !v.opts.Diff {
+		// pulumi writes a line for a resource a refresh found as it was
+		fmt.Fprintln(v.opts.Out, "    "+v.typeOf(e)+" "+e.URN.Name())
 		return
 	}
 	writeLines(v.opts.Out, v.eventLines(e, info))
@@ -308,9 +314,15 @@ func (v *pulumiView) End(o Outcome) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.live {
+		v.markStack(o)
 		v.drawTree()
 		v.height = 0
 		fmt.Fprintln(v.opts.Out)
+	}
+	if !v.live && !v.opts.Diff && o.Result != nil && o.Err == nil {
+		if op, ok := pulumiStackOp(v.op.Verb, o.Result.Counts, o.PriorOutputs); ok {
+			writeLines(v.opts.Out, v.stackLines(op))
+		}
 	}
 	// Each block ends with a blank line, as pulumi's do.
 	for _, block := range [][]string{v.diagnosticLines(), v.outputLines(o)} {
@@ -320,7 +332,7 @@ func (v *pulumiView) End(o Outcome) {
 	}
 	var counts map[engine.StepOp]int
 	if o.Result != nil {
-		counts = o.Result.Counts
+		counts = withStack(v.op.Verb, o.Result.Counts, o.PriorOutputs)
 	}
 	if total(counts) > 0 || v.errored > 0 || o.Err == nil {
 		writeLines(v.opts.Out, pulumiResourceLines(v.p, counts, v.op.Preview, v.errored))

@@ -78,8 +78,12 @@ type digestView struct {
 	mu      sync.Mutex
 	opts    Options
 	preview bool
-	start   time.Time
-	digest  PreviewDigest
+	verb    string
+	// leads says the preview under way continues into the next one,
+	// which writes the document; held, that it ended so.
+	leads, held bool
+	start       time.Time
+	digest      PreviewDigest
 }
 
 func newDigestView(opts Options) *digestView {
@@ -88,8 +92,15 @@ func newDigestView(opts Options) *digestView {
 
 func (v *digestView) Begin(op Operation) {
 	v.mu.Lock()
-	v.preview, v.start = op.Preview, v.opts.now()
-	v.digest = PreviewDigest{Steps: []DigestStep{}, ChangeSummary: map[string]int{}}
+	if v.held && !op.Preview {
+		v.write() // the preview it led to never came
+	}
+	if !v.held || !op.Preview {
+		v.start = v.opts.now()
+		v.digest = PreviewDigest{Steps: []DigestStep{}}
+	}
+	v.digest.ChangeSummary, v.digest.Outputs = map[string]int{}, nil // the last phase's
+	v.preview, v.verb, v.leads, v.held = op.Preview, op.Verb, op.Leads, false
 	v.mu.Unlock()
 	if !op.Preview {
 		v.events.Begin(op)
@@ -260,13 +271,23 @@ func (v *digestView) End(o Outcome) {
 	}
 	v.digest.Duration = int64(v.opts.now().Sub(v.start))
 	if o.Result != nil {
-		for op, n := range o.Result.Counts {
+		for op, n := range withStack(v.verb, o.Result.Counts, o.PriorOutputs) {
 			if n > 0 {
 				v.digest.ChangeSummary[string(op)] = n
 			}
 		}
 		v.digest.Outputs = v.object(o.Result.Outputs)
 	}
+	if v.leads && o.Err == nil {
+		v.held = true // the next preview goes on with this document
+		return
+	}
+	v.write()
+}
+
+// write writes the document.
+func (v *digestView) write() {
+	v.held = false
 	enc := json.NewEncoder(v.opts.Out)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "    ")

@@ -75,7 +75,9 @@ func puSteps(preview bool) []engine.Event {
 	return events
 }
 
-var puCounts = map[engine.StepOp]int{engine.OpCreate: 1, engine.OpUpdate: 1, engine.OpDelete: 1, engine.OpReplace: 1, engine.OpSame: 1}
+// puCounts are the engine's counts of the scenario: pulumi's "1
+// unchanged" is its stack resource, which the Pulumi style adds.
+var puCounts = map[engine.StepOp]int{engine.OpCreate: 1, engine.OpUpdate: 1, engine.OpDelete: 1, engine.OpReplace: 1}
 
 // puOutputs are the stack outputs before and after the scenario.
 func puOutputs(preview bool) (before, after resource.Object) {
@@ -116,9 +118,10 @@ func finalFrame(s string) string {
 // TestPulumiStyle renders the scenario as pulumi does, in plain and live
 // output, and compares it with testdata/pulumi/*.txt (rewrite them with
 // -update). The golden files were checked line by line against what
-// pulumi printed for the same changes; they differ where plinth does:
-// plinth records no stack resource, so the stack's row is drawn but
-// neither counted nor listed as a step of its own.
+// pulumi printed for the same changes (but for trailing blanks, and
+// the stack's opening lines, which plinth does not write): plinth
+// records no stack resource, but counts it and writes its closing line
+// as pulumi does.
 func TestPulumiStyle(t *testing.T) {
 	before, afterPreview := puOutputs(true)
 	_, afterUp := puOutputs(false)
@@ -137,17 +140,18 @@ func TestPulumiStyle(t *testing.T) {
 		outcome Outcome
 		live    bool
 	}{
-		"preview.txt":      {op: puPreview, events: puSteps(true), outcome: preview},
-		"preview-tree.txt": {opts: Options{Mode: Live}, op: puPreview, events: puSteps(true), outcome: preview, live: true},
-		"preview-diff.txt": {opts: Options{Diff: true}, op: puPreview, events: puSteps(true), outcome: preview},
-		"up.txt":           {op: puStack, events: puSteps(false), outcome: up},
-		"up-tree.txt":      {opts: Options{Mode: Live}, op: puStack, events: puSteps(false), outcome: up, live: true},
-		"no-changes.txt":   {op: puPreview, outcome: Outcome{Result: &engine.Result{Counts: map[engine.StepOp]int{engine.OpSame: 4}, Outputs: before}, DiffOutputs: true, PriorOutputs: before}},
-		"new-stack.txt":    {op: puPreview, events: puSteps(true)[:1], outcome: newStack},
+		"preview.txt":        {op: puPreview, events: puSteps(true), outcome: preview},
+		"preview-tree.txt":   {opts: Options{Mode: Live}, op: puPreview, events: puSteps(true), outcome: preview, live: true},
+		"preview-diff.txt":   {opts: Options{Diff: true}, op: puPreview, events: puSteps(true), outcome: preview},
+		"up.txt":             {op: puStack, events: puSteps(false), outcome: up},
+		"up-tree.txt":        {opts: Options{Mode: Live}, op: puStack, events: puSteps(false), outcome: up, live: true},
+		"no-changes.txt":     {op: puPreview, outcome: Outcome{Result: &engine.Result{Counts: map[engine.StepOp]int{engine.OpSame: 3}, Outputs: before}, DiffOutputs: true, PriorOutputs: before}},
+		"new-stack.txt":      {op: puPreview, events: puSteps(true)[:1], outcome: newStack},
+		"new-stack-tree.txt": {opts: Options{Mode: Live}, op: puPreview, events: puSteps(true)[:1], outcome: newStack, live: true},
 		"refresh.txt": {op: Operation{Verb: "refresh", Stack: "dev", Project: "p"}, events: puRefresh(),
 			outcome: Outcome{Result: &engine.Result{Counts: map[engine.StepOp]int{engine.OpUpdate: 1, engine.OpSame: 1}}}},
 		"failed.txt": {op: puPreview, events: []engine.Event{warning, failure},
-			outcome: Outcome{Result: &engine.Result{Counts: map[engine.StepOp]int{engine.OpCreate: 2}}, Err: Summarise("Preview of update failed", failed)}},
+			outcome: Outcome{Result: &engine.Result{Counts: map[engine.StepOp]int{engine.OpCreate: 1}}, Err: Summarise("Preview of update failed", failed)}},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -173,7 +177,7 @@ func TestPulumiResourcesBlock(t *testing.T) {
 		"no changes":  {counts: map[engine.StepOp]int{engine.OpSame: 4}, preview: true, want: []string{"    4 unchanged"}},
 		"one kind": {counts: map[engine.StepOp]int{engine.OpUpdate: 1, engine.OpSame: 3}, want: []string{
 			"    ~ 1 updated", "    3 unchanged"}},
-		"every kind": {counts: puCounts, preview: true, want: []string{
+		"every kind": {counts: map[engine.StepOp]int{engine.OpCreate: 1, engine.OpUpdate: 1, engine.OpDelete: 1, engine.OpReplace: 1, engine.OpSame: 1}, preview: true, want: []string{
 			"    + 1 to create", "    ~ 1 to update", "    - 1 to delete", "    +-1 to replace", "    4 changes. 1 unchanged"}},
 		"every kind, none unchanged": {counts: map[engine.StepOp]int{engine.OpCreate: 1, engine.OpDelete: 2}, want: []string{
 			"    + 1 created", "    - 2 deleted", "    3 changes"}},
@@ -353,6 +357,7 @@ func TestPulumiProgramLogs(t *testing.T) {
 		"    plinth:random:Pet pet  warning: careful",
 		"warning: Pending operations",
 		"    see plinth state pending",
+		"    pulumi:pulumi:Stack p-dev  1 message",
 		"Diagnostics:",
 		"  pulumi:pulumi:Stack (p-dev):",
 		"    hello",
@@ -361,7 +366,7 @@ func TestPulumiProgramLogs(t *testing.T) {
 		"    warning: careful",
 		"",
 		"Resources:",
-		"    1 unchanged",
+		"    2 unchanged", // the pet and the stack
 		"",
 		"",
 	}
@@ -447,4 +452,57 @@ func puRefresh() []engine.Event {
 	}
 	events[3].Diff = resource.DetailedDiff{"content": {Kind: resource.DiffUpdate}}
 	return events
+}
+
+// TestPulumiDigestRefreshPreview: preview --refresh --json is one
+// document, as pulumi writes it: the refresh's steps, then the
+// preview's, the changeSummary the preview's; a refresh that fails is
+// its own document, as no preview follows.
+func TestPulumiDigestRefreshPreview(t *testing.T) {
+	kept := puRes("plinth:random:Pet", "kept", "k", "", obj("length", 1))
+	extra := puRes("plinth:random:Pet", "extra", "", "", obj("length", 2))
+	refresh := Operation{Verb: "refresh", Preview: true, Stack: "dev", Project: "quickstart", Leads: true}
+	tests := []struct {
+		name       string
+		refreshErr error
+		wantOps    []string
+		wantSum    map[string]int
+	}{
+		{name: "refreshed", wantOps: []string{"refresh kept", "create extra"}, wantSum: map[string]int{"create": 1, "same": 2}}, // kept and the stack
+		{name: "refresh failed", refreshErr: errors.New("provider gone"), wantOps: []string{"refresh kept"}, wantSum: map[string]int{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out bytes.Buffer
+			v := New(Options{Out: &out, Mode: JSON, Style: StylePulumi, Digest: true})
+			v.Begin(refresh)
+			v.Event(puEvent(engine.EventStepDone, engine.OpRefresh, kept, kept, true))
+			if tt.refreshErr != nil {
+				v.End(Outcome{Err: Summarise("Preview of refresh failed", tt.refreshErr)})
+			} else {
+				v.End(Outcome{Result: &engine.Result{Counts: map[engine.StepOp]int{engine.OpRefresh: 1}}})
+				v.Begin(puPreview)
+				v.Event(puEvent(engine.EventStepDone, engine.OpCreate, nil, extra, true))
+				v.End(Outcome{Result: &engine.Result{Counts: map[engine.StepOp]int{engine.OpCreate: 1, engine.OpSame: 1}}})
+			}
+			dec := json.NewDecoder(&out)
+			var d PreviewDigest
+			if err := dec.Decode(&d); err != nil {
+				t.Fatalf("not a JSON document: %v\n%s", err, out.String())
+			}
+			if dec.More() {
+				t.Errorf("more than one JSON document:\n%s", out.String())
+			}
+			var ops []string
+			for _, s := range d.Steps {
+				ops = append(ops, s.Op+" "+resource.URN(s.URN).Name())
+			}
+			if diff := cmp.Diff(tt.wantOps, ops); diff != "" {
+				t.Errorf("steps (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.wantSum, d.ChangeSummary); diff != "" {
+				t.Errorf("changeSummary (-want +got):\n%s", diff)
+			}
+		})
+	}
 }

@@ -33,8 +33,8 @@ const (
 
 // pulumiTree holds the rows of an operation in the order they appeared,
 // under a root row for the stack, as pulumi's stack resource is the root
-// of its tree. plinth records no stack resource: the root is drawn, never
-// counted.
+// of its tree. plinth records no stack resource: the root is drawn as
+// unchanged; the Resources block counts it (pulumiStackOp).
 type pulumiTree struct {
 	root  pulumiRow
 	rows  map[resource.URN]*pulumiRow

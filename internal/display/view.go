@@ -82,6 +82,11 @@ type Operation struct {
 	// Expected is how many steps a preview found, for the live view's
 	// done/total; 0 if unknown.
 	Expected int
+	// Leads says the next operation continues this one as one command
+	// (the refresh of `preview --refresh`): a view that writes one
+	// document per command keeps this one's steps for the next, as
+	// `pulumi preview --refresh --json` writes one document.
+	Leads bool
 }
 
 // Outcome is how an operation ended.

@@ -1,0 +1,109 @@
+package display
+
+import (
+	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// plinth records no pulumi:pulumi:Stack resource, but pulumi does and
+// counts it: a first update creates it ("+ 4 to create" for three
+// resources), later ones leave it the same ("N unchanged" counts it), a
+// refresh reads it and a destroy deletes it ("- N deleted"). The
+// Pulumi style counts and shows it as pulumi would, from what the
+// operation did to the stack's resources and outputs.
+
+// pulumiStackOp is what pulumi would do to the stack resource in an
+// operation with these counts, and false when pulumi would not count it
+// (a refresh or destroy of a stack that records nothing) or plinth does
+// not know (an import).
+func pulumiStackOp(verb string, counts map[engine.StepOp]int, prior resource.Object) (engine.StepOp, bool) {
+	switch verb {
+	case "destroy":
+		return engine.OpDelete, total(counts) > 0
+	case "refresh":
+		return engine.OpSame, total(counts) > 0
+	case "update":
+		if len(prior) > 0 || recordedBefore(counts) {
+			return engine.OpSame, true
+		}
+		return engine.OpCreate, true // the stack's first update
+	}
+	return "", false // an import: whether pulumi counts the stack is not known here
+}
+
+// recordedBefore says whether counts include a resource the stack
+// recorded before the operation: any step but a create, import or read.
+func recordedBefore(counts map[engine.StepOp]int) bool {
+	for op, n := range counts {
+		switch op {
+		case engine.OpCreate, engine.OpImport, engine.OpRead:
+		default:
+			if n > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// withStack returns a copy of counts with the stack resource counted as
+// pulumi counts it.
+func withStack(verb string, counts map[engine.StepOp]int, prior resource.Object) map[engine.StepOp]int {
+	out := make(map[engine.StepOp]int, len(counts)+1)
+	for op, n := range counts {
+		out[op] = n
+	}
+	if op, ok := pulumiStackOp(verb, counts, prior); ok {
+		out[op]++
+	}
+	return out
+}
+
+// stackLines are the lines pulumi writes, when its output is not a
+// terminal, for the stack resource as the operation ends: " +
+// pulumi:pulumi:Stack p-dev create" on a first update, "-  ... delete"
+// on a destroy, and then, unless created, the stack's line with no
+// operation ("    pulumi:pulumi:Stack p-dev"), with the count of the
+// program's messages.
+func (v *pulumiView) stackLines(op engine.StepOp) []string {
+	root := v.tree.root
+	name := root.typ + " " + root.urn.Name()
+	line := func(o pulumiOp, word string) string {
+		l := " " + v.p.paint(o.colour, padRight(o.symbol, 2)) + " " + name
+		if word != "" {
+			l += " " + word
+		}
+		if info := root.infoText(); info != "" {
+			l += " " + info
+		}
+		return l
+	}
+	same := "    " + name // with no operation: "name  info"
+	if info := root.infoText(); info != "" {
+		same += "  " + info
+	}
+	o := pulumiOpOf(op)
+	took := pulumiDuration(v.opts.now().Sub(v.start))
+	switch {
+	case op == engine.OpCreate && v.op.Preview:
+		return []string{line(o, o.plan)}
+	case op == engine.OpCreate:
+		return []string{line(o, o.done+" "+took)}
+	case op == engine.OpDelete && v.op.Preview:
+		return []string{line(o, o.plan), line(o, o.plan), same} // pulumi writes the plan twice
+	case op == engine.OpDelete:
+		return []string{line(o, o.doing+" "+pulumiDuration(0)), line(o, o.done+" "+took), same}
+	}
+	return []string{same}
+}
+
+// markStack marks the tree's stack row as pulumi's would be when the
+// operation ends: created by a first update, deleted by a destroy.
+func (v *pulumiView) markStack(o Outcome) {
+	if o.Result == nil || o.Err != nil {
+		return
+	}
+	if op, ok := pulumiStackOp(v.op.Verb, o.Result.Counts, o.PriorOutputs); ok && op != engine.OpSame {
+		v.tree.root.op, v.tree.root.phase, v.tree.root.took = op, rowDone, v.opts.now().Sub(v.start)
+	}
+}

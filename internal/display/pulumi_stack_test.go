@@ -1,0 +1,78 @@
+package display
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// TestPulumiStackCounted: the Resources block counts the stack resource
+// as pulumi v3.259.0 did for a two-resource YAML program: created by a
+// stack's first update ("+ 3 to create"), unchanged after ("2
+// unchanged" with one replaced), read by a refresh ("3 unchanged"),
+// deleted by a destroy ("- 3 deleted"), and not counted by a refresh or
+// destroy of a stack that records nothing.
+func TestPulumiStackCounted(t *testing.T) {
+	outputs := resource.Object{"a": resource.NewString("hello")}
+	tests := map[string]struct {
+		verb   string
+		counts map[engine.StepOp]int
+		prior  resource.Object
+		want   map[engine.StepOp]int
+	}{
+		"first update":           {verb: "update", counts: map[engine.StepOp]int{engine.OpCreate: 2}, want: map[engine.StepOp]int{engine.OpCreate: 3}},
+		"first update, nothing":  {verb: "update", counts: map[engine.StepOp]int{}, want: map[engine.StepOp]int{engine.OpCreate: 1}},
+		"outputs only, recorded": {verb: "update", counts: map[engine.StepOp]int{}, prior: outputs, want: map[engine.StepOp]int{engine.OpSame: 1}},
+		"a replacement":          {verb: "update", counts: map[engine.StepOp]int{engine.OpReplace: 1, engine.OpSame: 1}, want: map[engine.StepOp]int{engine.OpReplace: 1, engine.OpSame: 2}},
+		"all deleted by update":  {verb: "update", counts: map[engine.StepOp]int{engine.OpDelete: 2}, want: map[engine.StepOp]int{engine.OpDelete: 2, engine.OpSame: 1}},
+		"refresh":                {verb: "refresh", counts: map[engine.StepOp]int{engine.OpSame: 2}, want: map[engine.StepOp]int{engine.OpSame: 3}},
+		"refresh of nothing":     {verb: "refresh", counts: map[engine.StepOp]int{}, want: map[engine.StepOp]int{}},
+		"destroy":                {verb: "destroy", counts: map[engine.StepOp]int{engine.OpDelete: 2}, want: map[engine.StepOp]int{engine.OpDelete: 3}},
+		"destroy of nothing":     {verb: "destroy", counts: map[engine.StepOp]int{}, want: map[engine.StepOp]int{}},
+		"import, not counted":    {verb: "import", counts: map[engine.StepOp]int{engine.OpImport: 1}, want: map[engine.StepOp]int{engine.OpImport: 1}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, withStack(tc.verb, tc.counts, tc.prior)); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestPulumiStackLines: the lines pulumi wrote for the stack resource
+// when its output was not a terminal, at the end of each operation.
+func TestPulumiStackLines(t *testing.T) {
+	tests := map[string]struct {
+		op     Operation
+		counts map[engine.StepOp]int
+		want   []string
+	}{
+		"first preview": {op: puPreview, counts: map[engine.StepOp]int{engine.OpCreate: 1}, want: []string{" +  pulumi:pulumi:Stack p-dev create"}},
+		"first update":  {op: puStack, counts: map[engine.StepOp]int{engine.OpCreate: 1}, want: []string{" +  pulumi:pulumi:Stack p-dev created (0s)"}},
+		"no changes":    {op: puPreview, counts: map[engine.StepOp]int{engine.OpSame: 1}, want: []string{"    pulumi:pulumi:Stack p-dev"}},
+		"destroy preview": {op: Operation{Verb: "destroy", Preview: true, Stack: "dev", Project: "p"}, counts: map[engine.StepOp]int{engine.OpDelete: 1}, want: []string{
+			" -  pulumi:pulumi:Stack p-dev delete", " -  pulumi:pulumi:Stack p-dev delete", "    pulumi:pulumi:Stack p-dev"}},
+		"destroy": {op: Operation{Verb: "destroy", Stack: "dev", Project: "p"}, counts: map[engine.StepOp]int{engine.OpDelete: 1}, want: []string{
+			" -  pulumi:pulumi:Stack p-dev deleting (0s)", " -  pulumi:pulumi:Stack p-dev deleted (0s)", "    pulumi:pulumi:Stack p-dev"}},
+		"refresh of nothing": {op: Operation{Verb: "refresh", Stack: "dev", Project: "p"}, counts: map[engine.StepOp]int{}},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			got := runPulumiView(Options{}, tc.op, nil, Outcome{Result: &engine.Result{Counts: tc.counts}})
+			var lines []string
+			for _, l := range strings.Split(got, "\n") {
+				if strings.Contains(l, "pulumi:pulumi:Stack") {
+					lines = append(lines, l)
+				}
+			}
+			if diff := cmp.Diff(tc.want, lines); diff != "" {
+				t.Errorf("(-want +got):\n%s\n%s", diff, got)
+			}
+		})
+	}
+}
