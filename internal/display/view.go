@@ -82,6 +82,10 @@ type Operation struct {
 	// Expected is how many steps a preview found, for the live view's
 	// done/total; 0 if unknown.
 	Expected int
+	// Prelude marks a refresh that opens another operation (`up
+	// --refresh`, `preview --refresh`): the Terraform style shows it as
+	// terraform's plan shows its refresh, with no summary of its own.
+	Prelude bool
 }
 
 // Outcome is how an operation ended.
