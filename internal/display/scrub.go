@@ -247,11 +247,12 @@ func (s *Scrubber) match(text string, at int) int {
 
 // standsAlone reports whether text[from:to] is not part of a longer run
 // of base64 or word characters: what comes before it is the start of the
-// text, a character outside that set, or an escape such as the \n of a
-// JSON or Go string, and what follows is the end or a character outside
-// the set.
+// text, a character outside that set (an "=" too, which base64 has only
+// at the end, so "key=LINE" is masked), or an escape such as the \n of
+// a JSON or Go string, and what follows is the end or a character
+// outside the set.
 func standsAlone(text string, from, to int) bool {
-	before := from == 0 || !isTokenByte(text[from-1]) || from >= 2 && text[from-2] == '\\'
+	before := from == 0 || text[from-1] == '=' || !isTokenByte(text[from-1]) || from >= 2 && text[from-2] == '\\'
 	after := to == len(text) || !isTokenByte(text[to])
 	return before && after
 }

@@ -228,7 +228,7 @@ func TestScrubKeepsPublicKeys(t *testing.T) {
 				t.Errorf("the private key was not masked: %q", got)
 			}
 			for _, l := range strings.Split(strings.TrimSpace(tc.private), "\n") {
-				for _, text := range []string{"stderr: " + l + "\n", `{"line":"` + l + `\n"}`} {
+				for _, text := range []string{"stderr: " + l + "\n", `{"line":"` + l + `\n"}`, "key=" + l + " rest"} {
 					if got := s.Scrub(text); strings.Contains(got, l) {
 						t.Errorf("a line of the private key was not masked: %q", got)
 					}
