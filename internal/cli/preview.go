@@ -127,7 +127,7 @@ func (r *stackRun) previewRefresh(ctx context.Context, base *state.Snapshot, opt
 		e.Preview = true // shown as the preview it is: nothing is recorded
 		events(e)
 	}
-	_, err := r.phase(display.Operation{Verb: "refresh", Preview: true, Leads: true}, false, func() (*engine.Result, error) {
+	_, err := r.phase(display.Operation{Verb: "refresh", Preview: true, Prelude: true}, false, func() (*engine.Result, error) {
 		return engine.Refresh(ctx, base, opts)
 	})
 	if err != nil {

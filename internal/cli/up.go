@@ -121,7 +121,7 @@ func (r *stackRun) refreshFirst(ctx context.Context, sess *state.Session, hard c
 	if err != nil {
 		return nil, err
 	}
-	_, err = r.phase(display.Operation{Verb: "refresh"}, false, func() (*engine.Result, error) {
+	_, err = r.phase(display.Operation{Verb: "refresh", Prelude: true}, false, func() (*engine.Result, error) {
 		return engine.Refresh(ctx, sess.Base(), opts)
 	})
 	if err != nil {

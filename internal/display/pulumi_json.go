@@ -100,7 +100,7 @@ func (v *digestView) Begin(op Operation) {
 		v.digest = PreviewDigest{Steps: []DigestStep{}}
 	}
 	v.digest.ChangeSummary, v.digest.Outputs = map[string]int{}, nil // the last phase's
-	v.preview, v.verb, v.leads, v.held = op.Preview, op.Verb, op.Leads, false
+	v.preview, v.verb, v.leads, v.held = op.Preview, op.Verb, op.Prelude, false
 	v.mu.Unlock()
 	if !op.Preview {
 		v.events.Begin(op)

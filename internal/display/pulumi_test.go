@@ -461,7 +461,7 @@ func puRefresh() []engine.Event {
 func TestPulumiDigestRefreshPreview(t *testing.T) {
 	kept := puRes("plinth:random:Pet", "kept", "k", "", obj("length", 1))
 	extra := puRes("plinth:random:Pet", "extra", "", "", obj("length", 2))
-	refresh := Operation{Verb: "refresh", Preview: true, Stack: "dev", Project: "quickstart", Leads: true}
+	refresh := Operation{Verb: "refresh", Preview: true, Stack: "dev", Project: "quickstart", Prelude: true}
 	tests := []struct {
 		name       string
 		refreshErr error

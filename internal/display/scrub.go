@@ -51,11 +51,25 @@ type Scrubber struct {
 	// so a run that learns secrets step by step stays linear (rebuilding
 	// a strings.Replacer after each new secret was quadratic: 5,000
 	// secrets learned one at a time cost 6.4 s).
-	byPrefix map[string][]string
+	byPrefix map[string][]secretForm
+}
+
+// secretForm is one text a Scrubber masks.
+type secretForm struct {
+	text string
+	// line is set when text is only one line of a multi-line secret (and
+	// no secret as a whole). Such a line is masked only where it stands
+	// as a token of its own, not inside a longer run of base64 or word
+	// characters: a private key's lines are windows onto the same bytes
+	// (an RSA modulus, an EC point) its public key encodes, so inside a
+	// public key's base64 the same text is a chance fragment of a public
+	// value, not the secret (the RSA public_key_openssh and ECDSA
+	// public_key_pem of tls_private_key were shown half masked).
+	line bool
 }
 
 // NewScrubber returns a Scrubber that knows no secrets yet.
-func NewScrubber() *Scrubber { return &Scrubber{byPrefix: map[string][]string{}} }
+func NewScrubber() *Scrubber { return &Scrubber{byPrefix: map[string][]secretForm{}} }
 
 // Learn adds every secret inside v: each string (and long number) under a
 // secret mark, however deep.
@@ -137,7 +151,7 @@ func (s *Scrubber) add(texts ...string) {
 	defer s.mu.Unlock()
 	for _, t := range texts {
 		for _, form := range textForms(t) {
-			if len(form) >= MinSecretLen {
+			if len(form.text) >= MinSecretLen {
 				s.index(form)
 			}
 		}
@@ -147,18 +161,18 @@ func (s *Scrubber) add(texts ...string) {
 // textForms are the ways a secret may appear in a message: as is,
 // escaped inside a JSON or Go string, and line by line when it has
 // several lines.
-func textForms(t string) []string {
-	forms := []string{t, strings.TrimSpace(t)}
+func textForms(t string) []secretForm {
+	forms := []secretForm{{text: t}, {text: strings.TrimSpace(t)}}
 	if q := strconv.Quote(t); len(q) > 2 {
-		forms = append(forms, q[1:len(q)-1])
+		forms = append(forms, secretForm{text: q[1 : len(q)-1]})
 	}
 	if j, err := json.Marshal(t); err == nil && len(j) > 2 {
-		forms = append(forms, string(j[1:len(j)-1]))
+		forms = append(forms, secretForm{text: string(j[1 : len(j)-1])})
 	}
 	if strings.Contains(t, "\n") {
 		for _, l := range strings.Split(t, "\n") {
 			if l = strings.TrimSpace(l); len(l) >= minSecretLineLen {
-				forms = append(forms, l)
+				forms = append(forms, secretForm{text: l, line: true})
 			}
 		}
 	}
@@ -166,14 +180,18 @@ func textForms(t string) []string {
 }
 
 // index adds a secret text to its prefix list, longest first (ties in
-// byte order), unless it is there already; s.mu is held.
-func (s *Scrubber) index(form string) {
-	key := form[:MinSecretLen]
+// byte order), unless it is there already; a text known both as a whole
+// secret and as a line of one is masked wherever it appears. s.mu is
+// held.
+func (s *Scrubber) index(form secretForm) {
+	key := form.text[:MinSecretLen]
 	list := s.byPrefix[key]
 	at := sort.Search(len(list), func(i int) bool {
-		return len(list[i]) < len(form) || len(list[i]) == len(form) && list[i] >= form
+		t := list[i].text
+		return len(t) < len(form.text) || len(t) == len(form.text) && t >= form.text
 	})
-	if at < len(list) && list[at] == form {
+	if at < len(list) && list[at].text == form.text {
+		list[at].line = list[at].line && form.line
 		return
 	}
 	s.byPrefix[key] = slices.Insert(list, at, form)
@@ -194,7 +212,7 @@ func (s *Scrubber) Scrub(text string) string {
 	var b strings.Builder
 	done := 0
 	for i := 0; i+MinSecretLen <= len(text); {
-		n := s.match(text[i:])
+		n := s.match(text, i)
 		if n == 0 {
 			i++
 			continue
@@ -211,15 +229,38 @@ func (s *Scrubber) Scrub(text string) string {
 	return b.String()
 }
 
-// match is the length of the longest known secret text starts with, 0
-// if none; s.mu is held.
-func (s *Scrubber) match(text string) int {
-	for _, form := range s.byPrefix[text[:MinSecretLen]] {
-		if strings.HasPrefix(text, form) {
-			return len(form)
+// match is the length of the longest known secret text[at:] starts
+// with, 0 if none; a line of a secret counts only as a token of its own
+// (see secretForm). s.mu is held.
+func (s *Scrubber) match(text string, at int) int {
+	rest := text[at:]
+	for _, form := range s.byPrefix[rest[:MinSecretLen]] {
+		if !strings.HasPrefix(rest, form.text) {
+			continue
+		}
+		if !form.line || standsAlone(text, at, at+len(form.text)) {
+			return len(form.text)
 		}
 	}
 	return 0
+}
+
+// standsAlone reports whether text[from:to] is not part of a longer run
+// of base64 or word characters: what comes before it is the start of the
+// text, a character outside that set (an "=" too, which base64 has only
+// at the end, so "key=LINE" is masked), or an escape such as the \n of
+// a JSON or Go string, and what follows is the end or a character
+// outside the set.
+func standsAlone(text string, from, to int) bool {
+	before := from == 0 || text[from-1] == '=' || !isTokenByte(text[from-1]) || from >= 2 && text[from-2] == '\\'
+	after := to == len(text) || !isTokenByte(text[to])
+	return before && after
+}
+
+// isTokenByte reports whether b may continue a base64 or word token.
+func isTokenByte(b byte) bool {
+	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' ||
+		b == '+' || b == '/' || b == '=' || b == '_' || b == '-'
 }
 
 // Writer returns a writer that scrubs what it is given before passing it

@@ -3,15 +3,23 @@ package display
 import (
 	"bytes"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
 	"encoding/json"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"golang.org/x/crypto/ssh"
 
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/state"
@@ -166,5 +174,66 @@ func TestScrubOverlappingSecrets(t *testing.T) {
 	got := s.Scrub("1 xxabcdyy 2 abcd 3 abcdyyzz 4 abc")
 	if want := "1 [secret] 2 [secret] 3 [secret]yyzz 4 abc"; got != want {
 		t.Errorf("Scrub = %q, want %q", got, want)
+	}
+}
+
+// TestScrubKeepsPublicKeys: the public half of a key pair is shown
+// whole although the private key's lines, which the scrubber knows as
+// secrets, are windows onto the same bytes (an RSA private key in
+// OpenSSH form carries the public key blob; an EC private key's PEM ends
+// with the public point). tls_private_key's RSA public_key_openssh and
+// ECDSA public_key_pem were shown with [secret] in the middle. The
+// private key itself, and each of its lines echoed on its own, is still
+// masked.
+func TestScrubKeepsPublicKeys(t *testing.T) {
+	rsaKey, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rsaPriv, err := ssh.MarshalPrivateKey(rsaKey, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rsaPub, err := ssh.NewPublicKey(&rsaKey.PublicKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ecKey, err := ecdsa.GenerateKey(elliptic.P224(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ecDER, err := x509.MarshalECPrivateKey(ecKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ecPubDER, err := x509.MarshalPKIXPublicKey(&ecKey.PublicKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]struct{ private, public string }{
+		"RSA OpenSSH": {string(pem.EncodeToMemory(rsaPriv)), string(ssh.MarshalAuthorizedKey(rsaPub))},
+		"ECDSA PEM": {string(pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: ecDER})),
+			string(pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: ecPubDER}))},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			s := NewScrubber()
+			s.Learn(resource.MakeSecret(resource.NewString(tc.private)))
+			for _, text := range []string{tc.public, "pub = " + strconv.Quote(tc.public), "<<EOT\n" + tc.public + "EOT\n"} {
+				if got := s.Scrub(text); got != text {
+					t.Errorf("the public key was scrubbed:\n%s\nwant it whole:\n%s", got, text)
+				}
+			}
+			if got := s.Scrub("key: " + tc.private); got != "key: "+Masked {
+				t.Errorf("the private key was not masked: %q", got)
+			}
+			for _, l := range strings.Split(strings.TrimSpace(tc.private), "\n") {
+				for _, text := range []string{"stderr: " + l + "\n", `{"line":"` + l + `\n"}`, "key=" + l + " rest"} {
+					if got := s.Scrub(text); strings.Contains(got, l) {
+						t.Errorf("a line of the private key was not masked: %q", got)
+					}
+				}
+			}
+		})
 	}
 }

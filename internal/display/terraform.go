@@ -87,6 +87,8 @@ func (v *terraformView) Event(e engine.Event) {
 		return
 	}
 	switch {
+	case e.Op == engine.OpRefresh && e.Kind != engine.EventDiagnostic:
+		v.refreshEvent(e)
 	case e.Kind == engine.EventDiagnostic:
 		d := Diagnostic{Severity: e.Severity, Summary: e.Message}
 		if e.URN != "" {
@@ -103,6 +105,25 @@ func (v *terraformView) Event(e engine.Event) {
 		if l := v.progressLine(e); l != "" {
 			fmt.Fprintln(v.opts.Out, l)
 		}
+	}
+}
+
+// refreshEvent shows a resource's refresh as terraform's plan and apply
+// do: "random_pet.p: Refreshing state... [id=witty-otter]" when it
+// starts, in a preview too, and nothing when it ends unless it failed;
+// a preview lists it only when the object changed outside plinth, not
+// every object it read. An object deleted outside is listed by a
+// refresh of its own, but not by one that opens a plan: as in
+// terraform's plan, the plan that follows shows it created again.
+func (v *terraformView) refreshEvent(e engine.Event) {
+	switch {
+	case e.Kind == engine.EventStepStart:
+		fmt.Fprintln(v.opts.Out, v.p.paint(colourBold, e.URN.Name())+": "+tfProgress[engine.OpRefresh].doing+"..."+idSuffix(e.Old))
+	case e.Kind != engine.EventStepDone:
+	case e.Preview && (e.Err != nil || e.New == nil && !v.op.Prelude || e.New != nil && len(e.Diff) > 0):
+		v.planned = append(v.planned, e)
+	case !e.Preview && e.Err != nil:
+		fmt.Fprintln(v.opts.Out, v.progressLine(e))
 	}
 }
 
@@ -133,7 +154,9 @@ func (v *terraformView) End(o Outcome) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	writeLines(v.opts.Out, v.closeLines(o))
-	if v.op.Preview {
+	if v.op.Prelude {
+		writeLines(v.opts.Out, v.driftLines(o))
+	} else if v.op.Preview {
 		writeLines(v.opts.Out, v.planLines(o))
 	} else {
 		writeLines(v.opts.Out, v.applyEndLines(o))
@@ -141,6 +164,30 @@ func (v *terraformView) End(o Outcome) {
 	for _, d := range Diagnose(o.Err, v.opts.Verbose) {
 		fmt.Fprintln(v.opts.errOut(), d.text(v.p))
 	}
+}
+
+// driftLines close the refresh that opens an update or preview: nothing
+// when no object changed outside plinth (the plan that follows says
+// "No changes." once), else a note listing what changed, ahead of that
+// plan, as terraform's plan does.
+func (v *terraformView) driftLines(o Outcome) []string {
+	if o.Err != nil || len(v.planned) == 0 {
+		return nil
+	}
+	events := append([]engine.Event(nil), v.planned...)
+	sort.SliceStable(events, func(i, j int) bool { return tfAddrLess(events[i].URN.Name(), events[j].URN.Name()) })
+	lines := []string{"", v.p.paint(colourBold, "Note: Objects have changed outside of Plinth"), "",
+		"Plinth found these changes made outside of Plinth since it last recorded",
+		"the objects; the plan below is made against what it found:"}
+	for _, e := range events {
+		if e.Err != nil {
+			continue
+		}
+		_, block := tfImportedBlock(v.p, e, "", v.schemaOf(e))
+		lines = append(append(lines, ""), block...)
+	}
+	return append(lines, "", "Unless the configuration makes the same changes, or ignores these", "attributes with ignore_changes, the plan may undo or respond to them.",
+		"", strings.Repeat("─", 77))
 }
 
 // planLines are a preview's output: the legend of the markers it uses,

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/program"
@@ -316,6 +317,84 @@ Plan: 1 to import, 0 to add, 0 to change, 0 to destroy.
 			v.End(Outcome{Result: &engine.Result{Counts: c.counts}})
 			if diff := cmp.Diff(c.want, out.String()); diff != "" {
 				t.Errorf("(-terraform +plinth):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestTerraformRefreshLines: a refresh that opens a preview or an update
+// (`preview --refresh`, `up --refresh`) reads as terraform's plan and
+// apply read: "Refreshing state... [id=…]" as each object is read, in a
+// preview too; no "Refresh complete" line per object nor "Refresh
+// complete!" summary; no block for an object that did not change, and
+// nothing at the end when none did (the plan after it says "No
+// changes."). An object deleted outside plinth is listed under a note.
+func TestTerraformRefreshLines(t *testing.T) {
+	pet := tfRes("random_pet", "random_pet.p", "witty-otter", obj("id", "witty-otter", "length", 2))
+	file := tfRes("local_file", "local_file.f", "abc", obj("id", "abc", "filename", "f.txt"))
+	longer := tfRes("random_pet", "random_pet.p", "witty-otter", obj("id", "witty-otter", "length", 3))
+	// events refresh pet and file; drift is "gone" (the file deleted
+	// outside) or "changed" (the pet's length changed outside).
+	events := func(preview bool, drift string) []engine.Event {
+		var out []engine.Event
+		for _, r := range []*state.Resource{pet, file} {
+			start := tfEvent(engine.OpRefresh, r, r, preview)
+			start.Kind = engine.EventStepStart
+			done := tfEvent(engine.OpRefresh, r, r, preview)
+			switch {
+			case drift == "gone" && r == file:
+				done.New = nil
+			case drift == "changed" && r == pet:
+				done.New, done.Diff = longer, resource.DetailedDiff{"length": {Kind: resource.DiffUpdate}}
+			}
+			out = append(out, start, done)
+		}
+		return out
+	}
+	refreshing := []string{"random_pet.p: Refreshing state... [id=witty-otter]", "local_file.f: Refreshing state... [id=abc]"}
+	note := []string{"", "Note: Objects have changed outside of Plinth", "",
+		"Plinth found these changes made outside of Plinth since it last recorded",
+		"the objects; the plan below is made against what it found:", "",
+		"  # random_pet.p has changed outside of Plinth"}
+	trailer := []string{"    }", "",
+		"Unless the configuration makes the same changes, or ignores these",
+		"attributes with ignore_changes, the plan may undo or respond to them.", "",
+		strings.Repeat("─", 77)}
+	cases := map[string]struct {
+		preview bool
+		drift   string
+		// head and tail are the output's first and last lines; the
+		// block between them is TestTerraformStyle's business.
+		head, tail []string
+	}{
+		"preview, no drift": {preview: true, head: refreshing},
+		"update, no drift":  {head: refreshing},
+		// terraform's plan does not note it: the plan creates it again.
+		"preview, a file deleted outside": {preview: true, drift: "gone", head: refreshing},
+		"preview, a pet changed outside": {preview: true, drift: "changed",
+			head: append(append([]string(nil), refreshing...), note...), tail: trailer},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			var out bytes.Buffer
+			v := New(Options{Out: &out, Style: StyleTerraform, Now: func() time.Time { return time.Time{} }})
+			v.Begin(Operation{Verb: "refresh", Preview: c.preview, Prelude: true})
+			for _, e := range events(c.preview, c.drift) {
+				v.Event(e)
+			}
+			v.End(Outcome{Result: &engine.Result{Counts: map[engine.StepOp]int{engine.OpSame: 2}}})
+			got := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
+			if c.tail == nil && len(got) != len(c.head) {
+				t.Errorf("%d lines, want %d:\n%s", len(got), len(c.head), out.String())
+			}
+			if len(got) < len(c.head)+len(c.tail) {
+				t.Fatalf("too few lines:\n%s", out.String())
+			}
+			if diff := cmp.Diff(c.head, got[:len(c.head)]); diff != "" {
+				t.Errorf("first lines (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(c.tail, got[len(got)-len(c.tail):], cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("last lines (-want +got):\n%s", diff)
 			}
 		})
 	}

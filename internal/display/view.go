@@ -82,11 +82,13 @@ type Operation struct {
 	// Expected is how many steps a preview found, for the live view's
 	// done/total; 0 if unknown.
 	Expected int
-	// Leads says the next operation continues this one as one command
-	// (the refresh of `preview --refresh`): a view that writes one
-	// document per command keeps this one's steps for the next, as
-	// `pulumi preview --refresh --json` writes one document.
-	Leads bool
+	// Prelude marks a refresh that opens another operation of the same
+	// command (`up --refresh`, `preview --refresh`): the Terraform style
+	// shows it as terraform's plan shows its refresh, with no summary of
+	// its own, and a view that writes one document per command keeps its
+	// steps for the next, as `pulumi preview --refresh --json` writes one
+	// document.
+	Prelude bool
 }
 
 // Outcome is how an operation ended.

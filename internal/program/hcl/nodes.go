@@ -28,7 +28,7 @@ func (r *run) variable(n *node, inst *modInst) bool {
 	}
 	if val.IsNull() && !v.nullable {
 		if v.def == nil {
-			return r.fail(rng, "Invalid value for input variable", "The variable %q is not nullable: give it a value that is not null.", v.name)
+			return r.report(hcl.Diagnostics{nullRequired(v, inst, rng)})
 		}
 		val, _ = v.def.Value(nil)
 	}
@@ -74,6 +74,20 @@ func atCall(inst *modInst, name string, rng hcl.Range) func(*condition, *hcl.Dia
 		d.Extra = diagContext(fmt.Sprintf("module %q", inst.call.name))
 		d.Detail += fmt.Sprintf("\n\nThis was checked by the validation rule at %s.", c.rng)
 	}
+}
+
+// nullRequired is terraform's error for null given to a variable that
+// is not nullable and has no default, at the value given (the module
+// call's argument, in the context of its block, or a root variable's
+// file), naming the variable by its address and where it is declared,
+// whether the null was known during the plan or only once applied.
+func nullRequired(v *variable, inst *modInst, rng hcl.Range) *hcl.Diagnostic {
+	d := errorAt(rng, "Required variable not set",
+		"The given value is not suitable for %svar.%s defined at %s: required variable may not be set to null.", inst.prefix, v.name, v.rng)
+	if inst.call != nil && inst.call.args[v.name] != nil {
+		d.Extra = diagContext(fmt.Sprintf("module %q", inst.call.name))
+	}
+	return d
 }
 
 // variableValue finds the value given to a variable, and where.

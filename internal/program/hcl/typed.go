@@ -19,11 +19,25 @@ import (
 // object and tuples. So an output of one has terraform's type, which the
 // state records for an export. An attribute of another schema type
 // (plinth's schemas do not tell a set from a list), or whose value does
-// not convert, keeps its natural type.
+// not convert, keeps its natural type. An attribute of the schema that o
+// lacks (a provider leaves a null result out: the built-in
+// terraform_data's output when its input is null) is null, as terraform
+// has every attribute of the schema in a resource's value, so
+// terraform_data.d.output is null, not "Unsupported attribute".
 func typedObject(o resource.Object, props map[string]schema.Property) cty.Value {
 	attrs := make(map[string]cty.Value, len(o))
 	for k, e := range o {
 		attrs[k] = typedAttr(toCty(e), props[k].Type)
+	}
+	for k, p := range props {
+		if _, ok := attrs[k]; ok {
+			continue
+		}
+		ty, ok := ctyType(p.Type)
+		if !ok {
+			ty = cty.DynamicPseudoType
+		}
+		attrs[k] = cty.NullVal(ty)
 	}
 	return cty.ObjectVal(attrs)
 }

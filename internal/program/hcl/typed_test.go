@@ -88,3 +88,33 @@ func TestBlocksHaveTheirSchemaType(t *testing.T) {
 		t.Errorf("an unset block attribute is %#v, want null", c)
 	}
 }
+
+// TestMissingAttributesAreNull: an attribute of the schema that the
+// provider's result leaves out (the built-in terraform_data's output when
+// its input is null) is a null of its schema type, as in terraform, where
+// terraform_data.d.output is null; it was missing, so a reference to it
+// failed with "Unsupported attribute".
+func TestMissingAttributesAreNull(t *testing.T) {
+	props := map[string]schema.Property{
+		"id":     {Type: schema.Type{Kind: schema.TypeString}},
+		"input":  {Type: schema.Type{Kind: schema.TypeAny}},
+		"output": {Type: schema.Type{Kind: schema.TypeAny}},
+		"count":  {Type: schema.Type{Kind: schema.TypeNumber}},
+	}
+	v := typedObject(resource.Object{"id": resource.NewString("x")}, props)
+	want := map[string]cty.Value{
+		"id":     cty.StringVal("x"),
+		"input":  cty.NullVal(cty.DynamicPseudoType),
+		"output": cty.NullVal(cty.DynamicPseudoType),
+		"count":  cty.NullVal(cty.Number),
+	}
+	for name, w := range want {
+		if !v.Type().HasAttribute(name) {
+			t.Errorf("the value has no attribute %q", name)
+			continue
+		}
+		if got := v.GetAttr(name); !got.RawEquals(w) {
+			t.Errorf("%s = %#v, want %#v", name, got, w)
+		}
+	}
+}

@@ -59,3 +59,43 @@ func TestValidationDiagnostics(t *testing.T) {
 		})
 	}
 }
+
+// TestNullForRequiredVariable: null given to a variable that is not
+// nullable and has no default fails as terraform's does, "Required
+// variable not set" at the value given, in the module block's context,
+// naming the variable's address and declaration; the same when the null
+// is known only once applied (a conditional on a resource's result),
+// where terraform too fails at apply. It said "Invalid value for input
+// variable" with plinth's own wording.
+func TestNullForRequiredVariable(t *testing.T) {
+	mod := "variable \"v\" {\n  type     = string\n  nullable = false\n}\noutput \"v\" { value = var.v }\n"
+	call := func(value string) string {
+		return "resource \"terraform_data\" \"d\" {}\nmodule \"a\" {\n  source = \"./mod\"\n  v      = " + value + "\n}\n"
+	}
+	cases := map[string]string{
+		"known null":        "null",
+		"null once applied": `terraform_data.d.id == "" ? "x" : null`,
+	}
+	for name, value := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, err := runConfig(t, map[string]string{"main.tf": call(value), "mod/main.tf": mod}, program.Options{}, false)
+			var ds program.Diagnostics
+			if !errors.As(err, &ds) || len(ds) != 1 {
+				t.Fatalf("got %v, want one diagnostic", err)
+			}
+			d, dir := ds[0], filepath.Dir(ds[0].File)
+			want := "on DIR/main.tf line 4, in module \"a\":\n4 |   v      = " + value + "\n  |            " + strings.Repeat("^", len(value)) +
+				"\n\nThe given value is not suitable for module.a.var.v defined at DIR/mod/main.tf:1,1-13: required variable may not be set to null."
+			got := struct{ Summary, Detail string }{d.Summary, d.Detail}
+			if diff := cmp.Diff(struct{ Summary, Detail string }{"Required variable not set", strings.ReplaceAll(want, "DIR", dir)}, got); diff != "" {
+				t.Errorf("diagnostic (-want +got):\n%s", diff)
+			}
+			// During the plan the null once applied is unknown: the
+			// plan goes through, as terraform's does.
+			_, err = runConfig(t, map[string]string{"main.tf": call(value), "mod/main.tf": mod}, program.Options{}, true)
+			if (err == nil) != (value != "null") {
+				t.Errorf("preview: %v", err)
+			}
+		})
+	}
+}
