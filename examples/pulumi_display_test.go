@@ -62,7 +62,7 @@ func TestPulumiProgramDisplay(t *testing.T) {
 		"+  plinth:random:Pet a creating", "+  plinth:random:Pet a created",
 		"+  plinth:random:Pet b creating", "+  plinth:random:Pet b created",
 		"+  pulumi:pulumi:Stack jsprog-dev created",
-	}, stepLines(up[strings.Index(up, "Updating (dev):"):])); diff != "" {
+	}, clitest.PulumiStepLines(up[strings.Index(up, "Updating (dev):"):])); diff != "" {
 		t.Errorf("up's step lines (-want +got):\n%s\n%s", diff, up)
 	}
 

@@ -110,7 +110,7 @@ func TestPulumiDynamic(t *testing.T) {
 // their durations.
 func doneLines(stdout string) []string {
 	var done []string
-	for _, l := range stepLines(stdout) {
+	for _, l := range clitest.PulumiStepLines(stdout) {
 		if f := strings.Fields(l); len(f) >= 4 && strings.HasSuffix(f[3], "ed") {
 			done = append(done, l)
 		}

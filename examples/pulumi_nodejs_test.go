@@ -58,7 +58,7 @@ func (p *nodeProject) preview(want ...string) {
 	if r.Code != code {
 		p.t.Fatalf("preview --detailed-exitcode = %d, want %d\n%s", r.Code, code, r.Output())
 	}
-	if diff := cmp.Diff(want, stepLines(r.Stdout), cmpopts.SortSlices(func(a, b string) bool { return a < b }), cmpopts.EquateEmpty()); diff != "" {
+	if diff := cmp.Diff(want, clitest.PulumiStepLines(r.Stdout), cmpopts.SortSlices(func(a, b string) bool { return a < b }), cmpopts.EquateEmpty()); diff != "" {
 		p.t.Errorf("preview (-want +got):\n%s\n%s", diff, r.Output())
 	}
 }

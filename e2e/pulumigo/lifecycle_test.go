@@ -22,12 +22,13 @@ func TestGoLifecycle(t *testing.T) {
 	p.run("config", "set", "--secret", "token", "s3cr3t")
 	appendFile(t, filepath.Join(p.dir, "Pulumi.dev.yaml"), "  golife:settings:\n    n: 3\n    b: [{c: true}, {c: false}]\n")
 	p.preview(
-		"+ create pet (plinth:random:Pet)",
-		"+ create note (gotest:index:Note)",
-		"+ create note-pet (plinth:random:Pet)",
-		"+ create note-file (plinth:fs:File)",
-		"+ create secret (plinth:fs:File)",
-		"+ create shouted (plinth:fs:File)",
+		"+  plinth:random:Pet pet create",
+		"+  gotest:index:Note note create",
+		"+  plinth:random:Pet note-pet create",
+		"+  plinth:fs:File note-file create",
+		"+  plinth:fs:File secret create",
+		"+  plinth:fs:File shouted create",
+		"+  pulumi:pulumi:Stack golife-dev create",
 	)
 	if r := p.run("up", "--yes", "--skip-preview"); !strings.Contains(r.Stdout, "7 created") {
 		t.Errorf("the first up does not say 7 created:\n%s", r.Stdout)
@@ -60,7 +61,7 @@ func TestGoLifecycle(t *testing.T) {
 
 	// An edit of plain config: the greeting reaches the component's file.
 	p.run("config", "set", "greeting", "hi")
-	p.preview("~ update note-file (plinth:fs:File) [diff: ~content]")
+	p.preview("~  plinth:fs:File note-file update [diff: ~content]")
 	if r := p.run("up", "--yes", "--skip-preview"); !strings.Contains(r.Stdout, "1 updated") {
 		t.Errorf("up after the greeting changed does not say 1 updated:\n%s", r.Stdout)
 	}
@@ -71,8 +72,10 @@ func TestGoLifecycle(t *testing.T) {
 	// An edit of the program that replaces the pet; the derived file follows.
 	clitest.Edit(t, p.dir, "main.go", `plinth.NewPet(ctx, "pet", plinth.PetArgs{Length: pulumi.Int(2)})`, `plinth.NewPet(ctx, "pet", plinth.PetArgs{Length: pulumi.Int(3)})`)
 	p.preview(
-		"+- replace pet (plinth:random:Pet) [diff: ~length] [forces replacement: length]",
-		"~ update shouted (plinth:fs:File) [diff: ~content]",
+		"++ plinth:random:Pet pet create replacement [diff: ~length]",
+		"+- plinth:random:Pet pet replace [diff: ~length]",
+		"-- plinth:random:Pet pet delete original [diff: ~length]",
+		"~  plinth:fs:File shouted update [diff: ~content]",
 	)
 	r := p.run("up", "--yes", "--skip-preview")
 	for _, want := range []string{"1 replaced", "1 updated"} {

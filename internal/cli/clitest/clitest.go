@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -247,4 +248,25 @@ func Terraform(t testing.TB, tf, dir string, env []string) func(args ...string) 
 		}
 		return out
 	}
+}
+
+// pulumiStepLine matches a step line of a Pulumi program's plain output,
+// as pulumi writes it when its output is not a terminal: " +  type name
+// create", " ~  type name updated (0.05s) [diff: ~content]".
+var pulumiStepLine = regexp.MustCompile(`^ (\+-|\+\+|--|[+~=>-] ) \S+ \S+ `)
+
+// pulumiStepDuration is the time in a finished step's line: " (0.05s)".
+var pulumiStepDuration = regexp.MustCompile(` \(\d+(\.\d+)?s\)`)
+
+// PulumiStepLines returns the step lines of a Pulumi program's plain
+// output, trimmed, without their durations: "~  plinth:fs:File note-file
+// update [diff: ~content]".
+func PulumiStepLines(out string) []string {
+	var lines []string
+	for _, l := range strings.Split(out, "\n") {
+		if pulumiStepLine.MatchString(l) {
+			lines = append(lines, strings.TrimSpace(pulumiStepDuration.ReplaceAllString(l, "")))
+		}
+	}
+	return lines
 }
