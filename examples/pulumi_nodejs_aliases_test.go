@@ -85,7 +85,7 @@ func TestPulumiNodejsAliasesKeepChildren(t *testing.T) {
 			want string
 		}{{[]string{"preview"}, st.preview}, {[]string{"up", "--yes"}, st.up}} {
 			out := run(c.args...)
-			if got := lastResourcesBlock(out); got != c.want { // up previews first
+			if got := clitest.PulumiResources(out); got != c.want { // up previews first
 				t.Errorf("stage %s: plinth %s: want the summary %q:\n%s", stage, strings.Join(c.args, " "), c.want, out)
 			}
 		}
@@ -93,21 +93,4 @@ func TestPulumiNodejsAliasesKeepChildren(t *testing.T) {
 			t.Errorf("stage %s: the children's IDs changed (-first +now):\n%s", stage, diff)
 		}
 	}
-}
-
-// lastResourcesBlock is the last "Resources:" block of pulumi-style
-// output, its lines joined with ", " ("+ 1 created, 4 unchanged").
-func lastResourcesBlock(out string) string {
-	i := strings.LastIndex(out, "Resources:\n")
-	if i < 0 {
-		return ""
-	}
-	var lines []string
-	for _, l := range strings.Split(out[i+len("Resources:\n"):], "\n") {
-		if strings.TrimSpace(l) == "" {
-			break
-		}
-		lines = append(lines, strings.TrimSpace(l))
-	}
-	return strings.Join(lines, ", ")
 }

@@ -32,7 +32,7 @@ func TestInterrupt(t *testing.T) {
 		defer close(done)
 		r = clitest.Run(t, p.dir, opts, "up", "--yes", "--skip-preview")
 	}()
-	watch.WaitFor(t, "+ creating wait", done)
+	watch.WaitFor(t, "plinth:time:Sleep wait creating", done)
 	host := filepath.Join(hostDir, "pulumi-language-yaml")
 	if len(children(host)) == 0 {
 		t.Error("no pulumi-language-yaml is running while the program waits")

@@ -23,7 +23,7 @@ func TestLifecycle(t *testing.T) {
 	p := newProject(t, "lifecycle")
 
 	up := p.run("up", "--yes")
-	if diff := cmp.Diff("Update done: 4 created", summary(t, up.Output(), "Update done:")); diff != "" {
+	if diff := cmp.Diff("+ 5 created", summary(t, up.Output())); diff != "" {
 		t.Errorf("first up (-want +got):\n%s\n%s", diff, up.Output())
 	}
 	if diff := cmp.Diff("hello-demo 962 from nowhere", p.readFile("out/note.txt")); diff != "" {
@@ -31,30 +31,30 @@ func TestLifecycle(t *testing.T) {
 	}
 
 	pre := p.run("preview")
-	if diff := cmp.Diff("Preview: 4 unchanged", summary(t, pre.Output(), "Preview:")); diff != "" {
+	if diff := cmp.Diff("5 unchanged", summary(t, pre.Output())); diff != "" {
 		t.Errorf("no-change preview (-want +got):\n%s\n%s", diff, pre.Output())
 	}
-	if lines := clitest.ChangeLines(pre.Stdout); len(lines) != 0 {
+	if lines := clitest.PulumiStepLines(pre.Stdout); len(lines) != 0 {
 		t.Errorf("the no-change preview shows steps: %q", lines)
 	}
 
 	p.edit("content: ${greeting}", "content: hi-${greeting}")
 	up = p.run("up", "--yes", "--skip-preview")
-	if diff := cmp.Diff("Update done: 1 updated, 3 unchanged", summary(t, up.Output(), "Update done:")); diff != "" {
+	if diff := cmp.Diff("~ 1 updated, 4 unchanged", summary(t, up.Output())); diff != "" {
 		t.Errorf("up after an edit (-want +got):\n%s\n%s", diff, up.Output())
 	}
-	want := []string{"~ updating note (plinth:fs:File)", "~ updated note (plinth:fs:File) [diff: ~content]"}
-	if diff := cmp.Diff(want, withoutDurations(clitest.ChangeLines(up.Stdout))); diff != "" {
+	want := []string{"~  plinth:fs:File note updating [diff: ~content]", "~  plinth:fs:File note updated [diff: ~content]"}
+	if diff := cmp.Diff(want, withoutDurations(clitest.PulumiStepLines(up.Stdout))); diff != "" {
 		t.Errorf("steps of the edit (-want +got):\n%s", diff)
 	}
 
 	p.run("config", "set", "prefix", "other")
 	pre = p.run("preview")
-	if diff := cmp.Diff("Preview: 1 to update, 2 to replace, 1 unchanged, 4 outputs to change", summary(t, pre.Output(), "Preview:")); diff != "" {
+	if diff := cmp.Diff("~ 1 to update, +-2 to replace, 3 changes. 2 unchanged", summary(t, pre.Output())); diff != "" {
 		t.Errorf("preview of a config change (-want +got):\n%s\n%s", diff, pre.Output())
 	}
 	up = p.run("up", "--yes", "--skip-preview")
-	if diff := cmp.Diff("Update done: 1 updated, 2 replaced, 1 unchanged", summary(t, up.Output(), "Update done:")); diff != "" {
+	if diff := cmp.Diff("~ 1 updated, +-2 replaced, 3 changes. 2 unchanged", summary(t, up.Output())); diff != "" {
 		t.Errorf("up after a config change (-want +got):\n%s\n%s", diff, up.Output())
 	}
 	out := p.run("stack", "output", "--json").Stdout
@@ -71,7 +71,7 @@ func TestLifecycle(t *testing.T) {
 	p.edit("protect: true", "protect: false")
 	p.run("up", "--yes", "--skip-preview")
 	d = p.run("destroy", "--yes")
-	if diff := cmp.Diff("Destroy done: 4 deleted", summary(t, d.Output(), "Destroy done:")); diff != "" {
+	if diff := cmp.Diff("- 5 deleted", summary(t, d.Output())); diff != "" {
 		t.Errorf("destroy (-want +got):\n%s\n%s", diff, d.Output())
 	}
 	if ls := p.run("state", "ls").Stdout; strings.Contains(ls, "urn:") {

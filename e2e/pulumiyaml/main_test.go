@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/plinth-iac/plinth/internal/cli/clitest"
@@ -115,20 +114,13 @@ func (p *project) readFile(rel string) string {
 	return string(data)
 }
 
-// summary is the last line of a command's output that starts with
-// prefix ("Update done:", "Preview:").
-func summary(t *testing.T, out, prefix string) string {
+// summary is the last "Resources:" block of a command's output, as
+// pulumi writes it, its lines joined ("+ 4 created").
+func summary(t *testing.T, out string) string {
 	t.Helper()
-	lines := strings.Split(out, "\n")
-	for i := len(lines) - 1; i >= 0; i-- {
-		if l := strings.TrimSpace(lines[i]); strings.HasPrefix(l, prefix) {
-			// Drop the duration: "Update done: 4 created (303ms)".
-			if j := strings.LastIndex(l, " ("); j > 0 && strings.HasSuffix(l, ")") {
-				l = l[:j]
-			}
-			return l
-		}
+	s := clitest.PulumiResources(out)
+	if s == "" {
+		t.Fatalf("no Resources: block in:\n%s", out)
 	}
-	t.Fatalf("no line starts with %q in:\n%s", prefix, out)
-	return ""
+	return s
 }

@@ -23,7 +23,7 @@ import (
 func TestOptions(t *testing.T) {
 	p := newProject(t, "options")
 	up := p.run("up", "--yes")
-	if diff := cmp.Diff("Update done: 5 created, 1 read", summary(t, up.Output(), "Update done:")); diff != "" {
+	if diff := cmp.Diff("+ 6 created, > 1 read, 7 changes", summary(t, up.Output())); diff != "" {
 		t.Errorf("first up (-want +got):\n%s\n%s", diff, up.Output())
 	}
 	out := p.run("stack", "output", "--json").Stdout
@@ -32,13 +32,13 @@ func TestOptions(t *testing.T) {
 			t.Errorf("stack output lacks %s:\n%s", w, out)
 		}
 	}
-	if diff := cmp.Diff("Preview: 6 unchanged", summary(t, p.run("preview").Output(), "Preview:")); diff != "" {
+	if diff := cmp.Diff("7 unchanged", summary(t, p.run("preview").Output())); diff != "" {
 		t.Errorf("no-change preview (-want +got):\n%s", diff)
 	}
 
 	p.run("config", "set", "label", "two")
 	up = p.run("up", "--yes", "--skip-preview")
-	if diff := cmp.Diff("Update done: 1 updated, 1 replaced, 4 unchanged", summary(t, up.Output(), "Update done:")); diff != "" {
+	if diff := cmp.Diff("~ 1 updated, +-1 replaced, 2 changes. 5 unchanged", summary(t, up.Output())); diff != "" {
 		t.Errorf("up after a config change (-want +got):\n%s\n%s", diff, up.Output())
 	}
 	for file, want := range map[string]string{"out/seed.txt": "seed-two", "out/str.txt": "text-two"} {
@@ -48,7 +48,7 @@ func TestOptions(t *testing.T) {
 	}
 
 	d := p.run("destroy", "--yes")
-	if diff := cmp.Diff("Destroy done: 4 deleted, 2 discarded", summary(t, d.Output(), "Destroy done:")); diff != "" {
+	if diff := cmp.Diff("- 5 deleted, - 2 discarded, 7 changes", summary(t, d.Output())); diff != "" {
 		t.Errorf("destroy (-want +got):\n%s\n%s", diff, d.Output())
 	}
 	for file, kept := range map[string]bool{"out/retained.txt": true, "out/seed.txt": false, "out/str.txt": false, "out/index.html": false, "site/index.html": true} {

@@ -270,3 +270,21 @@ func PulumiStepLines(out string) []string {
 	}
 	return lines
 }
+
+// PulumiResources is the last "Resources:" block of a Pulumi program's
+// output, its lines trimmed and joined with ", " ("+ 1 created, 4
+// unchanged"), or "" when there is none.
+func PulumiResources(out string) string {
+	i := strings.LastIndex(out, "Resources:\n")
+	if i < 0 {
+		return ""
+	}
+	var lines []string
+	for _, l := range strings.Split(out[i+len("Resources:\n"):], "\n") {
+		if strings.TrimSpace(l) == "" {
+			break
+		}
+		lines = append(lines, strings.TrimSpace(l))
+	}
+	return strings.Join(lines, ", ")
+}
