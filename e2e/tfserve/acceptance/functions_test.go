@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -86,5 +87,41 @@ func TestAccReadMissingFile(t *testing.T) {
 			Config:      config,
 			ExpectError: regexp.MustCompile(`missing\.txt:\s+no\s+such\s+file`),
 		}}})
+	}
+}
+
+// TestAccBuiltinInvalidConfig: a configuration the built-in provider
+// refuses fails terraform's plan with the provider's reason, at the
+// attribute it names, before anything is created.
+func TestAccBuiltinInvalidConfig(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ config, want string }{
+		{`resource "plinth_random_pet" "p" { length = 0 }`, `length[\s\S]*must be at least 1`},
+		{`resource "plinth_random_integer" "i" {
+  min = 10
+  max = 1
+}`, `max[\s\S]*must not be less than min \(10\)`},
+		{`resource "plinth_random_string" "s" {
+  length  = 8
+  special = false
+  upper   = false
+  lower   = false
+  numeric = false
+}`, `enable at least one character class`},
+		{fmt.Sprintf(`resource "plinth_fs_file" "f" {
+  path        = %q
+  content     = "x"
+  permissions = "rw-"
+}`, filepath.Join(dir, "f.txt")), `"rw-" is not a file mode`},
+		{fmt.Sprintf(`resource "plinth_fs_file" "f" { path = %q }`, filepath.Join(dir, "g.txt")), `set content \(text\) or source`},
+	} {
+		run(t, resource.TestCase{Steps: []resource.TestStep{{
+			Config: tc.config,
+			// terraform wraps the detail: any space may be a line break.
+			ExpectError: regexp.MustCompile(strings.ReplaceAll(tc.want, " ", `\s+`)),
+		}}})
+	}
+	if entries, err := os.ReadDir(dir); err != nil || len(entries) > 0 {
+		t.Errorf("refused configurations left %v (%v) in %s", entries, err, dir)
 	}
 }
