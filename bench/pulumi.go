@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/plinth-iac/plinth/internal/langhost/runtime/yamltest"
+	"github.com/plinth-iac/plinth/internal/modbuild"
 )
 
 // pulumi: n pets from a Pulumi YAML program through pulumi-resource-plinth,
@@ -114,46 +115,24 @@ func (h *harness) pulumiCLI() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("no pulumi CLI: set PLINTH_PULUMI_CLI or put pulumi on PATH (%v)", err)
 	}
-	dir := filepath.Join(base, "plinth", "pulumi-cli", pulumiCLIVersion)
-	bin := filepath.Join(dir, "pulumi")
-	if _, err := os.Stat(bin); err == nil {
-		return bin, nil
-	}
-	fmt.Printf("building the pulumi CLI %s from the Go module proxy into %s (once; several minutes)...\n", pulumiCLIVersion, dir)
-	return bin, buildPulumiCLI(h.ctx, dir, bin)
-}
-
-// buildPulumiCLI builds the CLI from e2e/pulumicli's pinned module. It
-// takes no lock: run it once, not beside the e2e tests' first run.
-func buildPulumiCLI(ctx context.Context, dir, bin string) error {
 	root, err := repoRoot()
 	if err != nil {
-		return err
+		return "", err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	scratch, err := os.MkdirTemp(dir, "build-")
+	mod, err := modbuild.ReadModule(filepath.Join(root, "e2e", "pulumicli", "testdata", "climodule"), "go.mod", "go.sum", "tools.go")
 	if err != nil {
-		return err
+		return "", err
 	}
-	defer os.RemoveAll(scratch)
-	for _, f := range []string{"go.mod", "go.sum", "tools.go"} {
-		data, err := os.ReadFile(filepath.Join(root, "e2e", "pulumicli", "testdata", "climodule", f))
-		if err == nil {
-			err = os.WriteFile(filepath.Join(scratch, f), data, 0o644)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Minute)
+	ctx, cancel := context.WithTimeout(h.ctx, 30*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", filepath.Join(scratch, "pulumi"), "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi")
-	cmd.Dir, cmd.Stdout, cmd.Stderr = scratch, os.Stderr, os.Stderr
-	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("building the pulumi CLI (set PLINTH_PULUMI_CLI to one instead): %w", err)
+	// The same cache directory, lock and build as e2e/pulumicli's.
+	bin, err := modbuild.Cached(ctx, modbuild.Spec{
+		Name: "the pulumi CLI", Version: pulumiCLIVersion, Binary: "pulumi",
+		Dir:     filepath.Join(base, "plinth", "pulumi-cli", pulumiCLIVersion),
+		Package: "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi", Module: mod,
+	})
+	if err != nil {
+		return "", fmt.Errorf("%w (set PLINTH_PULUMI_CLI to one instead)", err)
 	}
-	return os.Rename(filepath.Join(scratch, "pulumi"), bin)
+	return bin, nil
 }

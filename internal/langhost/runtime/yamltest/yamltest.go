@@ -24,13 +24,12 @@ import (
 	"embed"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/plinth-iac/plinth/internal/modbuild"
 )
 
 // Version is the version of github.com/pulumi/pulumi-yaml built.
@@ -85,7 +84,7 @@ func Build(ctx context.Context) (string, error) {
 
 func find(ctx context.Context) (string, error) {
 	if p := os.Getenv(EnvVar); p != "" {
-		if !isFile(p) {
+		if !modbuild.IsFile(p) {
 			return "", fmt.Errorf("%s=%s is not a file", EnvVar, p)
 		}
 		return p, nil
@@ -96,86 +95,23 @@ func find(ctx context.Context) (string, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Minute)
 	defer cancel()
-	return buildCached(ctx, filepath.Join(base, "plinth", "pulumi-language-yaml", Version))
-}
-
-// buildCached returns dir/pulumi-language-yaml, building it first under
-// dir/lock unless it is there: a test binary that waited on the lock
-// finds it built.
-func buildCached(ctx context.Context, dir string) (string, error) {
-	bin := filepath.Join(dir, File)
-	if isFile(bin) {
-		return bin, nil
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("cannot make %s to build pulumi-language-yaml in (%v): %s", dir, err, provide)
-	}
-	unlock, err := lock(filepath.Join(dir, "lock"))
-	if err != nil {
-		return "", err
-	}
-	defer unlock()
-	if isFile(bin) {
-		return bin, nil
-	}
-	start := time.Now()
-	fmt.Fprintf(os.Stderr, "building pulumi-language-yaml %s from the Go module proxy into %s (once; a few minutes)\n", Version, dir)
-	if err := build(ctx, dir, bin); err != nil {
-		return "", fmt.Errorf("pulumi-language-yaml %s could not be built from the Go module proxy (offline, or the proxy refuses it): %v\n%s", Version, err, provide)
-	}
-	fmt.Fprintf(os.Stderr, "built pulumi-language-yaml in %s\n", time.Since(start).Round(time.Second))
-	return bin, nil
-}
-
-// build writes the embedded module to a scratch directory and runs go
-// build there, renaming the binary into place only when it is whole.
-func build(ctx context.Context, dir, bin string) error {
-	scratch, err := os.MkdirTemp(dir, "build-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(scratch)
+	mod := map[string][]byte{}
 	for _, f := range []string{"go.mod", "go.sum", "tools.go"} {
 		data, err := module.ReadFile("module/" + f + ".txt")
-		if err == nil {
-			err = os.WriteFile(filepath.Join(scratch, f), data, 0o644)
-		}
 		if err != nil {
-			return err
+			return "", err
 		}
+		mod[f] = data
 	}
-	out := filepath.Join(scratch, File)
-	// The version is set as pulumi-yaml's own build sets it, so that
-	// GetPluginInfo reports it.
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", out,
-		"-ldflags", "-X github.com/pulumi/pulumi-yaml/pkg/version.Version="+Version, "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml")
-	cmd.Dir = scratch
-	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("go build: %w\n%s", err, lastLines(string(msg), 20))
-	}
-	return os.Rename(out, bin)
-}
-
-// lock takes an exclusive flock on path, waiting for it.
-func lock(path string) (func(), error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	bin, err := modbuild.Cached(ctx, modbuild.Spec{
+		Name: "pulumi-language-yaml", Version: Version,
+		Dir: filepath.Join(base, "plinth", "pulumi-language-yaml", Version), Binary: File,
+		Package: "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml",
+		LDFlags: "-X github.com/pulumi/pulumi-yaml/pkg/version.Version=" + Version,
+		Module:  mod,
+	})
 	if err != nil {
-		return nil, fmt.Errorf("cannot lock %s to build pulumi-language-yaml: %v", path, err)
+		return "", fmt.Errorf("%v\n%s", err, provide)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("cannot lock %s to build pulumi-language-yaml: %v", path, err)
-	}
-	return func() { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
-}
-
-func isFile(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.Mode().IsRegular()
-}
-
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+	return bin, nil
 }
