@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -36,14 +35,9 @@ const benchResources = 2000
 // language host does.
 func BenchmarkFrontEnds(b *testing.B) {
 	b.Run("yaml", func(b *testing.B) {
-		var y strings.Builder
-		y.WriteString("name: bench\nresources:\n")
-		for i := range benchResources {
-			fmt.Fprintf(&y, "  r%d:\n    type: plinth:random:Pet\n    properties: { length: 2 }\n", i)
-		}
 		benchUp(b, func(b *testing.B) string {
 			dir := b.TempDir()
-			writeFile(b, filepath.Join(dir, "plinth.yaml"), y.String())
+			writeFile(b, filepath.Join(dir, "plinth.yaml"), clitest.PetsYAML(benchResources))
 			return dir
 		})
 	})
@@ -80,31 +74,15 @@ func benchUp(b *testing.B, setup func(*testing.B) string) {
 	for b.Loop() {
 		b.StopTimer()
 		dir := setup(b)
-		s0, c0 := cpuTime(syscall.RUSAGE_SELF), cpuTime(syscall.RUSAGE_CHILDREN)
+		var r clitest.Result
 		b.StartTimer()
-		r := clitest.Run(b, dir, opts, "up", "--yes", "--skip-preview")
+		s, c := clitest.MeasureCPU(func() { r = clitest.Run(b, dir, opts, "up", "--yes", "--skip-preview") })
 		b.StopTimer()
-		self += cpuTime(syscall.RUSAGE_SELF) - s0
-		children += cpuTime(syscall.RUSAGE_CHILDREN) - c0
-		if r.Code != 0 || !strings.Contains(r.Stdout, fmt.Sprintf("%d created", benchResources+1)) {
-			b.Fatalf("up: exit %d\n%s", r.Code, tail(r.Output()))
+		self, children = self+s, children+c
+		if r.Code != 0 || !strings.Contains(r.Stdout, fmt.Sprintf("%d created", clitest.Created(dir, benchResources))) {
+			b.Fatalf("up: exit %d\n%s", r.Code, clitest.Tail(r.Output()))
 		}
 		os.RemoveAll(dir)
 		b.StartTimer()
 	}
-}
-
-// cpuTime is the user and system CPU time of who (RUSAGE_SELF or
-// RUSAGE_CHILDREN: the children waited for).
-func cpuTime(who int) time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(who, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-func tail(s string) string {
-	if len(s) > 2000 {
-		return s[len(s)-2000:]
-	}
-	return s
 }

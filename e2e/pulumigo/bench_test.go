@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -36,13 +35,8 @@ const benchResources = 2000
 // Wall time 1.5-2.2 s against 2.5-4.2 s.
 func BenchmarkGoFrontEnd(b *testing.B) {
 	b.Run("yaml", func(b *testing.B) {
-		var y strings.Builder
-		y.WriteString("name: bench\nresources:\n")
-		for i := range benchResources {
-			fmt.Fprintf(&y, "  r%d:\n    type: plinth:random:Pet\n    properties: { length: 2 }\n", i)
-		}
 		dir := b.TempDir()
-		writeFile(b, filepath.Join(dir, "plinth.yaml"), y.String())
+		writeFile(b, filepath.Join(dir, "plinth.yaml"), clitest.PetsYAML(benchResources))
 		benchUp(b, dir, clitest.Options{Env: map[string]string{"PLINTH_PASSPHRASE": "bench", "PLINTH_HOME": b.TempDir()}})
 	})
 	b.Run("go", func(b *testing.B) {
@@ -70,30 +64,14 @@ func benchUp(b *testing.B, dir string, opts clitest.Options) {
 		if cfg != nil {
 			writeFile(b, filepath.Join(dir, "Pulumi."+stack+".yaml"), string(cfg))
 		}
-		s0, c0 := cpuTime(syscall.RUSAGE_SELF), cpuTime(syscall.RUSAGE_CHILDREN)
+		var r clitest.Result
 		b.StartTimer()
-		r := clitest.Run(b, dir, opts, "up", "--yes", "--skip-preview", "--stack", stack)
+		s, c := clitest.MeasureCPU(func() { r = clitest.Run(b, dir, opts, "up", "--yes", "--skip-preview", "--stack", stack) })
 		b.StopTimer()
-		self += cpuTime(syscall.RUSAGE_SELF) - s0
-		children += cpuTime(syscall.RUSAGE_CHILDREN) - c0
-		if r.Code != 0 || !strings.Contains(r.Stdout, fmt.Sprintf("%d created", benchResources+1)) {
-			b.Fatalf("up: exit %d\n%s", r.Code, tail(r.Output()))
+		self, children = self+s, children+c
+		if r.Code != 0 || !strings.Contains(r.Stdout, fmt.Sprintf("%d created", clitest.Created(dir, benchResources))) {
+			b.Fatalf("up: exit %d\n%s", r.Code, clitest.Tail(r.Output()))
 		}
 		b.StartTimer()
 	}
-}
-
-// cpuTime is the user and system CPU time of who (RUSAGE_SELF or
-// RUSAGE_CHILDREN: the children waited for).
-func cpuTime(who int) time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(who, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-func tail(s string) string {
-	if len(s) > 2000 {
-		return s[len(s)-2000:]
-	}
-	return s
 }
