@@ -37,11 +37,11 @@ func newDynamicProject(t *testing.T) dynamicProject {
 	dir := clitest.CopyDir(t, pulumiDynamic)
 	linkModules(t, dir, modules)
 	home := t.TempDir()
-	return dynamicProject{&nodeProject{t: t, dir: dir, opts: clitest.Options{Env: map[string]string{
+	return dynamicProject{&nodeProject{clitest.Project{T: t, Dir: dir, Opts: clitest.Options{Env: map[string]string{
 		"PLINTH_PASSPHRASE": "correct horse",
 		"PLINTH_HOME":       filepath.Join(home, "plinth"),
 		"PULUMI_HOME":       filepath.Join(home, "pulumi"),
-	}}}}
+	}}}}}
 }
 
 // wantFile is the file the example's provider writes: the greeting and
@@ -68,18 +68,18 @@ func wantFile(greeting, message string) string {
 // required configuration key: greeting".
 func TestPulumiDynamic(t *testing.T) {
 	p := newDynamicProject(t)
-	p.run("config", "set", "greeting", "Hello")
-	p.run("config", "set", "--secret", "token", dynamicToken)
-	p.run("config", "set", "message", "world")
-	out := filepath.Join(p.dir, "out.txt")
+	p.Run("config", "set", "greeting", "Hello")
+	p.Run("config", "set", "--secret", "token", dynamicToken)
+	p.Run("config", "set", "message", "world")
+	out := filepath.Join(p.Dir, "out.txt")
 
-	p.run("up", "--yes")
-	if diff := cmp.Diff(wantFile("Hello", "world"), p.read("out.txt")); diff != "" {
+	p.Run("up", "--yes")
+	if diff := cmp.Diff(wantFile("Hello", "world"), p.Read("out.txt")); diff != "" {
 		t.Errorf("out.txt after up (-want +got):\n%s", diff)
 	}
 	p.noSecretWritten()
 
-	r := p.try("preview", "--detailed-exitcode")
+	r := p.Try("preview", "--detailed-exitcode")
 	if r.Code != 0 {
 		t.Fatalf("a preview after up = exit %d, want 0 (no changes)\n%s", r.Code, r.Output())
 	}
@@ -87,21 +87,21 @@ func TestPulumiDynamic(t *testing.T) {
 		t.Errorf("stack output path = %q, want %q", got, out)
 	}
 
-	p.run("config", "set", "message", "there")
-	p.preview("~  pulumi-nodejs:dynamic:Resource note update [diff: ~message]")
-	r = p.run("up", "--yes")
+	p.Run("config", "set", "message", "there")
+	p.PulumiPreview("~  pulumi-nodejs:dynamic:Resource note update [diff: ~message]")
+	r = p.Run("up", "--yes")
 	if diff := cmp.Diff([]string{"~  pulumi-nodejs:dynamic:Resource note updated [diff: ~message]"}, doneLines(r.Stdout)); diff != "" {
 		t.Errorf("up after an edit (-want +got):\n%s\n%s", diff, r.Output())
 	}
-	if diff := cmp.Diff(wantFile("Hello", "there"), p.read("out.txt")); diff != "" {
+	if diff := cmp.Diff(wantFile("Hello", "there"), p.Read("out.txt")); diff != "" {
 		t.Errorf("out.txt after the edit (-want +got):\n%s", diff)
 	}
 
-	p.run("destroy", "--yes")
+	p.Run("destroy", "--yes")
 	if _, err := os.Stat(out); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("after destroy, %s: %v; want it removed", out, err)
 	}
-	p.preview("+  pulumi-nodejs:dynamic:Resource note create", "+  pulumi:pulumi:Stack pulumi-dynamic-dev create")
+	p.PulumiPreview("+  pulumi-nodejs:dynamic:Resource note create", "+  pulumi:pulumi:Stack pulumi-dynamic-dev create")
 	p.noSecretWritten()
 }
 
@@ -121,9 +121,9 @@ func doneLines(stdout string) []string {
 // noSecretWritten checks that the token is in no file of the project (its
 // state, its journal, its config) or of plinth's home.
 func (p dynamicProject) noSecretWritten() {
-	p.t.Helper()
+	p.T.Helper()
 	var found []string
-	for _, root := range []string{p.dir, p.opts.Env["PLINTH_HOME"]} {
+	for _, root := range []string{p.Dir, p.Opts.Env["PLINTH_HOME"]} {
 		_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || d.Type()&fs.ModeSymlink != 0 {
 				return nil
@@ -135,7 +135,7 @@ func (p dynamicProject) noSecretWritten() {
 		})
 	}
 	if diff := cmp.Diff([]string(nil), found, cmpopts.EquateEmpty()); diff != "" {
-		p.t.Errorf("the secret token is written in the clear in (-want +got):\n%s", diff)
+		p.T.Errorf("the secret token is written in the clear in (-want +got):\n%s", diff)
 	}
 }
 
@@ -145,11 +145,11 @@ func (p dynamicProject) noSecretWritten() {
 // and deletes nothing, and succeeds once they are back.
 func TestPulumiDynamicDestroyWithoutModules(t *testing.T) {
 	p := newDynamicProject(t)
-	p.run("config", "set", "greeting", "Hello")
-	p.run("config", "set", "--secret", "token", dynamicToken)
-	p.run("config", "set", "message", "world")
-	p.run("up", "--yes")
-	link := filepath.Join(p.dir, "node_modules")
+	p.Run("config", "set", "greeting", "Hello")
+	p.Run("config", "set", "--secret", "token", dynamicToken)
+	p.Run("config", "set", "message", "world")
+	p.Run("up", "--yes")
+	link := filepath.Join(p.Dir, "node_modules")
 	modules, err := os.Readlink(link)
 	if err != nil {
 		t.Fatal(err)
@@ -158,16 +158,16 @@ func TestPulumiDynamicDestroyWithoutModules(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	r := p.try("destroy", "--yes")
+	r := p.Try("destroy", "--yes")
 	if r.Code == 0 || !strings.Contains(r.Output(), "npm install") {
 		t.Errorf("destroy without node_modules = exit %d, want a failure saying to run npm install\n%s", r.Code, r.Output())
 	}
-	if got := p.read("out.txt"); got != wantFile("Hello", "world") {
+	if got := p.Read("out.txt"); got != wantFile("Hello", "world") {
 		t.Errorf("a failed destroy changed out.txt to %q", got)
 	}
-	linkModules(t, p.dir, modules)
-	p.run("destroy", "--yes")
-	if _, err := os.Stat(filepath.Join(p.dir, "out.txt")); !errors.Is(err, fs.ErrNotExist) {
+	linkModules(t, p.Dir, modules)
+	p.Run("destroy", "--yes")
+	if _, err := os.Stat(filepath.Join(p.Dir, "out.txt")); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("after destroy, out.txt: %v; want it removed", err)
 	}
 }

@@ -16,11 +16,11 @@ import (
 func TestPulumiNodejsBadInput(t *testing.T) {
 	t.Parallel()
 	p := newNodeProject(t)
-	transpileOnly(t, p.dir)
-	p.run("config", "set", "--secret", "token", "s3cr3t")
-	p.run("up", "--yes", "--skip-preview")
-	good := p.read("index.ts")
-	before := p.run("state", "ls").Stdout
+	transpileOnly(t, p.Dir)
+	p.Run("config", "set", "--secret", "token", "s3cr3t")
+	p.Run("up", "--yes", "--skip-preview")
+	good := p.Read("index.ts")
+	before := p.Run("state", "ls").Stdout
 	cases := []struct {
 		name    string
 		program string // appended to the good program
@@ -40,8 +40,8 @@ func TestPulumiNodejsBadInput(t *testing.T) {
 	}}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			writeFile(t, filepath.Join(p.dir, "index.ts"), good+c.program)
-			r := p.try("up", "--yes", "--skip-preview")
+			writeFile(t, filepath.Join(p.Dir, "index.ts"), good+c.program)
+			r := p.Try("up", "--yes", "--skip-preview")
 			if r.Code == 0 {
 				t.Fatalf("up succeeded:\n%s", r.Output())
 			}
@@ -52,22 +52,22 @@ func TestPulumiNodejsBadInput(t *testing.T) {
 			}
 			// The first twin may have been created before the second was
 			// refused: that is a real resource, rightly recorded.
-			if after := withoutLines(p.run("state", "ls").Stdout, "::twin "); after != before {
+			if after := withoutLines(p.Run("state", "ls").Stdout, "::twin "); after != before {
 				t.Errorf("the state changed:\nbefore:\n%s\nafter:\n%s", before, after)
 			}
 		})
 	}
 	t.Run("never exits", func(t *testing.T) {
-		writeFile(t, filepath.Join(p.dir, "index.ts"), good+"pulumi.log.warn(\"waiting forever\");\nsetInterval(() => {}, 1000);\n")
+		writeFile(t, filepath.Join(p.Dir, "index.ts"), good+"pulumi.log.warn(\"waiting forever\");\nsetInterval(() => {}, 1000);\n")
 		interrupts := make(chan os.Signal, 1)
 		watch := clitest.NewWatch()
-		opts := p.opts
+		opts := p.Opts
 		opts.Interrupts, opts.Progress = interrupts, watch
 		done := make(chan struct{})
 		var r clitest.Result
 		go func() {
 			defer close(done)
-			r = clitest.Run(t, p.dir, opts, "up", "--yes", "--skip-preview")
+			r = clitest.Run(t, p.Dir, opts, "up", "--yes", "--skip-preview")
 		}()
 		watch.WaitFor(t, "waiting forever", done)
 		interrupts <- os.Interrupt
@@ -75,16 +75,16 @@ func TestPulumiNodejsBadInput(t *testing.T) {
 		if r.Code == 0 || !strings.Contains(r.Output(), "Interrupted") {
 			t.Errorf("up of a program that never exits, interrupted: exit %d, want a failure that says Interrupted:\n%s", r.Code, r.Output())
 		}
-		if after := withoutLines(p.run("state", "ls").Stdout, "::twin "); after != before {
+		if after := withoutLines(p.Run("state", "ls").Stdout, "::twin "); after != before {
 			t.Errorf("the state changed:\nbefore:\n%s\nafter:\n%s", before, after)
 		}
 	})
-	writeFile(t, filepath.Join(p.dir, "index.ts"), good)
-	if strings.Contains(p.run("state", "ls").Stdout, "::twin ") {
-		p.preview("-  plinth:random:Pet twin delete")
-		p.run("up", "--yes", "--skip-preview")
+	writeFile(t, filepath.Join(p.Dir, "index.ts"), good)
+	if strings.Contains(p.Run("state", "ls").Stdout, "::twin ") {
+		p.PulumiPreview("-  plinth:random:Pet twin delete")
+		p.Run("up", "--yes", "--skip-preview")
 	}
-	p.preview()
+	p.PulumiPreview()
 }
 
 // TestPulumiNodejsMissingModules: without npm install, plinth says so,

@@ -14,28 +14,28 @@ import (
 func TestPulumiNodejsDestroyWithoutModules(t *testing.T) {
 	t.Parallel()
 	p := newNodeProject(t)
-	transpileOnly(t, p.dir)
-	p.run("config", "set", "--secret", "token", "s3cr3t")
-	p.run("config", "set", "protect", "false")
-	p.run("up", "--yes", "--skip-preview")
-	if err := os.Remove(filepath.Join(p.dir, "node_modules")); err != nil {
+	transpileOnly(t, p.Dir)
+	p.Run("config", "set", "--secret", "token", "s3cr3t")
+	p.Run("config", "set", "protect", "false")
+	p.Run("up", "--yes", "--skip-preview")
+	if err := os.Remove(filepath.Join(p.Dir, "node_modules")); err != nil {
 		t.Fatal(err)
 	}
-	if r := p.try("preview"); r.Code == 0 || !strings.Contains(r.Output(), "npm install") {
+	if r := p.Try("preview"); r.Code == 0 || !strings.Contains(r.Output(), "npm install") {
 		t.Errorf("preview without node_modules succeeded, or did not ask for npm install:\n%s", r.Output())
 	}
 
 	// Drift the refresh must record: a file deleted outside plinth.
-	if err := os.Remove(filepath.Join(p.dir, "out", "shouted.txt")); err != nil {
+	if err := os.Remove(filepath.Join(p.Dir, "out", "shouted.txt")); err != nil {
 		t.Fatal(err)
 	}
-	p.run("refresh", "--yes")
-	if out := p.run("state", "ls").Stdout; strings.Contains(out, "shouted") {
+	p.Run("refresh", "--yes")
+	if out := p.Run("state", "ls").Stdout; strings.Contains(out, "shouted") {
 		t.Errorf("after refresh the state still records the deleted file shouted:\n%s", out)
 	}
-	p.run("destroy", "--yes")
+	p.Run("destroy", "--yes")
 	p.emptyState()
-	if _, err := os.Stat(filepath.Join(p.dir, "out", "note.txt")); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(p.Dir, "out", "note.txt")); !os.IsNotExist(err) {
 		t.Errorf("after destroy, out/note.txt still exists (err %v)", err)
 	}
 }

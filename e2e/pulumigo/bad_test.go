@@ -22,10 +22,10 @@ import (
 func TestGoBadPrograms(t *testing.T) {
 	t.Parallel()
 	p := newGoProject(t, "lifecycle")
-	p.run("config", "set", "--secret", "token", "s3cr3t")
-	p.run("up", "--yes", "--skip-preview")
+	p.Run("config", "set", "--secret", "token", "s3cr3t")
+	p.Run("up", "--yes", "--skip-preview")
 	urns, pet := p.urns(), p.output("petName")
-	good := p.read("main.go")
+	good := p.Read("main.go")
 	const body = "pulumi.Run(func(ctx *pulumi.Context) error {\n"
 	for _, tc := range []struct {
 		name      string
@@ -36,13 +36,13 @@ func TestGoBadPrograms(t *testing.T) {
 		{
 			name: "does not build",
 			old:  body, new: body + "\t\tvar unused int = \"text\"\n",
-			want: []string{"Cannot run the program", "the Go program in " + p.dir + " does not build",
+			want: []string{"Cannot run the program", "the Go program in " + p.Dir + " does not build",
 				`cannot use "text"`, "main.go:"},
 		},
 		{
 			name: "panics",
 			old:  body, new: body + "\t\tpanic(\"the test's panic\")\n",
-			want: []string{"panic: the test's panic", "main.go:", "the Go program in " + p.dir + " exited with code 2"},
+			want: []string{"panic: the test's panic", "main.go:", "the Go program in " + p.Dir + " exited with code 2"},
 		},
 		{
 			name: "returns an error",
@@ -51,8 +51,8 @@ func TestGoBadPrograms(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			clitest.Edit(t, p.dir, "main.go", tc.old, tc.new)
-			r := p.try("up", "--yes")
+			clitest.Edit(t, p.Dir, "main.go", tc.old, tc.new)
+			r := p.Try("up", "--yes")
 			if r.Code != 1 {
 				t.Errorf("up exited with %d, want 1\n%s", r.Code, r.Output())
 			}
@@ -67,23 +67,23 @@ func TestGoBadPrograms(t *testing.T) {
 			if got := p.output("petName"); got != pet {
 				t.Errorf("petName after the failed up = %q, want %q", got, pet)
 			}
-			writeFile(t, filepath.Join(p.dir, "main.go"), good)
-			p.preview()
+			writeFile(t, filepath.Join(p.Dir, "main.go"), good)
+			p.PulumiPreview()
 		})
 	}
 	t.Run("never exits", func(t *testing.T) {
-		clitest.Edit(t, p.dir, "main.go", "\t\"fmt\"\n", "\t\"fmt\"\n\t\"time\"\n")
-		clitest.Edit(t, p.dir, "main.go", body, body+"\t\t_ = ctx.Log.Warn(\"waiting forever\", nil)\n\t\ttime.Sleep(time.Hour)\n")
+		clitest.Edit(t, p.Dir, "main.go", "\t\"fmt\"\n", "\t\"fmt\"\n\t\"time\"\n")
+		clitest.Edit(t, p.Dir, "main.go", body, body+"\t\t_ = ctx.Log.Warn(\"waiting forever\", nil)\n\t\ttime.Sleep(time.Hour)\n")
 		interrupts := make(chan os.Signal, 1)
 		watch := clitest.NewWatch()
-		opts := p.opts
+		opts := p.Opts
 		opts.Interrupts, opts.Progress = interrupts, watch
 		done := make(chan struct{})
 		var r clitest.Result
 		start := time.Now()
 		go func() {
 			defer close(done)
-			r = clitest.Run(t, p.dir, opts, "up", "--yes", "--skip-preview")
+			r = clitest.Run(t, p.Dir, opts, "up", "--yes", "--skip-preview")
 		}()
 		watch.WaitFor(t, "waiting forever", done)
 		interrupts <- os.Interrupt
@@ -97,8 +97,8 @@ func TestGoBadPrograms(t *testing.T) {
 		if diff := cmp.Diff(urns, p.urns()); diff != "" {
 			t.Errorf("the interrupted up changed the resources in the state (-before +after):\n%s", diff)
 		}
-		writeFile(t, filepath.Join(p.dir, "main.go"), good)
-		p.preview()
+		writeFile(t, filepath.Join(p.Dir, "main.go"), good)
+		p.PulumiPreview()
 	})
 }
 
@@ -110,23 +110,23 @@ func TestGoPrebuiltBinary(t *testing.T) {
 	t.Parallel()
 	p := newGoProject(t, "lifecycle")
 	build := exec.Command("go", "build", "-o", filepath.Join("bin", "program"), ".")
-	build.Dir = p.dir
+	build.Dir = p.Dir
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	writeFile(t, filepath.Join(p.dir, "Pulumi.yaml"), "name: golife\nruntime:\n  name: go\n  options:\n    binary: bin/program\n")
-	writeFile(t, filepath.Join(p.dir, "broken.go"), "package main\n\nvar broken int = \"text\"\n")
-	p.run("config", "set", "--secret", "token", "s3cr3t")
-	if r := p.run("up", "--yes"); !strings.Contains(r.Stdout, "7 created") {
+	writeFile(t, filepath.Join(p.Dir, "Pulumi.yaml"), "name: golife\nruntime:\n  name: go\n  options:\n    binary: bin/program\n")
+	writeFile(t, filepath.Join(p.Dir, "broken.go"), "package main\n\nvar broken int = \"text\"\n")
+	p.Run("config", "set", "--secret", "token", "s3cr3t")
+	if r := p.Run("up", "--yes"); !strings.Contains(r.Stdout, "7 created") {
 		t.Errorf("up with the prebuilt binary does not say 7 created:\n%s", r.Output())
 	}
-	p.preview()
+	p.PulumiPreview()
 
-	if err := os.Remove(filepath.Join(p.dir, "bin", "program")); err != nil {
+	if err := os.Remove(filepath.Join(p.Dir, "bin", "program")); err != nil {
 		t.Fatal(err)
 	}
-	r := p.try("preview")
-	if r.Code != 1 || !strings.Contains(r.Output(), "the runtime option binary names "+filepath.Join(p.dir, "bin", "program")+", which is not an executable file") {
+	r := p.Try("preview")
+	if r.Code != 1 || !strings.Contains(r.Output(), "the runtime option binary names "+filepath.Join(p.Dir, "bin", "program")+", which is not an executable file") {
 		t.Errorf("preview with the binary missing: exit %d, want 1 and the option named\n%s", r.Code, r.Output())
 	}
 }

@@ -41,9 +41,9 @@ func BenchmarkGoFrontEnd(b *testing.B) {
 	})
 	b.Run("go", func(b *testing.B) {
 		p := newGoProject(b, "bench")
-		p.run("config", "set", "count", fmt.Sprint(benchResources))
-		p.run("preview") // builds the program
-		benchUp(b, p.dir, p.opts)
+		p.Run("config", "set", "count", fmt.Sprint(benchResources))
+		p.Run("preview") // builds the program
+		benchUp(b, p.Dir, p.Opts)
 	})
 }
 

@@ -27,8 +27,8 @@ func TestPlinthKillStopsItsGoProgram(t *testing.T) {
 	}
 	p := newGoProject(t, "idle")
 	pidFile := filepath.Join(t.TempDir(), "pid")
-	cmd := exec.Command(plinth, "-C", p.dir, "up", "--yes", "--skip-preview")
-	cmd.Env = append(os.Environ(), "PLINTH_PASSPHRASE=x", "PLINTH_HOME="+p.opts.Env["PLINTH_HOME"], "IDLE_PIDFILE="+pidFile)
+	cmd := exec.Command(plinth, "-C", p.Dir, "up", "--yes", "--skip-preview")
+	cmd.Env = append(os.Environ(), "PLINTH_PASSPHRASE=x", "PLINTH_HOME="+p.Opts.Env["PLINTH_HOME"], "IDLE_PIDFILE="+pidFile)
 	out := &syncWriter{}
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {

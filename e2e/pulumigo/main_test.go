@@ -9,8 +9,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
 	"golang.org/x/mod/modfile"
 
 	"github.com/plinth-iac/plinth/internal/cli/clitest"
@@ -23,68 +21,30 @@ const sdkModule = "github.com/pulumi/pulumi/sdk/v3"
 // run by plinth, with a plinth home of its own (where the program is
 // built).
 type goProject struct {
-	t    testing.TB
-	root string // the module's copy
-	dir  string // the program's directory in it
-	opts clitest.Options
+	clitest.Project        // the program's directory in root
+	root            string // the module's copy
 }
 
 func newGoProject(t testing.TB, program string) *goProject {
 	t.Helper()
 	root := clitest.CopyDir(t, "testdata")
-	return &goProject{t: t, root: root, dir: filepath.Join(root, program), opts: clitest.Options{Env: map[string]string{
+	return &goProject{root: root, Project: clitest.Project{T: t, Dir: filepath.Join(root, program), Opts: clitest.Options{Env: map[string]string{
 		"PLINTH_PASSPHRASE": "correct horse",
 		"PLINTH_HOME":       filepath.Join(t.TempDir(), "home"),
-	}}}
-}
-
-func (p *goProject) run(args ...string) clitest.Result {
-	p.t.Helper()
-	return clitest.MustRun(p.t, p.dir, p.opts, args...)
-}
-
-func (p *goProject) try(args ...string) clitest.Result {
-	p.t.Helper()
-	return clitest.Run(p.t, p.dir, p.opts, args...)
-}
-
-// preview previews and checks the step lines (in any order) and the
-// exit code: 0 when want is empty, 2 when there are changes.
-func (p *goProject) preview(want ...string) {
-	p.t.Helper()
-	r := p.try("preview", "--detailed-exitcode")
-	code := 0
-	if len(want) > 0 {
-		code = 2
-	}
-	if r.Code != code {
-		p.t.Fatalf("preview --detailed-exitcode = %d, want %d\n%s", r.Code, code, r.Output())
-	}
-	if diff := cmp.Diff(want, clitest.PulumiStepLines(r.Stdout), cmpopts.SortSlices(func(a, b string) bool { return a < b }), cmpopts.EquateEmpty()); diff != "" {
-		p.t.Errorf("preview (-want +got):\n%s\n%s", diff, r.Output())
-	}
-}
-
-func (p *goProject) read(rel string) string {
-	p.t.Helper()
-	data, err := os.ReadFile(filepath.Join(p.dir, rel))
-	if err != nil {
-		p.t.Fatal(err)
-	}
-	return string(data)
+	}}}}
 }
 
 // output is one stack output as `plinth stack output NAME` prints it.
 func (p *goProject) output(name string) string {
-	p.t.Helper()
-	return strings.Trim(strings.TrimSpace(p.run("stack", "output", name).Stdout), `"`)
+	p.T.Helper()
+	return strings.Trim(strings.TrimSpace(p.Run("stack", "output", name).Stdout), `"`)
 }
 
 // urns lists the URNs the state records, sorted.
 func (p *goProject) urns() []string {
-	p.t.Helper()
+	p.T.Helper()
 	var urns []string
-	for _, l := range strings.Split(p.run("state", "ls").Stdout, "\n") {
+	for _, l := range strings.Split(p.Run("state", "ls").Stdout, "\n") {
 		if f := strings.Fields(l); len(f) > 0 && strings.HasPrefix(f[0], "urn:") {
 			urns = append(urns, f[0])
 		}

@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -287,4 +288,56 @@ func PulumiResources(out string) string {
 		lines = append(lines, strings.TrimSpace(l))
 	}
 	return strings.Join(lines, ", ")
+}
+
+// Project is a program's directory and the options plinth runs with
+// there, for tests that run many commands on one program.
+type Project struct {
+	T    testing.TB
+	Dir  string
+	Opts Options
+}
+
+// Run runs plinth in the project, failing the test if it fails.
+func (p *Project) Run(args ...string) Result {
+	p.T.Helper()
+	return MustRun(p.T, p.Dir, p.Opts, args...)
+}
+
+// Try runs plinth in the project, whatever its exit code.
+func (p *Project) Try(args ...string) Result {
+	p.T.Helper()
+	return Run(p.T, p.Dir, p.Opts, args...)
+}
+
+// Read returns a file of the project's.
+func (p *Project) Read(rel string) string {
+	p.T.Helper()
+	data, err := os.ReadFile(filepath.Join(p.Dir, rel))
+	if err != nil {
+		p.T.Fatal(err)
+	}
+	return string(data)
+}
+
+// PulumiPreview previews a Pulumi program and checks its step lines (in
+// any order, see PulumiStepLines) and the exit code: 0 when want is
+// empty, 2 when there are changes.
+func (p *Project) PulumiPreview(want ...string) {
+	p.T.Helper()
+	r := p.Try("preview", "--detailed-exitcode")
+	code := 0
+	if len(want) > 0 {
+		code = 2
+	}
+	if r.Code != code {
+		p.T.Fatalf("preview --detailed-exitcode = %d, want %d\n%s", r.Code, code, r.Output())
+	}
+	got := PulumiStepLines(r.Stdout)
+	sort.Strings(got)
+	want = append([]string(nil), want...)
+	sort.Strings(want)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		p.T.Errorf("preview step lines:\n got %q\nwant %q\n%s", got, want, r.Output())
+	}
 }
