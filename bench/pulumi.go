@@ -51,6 +51,7 @@ func (h *harness) pulumi() error {
 	}
 	report(title, append(rs, rows("pulumi", pu, nil)...))
 	ratios("pulumi", pl, pu)
+	printProfile("plinth", pl)
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"maps"
+	"os/exec"
 	"slices"
 	"strings"
 	"time"
@@ -151,3 +152,60 @@ func ratios(peer string, pl, other usages) {
 }
 
 func megabytes(b int64) string { return fmt.Sprintf("%.1f MB", float64(b)/(1<<20)) }
+
+// printProfile prints the top functions of plinth's CPU profile of a
+// create (-profile): by their own CPU, and plinth's functions by their
+// cumulative CPU, which says which part of plinth spent it.
+func printProfile(tool string, p usages) {
+	if p.profile == "" {
+		return
+	}
+	fmt.Printf("\n%s's own CPU in the create, by function (%s):\n", tool, p.profile)
+	flat, err := pprofTop(p.profile, false)
+	if err != nil {
+		fmt.Println("  go tool pprof:", err)
+		return
+	}
+	printLines(flat, 14, func(string) bool { return true })
+	fmt.Printf("%s's own functions by cumulative CPU:\n", tool)
+	cum, err := pprofTop(p.profile, true)
+	if err != nil {
+		fmt.Println("  go tool pprof:", err)
+		return
+	}
+	printLines(cum, 25, func(l string) bool { return strings.Contains(l, "plinth-iac/plinth/") })
+}
+
+// pprofTop is `go tool pprof -top` of a profile, its lines from the
+// header ("Total samples") on.
+func pprofTop(path string, cum bool) ([]string, error) {
+	args := []string{"tool", "pprof", "-top", "-nodecount=400"}
+	if cum {
+		args = append(args, "-cum")
+	}
+	out, err := exec.Command("go", append(args, path)...).Output()
+	if err != nil {
+		return nil, err
+	}
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	for i, l := range lines {
+		if strings.Contains(l, "Total samples") {
+			return lines[i:], nil
+		}
+	}
+	return lines, nil
+}
+
+// printLines prints the header lines of pprof's table and then up to n of
+// its rows that keep accepts.
+func printLines(lines []string, n int, keep func(string) bool) {
+	shown := 0
+	for i, l := range lines {
+		if i < 3 || (shown < n && keep(l)) {
+			fmt.Println("  " + strings.ReplaceAll(l, "github.com/plinth-iac/plinth/", ""))
+			if i >= 3 {
+				shown++
+			}
+		}
+	}
+}

@@ -46,6 +46,7 @@ func (h *harness) plinthYAML(n int, backend string, label string) (usages, error
 func (h *harness) scale() error {
 	n := h.size(defaultScaleN)
 	var rs []row
+	var profiled []usages
 	for _, size := range []int{n, 10 * n} {
 		fmt.Printf("scale: %d plinth:random:Pet in process, file backend\n", size)
 		p, err := h.plinthYAML(size, "", "file")
@@ -57,8 +58,12 @@ func (h *harness) scale() error {
 			"no-op plan": h.judge(bigPreview, size, p.preview),
 		}
 		rs = append(rs, rows(fmt.Sprintf("%d", size), p, notes)...)
+		profiled = append(profiled, p)
 	}
 	report("scale: built-in plinth:random:Pet from plinth YAML (tool column: resources), file backend", rs)
+	for _, p := range profiled {
+		printProfile("plinth", p)
+	}
 	return nil
 }
 
@@ -117,6 +122,7 @@ func (h *harness) plugin() error {
 		return err
 	}
 	report(fmt.Sprintf("plugin: %d plinth:random:Pet from plinth YAML through the out-of-process Pulumi-protocol plugin", n), rows("plinth", p, nil))
+	printProfile("plinth", p)
 	return nil
 }
 
@@ -129,8 +135,12 @@ func petsProgram(name string, n int) string {
 	return b.String()
 }
 
-// terraform: n resources, half random_pet and half time_static, through
-// the real providers, with plinth and with terraform.
+// terraform: n resources, half random_pet and half terraform_data, from
+// one Terraform configuration run by plinth and by terraform on the same
+// random provider binary. terraform_data is built into both tools, so the
+// providers' CPU is random's alone, as in issue 23's first figure
+// (random_pet + null_resource: the null provider costs next to nothing,
+// and the module proxy does not serve it).
 func (h *harness) terraform() error {
 	cache, err := tfproviders.DefaultDir()
 	if err != nil {
@@ -138,16 +148,16 @@ func (h *harness) terraform() error {
 	}
 	plugins := filepath.Join(h.work, "tfplugins")
 	fmt.Println("building the Terraform providers (cached after the first run)...")
-	bins, err := tfproviders.LinkInto(h.ctx, cache, plugins, "random", "time")
+	bins, err := tfproviders.LinkInto(h.ctx, cache, plugins, "random")
 	if err != nil {
 		return err
 	}
 	n := h.size(defaultTerraformN)
 	pets := (n + 1) / 2
-	title := fmt.Sprintf("terraform: %d Terraform resources, %d random_pet + %d time_static (triggered by its pet)", 2*pets, pets, pets)
+	title := fmt.Sprintf("terraform: %d Terraform resources, %d random_pet + %d terraform_data (triggers_replace = its pet)", 2*pets, pets, pets)
 	fmt.Println(title)
 	project := filepath.Join(h.work, "tf-plinth")
-	if err := writeFile(filepath.Join(project, "plinth.yaml"), tfPlinthProgram(pets)); err != nil {
+	if err := writeFile(filepath.Join(project, "main.tf"), tfConfig(pets)); err != nil {
 		return err
 	}
 	pl, err := h.plinthPhases(project, h.plinthEnv("PLINTH_PLUGIN_PATH="+plugins))
@@ -162,6 +172,7 @@ func (h *harness) terraform() error {
 	if err != nil {
 		report(title, rs)
 		fmt.Println("terraform is not on PATH: no comparison")
+		printProfile("plinth", pl)
 		return nil
 	}
 	t, err := h.terraformPhases(tf, bins, pets)
@@ -170,24 +181,16 @@ func (h *harness) terraform() error {
 	}
 	report(title, append(rs, rows("terraform", t, nil)...))
 	ratios("terraform", pl, t)
+	printProfile("plinth", pl)
 	return nil
 }
 
-func tfPlinthProgram(n int) string {
-	var b strings.Builder
-	b.WriteString("name: tfbench\nproviders:\n  random: { source: hashicorp/random, version: \"~> 3.6\" }\n  time: { source: hashicorp/time }\nresources:\n")
-	for i := range n {
-		fmt.Fprintf(&b, "  pet%d:\n    type: random_pet\n    properties: { length: 2 }\n", i)
-		fmt.Fprintf(&b, "  stamp%d:\n    type: time_static\n    properties: { triggers: { pet: \"${pet%d.id}\" } }\n", i, i)
-	}
-	return b.String()
-}
-
+// tfConfig is the configuration both tools run: n pets, and n
+// terraform_data each replaced when its pet is.
 func tfConfig(n int) string {
 	return fmt.Sprintf(`terraform {
   required_providers {
     random = { source = "hashicorp/random", version = "~> 3.6" }
-    time   = { source = "hashicorp/time" }
   }
 }
 
@@ -196,9 +199,9 @@ resource "random_pet" "pet" {
   length = 2
 }
 
-resource "time_static" "stamp" {
-  count    = %d
-  triggers = { pet = random_pet.pet[count.index].id }
+resource "terraform_data" "stamp" {
+  count            = %d
+  triggers_replace = random_pet.pet[count.index].id
 }
 `, n, n)
 }
