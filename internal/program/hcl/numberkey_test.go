@@ -72,3 +72,35 @@ func TestNumberFromCtyLiteral(t *testing.T) {
 		})
 	}
 }
+
+// TestNumberFromCtyFastPath: the integers numberFromCty makes directly
+// are the values the decimal text gives, at the edges of the fast path
+// and beyond them.
+func TestNumberFromCtyFastPath(t *testing.T) {
+	const limit = 1 << 53
+	var ns []*big.Float
+	for _, x := range []float64{0, 1, -1, 2, 42, 999, 1e15, -1e15, limit - 1, limit, -limit, limit + 2, -limit - 2, 1e20, 0.5, -2.25, 1e-3} {
+		ns = append(ns, new(big.Float).SetPrec(512).SetFloat64(x))
+	}
+	for i := int64(-1000); i <= 1000; i += 7 {
+		ns = append(ns, new(big.Float).SetPrec(512).SetInt64(i*i*i))
+	}
+	third, _ := new(big.Float).SetPrec(512).SetString("0.3333333333333333333333333")
+	ns = append(ns, third, new(big.Float).SetPrec(512).Neg(new(big.Float)))
+	for _, f := range ns {
+		want, got := numberFromText(f), numberFromCty(f)
+		if want.NumberLiteral() != got.NumberLiteral() || want.Number() != got.Number() || !want.Equal(got) {
+			t.Errorf("%s: numberFromCty gives %v (literal %q), the text gives %v (literal %q)",
+				f.Text('g', -1), got.Number(), got.NumberLiteral(), want.Number(), want.NumberLiteral())
+		}
+	}
+}
+
+// BenchmarkNumberFromCty is a count index turned into an engine value,
+// done for every instance's every number.
+func BenchmarkNumberFromCty(b *testing.B) {
+	f := cty.NumberIntVal(742).AsBigFloat()
+	for b.Loop() {
+		_ = numberFromCty(f)
+	}
+}

@@ -3,6 +3,7 @@ package hcl
 import (
 	"github.com/plinth-iac/plinth/internal/program/hcl/funcs"
 
+	"math"
 	"math/big"
 
 	"github.com/zclconf/go-cty/cty"
@@ -97,7 +98,23 @@ func fromCty(v cty.Value) resource.Value {
 // double cannot hold keeps its digits in positional notation, as
 // terraform writes numbers in its state and `terraform output -json`:
 // 12345678901234567890, not 1.234567890123456789e+19.
+//
+// An integer a double holds exactly (within ±2^53, where every integer is
+// a double and its shortest decimal is its digits) is made directly: the
+// count indexes and small numbers of a configuration are nearly all such,
+// and writing a 512-bit float as text and parsing it back cost a
+// no-change plan of 2,000 resources about a tenth of plinth's CPU.
 func numberFromCty(f *big.Float) resource.Value {
+	if f.IsInt() {
+		if x, acc := f.Float64(); acc == big.Exact && math.Abs(x) <= 1<<53 && !(x == 0 && f.Signbit()) {
+			return resource.NewNumber(x)
+		}
+	}
+	return numberFromText(f)
+}
+
+// numberFromText is numberFromCty by way of the number's decimal text.
+func numberFromText(f *big.Float) resource.Value {
 	if n, err := resource.ParseNumber(f.Text('f', -1)); err == nil {
 		return n
 	}
