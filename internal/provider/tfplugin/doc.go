@@ -18,8 +18,11 @@
 //     as unknown during a preview.
 //   - Check: the inputs are checked against the schema as Terraform checks
 //     configuration (unknown, provider-set and missing required properties,
-//     types, block counts), then ValidateResourceConfig; diagnostics with an
-//     attribute path become failures of that property. Check and
+//     types, block counts), then ValidateResourceConfig, asked once per
+//     resource type and configuration (validated.go: validation depends
+//     on nothing else, so the instances of a counted resource with the
+//     same arguments share one call and its diagnostics); diagnostics
+//     with an attribute path become failures of that property. Check and
 //     CheckConfig return sensitive attributes as secrets, so a sensitive
 //     input is encrypted in state and masked in output like a sensitive
 //     output.

@@ -36,6 +36,8 @@ type Provider struct {
 	// of kept plans (reuse.go).
 	config atomic.Pointer[providerConfig]
 	plans  planCache
+	// validated remembers ValidateResourceConfig's answers (validated.go).
+	validated validations
 
 	exportOnce sync.Once
 	exported   *plschema.Schema

@@ -34,7 +34,7 @@ func (p *Provider) Check(ctx context.Context, req provider.CheckRequest) (provid
 	if err != nil {
 		return provider.CheckResponse{}, err
 	}
-	diags, err := p.wire.validateResourceConfig(ctx, name, dv)
+	diags, err := p.validateResource(ctx, name, dv)
 	if err != nil {
 		return provider.CheckResponse{}, p.rpcError(op, err)
 	}
