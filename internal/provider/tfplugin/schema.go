@@ -1,6 +1,8 @@
 package tfplugin
 
 import (
+	"sync"
+
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -17,6 +19,12 @@ type block struct {
 	blocks      map[string]*nestedBlock
 	description string
 	deprecated  bool
+	// implied caches impliedType: every call of every resource asks for
+	// it, and a schema does not change once built.
+	implied struct {
+		once sync.Once
+		ty   cty.Type
+	}
 }
 
 // attribute is one attribute. Exactly one of typ and nested is set: nested
@@ -84,6 +92,12 @@ func (b *block) impliedType() cty.Type {
 	if b == nil {
 		return cty.EmptyObject
 	}
+	b.implied.once.Do(func() { b.implied.ty = b.objectType() })
+	return b.implied.ty
+}
+
+// objectType builds the block's implied type (impliedType caches it).
+func (b *block) objectType() cty.Type {
 	attrs := make(map[string]cty.Type, len(b.attributes)+len(b.blocks))
 	for name, a := range b.attributes {
 		attrs[name] = a.impliedType()
