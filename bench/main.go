@@ -265,9 +265,17 @@ func (l *limitedBuffer) Write(p []byte) (int, error) {
 func (l *limitedBuffer) tail() string { return string(l.b) }
 
 // plinthEnv isolates plinth's home and gives it a passphrase, as a user
-// with secrets in the stack would.
+// with secrets in the stack would. The providers' schema cache is the
+// user's (<user cache dir>/plinth/schemas), not the fresh home's, so a
+// create is timed as a user's second and later runs see it: with the
+// schema of a provider binary it ran before, not asking for it and
+// hashing the binary as the very first run does.
 func (h *harness) plinthEnv(extra ...string) []string {
-	return append([]string{"PLINTH_HOME=" + filepath.Join(h.work, "plinth-home"), "PLINTH_PASSPHRASE=bench"}, extra...)
+	env := []string{"PLINTH_HOME=" + filepath.Join(h.work, "plinth-home"), "PLINTH_PASSPHRASE=bench"}
+	if base, err := os.UserCacheDir(); err == nil {
+		env = append(env, "PLINTH_SCHEMA_CACHE="+filepath.Join(base, "plinth", "schemas"))
+	}
+	return append(env, extra...)
 }
 
 // plinthPhases runs up, a no-change preview and destroy in project.
