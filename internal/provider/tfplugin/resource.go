@@ -172,13 +172,13 @@ func (p *Provider) inconsistent(t target, stage string, ms []mismatch) error {
 func (p *Provider) apply(ctx context.Context, t target, prior cty.Value, plan planned, config cty.Value, timeout time.Duration) (cty.Value, []byte, error) {
 	req := applyRequest{typeName: t.name, plannedPrivate: plan.private}
 	var err error
-	if req.prior, err = encode(prior, t.ty); err != nil {
+	if req.prior, err = encodedOr(plan.request.prior, prior, t.ty); err != nil {
 		return cty.NilVal, nil, err
 	}
 	if req.planned, err = encode(plan.state, t.ty); err != nil {
 		return cty.NilVal, nil, err
 	}
-	if req.config, err = encode(config, t.ty); err != nil {
+	if req.config, err = encodedOr(plan.request.config, config, t.ty); err != nil {
 		return cty.NilVal, nil, err
 	}
 	ctx, cancel := withTimeout(ctx, timeout)
@@ -193,6 +193,17 @@ func (p *Provider) apply(ctx context.Context, t target, prior cty.Value, plan pl
 		return cty.NilVal, nil, err
 	}
 	return p.applied(t, plan, resp)
+}
+
+// encodedOr is the encoding the plan was asked with, if it has one, else
+// v's: apply is always called with the prior state and configuration its
+// plan was made from, so the plan's bytes are theirs and need not be
+// made again.
+func encodedOr(planned dynamicValue, v cty.Value, ty cty.Type) (dynamicValue, error) {
+	if planned.msgpack != nil {
+		return planned, nil
+	}
+	return encode(v, ty)
 }
 
 // applied checks an apply's answer: errors the provider reported, the new
