@@ -59,7 +59,9 @@
 //
 // With -profile, every plinth create writes a Go CPU profile
 // (PLINTH_CPUPROFILE, see cmd/plinth) and the report prints its top
-// functions, flat and cumulative, beneath the table: with the children's
+// functions, flat and cumulative, and its CPU by part of plinth (engine,
+// Terraform provider client, gRPC, state, key derivation, program
+// evaluation, display, garbage collection) beneath the table: with the children's
 // CPU by program, that is the create's CPU split by process. The
 // profiler's own cost (about 1%) is in the figures of that run.
 //
