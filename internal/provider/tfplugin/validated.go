@@ -2,6 +2,7 @@ package tfplugin
 
 import (
 	"context"
+	"crypto/sha256"
 	"sync"
 )
 
@@ -32,7 +33,7 @@ type validation struct {
 // configuration already validated (or being validated) by another call
 // gets that call's diagnostics.
 func (p *Provider) validateResource(ctx context.Context, typeName string, config dynamicValue) ([]diagnostic, error) {
-	key := typeName + "\x00" + string(config.msgpack) + "\x00" + string(config.json)
+	key := validationKey(typeName, config)
 	v, first := p.validated.claim(key)
 	if first {
 		v.diags, v.err = p.wire.validateResourceConfig(ctx, typeName, config)
@@ -48,6 +49,17 @@ func (p *Provider) validateResource(ctx context.Context, typeName string, config
 		return p.wire.validateResourceConfig(ctx, typeName, config)
 	}
 	return v.diags, nil
+}
+
+// validationKey names a type's configuration by its SHA-256, so that a
+// run of many resources with large, distinct configurations keeps 32
+// bytes of each, not the configuration.
+func validationKey(typeName string, config dynamicValue) string {
+	h := sha256.New()
+	writeField(h, []byte(typeName))
+	writeField(h, config.msgpack)
+	writeField(h, config.json)
+	return string(h.Sum(nil))
 }
 
 // claim returns key's validation, and whether the caller is the first to
