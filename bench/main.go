@@ -7,6 +7,7 @@
 //	go run ./bench                          # everything at full size (many minutes)
 //	go run ./bench -scenario terraform      # one scenario
 //	go run ./bench -n 20                    # everything, small: a smoke test
+//	go run ./bench -scenario pulumi -peers=false   # plinth alone, no pulumi
 //
 // Scenarios (-n sets the number of resources of every scenario run; the
 // defaults are the sizes the targets are set at):
@@ -80,8 +81,9 @@ func main() {
 	n := flag.Int("n", 0, "resources per scenario (default: each scenario's target size)")
 	scenario := flag.String("scenario", "all", "terraform, pulumi, plugin, scale, backends or all")
 	keep := flag.Bool("keep", false, "keep the work directory")
+	peers := flag.Bool("peers", true, "also run terraform and pulumi (false: plinth alone, for quick iterations)")
 	flag.Parse()
-	if err := run(*scenario, *n, *keep); err != nil {
+	if err := run(*scenario, *n, *keep, *peers); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
@@ -90,7 +92,7 @@ func main() {
 // order is the order `all` runs the scenarios in.
 var order = []string{"terraform", "pulumi", "plugin", "scale", "backends"}
 
-func run(scenario string, n int, keep bool) error {
+func run(scenario string, n int, keep, peers bool) error {
 	work, err := os.MkdirTemp("", "plinth-bench-")
 	if err != nil {
 		return err
@@ -103,7 +105,7 @@ func run(scenario string, n int, keep bool) error {
 	if err := becomeSubreaper(); err != nil {
 		return fmt.Errorf("becoming a child subreaper (to count the CPU of children that outlive a command): %w", err)
 	}
-	h := &harness{ctx: context.Background(), work: work, n: n, runs: map[string]usages{}}
+	h := &harness{ctx: context.Background(), work: work, n: n, peers: peers, runs: map[string]usages{}}
 	scenarios := map[string]func() error{
 		"terraform": h.terraform, "pulumi": h.pulumi, "plugin": h.plugin,
 		"scale": h.scale, "backends": h.backends,
@@ -137,6 +139,7 @@ type harness struct {
 	ctx       context.Context
 	work      string
 	n         int    // -n; 0 means each scenario's default
+	peers     bool   // -peers: run terraform and pulumi too
 	plinth    string // the plinth binary
 	pluginBin string // pulumi-resource-plinth, once built
 	runs      map[string]usages
