@@ -81,7 +81,7 @@ func main() {
 	n := flag.Int("n", 0, "resources per scenario (default: each scenario's target size)")
 	scenario := flag.String("scenario", "all", "terraform, pulumi, plugin, scale, backends or all")
 	keep := flag.Bool("keep", false, "keep the work directory")
-	peers := flag.Bool("peers", true, "also run terraform and pulumi (false: plinth alone, for quick iterations)")
+	peers := flag.Bool("peers", true, "run the pulumi CLI in the pulumi scenario (false: plinth alone, for quick iterations)")
 	flag.Parse()
 	if err := run(*scenario, *n, *keep, *peers); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
@@ -139,7 +139,7 @@ type harness struct {
 	ctx       context.Context
 	work      string
 	n         int    // -n; 0 means each scenario's default
-	peers     bool   // -peers: run terraform and pulumi too
+	peers     bool   // -peers: run the pulumi CLI in the pulumi scenario
 	plinth    string // the plinth binary
 	pluginBin string // pulumi-resource-plinth, once built
 	runs      map[string]usages

@@ -159,10 +159,6 @@ func (h *harness) terraform() error {
 		"no-op plan": h.judge(tfPreview, 2*pets, pl.preview),
 	})
 	tf, err := exec.LookPath("terraform")
-	if !h.peers {
-		report(title, rs)
-		return nil
-	}
 	if err != nil {
 		report(title, rs)
 		fmt.Println("terraform is not on PATH: no comparison")
