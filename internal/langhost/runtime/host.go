@@ -80,7 +80,7 @@ func (h *Host) Run(ctx context.Context, req langhost.RunRequest) error {
 		return err
 	}
 	if LoadsSchemas[h.Runtime] {
-		if err := checkProviders(ctx, c, packagesCache{h.PackagesCache}, info, h.Finder(req.Project.Dir).Env, req.Project); err != nil {
+		if err := checkProviders(ctx, c, packagesCache{dir: h.PackagesCache, runtime: h.Runtime}, info, h.Finder(req.Project.Dir).Env, req.Project); err != nil {
 			return err
 		}
 	}

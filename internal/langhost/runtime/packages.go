@@ -23,7 +23,8 @@ import (
 // were; a program made by a command (the compiler option) is always
 // asked. One entry per program directory, replaced when it changes.
 type packagesCache struct {
-	dir string // "" keeps nothing
+	dir     string // "" keeps nothing
+	runtime string // only yaml's answers are kept: the files summed are what its host reads
 }
 
 // cachedPackages is an entry: the fingerprint the answer was given for.
@@ -51,7 +52,7 @@ func (pc packagesCache) required(ctx context.Context, c *Client, info ProgramInf
 // fingerprint sums what the host's answer depends on; false if the
 // answer may depend on more (a compiler), or a file cannot be read.
 func (pc packagesCache) fingerprint(host string, info ProgramInfo) (string, bool) {
-	if pc.dir == "" || info.Options["compiler"] != nil {
+	if pc.dir == "" || pc.runtime != "yaml" || info.Options["compiler"] != nil {
 		return "", false
 	}
 	st, err := os.Stat(host)

@@ -104,3 +104,30 @@ func writeFile(t *testing.T, path, text string) {
 		t.Fatal(err)
 	}
 }
+
+// TestRequiredPackagesCachedForYAMLOnly: the files the cache sums are
+// those pulumi-language-yaml reads, so another runtime whose host loads
+// schemas is asked every run.
+func TestRequiredPackagesCachedForYAMLOnly(t *testing.T) {
+	runtime.LoadsSchemas["fake"] = true
+	t.Cleanup(func() { delete(runtime.LoadsSchemas, "fake") })
+	h, p, _ := fakeProject(t, "record")
+	tmp := filepath.Dir(p.Dir)
+	h.PackagesCache = filepath.Join(tmp, "cache")
+	writeExec(t, filepath.Join(tmp, "providers", "pulumi-resource-random"))
+	writeExec(t, filepath.Join(tmp, "providers", "pulumi-resource-terraform-provider"))
+	asked := filepath.Join(tmp, "asked")
+	environ := h.Environ
+	h.Environ = func() []string { return append(environ(), fakeAsked+"="+asked) }
+	writeFile(t, filepath.Join(p.Dir, "Pulumi.yaml"), "name: proj\nruntime: fake\n")
+	for range 2 {
+		var stdout, stderr bytes.Buffer
+		if err := h.Run(context.Background(), runRequest(p, &stdout, &stderr)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, _ := os.ReadFile(asked)
+	if got := strings.Count(string(data), "\n"); got != 2 {
+		t.Errorf("GetRequiredPackages was asked %d times in two runs, want 2", got)
+	}
+}
