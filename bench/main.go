@@ -8,6 +8,7 @@
 //	go run ./bench -scenario terraform      # one scenario
 //	go run ./bench -n 20                    # everything, small: a smoke test
 //	go run ./bench -scenario terraform -profile   # and where plinth's CPU goes
+//	go run ./bench -scenario pulumi -peers=false   # plinth alone, no pulumi
 //
 // Scenarios (-n sets the number of resources of every scenario run; the
 // defaults are the sizes the targets are set at):
@@ -96,8 +97,9 @@ func main() {
 	scenario := flag.String("scenario", "all", "terraform, pulumi, plugin, scale, backends or all")
 	keep := flag.Bool("keep", false, "keep the work directory")
 	profile := flag.Bool("profile", false, "profile plinth's CPU in every create and print its top functions")
+	peers := flag.Bool("peers", true, "run the pulumi CLI in the pulumi scenario (false: plinth alone, for quick iterations)")
 	flag.Parse()
-	if err := run(*scenario, *n, *keep, *profile); err != nil {
+	if err := run(*scenario, *n, *keep, options{profile: *profile, peers: *peers}); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
@@ -106,7 +108,13 @@ func main() {
 // order is the order `all` runs the scenarios in.
 var order = []string{"terraform", "pulumi", "plugin", "scale", "backends"}
 
-func run(scenario string, n int, keep, profile bool) error {
+// options are the command line's switches that reach the harness.
+type options struct {
+	profile bool // -profile: profile plinth's creates
+	peers   bool // -peers: run the pulumi CLI in the pulumi scenario
+}
+
+func run(scenario string, n int, keep bool, opt options) error {
 	work, err := os.MkdirTemp("", "plinth-bench-")
 	if err != nil {
 		return err
@@ -119,7 +127,7 @@ func run(scenario string, n int, keep, profile bool) error {
 	if err := becomeSubreaper(); err != nil {
 		return fmt.Errorf("becoming a child subreaper (to count the CPU of children that outlive a command): %w", err)
 	}
-	h := &harness{ctx: context.Background(), work: work, n: n, profile: profile, runs: map[string]usages{}}
+	h := &harness{ctx: context.Background(), work: work, n: n, profile: opt.profile, peers: opt.peers, runs: map[string]usages{}}
 	scenarios := map[string]func() error{
 		"terraform": h.terraform, "pulumi": h.pulumi, "plugin": h.plugin,
 		"scale": h.scale, "backends": h.backends,
@@ -154,6 +162,7 @@ type harness struct {
 	work      string
 	n         int    // -n; 0 means each scenario's default
 	profile   bool   // -profile: profile plinth's creates
+	peers     bool   // -peers: run the pulumi CLI in the pulumi scenario
 	plinth    string // the plinth binary
 	pluginBin string // pulumi-resource-plinth, once built
 	runs      map[string]usages

@@ -25,10 +25,6 @@ func (h *harness) pulumi() error {
 	if err != nil {
 		return err
 	}
-	cli, err := h.pulumiCLI()
-	if err != nil {
-		return err
-	}
 	n := h.size(defaultPulumiN)
 	title := fmt.Sprintf("pulumi: %d plinth:random:Pet from a Pulumi YAML program through pulumi-resource-plinth", n)
 	fmt.Println(title)
@@ -45,6 +41,14 @@ func (h *harness) pulumi() error {
 		"create":     h.judge(pulumiCreate, n, pl.create),
 		"no-op plan": h.judge(pulumiPreview, n, pl.preview),
 	})
+	if !h.peers {
+		report(title, rs)
+		return nil
+	}
+	cli, err := h.pulumiCLI()
+	if err != nil {
+		return err
+	}
 	pu, err := h.pulumiPhases(cli, path, n)
 	if err != nil {
 		return err

@@ -137,18 +137,28 @@ func byProgram(u *usage) string {
 	return strings.Join(parts, ", ")
 }
 
-// ratios prints how many times longer the peer took than plinth.
+// ratios prints how many times longer the peer took than plinth, and
+// how many times more CPU it used with its children (on a loaded machine
+// the CPU ratio says more than the wall one).
 func ratios(peer string, pl, other usages) {
+	wall := func(u *usage) time.Duration { return u.wall }
+	cpu := func(u *usage) time.Duration { return u.self + u.children }
+	fmt.Printf("%s / plinth (wall): %s\n", peer, ratioLine(pl, other, wall))
+	fmt.Printf("%s / plinth (CPU, own and children's): %s\n", peer, ratioLine(pl, other, cpu))
+}
+
+// ratioLine is other's measure over plinth's for each command both ran.
+func ratioLine(pl, other usages, measure func(*usage) time.Duration) string {
 	var parts []string
 	for _, c := range []struct {
 		name string
 		a, b *usage
 	}{{"create", other.create, pl.create}, {"no-op plan", other.preview, pl.preview}, {"destroy", other.destroy, pl.destroy}} {
 		if c.a != nil && c.b != nil {
-			parts = append(parts, fmt.Sprintf("%s %.1fx", c.name, c.a.wall.Seconds()/c.b.wall.Seconds()))
+			parts = append(parts, fmt.Sprintf("%s %.1fx", c.name, measure(c.a).Seconds()/measure(c.b).Seconds()))
 		}
 	}
-	fmt.Printf("%s / plinth (wall): %s\n", peer, strings.Join(parts, ", "))
+	return strings.Join(parts, ", ")
 }
 
 func megabytes(b int64) string { return fmt.Sprintf("%.1f MB", float64(b)/(1<<20)) }

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -27,21 +28,36 @@ import (
 // through pulumi-language-go when one is installed and otherwise through
 // plinth's own runner (goHost), which builds them into
 // $PLINTH_HOME/go-builds when PLINTH_HOME is set, else the user's cache
-// directory (golang.Host.BuildDir).
+// directory (golang.Host.BuildDir). The language hosts' answers to
+// GetRequiredPackages are kept beside them, in langhost-packages
+// (runtime.Host.PackagesCache).
 func hosts(getenv func(string) string) langhost.Hosts {
 	h := langhost.Hosts{nodejs.Runtime: &nodejs.Host{}}
+	cache := cacheDir(getenv, "langhost-packages")
 	for _, name := range runtime.Runtimes {
-		h[name] = &runtime.Host{Runtime: name, Getenv: getenv}
+		h[name] = &runtime.Host{Runtime: name, Getenv: getenv, PackagesCache: cache}
 	}
 	var goBuilds string
 	if home := getenv("PLINTH_HOME"); home != "" {
 		goBuilds = filepath.Join(home, "go-builds")
 	}
 	h[golang.Runtime] = &goHost{
-		plugin:  &runtime.Host{Runtime: golang.Runtime, Getenv: getenv},
+		plugin:  &runtime.Host{Runtime: golang.Runtime, Getenv: getenv, PackagesCache: cache},
 		builtin: &golang.Host{BuildDir: goBuilds},
 	}
 	return h
+}
+
+// cacheDir is $PLINTH_HOME/name, else name in plinth's directory of the
+// user's cache, else "" (no cache).
+func cacheDir(getenv func(string) string, name string) string {
+	if home := getenv("PLINTH_HOME"); home != "" {
+		return filepath.Join(home, name)
+	}
+	if dir, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(dir, "plinth", name)
+	}
+	return ""
 }
 
 // preparePulumi is prepare for a Pulumi program: the project file and its

@@ -53,15 +53,19 @@ func NewSource(env plugin.Env, builtins map[string]Builtin, pulumi, terraform La
 	return s
 }
 
-// probeWith asks a plugin its version by launching it.
+// probeWith asks a plugin its version by launching it. Asked for a
+// NewProvider call, it leaves the running plugin to that call (see
+// probed); otherwise it closes it.
 func probeWith(l Launcher) func(ctx context.Context, p plugin.Plugin) (string, error) {
 	return func(ctx context.Context, p plugin.Plugin) (string, error) {
 		prov, err := l.Launch(ctx, p)
 		if err != nil {
 			return "", err
 		}
-		defer prov.Close()
 		info, err := prov.GetPluginInfo(ctx)
+		if err != nil || !keep(ctx, p, prov) {
+			_ = prov.Close()
+		}
 		return info.Version, err
 	}
 }
@@ -79,6 +83,8 @@ func (s *Source) NewProvider(ctx context.Context, req engine.ProviderRequest) (p
 	if err != nil {
 		return nil, err
 	}
+	ctx, kept := withProbed(ctx)
+	defer kept.closeRest()
 	p, err := s.find(ctx, req, useBuiltin)
 	if err != nil {
 		if useBuiltin {
@@ -92,6 +98,9 @@ func (s *Source) NewProvider(ctx context.Context, req engine.ProviderRequest) (p
 	l := s.launcher(p.Protocol)
 	if l == nil {
 		return nil, fmt.Errorf("found %s, but plinth cannot start %s plugins here", p, p.Protocol)
+	}
+	if prov := kept.take(p.Path); prov != nil {
+		return prov, nil // started to ask its version
 	}
 	prov, err := l.Launch(ctx, p)
 	if err != nil {

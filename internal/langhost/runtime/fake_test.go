@@ -23,6 +23,9 @@ import (
 const (
 	fakeMode   = "PLINTH_TEST_FAKE_LANGHOST"
 	fakeRecord = "PLINTH_TEST_FAKE_RECORD"
+	// fakeAsked, if set, is a file the fake adds a line to for each
+	// GetRequiredPackages it answers.
+	fakeAsked = "PLINTH_TEST_FAKE_ASKED"
 )
 
 // recorded is what the fake writes to $PLINTH_TEST_FAKE_RECORD in Run.
@@ -121,6 +124,11 @@ func (f *fake) Run(ctx context.Context, req *pb.RunRequest) (*pb.RunResponse, er
 }
 
 func (f *fake) GetRequiredPackages(context.Context, *pb.GetRequiredPackagesRequest) (*pb.GetRequiredPackagesResponse, error) {
+	if asked := os.Getenv(fakeAsked); asked != "" {
+		if err := appendLine(asked, "GetRequiredPackages"); err != nil {
+			return nil, err
+		}
+	}
 	switch f.mode {
 	case "old":
 		return f.UnimplementedLanguageRuntimeServer.GetRequiredPackages(context.Background(), nil)
@@ -148,4 +156,13 @@ func (f *fake) InstallDependencies(req *pb.InstallDependenciesRequest, stream pb
 
 func (f *fake) GetPluginInfo(context.Context, *emptypb.Empty) (*pb.PluginInfo, error) {
 	return &pb.PluginInfo{Version: "1.0.0"}, nil
+}
+
+func appendLine(path, line string) error {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(f, line)
+	return errors.Join(err, f.Close())
 }

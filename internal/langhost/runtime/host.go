@@ -31,6 +31,10 @@ type Host struct {
 	Environ func() []string
 	// Home is the user's home directory; os.UserHomeDir's if "".
 	Home string
+	// PackagesCache is the directory where the host's answers to
+	// GetRequiredPackages are kept for a program that has not changed
+	// (see packagesCache); "" asks the host every run.
+	PackagesCache string
 }
 
 // passed are the variables the plugin takes from Getenv rather than the
@@ -76,7 +80,7 @@ func (h *Host) Run(ctx context.Context, req langhost.RunRequest) error {
 		return err
 	}
 	if LoadsSchemas[h.Runtime] {
-		if err := checkProviders(ctx, c, info, h.Finder(req.Project.Dir).Env, req.Project); err != nil {
+		if err := checkProviders(ctx, c, packagesCache{dir: h.PackagesCache, runtime: h.Runtime}, info, h.Finder(req.Project.Dir).Env, req.Project); err != nil {
 			return err
 		}
 	}

@@ -16,12 +16,12 @@ import (
 // plinth never does: plinth checks first that each one is there.
 var LoadsSchemas = map[string]bool{"yaml": true}
 
-// checkProviders asks the host which packages the program uses and
-// fails, before the program runs, if the host could not find the plugin
-// of one of them. A host that cannot answer is left to fail in Run, which
-// says why.
-func checkProviders(ctx context.Context, c *Client, info ProgramInfo, env plugin.Env, p *langhost.Project) error {
-	pkgs, err := c.RequiredPackages(ctx, info)
+// checkProviders asks the host (or the cache of its answers) which
+// packages the program uses and fails, before the program runs, if the
+// host could not find the plugin of one of them. A host that cannot
+// answer is left to fail in Run, which says why.
+func checkProviders(ctx context.Context, c *Client, pc packagesCache, info ProgramInfo, env plugin.Env, p *langhost.Project) error {
+	pkgs, err := pc.required(ctx, c, info)
 	if err != nil {
 		return nil
 	}
