@@ -3,22 +3,29 @@
 // internal/cli; this only hands it the process's streams and arguments.
 //
 // For performance work, PLINTH_CPUPROFILE=FILE writes a Go CPU profile of
-// the run to FILE (read it with `go tool pprof`). It is a developer's
-// hook, not a user-facing setting, and is not documented in docs/cli.md.
+// the run to FILE, and PLINTH_HEAPPROFILE=FILE a heap profile taken each
+// time the heap in use reaches a new peak (by a tenth), so that FILE ends
+// up holding the profile nearest the peak (read either with `go tool
+// pprof`). They are a developer's hooks, not user-facing settings, and are
+// not documented in docs/cli.md.
 package main
 
 import (
 	"context"
 	"fmt"
 	"os"
+	"runtime"
 	"runtime/pprof"
+	"time"
 
 	"github.com/plinth-iac/plinth/internal/cli"
 )
 
 func main() {
 	stop := startCPUProfile(os.Getenv("PLINTH_CPUPROFILE"))
+	stopHeap := startHeapProfile(os.Getenv("PLINTH_HEAPPROFILE"))
 	code := cli.Main(context.Background(), os.Args[1:], cli.System())
+	stopHeap()
 	stop()
 	os.Exit(code)
 }
@@ -40,5 +47,50 @@ func startCPUProfile(path string) func() {
 	return func() {
 		pprof.StopCPUProfile()
 		f.Close()
+	}
+}
+
+// startHeapProfile, if path is set, polls the heap in use every 50 ms
+// and rewrites path with a heap profile whenever it has grown by a tenth
+// over the last one written. It returns the function that stops it.
+func startHeapProfile(path string) func() {
+	if path == "" {
+		return func() {}
+	}
+	done, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		tick := time.NewTicker(50 * time.Millisecond)
+		defer tick.Stop()
+		var written uint64
+		for {
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			if m.HeapInuse > written+written/10 {
+				written = m.HeapInuse
+				writeHeapProfile(path)
+			}
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-stopped
+	}
+}
+
+func writeHeapProfile(path string) {
+	f, err := os.Create(path)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "plinth: PLINTH_HEAPPROFILE: %v\n", err)
+		return
+	}
+	defer f.Close()
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		fmt.Fprintf(os.Stderr, "plinth: PLINTH_HEAPPROFILE: %v\n", err)
 	}
 }
