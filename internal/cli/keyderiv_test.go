@@ -38,18 +38,20 @@ func passphraseStack(t *testing.T, pw string, withSecrets bool) string {
 	return dir
 }
 
-// keyCommands are the commands that open a stack's secrets, each of
-// which must refuse a wrong passphrase.
-var keyCommands = [][]string{
-	{"preview"},
-	{"preview", "--save-plan", "plan.json"},
-	{"preview", "--detailed-exitcode"},
-	{"up", "--yes"},
-	{"refresh", "--yes"},
-	{"destroy", "--yes"},
-	{"stack", "output"},
-	{"stack", "output", "--show-secrets"},
-	{"state", "ls"},
+// keyCommands are the commands that open the secrets of the stack in
+// dir, each of which must refuse a wrong passphrase.
+func keyCommands(dir string) [][]string {
+	return [][]string{
+		{"preview"},
+		{"preview", "--save-plan", filepath.Join(dir, "plan.json")},
+		{"preview", "--detailed-exitcode"},
+		{"up", "--yes"},
+		{"refresh", "--yes"},
+		{"destroy", "--yes"},
+		{"stack", "output"},
+		{"stack", "output", "--show-secrets"},
+		{"state", "ls"},
+	}
 }
 
 // TestWrongPassphraseFailsEveryCommandAndRecordsNothing: with the key
@@ -60,8 +62,8 @@ func TestWrongPassphraseFailsEveryCommandAndRecordsNothing(t *testing.T) {
 	for _, withSecrets := range []bool{true, false} {
 		dir := passphraseStack(t, "right", withSecrets)
 		before := files(t, dir)
-		for _, args := range keyCommands {
-			name := strings.Join(args, " ")
+		for _, args := range keyCommands(dir) {
+			name := strings.ReplaceAll(strings.Join(args, " "), dir+string(filepath.Separator), "")
 			if !withSecrets {
 				name += " (no secrets)"
 			}
@@ -135,8 +137,8 @@ func (g *deriveGate) counts() (started int, stuck bool) {
 // that opens the secrets of a stack that holds some.
 func TestKeyIsDerivedOncePerCommand(t *testing.T) {
 	dir := passphraseStack(t, "right", true)
-	for _, args := range append(keyCommands, []string{"config", "get", "apikey"}) {
-		t.Run(strings.Join(args, " "), func(t *testing.T) {
+	for _, args := range append(keyCommands(dir), []string{"config", "get", "apikey"}) {
+		t.Run(strings.ReplaceAll(strings.Join(args, " "), dir+string(filepath.Separator), ""), func(t *testing.T) {
 			g := newDeriveGate()
 			g.release()
 			opts := withPassphrase("right")
