@@ -3,10 +3,9 @@
 // internal/cli; this only hands it the process's streams and arguments.
 //
 // For performance work, PLINTH_CPUPROFILE=FILE writes a Go CPU profile of
-// the run to FILE, and PLINTH_HEAPPROFILE=FILE a heap profile taken each
-// time the heap in use reaches a new peak (by a tenth), so that FILE ends
-// up holding the profile nearest the peak (read either with `go tool
-// pprof`). They are a developer's hooks, not user-facing settings, and are
+// the run to FILE, and PLINTH_HEAPPROFILE=FILE a heap profile of the
+// garbage collection that found the most live heap (read either with
+// `go tool pprof`). They are a developer's hooks, not user-facing settings, and are
 // not documented in docs/cli.md.
 package main
 
@@ -14,7 +13,7 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
 	"time"
 
@@ -50,9 +49,10 @@ func startCPUProfile(path string) func() {
 	}
 }
 
-// startHeapProfile, if path is set, polls the heap in use every 50 ms
-// and rewrites path with a heap profile whenever it has grown by a tenth
-// over the last one written. It returns the function that stops it.
+// startHeapProfile, if path is set, polls the garbage collector every
+// 50 ms and, after a collection that found more live heap than any
+// before it, rewrites path with a heap profile (whose in-use figures are
+// those of the last collection). It returns the function that stops it.
 func startHeapProfile(path string) func() {
 	if path == "" {
 		return func() {}
@@ -62,13 +62,16 @@ func startHeapProfile(path string) func() {
 		defer close(stopped)
 		tick := time.NewTicker(50 * time.Millisecond)
 		defer tick.Stop()
-		var written uint64
+		sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/gc/cycles/total:gc-cycles"}}
+		var peak, cycles uint64
 		for {
-			var m runtime.MemStats
-			runtime.ReadMemStats(&m)
-			if m.HeapInuse > written+written/10 {
-				written = m.HeapInuse
-				writeHeapProfile(path)
+			metrics.Read(sample)
+			if c := sample[1].Value.Uint64(); c != cycles {
+				cycles = c
+				if live := sample[0].Value.Uint64(); live > peak {
+					peak = live
+					writeHeapProfile(path)
+				}
 			}
 			select {
 			case <-done:
