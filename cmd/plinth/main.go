@@ -2,6 +2,9 @@
 // match the program in a project's plinth.yaml. All of it lives in
 // internal/cli; this only hands it the process's streams and arguments.
 //
+// The garbage collector keeps less headroom than Go's default (see
+// gcPercent) unless GOGC is set.
+//
 // For performance work, PLINTH_CPUPROFILE=FILE writes a Go CPU profile of
 // the run to FILE, and PLINTH_HEAPPROFILE=FILE a heap profile of the
 // garbage collection that found the most live heap (read either with
@@ -13,6 +16,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime/debug"
 	"runtime/metrics"
 	"runtime/pprof"
 	"time"
@@ -20,13 +24,33 @@ import (
 	"github.com/plinth-iac/plinth/internal/cli"
 )
 
+// gcPercent is the garbage collector's target when GOGC is not set: the
+// heap may grow to 1.5 times what is live, not Go's default of twice.
+// Plinth's heap is mostly the state and the program, live to the end of
+// the command, so the default's headroom was most of the peak memory of
+// a large stack. Measured on 100,000 built-in resources (2 cores, load
+// ~30): `up` 728 MB peak RSS and 21.6 s CPU with GOGC=100, 603 MB and
+// 23.6 s with 50; the no-change preview 808-821 MB and 6.3-6.4 s
+// against 620-629 MB and 7.3-7.5 s. A small command's heap stays within
+// the collector's 4 MB minimum either way.
+const gcPercent = 50
+
 func main() {
+	tuneGC(os.Getenv)
 	stop := startCPUProfile(os.Getenv("PLINTH_CPUPROFILE"))
 	stopHeap := startHeapProfile(os.Getenv("PLINTH_HEAPPROFILE"))
 	code := cli.Main(context.Background(), os.Args[1:], cli.System())
 	stopHeap()
 	stop()
 	os.Exit(code)
+}
+
+// tuneGC sets the collector's target to gcPercent unless the user chose
+// one with GOGC.
+func tuneGC(getenv func(string) string) {
+	if getenv("GOGC") == "" {
+		debug.SetGCPercent(gcPercent)
+	}
 }
 
 // startCPUProfile starts profiling into path, if set, and returns the
