@@ -43,6 +43,11 @@
 //	all        every scenario above, in that order (the default). A run
 //	           already made in the same invocation (scale's and backends'
 //	           10,000 on the file backend) is reported, not run again.
+//	passphrase n no-change previews of examples/quickstart (default 20)
+//	           with PLINTH_PASSPHRASE and with a key file, and of a copy
+//	           without its secret: the medians of wall and CPU time show
+//	           what deriving the stack's key adds to a command. Not part
+//	           of all.
 //
 // Every column is measured from outside the process, on Linux (see
 // measure_linux.go): wall time; its children's CPU (providers, language
@@ -94,7 +99,7 @@ import (
 
 func main() {
 	n := flag.Int("n", 0, "resources per scenario (default: each scenario's target size)")
-	scenario := flag.String("scenario", "all", "terraform, pulumi, plugin, scale, backends or all")
+	scenario := flag.String("scenario", "all", "terraform, pulumi, plugin, scale, backends, passphrase or all")
 	keep := flag.Bool("keep", false, "keep the work directory")
 	profile := flag.Bool("profile", false, "profile plinth's CPU in every create and print its top functions")
 	peers := flag.Bool("peers", true, "run the pulumi CLI in the pulumi scenario (false: plinth alone, for quick iterations)")
@@ -130,13 +135,13 @@ func run(scenario string, n int, keep bool, opt options) error {
 	h := &harness{ctx: context.Background(), work: work, n: n, profile: opt.profile, peers: opt.peers, runs: map[string]usages{}}
 	scenarios := map[string]func() error{
 		"terraform": h.terraform, "pulumi": h.pulumi, "plugin": h.plugin,
-		"scale": h.scale, "backends": h.backends,
+		"scale": h.scale, "backends": h.backends, "passphrase": h.passphrase,
 	}
 	names := []string{scenario}
 	if scenario == "all" {
 		names = order
 	} else if scenarios[scenario] == nil {
-		return fmt.Errorf("unknown scenario %q: use %s or all", scenario, strings.Join(order, ", "))
+		return fmt.Errorf("unknown scenario %q: use %s, passphrase or all", scenario, strings.Join(order, ", "))
 	}
 	fmt.Println("building plinth...")
 	if err := h.buildPlinth(); err != nil {

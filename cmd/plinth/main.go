@@ -2,25 +2,55 @@
 // match the program in a project's plinth.yaml. All of it lives in
 // internal/cli; this only hands it the process's streams and arguments.
 //
+// The garbage collector keeps less headroom than Go's default (see
+// gcPercent) unless GOGC is set.
+//
 // For performance work, PLINTH_CPUPROFILE=FILE writes a Go CPU profile of
-// the run to FILE (read it with `go tool pprof`). It is a developer's
-// hook, not a user-facing setting, and is not documented in docs/cli.md.
+// the run to FILE, and PLINTH_HEAPPROFILE=FILE a heap profile of the
+// garbage collection that found the most live heap (read either with
+// `go tool pprof`). They are a developer's hooks, not user-facing settings, and are
+// not documented in docs/cli.md.
 package main
 
 import (
 	"context"
 	"fmt"
 	"os"
+	"runtime/debug"
+	"runtime/metrics"
 	"runtime/pprof"
+	"time"
 
 	"github.com/plinth-iac/plinth/internal/cli"
 )
 
+// gcPercent is the garbage collector's target when GOGC is not set: the
+// heap may grow to 1.5 times what is live, not Go's default of twice.
+// Plinth's heap is mostly the state and the program, live to the end of
+// the command, so the default's headroom was most of the peak memory of
+// a large stack. Measured on 100,000 built-in resources (2 cores, load
+// ~30): `up` 728 MB peak RSS and 21.6 s CPU with GOGC=100, 603 MB and
+// 23.6 s with 50; the no-change preview 808-821 MB and 6.3-6.4 s
+// against 620-629 MB and 7.3-7.5 s. A small command's heap stays within
+// the collector's 4 MB minimum either way.
+const gcPercent = 50
+
 func main() {
+	tuneGC(os.Getenv)
 	stop := startCPUProfile(os.Getenv("PLINTH_CPUPROFILE"))
+	stopHeap := startHeapProfile(os.Getenv("PLINTH_HEAPPROFILE"))
 	code := cli.Main(context.Background(), os.Args[1:], cli.System())
+	stopHeap()
 	stop()
 	os.Exit(code)
+}
+
+// tuneGC sets the collector's target to gcPercent unless the user chose
+// one with GOGC.
+func tuneGC(getenv func(string) string) {
+	if getenv("GOGC") == "" {
+		debug.SetGCPercent(gcPercent)
+	}
 }
 
 // startCPUProfile starts profiling into path, if set, and returns the
@@ -40,5 +70,54 @@ func startCPUProfile(path string) func() {
 	return func() {
 		pprof.StopCPUProfile()
 		f.Close()
+	}
+}
+
+// startHeapProfile, if path is set, polls the garbage collector every
+// 50 ms and, after a collection that found more live heap than any
+// before it, rewrites path with a heap profile (whose in-use figures are
+// those of the last collection). It returns the function that stops it.
+func startHeapProfile(path string) func() {
+	if path == "" {
+		return func() {}
+	}
+	done, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		tick := time.NewTicker(50 * time.Millisecond)
+		defer tick.Stop()
+		sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/gc/cycles/total:gc-cycles"}}
+		var peak, cycles uint64
+		for {
+			metrics.Read(sample)
+			if c := sample[1].Value.Uint64(); c != cycles {
+				cycles = c
+				if live := sample[0].Value.Uint64(); live > peak {
+					peak = live
+					writeHeapProfile(path)
+				}
+			}
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-stopped
+	}
+}
+
+func writeHeapProfile(path string) {
+	f, err := os.Create(path)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "plinth: PLINTH_HEAPPROFILE: %v\n", err)
+		return
+	}
+	defer f.Close()
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		fmt.Fprintf(os.Stderr, "plinth: PLINTH_HEAPPROFILE: %v\n", err)
 	}
 }

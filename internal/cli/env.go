@@ -34,6 +34,10 @@ type Env struct {
 	// KDF is the cost of deriving a key from a new stack's passphrase;
 	// zero means the secrets package's default. Tests make it cheap.
 	KDF secrets.KDFParams
+	// OnDerive, if set, is called as each derivation of a key from a
+	// passphrase starts: tests count them and hold one back to show that
+	// a command does not wait for it.
+	OnDerive func()
 	// ReadPassword reads a line from the terminal without echoing it (the
 	// passphrase prompt); nil reads a line from Stdin.
 	ReadPassword func() (string, error)

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/plinth-iac/plinth/internal/display"
+	"github.com/plinth-iac/plinth/internal/secrets"
 )
 
 // Exit codes.
@@ -34,6 +35,10 @@ type app struct {
 	interrupted atomic.Bool
 	// closers close what the command opened (database connections).
 	closers []func()
+	// keys are the stacks' Crypters whose keys are derived in the
+	// background; the command fails if one of them was given a wrong
+	// passphrase (see checkKeys).
+	keys []*secrets.Crypter
 }
 
 // globals are the flags every command takes.
@@ -58,7 +63,7 @@ func Main(ctx context.Context, args []string, env Env) int {
 	root.SetIn(env.Stdin)
 	root.SetOut(env.Stdout)
 	root.SetErr(a.env.Stderr)
-	err := root.ExecuteContext(ctx)
+	err := a.checkKeys(root.ExecuteContext(ctx))
 	for _, c := range a.closers {
 		c()
 	}

@@ -77,7 +77,7 @@ func (a *app) preparePulumi(ctx context.Context, view display.View, ws *workspac
 	if err != nil {
 		return nil, display.Summarise("Cannot run the program", err)
 	}
-	c, err := ws.crypter(ctx)
+	c, err := ws.crypterInBackground(ctx)
 	if err != nil {
 		return nil, display.Summarise("Cannot open the stack's secrets", err)
 	}

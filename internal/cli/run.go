@@ -63,7 +63,7 @@ func (a *app) prepareFor(ctx context.Context, view display.View, runsProgram boo
 	if err != nil {
 		return nil, err
 	}
-	c, err := ws.crypter(ctx)
+	c, err := ws.crypterInBackground(ctx)
 	if err != nil {
 		return nil, display.Summarise("Cannot open the stack's secrets", err)
 	}

@@ -46,7 +46,7 @@ func (a *app) runStackOutput(ctx context.Context, f outputFlags, name string) er
 	if err != nil {
 		return err
 	}
-	c, err := ws.crypter(ctx)
+	c, err := ws.crypterInBackground(ctx)
 	if err != nil {
 		return err
 	}

@@ -131,12 +131,28 @@ func (w *workspace) stackExists(ctx context.Context, name string) (bool, error) 
 // is written there at once, so that a clone with the passphrase can open
 // the stack.
 func (w *workspace) crypter(ctx context.Context) (*secrets.Crypter, error) {
+	return w.openCrypter(ctx, false)
+}
+
+// crypterInBackground is crypter for the commands every run of plinth
+// uses (preview, up, destroy, refresh, import, stack output): the key of
+// a passphrase stack whose salt is committed is derived in the
+// background (argon2id's tenth of a second of CPU) while the command
+// reads the program and the state, evaluates and starts providers. The
+// command waits for it only to open or seal a secret, before it records
+// anything (openRecorded), and before it ends (checkKeys), so a wrong
+// passphrase still fails it with the same error.
+func (w *workspace) crypterInBackground(ctx context.Context) (*secrets.Crypter, error) {
+	return w.openCrypter(ctx, true)
+}
+
+func (w *workspace) openCrypter(ctx context.Context, background bool) (*secrets.Crypter, error) {
 	cf, err := w.configFile()
 	if err != nil {
 		return nil, err
 	}
 	had := cf.Salt()
-	c, err := w.crypterFor(ctx, cf, false)
+	c, err := w.crypterWith(ctx, cf, false, background)
 	if err != nil {
 		return nil, err
 	}
@@ -160,8 +176,15 @@ func (w *workspace) commitSalt(cf *stackConfig) {
 // readOnly nothing is created: a stack without a configuration is
 // secrets.ErrNotConfigured.
 func (w *workspace) crypterFor(ctx context.Context, cf *stackConfig, readOnly bool) (*secrets.Crypter, error) {
+	return w.crypterWith(ctx, cf, readOnly, false)
+}
+
+// crypterWith is crypterFor; with background the key may still be being
+// derived when it returns, and the app checks it before the command ends.
+func (w *workspace) crypterWith(ctx context.Context, cf *stackConfig, readOnly, background bool) (*secrets.Crypter, error) {
 	opts := secrets.Options{Passphrase: w.a.env.getenv(secrets.PassphraseEnv), KDF: w.a.env.KDF,
-		Salt: cf, ReadOnly: readOnly, Sealed: func() ([]string, error) { return w.sealedPlaces(ctx, cf) }}
+		Salt: cf, ReadOnly: readOnly, Sealed: func() ([]string, error) { return w.sealedPlaces(ctx, cf) },
+		Background: background, OnDerive: w.a.env.OnDerive}
 	c, warning, err := secrets.Open(ctx, w.backend, w.stack, opts)
 	if errors.Is(err, secrets.ErrPassphraseRequired) && w.a.env.StdinTerminal {
 		if opts.Passphrase, err = w.promptPassphrase(); err == nil {
@@ -174,7 +197,38 @@ func (w *workspace) crypterFor(ctx context.Context, cf *stackConfig, readOnly bo
 	if warning != "" {
 		fmt.Fprintln(w.a.env.Stderr, "note: "+warning)
 	}
+	if background {
+		w.a.keys = append(w.a.keys, c)
+	}
 	return c, nil
+}
+
+// checkKeys waits for the keys derived in the background and returns the
+// command's error err, unless one of them was given a wrong passphrase:
+// then that is the error, whatever the command did (a secret it could
+// not open may have failed it less clearly, or it needed none). So a
+// wrong passphrase never passes silently, and is reported as it was when
+// the key was derived before the command began.
+func (a *app) checkKeys(err error) error {
+	for _, c := range a.keys {
+		if kerr := c.Verify(); kerr != nil {
+			return secretsError(kerr)
+		}
+	}
+	return err
+}
+
+// verifyKey waits for c's key, if it is being derived in the background,
+// and returns the error of a wrong passphrase: a command calls it before
+// it records anything, since a value sealed with the wrong key could
+// never be opened again.
+func verifyKey(c state.Crypter) error {
+	if sc, ok := c.(*secrets.Crypter); ok && sc != nil {
+		if err := sc.Verify(); err != nil {
+			return secretsError(err)
+		}
+	}
+	return nil
 }
 
 // promptPassphrase asks for the stack's passphrase on the terminal, as
@@ -258,6 +312,9 @@ func (w *workspace) open(ctx context.Context, c state.Crypter, command string) (
 // openRecorded locks the stack for an operation that the update history
 // records as kind ("" records nothing).
 func (w *workspace) openRecorded(ctx context.Context, c state.Crypter, command, kind string) (*state.Session, error) {
+	if err := verifyKey(c); err != nil {
+		return nil, err
+	}
 	opts := state.OpenOptions{Crypter: c, Command: command, Verify: true, Warn: w.warnState, LockWait: w.lockWait()}
 	if kind != "" {
 		opts.History = state.NewOperation(kind, Version)

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/provider"
@@ -14,21 +15,28 @@ import (
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
-// flatProgram registers n independent resources at once, without a
-// goroutine per resource, as the YAML evaluator does.
+// flatProgram registers n independent resources without a goroutine per
+// resource and with at most maxPending of them waiting for their
+// callbacks, as the YAML evaluator does.
 type flatProgram int
+
+// maxPending is the YAML evaluator's bound on pending registrations.
+const maxPending = 4096
 
 func (n flatProgram) Run(_ context.Context, mon engine.Monitor) error {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var first error
+	slots := make(chan struct{}, maxPending)
 	wg.Add(int(n))
 	for i := range int(n) {
 		reg := engine.Registration{
 			Type: "pkg:index:Thing", Name: fmt.Sprintf("r%d", i), Custom: true,
 			Inputs: resource.Object{"index": resource.NewNumber(float64(i)), "name": resource.NewString("thing")},
 		}
+		slots <- struct{}{}
 		mon.Register(reg, func(_ engine.Registered, err error) {
+			<-slots
 			if err != nil {
 				mu.Lock()
 				first = err
@@ -41,6 +49,17 @@ func (n flatProgram) Run(_ context.Context, mon engine.Monitor) error {
 	return first
 }
 
+// scaleSizes are the stack sizes the scale benchmarks run: the cost per
+// resource (ns/resource, heap-B/resource, alloc-B/resource) should stay
+// flat from one to the next. The largest needs a few GB of memory and
+// disk; -short leaves it out.
+func scaleSizes() []int {
+	if testing.Short() {
+		return []int{10000, 100000}
+	}
+	return []int{10000, 100000, 1000000}
+}
+
 func noopSource() *source {
 	return &source{fakes: map[string]*provider.Fake{"pkg": {}}, instances: map[string]int{}}
 }
@@ -48,32 +67,43 @@ func noopSource() *source {
 // BenchmarkUpdateCreates creates n resources with a no-op in-process
 // provider, journaling every step to the file backend and compacting at the
 // end: the whole cost of a first `plinth up` but for the program's parse.
+// It reports, per resource, the time, the heap the update leaves live
+// (the state it holds) and the bytes it allocated.
+//
+//	go test -run '^$' -bench UpdateCreates -benchtime 1x ./internal/engine
 func BenchmarkUpdateCreates(b *testing.B) {
-	for _, n := range []int{1000, 10000, 100000} {
+	for _, n := range scaleSizes() {
 		b.Run(fmt.Sprintf("resources=%d", n), func(b *testing.B) {
 			ctx := context.Background()
-			var heapPerResource float64
+			var heapPerResource, allocPerResource float64
+			var cpu time.Duration
 			for b.Loop() {
 				backend := file.New(b.TempDir())
 				s, err := state.Open(ctx, backend, "dev", state.OpenOptions{})
 				if err != nil {
 					b.Fatal(err)
 				}
-				before := heapInUse()
+				before, allocBefore := memNow()
+				cpuBefore := cpuTime()
 				opts := engine.Options{Stack: "dev", Project: "bench", Providers: noopSource(), Journal: s}
 				res, err := engine.Update(ctx, flatProgram(n), s.Base(), opts)
 				if err != nil || res.Counts[engine.OpCreate] != n {
 					b.Fatalf("update: %v, counts %v", err, res.Counts)
 				}
 				b.StopTimer()
-				heapPerResource = float64(heapInUse()-before) / float64(n)
+				cpu += cpuTime() - cpuBefore
+				after, allocAfter := memNow()
+				heapPerResource = float64(after-before) / float64(n)
+				allocPerResource = float64(allocAfter-allocBefore) / float64(n)
 				b.StartTimer()
 				if err := s.Close(ctx); err != nil {
 					b.Fatal(err)
 				}
 			}
 			b.ReportMetric(heapPerResource, "heap-B/resource")
+			b.ReportMetric(allocPerResource, "alloc-B/resource")
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/resource")
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/float64(n), "cpu-ns/resource")
 		})
 	}
 }
@@ -81,7 +111,7 @@ func BenchmarkUpdateCreates(b *testing.B) {
 // BenchmarkPreviewNoChanges previews n unchanged resources: load the
 // state, run the program, Check and Diff each resource.
 func BenchmarkPreviewNoChanges(b *testing.B) {
-	for _, n := range []int{1000, 10000, 100000} {
+	for _, n := range scaleSizes() {
 		b.Run(fmt.Sprintf("resources=%d", n), func(b *testing.B) {
 			ctx := context.Background()
 			backend := file.New(b.TempDir())
@@ -96,6 +126,7 @@ func BenchmarkPreviewNoChanges(b *testing.B) {
 			if err := s.Close(ctx); err != nil {
 				b.Fatal(err)
 			}
+			start := cpuTime()
 			for b.Loop() {
 				snap, err := state.Load(ctx, backend, "dev", state.OpenOptions{})
 				if err != nil {
@@ -107,15 +138,18 @@ func BenchmarkPreviewNoChanges(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/resource")
+			b.ReportMetric(float64((cpuTime()-start).Nanoseconds())/float64(b.N)/float64(n), "cpu-ns/resource")
 		})
 	}
 }
 
-func heapInUse() uint64 {
+// memNow collects garbage and returns the live heap and the bytes
+// allocated so far.
+func memNow() (live, allocated uint64) {
 	runtime.GC()
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
-	return m.HeapAlloc
+	return m.HeapAlloc, m.TotalAlloc
 }
 
 // pairsProgram registers n resources a<i> and n resources b<i> that

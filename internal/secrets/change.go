@@ -55,7 +55,7 @@ func BeginChange(ctx context.Context, store ConfigStore, stack string, opts Opti
 	if err := checkTarget(stack, cur, target, newPassphrase); err != nil {
 		return nil, err
 	}
-	next, nc, _, err := newConfig(stack, Options{Passphrase: newPassphrase, KDF: opts.KDF})
+	next, nc, _, err := newConfig(stack, Options{Passphrase: newPassphrase, KDF: opts.KDF, OnDerive: opts.OnDerive})
 	if err != nil {
 		return nil, err
 	}
@@ -125,18 +125,29 @@ func writeConfig(ctx context.Context, store ConfigStore, stack string, cfg *conf
 	return nil
 }
 
-// withPending adds the keys of a change in progress to c: values sealed
-// with either open, and new values are sealed with the next key.
-func withPending(ctx context.Context, store ConfigStore, stack string, opts Options, c *Crypter) *Crypter {
+// pendingConfig returns the stored configuration if it records a change
+// of provider in progress, else nil. It reads without deriving anything,
+// so that the derivation can run later, in the background.
+func pendingConfig(ctx context.Context, store ConfigStore, stack string) *config {
 	data, err := store.ReadSecretsConfig(ctx, stack)
 	if err != nil {
-		return c
+		return nil
 	}
 	var cfg config
 	if json.Unmarshal(data, &cfg) != nil || cfg.Next == nil {
+		return nil
+	}
+	return &cfg
+}
+
+// withPending adds the keys of a change in progress (cfg, from
+// pendingConfig; nil if none) to c: values sealed with either open, and
+// new values are sealed with the next key.
+func withPending(stack string, cfg *config, opts Options, c *Crypter) *Crypter {
+	if cfg == nil {
 		return c
 	}
-	cur := cfg
+	cur := *cfg
 	cur.Next = nil
 	if old, _, err := open(stack, &cur, opts); err == nil {
 		c = c.with(old)
@@ -151,7 +162,7 @@ func withPending(ctx context.Context, store ConfigStore, stack string, opts Opti
 // it recorded (values may already be sealed with it).
 func resumeChange(_ context.Context, store ConfigStore, stack string, cur *config, old *Crypter, opts Options) (*Change, error) {
 	next := cur.Next
-	nc, _, err := open(stack, next, Options{Passphrase: opts.Passphrase})
+	nc, _, err := open(stack, next, Options{Passphrase: opts.Passphrase, OnDerive: opts.OnDerive})
 	if err != nil {
 		return nil, fmt.Errorf("finishing the interrupted change of provider of stack %s: %w", stack, err)
 	}

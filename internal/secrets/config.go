@@ -62,6 +62,17 @@ type Options struct {
 	// ReadOnly makes Open fail with ErrNotConfigured rather than create a
 	// configuration (`config get` must not write a new salt).
 	ReadOnly bool
+	// Background makes Open return at once for a passphrase stack whose
+	// salt is committed (the case of every command after the first):
+	// the key is derived in a goroutine while the caller goes on, and
+	// the Crypter's Seal, Open and Verify wait for it. A wrong passphrase
+	// is then reported by the first of them, with the error Open would
+	// have returned, and nothing can be sealed with the wrong key.
+	Background bool
+	// OnDerive, if set, is called as each derivation of a key from a
+	// passphrase starts, in the goroutine that runs it: a test hook that
+	// counts derivations or holds one back.
+	OnDerive func()
 }
 
 // SaltStore holds the salt line committed with a stack's config.
@@ -113,11 +124,22 @@ func Open(ctx context.Context, store ConfigStore, stack string, opts Options) (c
 		if err != nil {
 			return nil, "", fmt.Errorf("the encryptionsalt in %s is damaged (%v); restore the line from version control", opts.Salt.Where(), err)
 		}
-		c, w, err := openPassphrase(stack, p, opts.Passphrase)
-		if err != nil {
-			return nil, "", err
+		if opts.Passphrase == "" {
+			return nil, "", passphraseRequired(stack)
 		}
-		return withPending(ctx, store, stack, opts, c), w, nil
+		pending := pendingConfig(ctx, store, stack)
+		derive := func() (*Crypter, error) {
+			c, _, err := openPassphrase(stack, p, opts)
+			if err != nil {
+				return nil, err
+			}
+			return withPending(stack, pending, opts, c), nil
+		}
+		if opts.Background {
+			return deriveLater(derive), "", nil
+		}
+		c, err := derive()
+		return c, "", err
 	}
 	data, err := store.ReadSecretsConfig(ctx, stack)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -156,16 +178,20 @@ func open(stack string, cfg *config, opts Options) (*Crypter, string, error) {
 		}
 		return c, warning, nil
 	case cfg.Passphrase != nil:
-		return openPassphrase(stack, cfg.Passphrase, opts.Passphrase)
+		return openPassphrase(stack, cfg.Passphrase, opts)
 	}
 	return nil, "", fmt.Errorf("the secrets configuration of stack %s holds neither a key nor a passphrase salt; restore it from a backup", stack)
 }
 
-func openPassphrase(stack string, p *passphraseConfig, passphrase string) (*Crypter, string, error) {
-	if passphrase == "" {
-		return nil, "", fmt.Errorf("%w: the secrets of stack %s are protected by a passphrase: set %s to it", ErrPassphraseRequired, stack, PassphraseEnv)
+func passphraseRequired(stack string) error {
+	return fmt.Errorf("%w: the secrets of stack %s are protected by a passphrase: set %s to it", ErrPassphraseRequired, stack, PassphraseEnv)
+}
+
+func openPassphrase(stack string, p *passphraseConfig, opts Options) (*Crypter, string, error) {
+	if opts.Passphrase == "" {
+		return nil, "", passphraseRequired(stack)
 	}
-	c, err := NewCrypter(deriveKey(passphrase, p.Salt, p.KDF))
+	c, err := NewCrypter(opts.deriveKey(p.Salt, p.KDF))
 	if err != nil {
 		return nil, "", err
 	}
@@ -176,8 +202,13 @@ func openPassphrase(stack string, p *passphraseConfig, passphrase string) (*Cryp
 	return c, "", nil
 }
 
-func deriveKey(passphrase string, salt []byte, p KDFParams) []byte {
-	return argon2.IDKey([]byte(passphrase), salt, p.Time, p.Memory, p.Threads, KeySize)
+// deriveKey derives the key of opts.Passphrase with argon2id: the one
+// expensive step of opening a stack's secrets.
+func (opts Options) deriveKey(salt []byte, p KDFParams) []byte {
+	if opts.OnDerive != nil {
+		opts.OnDerive()
+	}
+	return argon2.IDKey([]byte(opts.Passphrase), salt, p.Time, p.Memory, p.Threads, KeySize)
 }
 
 func create(ctx context.Context, store ConfigStore, stack string, opts Options) (*Crypter, string, error) {
@@ -218,7 +249,7 @@ func newConfig(stack string, opts Options) (*config, *Crypter, string, error) {
 		kdf = DefaultKDF
 	}
 	p := &passphraseConfig{Salt: randomBytes(16), KDF: kdf}
-	c, err := NewCrypter(deriveKey(opts.Passphrase, p.Salt, kdf))
+	c, err := NewCrypter(opts.deriveKey(p.Salt, kdf))
 	if err != nil {
 		return nil, nil, "", err
 	}

@@ -26,10 +26,54 @@ type Crypter struct {
 	// older open values sealed with earlier keys while a change of
 	// provider is in progress; Seal never uses them.
 	older []cipher.AEAD
+	// later, if set, is the key still being derived in the background
+	// (Options.Background): every method waits for it and then uses the
+	// Crypter it made, or fails with its error.
+	later *derivation
+}
+
+// derivation is a key being derived in a goroutine.
+type derivation struct {
+	done chan struct{}
+	c    *Crypter
+	err  error
+}
+
+// deriveLater starts derive in a goroutine and returns a Crypter that
+// waits for it.
+func deriveLater(derive func() (*Crypter, error)) *Crypter {
+	d := &derivation{done: make(chan struct{})}
+	go func() {
+		defer close(d.done)
+		d.c, d.err = derive()
+	}()
+	return &Crypter{later: d}
+}
+
+// ready returns the Crypter to use: c itself, or, once it is derived,
+// the one c was waiting for.
+func (c *Crypter) ready() (*Crypter, error) {
+	if c.later == nil {
+		return c, nil
+	}
+	<-c.later.done
+	return c.later.c, c.later.err
+}
+
+// Verify waits until the key is derived and returns the error opening
+// the stack's secrets would have: ErrWrongPassphrase (wrapped) when the
+// passphrase is wrong. A command that records anything calls it first,
+// and one that never seals or opens a secret calls it before it ends, so
+// that a wrong passphrase never passes silently.
+func (c *Crypter) Verify() error {
+	_, err := c.ready()
+	return err
 }
 
 // with returns a Crypter that seals with c and opens with c or o.
 func (c *Crypter) with(o *Crypter) *Crypter {
+	// Only Open's synchronous paths combine Crypters, so neither is one
+	// still waiting for its key (later is nil).
 	out := &Crypter{aead: c.aead, older: append(append([]cipher.AEAD{}, c.older...), o.aead)}
 	out.older = append(out.older, o.older...)
 	return out
@@ -54,12 +98,20 @@ func NewCrypter(key []byte) (*Crypter, error) {
 // Seal encrypts plaintext under a fresh random nonce and returns it as
 // text: "v1:" and the base64 of nonce, ciphertext and tag.
 func (c *Crypter) Seal(plaintext []byte) (string, error) {
+	c, err := c.ready()
+	if err != nil {
+		return "", err
+	}
 	sealed := c.aead.Seal(nil, nil, plaintext, nil)
 	return sealPrefix + base64.RawStdEncoding.EncodeToString(sealed), nil
 }
 
 // Open decrypts what Seal returned.
 func (c *Crypter) Open(ciphertext string) ([]byte, error) {
+	c, err := c.ready()
+	if err != nil {
+		return nil, err
+	}
 	body, ok := strings.CutPrefix(ciphertext, sealPrefix)
 	if !ok {
 		return nil, fmt.Errorf("unsupported ciphertext format (want the prefix %q)", sealPrefix)

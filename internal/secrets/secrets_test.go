@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -173,5 +175,120 @@ func TestSealUsesFreshNoncesAndDetectsTampering(t *testing.T) {
 	got, err := c.Open(a)
 	if diff := cmp.Diff("same", string(got)); diff != "" || err != nil {
 		t.Errorf("Open (-want +got):\n%s %v", diff, err)
+	}
+}
+
+// saltLine is a SaltStore holding a committed encryptionsalt line.
+type saltLine struct{ line string }
+
+func (s *saltLine) Salt() string        { return s.line }
+func (s *saltLine) SetSalt(line string) { s.line = line }
+func (s *saltLine) Where() string       { return "plinth.dev.yaml" }
+
+// gate is an OnDerive hook that counts derivations and holds each one
+// back until it is opened. A derivation someone waits for before opening
+// the gate would never end: after a generous bound it goes on and the
+// gate records that it was stuck.
+type gate struct {
+	mu      sync.Mutex
+	started int
+	stuck   bool
+	open    chan struct{}
+}
+
+func newGate() *gate { return &gate{open: make(chan struct{})} }
+
+func (g *gate) hook() {
+	g.mu.Lock()
+	g.started++
+	g.mu.Unlock()
+	select {
+	case <-g.open:
+	case <-time.After(5 * time.Second):
+		g.mu.Lock()
+		g.stuck = true
+		g.mu.Unlock()
+	}
+}
+
+func (g *gate) count() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.started
+}
+
+func (g *gate) wasStuck() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.stuck
+}
+
+// TestBackgroundDerivation: with Background, Open returns while the key
+// is still being derived (the gate holds the derivation back, so an Open
+// that waited would never return); the key is derived once however many
+// calls need it; and a wrong passphrase fails Verify, Seal and Open with
+// exactly the error a synchronous Open gives, sealing nothing.
+func TestBackgroundDerivation(t *testing.T) {
+	ctx := context.Background()
+	store := &memStore{}
+	salt := &saltLine{}
+	first, _, err := Open(ctx, store, "dev", Options{Passphrase: "right", KDF: cheap, Salt: salt})
+	if err != nil || salt.line == "" {
+		t.Fatalf("creating the stack: %v, salt %q", err, salt.line)
+	}
+	sealed, _ := first.Seal([]byte("s3cret"))
+	_, _, wantWrong := Open(ctx, store, "dev", Options{Passphrase: "wrong", Salt: salt})
+	if !errors.Is(wantWrong, ErrWrongPassphrase) {
+		t.Fatalf("a synchronous Open with the wrong passphrase: %v", wantWrong)
+	}
+	tests := map[string]struct {
+		passphrase string
+		want       error
+	}{
+		"right": {"right", nil},
+		"wrong": {"wrong", wantWrong},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			g := newGate()
+			c, _, err := Open(ctx, store, "dev", Options{Passphrase: tc.passphrase, Salt: salt, Background: true, OnDerive: g.hook})
+			if err != nil {
+				t.Fatalf("Open: %v", err)
+			}
+			close(g.open)
+			if g.wasStuck() {
+				t.Fatal("Open waited for the derivation it was to leave in the background")
+			}
+			errs := []error{c.Verify()}
+			_, err = c.Seal([]byte("new"))
+			errs = append(errs, err)
+			plain, err := c.Open(sealed)
+			errs = append(errs, err, c.Verify())
+			for i, err := range errs {
+				if diff := cmp.Diff(fmt.Sprint(tc.want), fmt.Sprint(err)); diff != "" {
+					t.Errorf("call %d error (-want +got):\n%s", i, diff)
+				}
+			}
+			if tc.want == nil && string(plain) != "s3cret" {
+				t.Errorf("Open = %q, want the secret", plain)
+			}
+			if g.count() != 1 {
+				t.Errorf("the key was derived %d times, want once", g.count())
+			}
+		})
+	}
+}
+
+// TestBackgroundMissingPassphraseFailsAtOnce: no passphrase needs no
+// derivation to find out: Open says so itself, as without Background.
+func TestBackgroundMissingPassphraseFailsAtOnce(t *testing.T) {
+	ctx := context.Background()
+	store, salt := &memStore{}, &saltLine{}
+	if _, _, err := Open(ctx, store, "dev", Options{Passphrase: "right", KDF: cheap, Salt: salt}); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := Open(ctx, store, "dev", Options{Salt: salt, Background: true})
+	if !errors.Is(err, ErrPassphraseRequired) {
+		t.Errorf("Open without a passphrase = %v, want ErrPassphraseRequired", err)
 	}
 }

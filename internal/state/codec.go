@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
 	"time"
 
@@ -363,7 +364,8 @@ type decodedSnapshot struct {
 // was repaired by hand).
 func decodeSnapshot(data []byte, c Crypter, strict bool) (decodedSnapshot, error) {
 	var d decodedSnapshot
-	var doc snapshotJSON
+	list := &resourceList{data: data, c: c}
+	doc := snapshotHeader{Resources: list}
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return d, DescribeJSONError(data, err)
 	}
@@ -385,7 +387,7 @@ func decodeSnapshot(data []byte, c Crypter, strict bool) (decodedSnapshot, error
 		d.badChecksum = err
 	}
 	d.legacy = doc.Version == 1 && d.badChecksum == nil
-	snap, err := doc.decode(c)
+	snap, err := doc.decode(list, c)
 	if err != nil {
 		return d, err
 	}
@@ -396,16 +398,44 @@ func decodeSnapshot(data []byte, c Crypter, strict bool) (decodedSnapshot, error
 // mark is the stored snapshot's mark.
 func (d decodedSnapshot) mark() Mark { return Mark{Lineage: d.lineage, Serial: d.serial, Seq: d.seq} }
 
-func (doc *snapshotJSON) decode(c Crypter) (*Snapshot, error) {
-	s := &Snapshot{Resources: make([]*Resource, len(doc.Resources))}
-	for i, rj := range doc.Resources {
-		r, err := rj.decode(c)
-		if err != nil {
-			return nil, fmt.Errorf("resource %d: %w", i, err)
-		}
-		s.Resources[i] = r
+// snapshotHeader is snapshotJSON as a stored snapshot is decoded: its
+// resources go one at a time straight into Resources (resourceList).
+// Decoding them all into resourceJSONs first held a second form of the
+// whole state: about 0.5 KB a resource at the peak of a 100,000-resource
+// preview.
+type snapshotHeader struct {
+	snapshotJSON
+	Resources *resourceList `json:"resources"`
+}
+
+// resourceList decodes a snapshot's resources list as encoding/json
+// meets it. A failure is kept, not returned, so that the snapshot's
+// version and checksum are judged first, as when the list was decoded
+// after the rest.
+type resourceList struct {
+	data []byte // the whole snapshot, to place errors in
+	c    Crypter
+	out  []*Resource
+	err  error
+}
+
+// UnmarshalJSON implements json.Unmarshaler. span is a slice of data
+// (encoding/json hands an Unmarshaler a slice of its input), already
+// checked to be valid JSON.
+func (l *resourceList) UnmarshalJSON(span []byte) error {
+	l.out, l.err = decodeResources(l.data, span, l.c)
+	return nil
+}
+
+func (doc *snapshotHeader) decode(list *resourceList, c Crypter) (*Snapshot, error) {
+	if list.err != nil {
+		return nil, list.err
 	}
 	var err error
+	s := &Snapshot{Resources: list.out}
+	if s.Resources == nil {
+		s.Resources = []*Resource{}
+	}
 	if s.Outputs, err = decodeObject(doc.Outputs, c); err != nil {
 		return nil, fmt.Errorf("stack outputs: %w", err)
 	}
@@ -421,6 +451,77 @@ func (doc *snapshotJSON) decode(c Crypter) (*Snapshot, error) {
 		s.Pending = append(s.Pending, PendingOperation{Op: pj.Op, Resource: r, Started: timeOf(pj.Started)})
 	}
 	return s, nil
+}
+
+// decodeResources decodes a snapshot's resources list, the span of data
+// that is its JSON array, one resource at a time, each straight into a
+// Resource. The strings every resource of a stack repeats (type,
+// provider, parent) are shared.
+func decodeResources(data, span []byte, c Crypter) ([]*Resource, error) {
+	out := []*Resource{}
+	if len(span) == 0 {
+		return out, nil
+	}
+	if span[0] != '[' && span[0] != 'n' {
+		return nil, DescribeJSONError(data, &json.UnmarshalTypeError{Value: jsonKind(span[0]), Type: reflect.TypeFor[[]*resourceJSON](),
+			Offset: int64(cap(data) - cap(span)), Field: "resources"})
+	}
+	dec := json.NewDecoder(bytes.NewReader(span))
+	if tok, err := dec.Token(); err != nil || tok == nil {
+		return out, err // null
+	}
+	shared := map[string]string{}
+	for i := 0; dec.More(); i++ {
+		var rj resourceJSON
+		if err := dec.Decode(&rj); err != nil {
+			return nil, DescribeJSONError(data, atSpan(data, span, err))
+		}
+		rj.Type, rj.Provider, rj.Parent = share(shared, rj.Type), share(shared, rj.Provider), resource.URN(share(shared, string(rj.Parent)))
+		r, err := rj.decode(c)
+		if err != nil {
+			return nil, fmt.Errorf("resource %d: %w", i, err)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// jsonKind names the kind of JSON value that starts with c, as
+// encoding/json's type errors do.
+func jsonKind(c byte) string {
+	switch c {
+	case '{':
+		return "object"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "bool"
+	}
+	return "number"
+}
+
+// share returns the copy of s that seen holds, adding s if it has none.
+func share(seen map[string]string, s string) string {
+	if s == "" {
+		return s
+	}
+	if t, ok := seen[s]; ok {
+		return t
+	}
+	seen[s] = s
+	return s
+}
+
+// atSpan moves the offset of a type error found in span, a slice of
+// data, to where it is in data, so that DescribeJSONError places it.
+func atSpan(data, span []byte, err error) error {
+	var typ *json.UnmarshalTypeError
+	if errors.As(err, &typ) {
+		moved := *typ
+		moved.Offset += int64(cap(data) - cap(span))
+		return &moved
+	}
+	return err
 }
 
 func checkVersion(v, latest int) error {

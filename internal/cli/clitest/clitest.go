@@ -46,6 +46,9 @@ type Options struct {
 	Now func() time.Time
 	// Rewrite adjusts engine events before they are shown.
 	Rewrite func(*engine.Event)
+	// OnDerive, if set, is called as each derivation of a key from a
+	// passphrase starts (cli.Env's OnDerive).
+	OnDerive func()
 	// Progress, if set, receives a copy of standard output as it is
 	// written, so a test can wait for a step to start.
 	Progress io.Writer
@@ -72,10 +75,11 @@ func Run(t testing.TB, dir string, opts Options, args ...string) Result {
 	env := cli.Env{
 		Stdin: strings.NewReader(opts.Stdin), Stdout: &stdout, Stderr: &stderr,
 		StdinTerminal: opts.StdinTerminal, StdoutTerminal: opts.StdoutTerminal,
-		Getenv:  func(k string) string { return opts.Env[k] },
-		Now:     opts.Now,
-		KDF:     CheapKDF,
-		Rewrite: opts.Rewrite,
+		Getenv:   func(k string) string { return opts.Env[k] },
+		Now:      opts.Now,
+		KDF:      CheapKDF,
+		Rewrite:  opts.Rewrite,
+		OnDerive: opts.OnDerive,
 	}
 	if opts.Interrupts != nil {
 		env.Interrupts = func() (<-chan os.Signal, func()) { return opts.Interrupts, func() {} }

@@ -2,10 +2,13 @@ package yaml
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 	"weak"
 
 	"github.com/google/go-cmp/cmp"
@@ -165,5 +168,56 @@ resources:
 	}
 	if !reflect.ValueOf(*noOptions).IsZero() {
 		t.Errorf("noOptions was written to: %+v; parse options into a resource's own resourceOptions", *noOptions)
+	}
+}
+
+// TestPendingRegistrationsAreBounded: the evaluator sends the engine at
+// most maxPending registrations it has not heard back from, so the
+// engine's queue does not hold the inputs of every independent resource
+// of a big program at once; the rest follow as callbacks come back, and
+// every resource is registered in the end.
+func TestPendingRegistrationsAreBounded(t *testing.T) {
+	const total, limit = 10, 3
+	var b strings.Builder
+	b.WriteString("name: mem\nresources:\n")
+	for i := range total {
+		fmt.Fprintf(&b, "  r%d: { type: pkg:index:Thing, properties: { n: %d } }\n", i, i)
+	}
+	ev, err := mustParse(t, b.String()).Program(nil, program.Options{})
+	if err != nil {
+		t.Fatalf("program: %v", err)
+	}
+	ev.maxPending = limit
+	mon := &fakeMonitor{hold: true, registered: make(chan string)}
+	ran := make(chan error, 1)
+	go func() { ran <- ev.Run(context.Background(), mon) }()
+	var held []string
+	for range limit {
+		held = append(held, <-mon.registered)
+	}
+	select {
+	case name := <-mon.registered:
+		t.Fatalf("%s was registered while %d registrations were pending (%v); at most %d may be", name, limit, held, limit)
+	case <-time.After(100 * time.Millisecond):
+	}
+	for count := limit; len(held) > 0; {
+		mon.release(held[0])
+		held = held[1:]
+		if count == total {
+			continue
+		}
+		select {
+		case name := <-mon.registered:
+			held = append(held, name)
+			count++
+		case err := <-ran:
+			t.Fatalf("the run ended after %d of %d registrations: %v", count, total, err)
+		}
+	}
+	if err := <-ran; err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	if len(mon.regs) != total {
+		t.Errorf("%d resources registered, want %d", len(mon.regs), total)
 	}
 }

@@ -1,6 +1,7 @@
 package yaml
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -25,7 +26,18 @@ type Evaluator struct {
 	p      *Project
 	config map[string]resource.Value
 	opts   program.Options
+	// maxPending bounds the registrations sent to the engine whose
+	// callbacks have not come back (defaultMaxPending when 0).
+	maxPending int
 }
+
+// defaultMaxPending is how many registrations the evaluator lets the
+// engine hold at once. The engine runs at most its Parallel steps at a
+// time (16 a core by default) and queues the rest, each queued
+// registration holding its inputs; a program of 100,000 independent
+// resources registered all at once kept about 0.4 KB a resource queued
+// at the peak. A few thousand keep every worker busy.
+const defaultMaxPending = 4096
 
 var _ engine.Program = (*Evaluator)(nil)
 
@@ -56,6 +68,7 @@ func (ev *Evaluator) Run(ctx context.Context, mon engine.Monitor) error {
 		state:   make([]nodeState, len(ev.p.nodes)),
 		waiting: make([]int, len(ev.p.nodes)),
 		wake:    make(chan struct{}, 1),
+		pending: make(chan struct{}, cmp.Or(ev.maxPending, defaultMaxPending)),
 	}
 	if err := r.checkSchemas(); err != nil {
 		return err
@@ -77,6 +90,10 @@ type run struct {
 	mon   engine.Monitor
 	fns   map[string]builtin
 	state []nodeState // a node's entry is written once, when it settles
+	// pending holds a token for each registration the engine has not
+	// called back yet; register waits for room (see defaultMaxPending).
+	// Callbacks never wait for it, so the engine always makes progress.
+	pending chan struct{}
 
 	mu      sync.Mutex
 	waiting []int    // unsettled dependencies per node
@@ -215,7 +232,14 @@ func (r *run) register(i int) {
 	if d.component {
 		componentInputs = reg.Inputs
 	}
+	select {
+	case r.pending <- struct{}{}:
+	case <-r.ctx.Done():
+		r.settle(i, nodeState{failed: true}, nil)
+		return
+	}
 	r.mon.Register(reg, func(res engine.Registered, err error) {
+		<-r.pending
 		if err != nil {
 			r.settle(i, nodeState{failed: true}, r.resourceError(d, "Resource failed", fmt.Sprintf("The %s %q failed: %s.", d.token, d.name, err), err))
 			return

@@ -236,3 +236,35 @@ func TestUnreadableLockIsUnknownHolder(t *testing.T) {
 		t.Fatalf("error = %v, want a LockedError naming an unknown process", err)
 	}
 }
+
+// TestFramesAllocateOnce: a batch of journal records is framed into one
+// buffer of its exact size, not grown record by record.
+func TestFramesAllocateOnce(t *testing.T) {
+	records := [][]byte{[]byte(`{"seq":1}`), make([]byte, 3000), []byte(`{"seq":3}`)}
+	records[1][0] = '{'
+	var got []byte
+	allocs := testing.AllocsPerRun(10, func() {
+		var err error
+		if got, err = frames(records); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 1 {
+		t.Errorf("framing %d records took %v allocations, want 1", len(records), allocs)
+	}
+	if want := 3*headerSize + 9 + 3000 + 9; len(got) != want || cap(got) != want {
+		t.Errorf("framed %d bytes in a buffer of %d, want %d in %d", len(got), cap(got), want, want)
+	}
+	var parsed [][]byte
+	for off := 0; off < len(got); {
+		payload, size, ok := parseFrame(got[off:])
+		if !ok {
+			t.Fatalf("no valid record at byte %d", off)
+		}
+		parsed = append(parsed, payload)
+		off += size
+	}
+	if diff := cmp.Diff(records, parsed); diff != "" {
+		t.Errorf("records read back (-want +got):\n%s", diff)
+	}
+}

@@ -28,11 +28,11 @@ const (
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 func appendFrame(b, payload []byte) []byte {
-	var h [headerSize]byte
-	binary.BigEndian.PutUint32(h[:4], uint32(len(payload)))
-	crc := crc32.Update(crc32.Checksum(h[:4], castagnoli), castagnoli, payload)
-	binary.BigEndian.PutUint32(h[4:], crc)
-	return append(append(b, h[:]...), payload...)
+	at := len(b)
+	b = binary.BigEndian.AppendUint32(b, uint32(len(payload)))
+	crc := crc32.Update(crc32.Checksum(b[at:at+4], castagnoli), castagnoli, payload)
+	b = binary.BigEndian.AppendUint32(b, crc)
+	return append(b, payload...)
 }
 
 // parseFrame returns the payload of the record at the start of b and the
@@ -109,18 +109,34 @@ func framesFrom(data []byte, off int) [][]byte {
 	return out
 }
 
+// frames returns the records framed one after another, in one
+// allocation of their exact size: growing the buffer by appending cost a
+// batch of journal records about twice its size in garbage (a quarter of
+// what a 10,000-resource update allocated).
+func frames(records [][]byte) ([]byte, error) {
+	size := 0
+	for _, r := range records {
+		if len(r) == 0 || len(r) > maxRecord {
+			return nil, fmt.Errorf("a record of %d bytes cannot be stored", len(r))
+		}
+		size += headerSize + len(r)
+	}
+	buf := make([]byte, 0, size)
+	for _, r := range records {
+		buf = appendFrame(buf, r)
+	}
+	return buf, nil
+}
+
 // AppendJournal appends the records with one write and one sync.
 func (b *Backend) AppendJournal(_ context.Context, stack string, records [][]byte) error {
 	p, err := b.path(stack, journalFile)
 	if err != nil {
 		return err
 	}
-	var buf []byte
-	for _, r := range records {
-		if len(r) == 0 || len(r) > maxRecord {
-			return fmt.Errorf("journal %s: a record of %d bytes cannot be stored", p, len(r))
-		}
-		buf = appendFrame(buf, r)
+	buf, err := frames(records)
+	if err != nil {
+		return fmt.Errorf("journal %s: %w", p, err)
 	}
 	f, created, err := openJournal(p)
 	if err != nil {

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// passphrase: what a stack's passphrase costs a command. examples/quickstart
+// is made with `up`, then previewed n times (default 20) with
+// PLINTH_PASSPHRASE, and as often with a generated key file as the
+// yardstick: the difference is what deriving the key (argon2id, 64 MiB)
+// adds to a no-change preview. It also runs a copy of quickstart without
+// its secret, whose state holds none. Each figure is the median of the
+// runs, wall time and the child's user+system CPU.
+func (h *harness) passphrase() error {
+	root, err := repoRoot()
+	if err != nil {
+		return err
+	}
+	src, err := os.ReadFile(filepath.Join(root, "examples", "quickstart", "plinth.yaml"))
+	if err != nil {
+		return err
+	}
+	runs := h.size(20)
+	fmt.Printf("passphrase: %d no-change previews of examples/quickstart per row\n", runs)
+	type row struct {
+		name    string
+		program string
+		env     []string
+	}
+	pw := []string{"PLINTH_PASSPHRASE=bench-passphrase"}
+	rows := []row{
+		{"quickstart, key file", string(src), nil},
+		{"quickstart, passphrase", string(src), pw},
+		{"no secret, key file", withoutSecret(string(src)), nil},
+		{"no secret, passphrase", withoutSecret(string(src)), pw},
+	}
+	fmt.Printf("\n%-24s %10s %10s\n", "stack", "wall", "cpu")
+	for i, r := range rows {
+		project := filepath.Join(h.work, fmt.Sprintf("passphrase-%d", i))
+		if err := writeFile(filepath.Join(project, "plinth.yaml"), r.program); err != nil {
+			return err
+		}
+		if _, err := timed(project, r.env, h.plinth, "up", "--yes"); err != nil {
+			return err
+		}
+		wall, cpu, err := medianRuns(project, r.env, runs, h.plinth, "preview", "--detailed-exitcode")
+		if err != nil {
+			return err
+		}
+		fmt.Printf("%-24s %10s %10s\n", r.name, round(wall), round(cpu))
+	}
+	return nil
+}
+
+// withoutSecret is the quickstart program without its secret config key,
+// the resource it writes to and the output that shows it.
+func withoutSecret(program string) string {
+	out, skip := "", false
+	for _, line := range strings.SplitAfter(program, "\n") {
+		switch {
+		case line == "  secretNote:\n":
+			skip = true
+		case line == "outputs:\n":
+			skip = false
+		}
+		if skip || line == "  token: { type: string, secret: true, default: not-a-real-token }\n" || line == "  token: ${token}\n" {
+			continue
+		}
+		out += line
+	}
+	return out
+}
+
+// medianRuns runs a command n times in dir and returns the medians of its
+// wall time and of its user+system CPU time.
+func medianRuns(dir string, env []string, n int, name string, args ...string) (wall, cpu time.Duration, err error) {
+	var walls, cpus []time.Duration
+	for range n {
+		cmd := exec.Command(name, args...)
+		cmd.Dir, cmd.Env = dir, append(os.Environ(), env...)
+		var out limitedBuffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		start := time.Now()
+		if err := cmd.Run(); err != nil {
+			return 0, 0, fmt.Errorf("%s %v in %s: %w\n%s", filepath.Base(name), args, dir, err, out.tail())
+		}
+		walls = append(walls, time.Since(start))
+		cpus = append(cpus, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
+	}
+	return median(walls), median(cpus), nil
+}
+
+func median(d []time.Duration) time.Duration {
+	slices.Sort(d)
+	return d[len(d)/2]
+}
