@@ -181,6 +181,8 @@ func TestPulumiResourcesBlock(t *testing.T) {
 			"    + 1 to create", "    ~ 1 to update", "    - 1 to delete", "    +-1 to replace", "    4 changes. 1 unchanged"}},
 		"every kind, none unchanged": {counts: map[engine.StepOp]int{engine.OpCreate: 1, engine.OpDelete: 2}, want: []string{
 			"    + 1 created", "    - 2 deleted", "    3 changes"}},
+		"reads not counted":                       {counts: map[engine.StepOp]int{engine.OpCreate: 3, engine.OpRead: 2}, want: []string{"    + 3 created"}},
+		"reads not counted, nothing else changed": {counts: map[engine.StepOp]int{engine.OpRead: 2, engine.OpSame: 3}, preview: true, want: []string{"    3 unchanged"}},
 		"destroyed":  {counts: map[engine.StepOp]int{engine.OpDelete: 4}, want: []string{"    - 4 deleted"}},
 		"an errored": {counts: map[engine.StepOp]int{engine.OpCreate: 2}, preview: true, errored: 1, want: []string{"    + 2 to create", "    1 errored"}},
 	}
