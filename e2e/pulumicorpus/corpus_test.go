@@ -50,6 +50,10 @@ type run struct {
 	tmp     string
 	path    []string          // the language's PATH directories
 	env     map[string]string // the language's variables
+
+	// The program's directory under plinth and plinth's export of its
+	// stack after the edit, for the comparison with pulumi's.
+	plinthDir, plinthExport string
 }
 
 func newRun(t *testing.T, program string) *run {
@@ -89,6 +93,7 @@ func (c *run) underPlinth() {
 	r = p.Run("up", "--yes")
 	checkStage(t, "plinth up after the edit", c.exp.Edit, steps(t, "plinth up after the edit", r.Stdout), plinthOutputs(t, p))
 	cleanPreview(t, "plinth preview after the edit", p)
+	c.plinthDir, c.plinthExport = dir, p.Run("state", "export", "--format", "pulumi").Stdout
 	c.movePlinthToPulumi(p)
 	p.Run("destroy", "--yes")
 	if left := c.exported(p).Resources; len(left) != 0 {
@@ -108,7 +113,7 @@ func (c *run) movePlinthToPulumi(p *clitest.Project) {
 		return
 	}
 	file := filepath.Join(c.tmp, "plinth-export.json")
-	export := p.Run("state", "export", "--format", "pulumi").Stdout
+	export := c.plinthExport
 	writeFile(t, file, export)
 	pu := c.pulumiIn(p.Dir, "pulumi-import", c.path)
 	pu.run("stack", "init", "dev")
@@ -152,7 +157,9 @@ func (c *run) underPulumi() {
 	up, edit := c.pulumiUps(pu, dir)
 	checkStage(t, "pulumi up", c.exp.Up, up.Steps, up.Outputs)
 	checkStage(t, "pulumi up after the edit", c.exp.Edit, edit.Steps, edit.Outputs)
-	c.adopt(dir, "pulumi's own stack", pu.run("stack", "export"))
+	export := pu.run("stack", "export")
+	compareStacks(t, c.plinthExport, export, c.plinthDir, dir)
+	c.adopt(dir, "pulumi's own stack", export)
 	pu.run("destroy", "--yes", "--skip-preview")
 }
 

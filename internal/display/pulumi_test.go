@@ -196,6 +196,41 @@ func TestPulumiResourcesBlock(t *testing.T) {
 	}
 }
 
+// TestPulumiUnchangedReads: a read of an existing resource that found it
+// as recorded (the engine counts it unchanged) is left out of the
+// Resources block, as pulumi leaves reads out: one updated resource and
+// the stack are all pulumi counts here.
+func TestPulumiUnchangedReads(t *testing.T) {
+	read := puRes("plinth:fs:File", "site", "/tmp/site.html", "", obj("path", "/tmp/site.html"))
+	read.External = true
+	old := puRes("plinth:fs:File", "file", "/tmp/out/f.txt", "", obj("content", "a"))
+	changed := puRes("plinth:fs:File", "file", "/tmp/out/f.txt", "", obj("content", "b"))
+	events := []engine.Event{
+		puEvent(engine.EventStepDone, engine.OpSame, read, read, false),
+		puEvent(engine.EventStepDone, engine.OpUpdate, old, changed, false),
+	}
+	outcome := Outcome{Result: &engine.Result{Counts: map[engine.StepOp]int{engine.OpSame: 1, engine.OpUpdate: 1}}}
+	out := runPulumiView(Options{}, puStack, events, outcome)
+	if !strings.Contains(out, "Resources:\n    ~ 1 updated\n    1 unchanged\n") {
+		t.Errorf("the Resources block counts the read; want 1 updated and the stack unchanged:\n%s", out)
+	}
+
+	// One view shows the preview of `up`, then the update: each counts
+	// its own reads.
+	var buf bytes.Buffer
+	v := New(Options{Out: &buf, Style: StylePulumi, Tick: -1, Now: func() time.Time { return time.Time{} }})
+	for _, op := range []Operation{puPreview, puStack} {
+		v.Begin(op)
+		for _, e := range events {
+			v.Event(e)
+		}
+		v.End(outcome)
+	}
+	if got := strings.Count(buf.String(), "    1 unchanged\n"); got != 2 {
+		t.Errorf("preview then update in one view: %d Resources blocks with the stack unchanged, want 2:\n%s", got, buf.String())
+	}
+}
+
 // TestPulumiValues: values as pulumi lays them out in the Outputs block
 // and in property diffs.
 func TestPulumiValues(t *testing.T) {
