@@ -32,7 +32,7 @@ func compareStacks(t *testing.T, plinthExport, pulumiExport string, plinthDir, p
 }
 
 // randomIDs are the types whose IDs are random by nature.
-var randomIDs = map[string]bool{"plinth:exec:Command": true}
+var randomIDs = map[string]bool{"plinth:exec:Command": true, "plinth:time:Sleep": true}
 
 // comparable is a deployment's resources sorted by URN, without what
 // differs between two runs of one program, or says the same in two
