@@ -8,20 +8,23 @@
 //
 // Each program directory holds the program as a Pulumi user writes it
 // (Pulumi.yaml and, for config, Pulumi.dev.yaml), edit/ (files copied
-// over the program for the edit step) and expect.json (what the up and
-// the edit must do, in pulumi's counts and outputs; "<any>" matches any
-// value). YAML programs are also run by `pulumi up` at test time, with the
-// same expectations: their recordings are checked live. JavaScript,
-// TypeScript and Go programs are compared with recordings made by
-// `go test -run 'TestCorpus/js-' -record` with PLINTH_CORPUS_HOSTS naming
-// a directory of locally built language hosts.
+// over the program for the edit step), optionally base/ (a program of the
+// same project run first as stack base in every backend, for a
+// StackReference), and expect.json: what the up and the edit must do, in
+// pulumi's counts and outputs ("<any>" matches any value), and checks
+// skipped with their reasons. YAML programs are also run by `pulumi up`
+// at test time, with the same expectations (checked live); the stack
+// pulumi made is compared with plinth's (compare_test.go) and adopted by
+// plinth. JavaScript, TypeScript and Go programs are compared with
+// recordings made by `go test -run 'TestCorpus/js-' -record` with
+// PLINTH_CORPUS_HOSTS naming a directory of locally built language hosts.
 //
-// Languages plug in through a table (language.go): how to ready a copy
+// Languages plug in through a table (language_test.go): how to ready a copy
 // of a program, what to put on PATH, whether pulumi can run it in CI.
 // Each language registers itself from its own file (lang_yaml_test.go).
 //
 // pulumi-language-yaml comes from internal/langhost/runtime/yamltest; the
-// pulumi CLI from $PLINTH_PULUMI_CLI, `pulumi` on PATH or the user cache
-// (e2e/pulumicli builds it there). Tests skip, saying why, when either is
+// pulumi CLI from clitest.BuildPulumiCLI ($PLINTH_PULUMI_CLI, `pulumi` on
+// PATH, or built once into the user cache from e2e/pulumicli's module). Tests skip, saying why, when either is
 // missing, and with -short. Plinth runs in process (internal/cli/clitest).
 package pulumicorpus

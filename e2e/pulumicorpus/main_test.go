@@ -47,7 +47,7 @@ func setUp(m *testing.M) (int, error) {
 	if testing.Short() {
 		return m.Run(), nil // every program needs a language host and the plugin
 	}
-	if cli, err := clitest.PulumiCLI(); err != nil {
+	if cli, err := clitest.BuildPulumiCLI(filepath.Join("..", "pulumicli", "testdata", "climodule")); err != nil {
 		cliMissing = err.Error()
 	} else {
 		pulumiCLI = cli
