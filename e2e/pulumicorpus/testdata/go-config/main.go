@@ -42,7 +42,9 @@ func main() {
 		cfg.RequireObject("server", &srv)
 		password := cfg.RequireSecret("password")
 		var db database
-		dbOut := cfg.RequireSecretObject("db", &db)
+		cfg.RequireSecretObject("db", &db)
+		var dbMap map[string]any
+		dbOut := cfg.RequireSecretObject("db", &dbMap)
 
 		for i := 0; i < count; i++ {
 			if _, err := newInteger(ctx, fmt.Sprintf("n%d", i), pulumi.Map{
