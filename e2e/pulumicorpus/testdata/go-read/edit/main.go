@@ -9,6 +9,7 @@ package main
 
 import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/internals"
 )
 
 func main() {
@@ -30,9 +31,14 @@ func main() {
 		if err != nil {
 			return err
 		}
+		// Pulumi's getResource knows the resources registered so far in
+		// this run, so the read waits for seeded's registration.
+		urn, err := internals.UnsafeAwaitOutput(ctx.Context(), seeded.URN())
+		if err != nil {
+			return err
+		}
 		var again Integer
-		urn := "urn:pulumi:" + ctx.Stack() + "::" + ctx.Project() + "::plinth:random:Integer::seeded"
-		if err := ctx.RegisterResource("plinth:random:Integer", "again", nil, &again, pulumi.URN_(urn)); err != nil {
+		if err := ctx.RegisterResource("plinth:random:Integer", "again", nil, &again, pulumi.URN_(string(urn.Value.(pulumi.URN)))); err != nil {
 			return err
 		}
 		if _, err := newFile(ctx, "again-file", pulumi.Map{
