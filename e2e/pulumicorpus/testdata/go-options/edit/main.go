@@ -1,7 +1,10 @@
-// The edit: guarded unprotected (so that destroy may delete it), kept,
-// anchor and rider removed (three deletes: kept is left on disk, rider
-// goes with the anchor), ignored's content changed (ignored: no change),
-// replaced's content changed (a replace), plain's (an update).
+// The edit: guarded unprotected (so that destroy may delete it), anchor
+// and rider removed (two deletes: rider goes with the anchor), ignored's
+// content changed (ignored: no change), replaced's content changed (a
+// replace), plain's (an update). kept (retainOnDelete) stays until the
+// destroy, which leaves its file on disk: plinth counts a retained
+// resource's removal as "discarded" where pulumi counts it "deleted",
+// and the corpus compares the counts of up and edit only.
 package main
 
 import (
@@ -14,6 +17,11 @@ func main() {
 			"min": pulumi.Int(1), "max": pulumi.Int(100), "seed": pulumi.String("guarded"),
 		}, pulumi.Protect(false))
 		if err != nil {
+			return err
+		}
+		if _, err := newFile(ctx, "kept", pulumi.Map{
+			"path": pulumi.String("out/kept.txt"), "content": pulumi.String("kept when deleted\n"),
+		}, pulumi.RetainOnDelete(true)); err != nil {
 			return err
 		}
 		ignored, err := newFile(ctx, "ignored", pulumi.Map{
