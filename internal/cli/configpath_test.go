@@ -5,6 +5,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/plinth-iac/plinth/internal/langhost"
+	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
 // TestParseConfigPath reads Pulumi's path forms and refuses malformed
@@ -71,5 +74,29 @@ func TestConfigPathSetAndRemove(t *testing.T) {
 	want := map[string]any{"a": []any{7}, "b": map[string]any{"c": true}, "d": "text"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestPulumiConfigDefaults: a key the stack's config does not set takes
+// the default Pulumi.yaml declares, as pulumi gives it to the program
+// (pulumi-language-yaml refused `type: array` with a default the stack
+// did not set: the value never came); a key the stack sets keeps its
+// value; the project's namespace is dropped as for the stack's keys.
+func TestPulumiConfigDefaults(t *testing.T) {
+	proj := &langhost.Project{Name: "p", File: "Pulumi.yaml", ConfigDefaults: map[string]any{
+		"words": []any{"alpha", "beta"}, "count": 2, "p:label": "x", "aws:region": "us-west-2",
+	}}
+	got, err := withDefaults(map[string]resource.Value{"count": resource.NewString("5")}, proj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]resource.Value{
+		"words":      resource.NewArray(resource.NewString("alpha"), resource.NewString("beta")),
+		"count":      resource.NewString("5"),
+		"label":      resource.NewString("x"),
+		"aws:region": resource.NewString("us-west-2"),
+	}
+	if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b resource.Value) bool { return a.Equal(b) })); diff != "" {
+		t.Errorf("config (-want +got):\n%s", diff)
 	}
 }

@@ -65,7 +65,7 @@ func (a *app) preparePulumi(ctx context.Context, view display.View, ws *workspac
 	if err != nil {
 		return nil, display.Summarise("Cannot open the stack's secrets", err)
 	}
-	cfg, err := pulumiConfig(ws, proj.Name, c)
+	cfg, err := pulumiConfig(ws, proj, c)
 	if err != nil {
 		return nil, err
 	}
@@ -81,10 +81,12 @@ func (a *app) preparePulumi(ctx context.Context, view display.View, ws *workspac
 }
 
 // pulumiConfig reads Pulumi.<stack>.yaml and then plinth.<stack>.yaml;
-// a key set in both takes plinth's value. The project's own keys are
-// kept without their namespace (project:key is key), as plinth's config
-// commands write them.
-func pulumiConfig(ws *workspace, project string, c cipher) (map[string]resource.Value, error) {
+// a key set in both takes plinth's value; a key set in neither takes the
+// default Pulumi.yaml declares, as pulumi gives it. The project's own
+// keys are kept without their namespace (project:key is key), as
+// plinth's config commands write them.
+func pulumiConfig(ws *workspace, proj *langhost.Project, c cipher) (map[string]resource.Value, error) {
+	project := proj.Name
 	pf, err := ws.pulumiConfigFile()
 	if err != nil {
 		return nil, err
@@ -109,6 +111,25 @@ func pulumiConfig(ws *workspace, project string, c cipher) (map[string]resource.
 		return nil, err
 	}
 	for k, v := range own {
+		cfg[k] = v
+	}
+	return withDefaults(cfg, proj)
+}
+
+// withDefaults adds the project file's config defaults (see
+// langhost.Project.ConfigDefaults) for the keys cfg does not set.
+func withDefaults(cfg map[string]resource.Value, proj *langhost.Project) (map[string]resource.Value, error) {
+	for k, d := range proj.ConfigDefaults {
+		if rest, ok := strings.CutPrefix(k, proj.Name+":"); ok && !strings.Contains(rest, ":") {
+			k = rest
+		}
+		if _, set := cfg[k]; set {
+			continue
+		}
+		v, err := resource.FromGo(d)
+		if err != nil {
+			return nil, fmt.Errorf("%s: the default of config key %s: %w", proj.File, k, err)
+		}
 		cfg[k] = v
 	}
 	return cfg, nil

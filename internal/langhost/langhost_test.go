@@ -89,3 +89,43 @@ func TestLoadProviderPlugins(t *testing.T) {
 		t.Errorf("provider plugins (-want +got):\n%s", diff)
 	}
 }
+
+// TestLoadConfigDefaults: the defaults of the config keys Pulumi.yaml
+// declares are read, in the long form (type and default) and the short
+// one (the value itself); a declaration without a default has none.
+func TestLoadConfigDefaults(t *testing.T) {
+	dir := t.TempDir()
+	file := `name: p
+runtime: yaml
+config:
+  words:
+    type: array
+    items:
+      type: string
+    default: [alpha, beta]
+  count:
+    type: integer
+    default: 2
+  required:
+    type: string
+  short: plain
+  aws:region: us-west-2
+  nested:
+    default:
+      a: 1
+`
+	if err := os.WriteFile(filepath.Join(dir, "Pulumi.yaml"), []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Load(dir, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{
+		"words": []any{"alpha", "beta"}, "count": 2, "short": "plain", "aws:region": "us-west-2",
+		"nested": map[string]any{"a": 1},
+	}
+	if diff := cmp.Diff(want, p.ConfigDefaults); diff != "" {
+		t.Errorf("config defaults (-want +got):\n%s", diff)
+	}
+}

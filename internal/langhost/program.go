@@ -57,7 +57,7 @@ func (p *Program) DryRun() engine.Program {
 
 // Run implements engine.Program.
 func (p *Program) Run(ctx context.Context, mon engine.Monitor) error {
-	srv, err := monitor.Start(mon, monitor.Config{Stack: p.Stack, Project: p.Project.Name, Log: p.Log, Stacks: p.Stacks})
+	srv, err := monitor.Start(mon, monitor.Config{Stack: p.Stack, Project: p.Project.Name, Log: p.Log, Stacks: p.Stacks, Dir: p.Project.Dir})
 	if err != nil {
 		return err
 	}

@@ -31,6 +31,11 @@ type Project struct {
 	// (plugins: providers: [{name, path}]), by package: language hosts
 	// that start providers themselves use them.
 	ProviderPlugins map[string]string
+	// ConfigDefaults are the defaults of the config keys the project file
+	// declares (config: {key: {type: T, default: V}}, or key: V), as YAML
+	// data by key as written ("key", "pkg:key"): pulumi gives them to a
+	// stack whose config sets no value.
+	ConfigDefaults map[string]any
 }
 
 // Find returns the project file in dir, "" if there is none.
@@ -67,10 +72,11 @@ func Load(dir, shown string) (*Project, error) {
 
 // projectFile is the part of Pulumi.yaml plinth reads.
 type projectFile struct {
-	Name        string    `yaml:"name"`
-	Description string    `yaml:"description"`
-	Runtime     yaml.Node `yaml:"runtime"`
-	Main        string    `yaml:"main"`
+	Name        string               `yaml:"name"`
+	Description string               `yaml:"description"`
+	Runtime     yaml.Node            `yaml:"runtime"`
+	Main        string               `yaml:"main"`
+	Config      map[string]yaml.Node `yaml:"config"`
 	Plugins     struct {
 		Providers []struct {
 			Name string `yaml:"name"`
@@ -94,6 +100,11 @@ func (p *Project) parse(data []byte) error {
 		}
 		p.ProviderPlugins[pp.Name] = pp.Path
 	}
+	defaults, err := configDefaults(f.Config)
+	if err != nil {
+		return err
+	}
+	p.ConfigDefaults = defaults
 	switch f.Runtime.Kind {
 	case yaml.ScalarNode:
 		p.Runtime = f.Runtime.Value
@@ -111,4 +122,35 @@ func (p *Project) parse(data []byte) error {
 		return errors.New("it names no runtime: add runtime: nodejs")
 	}
 	return nil
+}
+
+// configDefaults reads the defaults of the project file's config block: a
+// mapping with a type or a default is a declaration, anything else the
+// value itself (pulumi's short form). Keys with no default are left out.
+func configDefaults(decls map[string]yaml.Node) (map[string]any, error) {
+	out := map[string]any{}
+	for key, n := range decls {
+		var decl struct {
+			Type    string    `yaml:"type"`
+			Default yaml.Node `yaml:"default"`
+		}
+		if n.Kind == yaml.MappingNode {
+			if err := n.Decode(&decl); err != nil {
+				return nil, fmt.Errorf("config key %s: %v", key, err)
+			}
+		}
+		value := &n
+		if decl.Type != "" || decl.Default.Kind != 0 {
+			value = &decl.Default
+		}
+		if value.Kind == 0 {
+			continue
+		}
+		var v any
+		if err := value.Decode(&v); err != nil {
+			return nil, fmt.Errorf("config key %s: %v", key, err)
+		}
+		out[key] = v
+	}
+	return out, nil
 }

@@ -29,6 +29,9 @@ func (s *Server) registration(req *pulumirpc.RegisterResourceRequest, urn resour
 	if err != nil {
 		return engine.Registration{}, &RequestError{what, fmt.Sprintf("the program sent a malformed value (%v). Check the value the program gives this property: an object with the key 4dabf18193072939515e22adb298388d is read as a special Pulumi value (secret, asset, output), so it must be one", err)}
 	}
+	if inputs, err = s.hashAssets(inputs); err != nil {
+		return engine.Registration{}, &RequestError{what, fmt.Sprintf("cannot read an asset the program gives it (%v); check that the file exists, relative to %s", err, s.cfg.Dir)}
+	}
 	reg := engine.Registration{
 		Type: req.GetType(), Name: req.GetName(), Custom: req.GetCustom(), Remote: req.GetRemote(),
 		Parent: s.parent(req.GetParent()), Inputs: inputs,
@@ -134,4 +137,17 @@ func (s *Server) aliases(req *pulumirpc.RegisterResourceRequest) []engine.Alias 
 		out = append(out, al)
 	}
 	return out
+}
+
+// hashAssets hashes the assets of a registration's inputs (see
+// Config.Dir), so that a changed file is a changed input.
+func (s *Server) hashAssets(inputs resource.Object) (resource.Object, error) {
+	if s.cfg.Dir == "" {
+		return inputs, nil
+	}
+	v, err := resource.WithHashes(resource.NewObject(inputs), s.cfg.Dir)
+	if err != nil {
+		return nil, err
+	}
+	return v.Object(), nil
 }

@@ -32,6 +32,10 @@ type Config struct {
 	// Stacks reads the stacks a program references (StackReference);
 	// nil refuses stack references.
 	Stacks StackReader
+	// Dir is the program's working directory, which the relative paths of
+	// the assets it registers are read against to hash them, as Pulumi's
+	// engine does; "" leaves assets as the program sent them.
+	Dir string
 }
 
 // Log is one message from the program (or, with Severity warning and no
