@@ -47,10 +47,18 @@ func recordedBefore(counts map[engine.StepOp]int) bool {
 }
 
 // withStack returns a copy of counts with the stack resource counted as
-// pulumi counts it.
+// pulumi counts it, and without the reads of an update: pulumi's summary
+// leaves out a resource read (a get), counting it only when a read finds
+// new outputs for a read step that carries the old ones, which none did
+// in the recordings (e2e/pulumicorpus/testdata/go-read: a first read, and
+// a re-read of a file that had changed, counted by pulumi v3.259 neither
+// as read nor as unchanged).
 func withStack(verb string, counts map[engine.StepOp]int, prior resource.Object) map[engine.StepOp]int {
 	out := make(map[engine.StepOp]int, len(counts)+1)
 	for op, n := range counts {
+		if op == engine.OpRead && verb == "update" {
+			continue
+		}
 		out[op] = n
 	}
 	if op, ok := pulumiStackOp(verb, counts, prior); ok {

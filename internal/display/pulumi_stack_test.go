@@ -15,7 +15,9 @@ import (
 // stack's first update ("+ 3 to create"), unchanged after ("2
 // unchanged" with one replaced), read by a refresh ("3 unchanged"),
 // deleted by a destroy ("- 3 deleted"), and not counted by a refresh or
-// destroy of a stack that records nothing.
+// destroy of a stack that records nothing. Reads are left out of an
+// update's counts, as pulumi leaves them out (before, plinth showed "> 1
+// read" where pulumi shows nothing: go-read's recording).
 func TestPulumiStackCounted(t *testing.T) {
 	outputs := resource.Object{"a": resource.NewString("hello")}
 	tests := map[string]struct {
@@ -33,6 +35,8 @@ func TestPulumiStackCounted(t *testing.T) {
 		"refresh of nothing":     {verb: "refresh", counts: map[engine.StepOp]int{}, want: map[engine.StepOp]int{}},
 		"destroy":                {verb: "destroy", counts: map[engine.StepOp]int{engine.OpDelete: 2}, want: map[engine.StepOp]int{engine.OpDelete: 3}},
 		"destroy of nothing":     {verb: "destroy", counts: map[engine.StepOp]int{}, want: map[engine.StepOp]int{}},
+		"reads left out":         {verb: "update", counts: map[engine.StepOp]int{engine.OpCreate: 2, engine.OpRead: 1}, want: map[engine.StepOp]int{engine.OpCreate: 3}},
+		"reads only, recorded":   {verb: "update", counts: map[engine.StepOp]int{engine.OpRead: 1, engine.OpSame: 1}, prior: outputs, want: map[engine.StepOp]int{engine.OpSame: 2}},
 		"import, not counted":    {verb: "import", counts: map[engine.StepOp]int{engine.OpImport: 1}, want: map[engine.StepOp]int{engine.OpImport: 1}},
 	}
 	for name, tc := range tests {

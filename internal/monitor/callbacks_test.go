@@ -155,6 +155,64 @@ func TestTransforms(t *testing.T) {
 	}
 }
 
+// TestTransformsThatChangeNothing: a transform that answers with neither
+// properties nor options (a Go program's transform returning nil, for a
+// resource it does not touch) leaves the resource's properties and
+// options as they were, as Pulumi's engine does; an invoke transform
+// answering with no arguments leaves the function's. Before, plinth
+// registered the resource with no properties at all (a plinth:fs:File
+// under a component with such a transform lost its required path).
+func TestTransformsThatChangeNothing(t *testing.T) {
+	ctx := context.Background()
+	fake, srv, c, _, _ := client(t)
+	cbs := serveCallbacks(t, map[string]func([]byte) (proto.Message, error){
+		"none":   func([]byte) (proto.Message, error) { return &pulumirpc.TransformResponse{}, nil },
+		"noargs": func([]byte) (proto.Message, error) { return &pulumirpc.TransformInvokeResponse{}, nil },
+		"stack":  trail("stack", false),
+	})
+	registerRoot(t, c)
+	if _, err := c.RegisterStackInvokeTransform(ctx, cbs.cb("noargs")); err != nil {
+		t.Fatal(err)
+	}
+	comp, err := c.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{Type: "my:index:Group", Name: "g", Parent: root,
+		Object: &structpb.Struct{}, Transforms: []*pulumirpc.Callback{cbs.cb("none")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.RegisterStackTransform(ctx, cbs.cb("stack")); err != nil {
+		t.Fatal(err)
+	}
+	in, err := structpb.NewStruct(map[string]any{"path": "out/a.txt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{Type: "plinth:fs:File", Name: "f", Custom: true, Parent: comp.GetUrn(),
+		Object: in, Protect: proto.Bool(true), Transforms: []*pulumirpc.Callback{cbs.cb("none")}}); err != nil {
+		t.Fatal(err)
+	}
+	args, err := structpb.NewStruct(map[string]any{"name": "HOME"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Invoke(ctx, &pulumirpc.ResourceInvokeRequest{Tok: "plinth:index:getEnv", Args: args}); err != nil {
+		t.Fatal(err)
+	}
+	f := fake.regs[len(fake.regs)-1]
+	got := map[string]any{"path": f.Inputs["path"].Str(), "protect": f.Protect, "getEnv name": fake.invokes[0].Args["name"].Str()}
+	var trailGot []string
+	for _, v := range f.Inputs["trail"].Array() {
+		trailGot = append(trailGot, v.Str())
+	}
+	got["trail"] = trailGot
+	want := map[string]any{"path": "out/a.txt", "protect": true, "getEnv name": "HOME", "trail": []string{"stack"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("f and getEnv after transforms that change nothing (-want +got):\n%s", diff)
+	}
+	if srv.Err() != nil {
+		t.Errorf("the operation failed: %v", srv.Err())
+	}
+}
+
 // TestTransformThatFails: a transform that throws fails the registration
 // with an error naming the resource and giving the program's message;
 // nothing reaches the engine and the operation is marked failed.

@@ -88,7 +88,11 @@ func (s *Server) transformResource(ctx context.Context, urn resource.URN, req *p
 			}
 			return nil, &RequestError{"resource " + string(urn), "a transform failed: " + strings.TrimPrefix(err.Error(), "transform failed: ") + ". Fix the transform (the transforms option, or registerResourceTransform) or the resource's arguments"}
 		}
-		props = resp.GetProperties()
+		// A transform that leaves the resource alone (the Go SDK's returns
+		// nil) answers with neither properties nor options: both stay.
+		if resp.GetProperties() != nil {
+			props = resp.GetProperties()
+		}
 		if resp.GetOptions() != nil {
 			opts = resp.GetOptions()
 		}
@@ -156,7 +160,9 @@ func (s *Server) transformInvoke(ctx context.Context, req *pulumirpc.ResourceInv
 			}
 			return nil, &RequestError{"function " + req.GetTok(), "an invoke transform failed: " + strings.TrimPrefix(err.Error(), "transform failed: ") + ". Fix the transform (registerInvokeTransform) or the function's arguments"}
 		}
-		args = resp.GetArgs()
+		if resp.GetArgs() != nil {
+			args = resp.GetArgs()
+		}
 		if resp.GetOptions() != nil {
 			opts = resp.GetOptions()
 		}
