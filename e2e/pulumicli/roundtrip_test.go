@@ -3,16 +3,14 @@
 package pulumicli_test
 
 import (
-	"context"
-	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
-	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/config"
+
+	"github.com/plinth-iac/plinth/internal/cli/clitest"
 )
 
 // TestRoundTripThroughPulumi: a stack plinth made (a component parenting
@@ -54,84 +52,10 @@ func TestRoundTripThroughPulumi(t *testing.T) {
 	}
 }
 
-// normalise decodes a deployment with apitype, opens its secrets with
-// Pulumi's own passphrase crypter (each file's salt, the test's
-// passphrase), and drops what differs by nature: the manifest, the
-// secrets provider's state and pulumi's metadata.
+// normalise is clitest.OpenDeployment with the test's passphrase.
 func normalise(t *testing.T, data []byte) apitype.DeploymentV3 {
 	t.Helper()
-	var u apitype.UntypedDeployment
-	if err := json.Unmarshal(data, &u); err != nil {
-		t.Fatalf("not a deployment: %v\n%s", err, data)
-	}
-	var d apitype.DeploymentV3
-	if err := json.Unmarshal(u.Deployment, &d); err != nil {
-		t.Fatal(err)
-	}
-	if d.SecretsProviders == nil || d.SecretsProviders.Type != "passphrase" {
-		t.Fatalf("secrets provider %+v, want passphrase", d.SecretsProviders)
-	}
-	pc := crypter(t, d.SecretsProviders.State)
-	for i := range d.Resources {
-		d.Resources[i].Inputs = openAll(t, pc, d.Resources[i].Inputs)
-		d.Resources[i].Outputs = openAll(t, pc, d.Resources[i].Outputs)
-	}
-	for i := range d.PendingOperations {
-		r := &d.PendingOperations[i].Resource
-		r.Inputs, r.Outputs = openAll(t, pc, r.Inputs), openAll(t, pc, r.Outputs)
-	}
-	d.Manifest, d.SecretsProviders, d.Metadata = apitype.ManifestV1{}, nil, apitype.SnapshotMetadataV1{}
-	return d
-}
-
-// crypter is Pulumi's passphrase crypter for a secrets provider state.
-func crypter(t *testing.T, state json.RawMessage) config.Crypter {
-	t.Helper()
-	var s struct{ Salt string }
-	if err := json.Unmarshal(state, &s); err != nil {
-		t.Fatal(err)
-	}
-	parts := strings.Split(s.Salt, ":")
-	salt, err := base64.StdEncoding.DecodeString(parts[min(1, len(parts)-1)])
-	if err != nil || len(parts) < 2 {
-		t.Fatalf("secrets provider salt %q: %v", s.Salt, err)
-	}
-	return config.NewSymmetricCrypterFromPassphrase(passphrase, salt)
-}
-
-// openAll replaces every secret in a property map, at any depth, by
-// "secret:" and its plaintext; empty maps become nil.
-func openAll(t *testing.T, c config.Crypter, m map[string]any) map[string]any {
-	if len(m) == 0 {
-		return nil
-	}
-	return open(t, c, m).(map[string]any)
-}
-
-func open(t *testing.T, c config.Crypter, v any) any {
-	t.Helper()
-	switch v := v.(type) {
-	case map[string]any:
-		if ct, ok := v["ciphertext"].(string); ok && v["4dabf18193072939515e22adb298388d"] == "1b47061264138c4ac30d75fd1eb44270" {
-			plain, err := c.DecryptValue(context.Background(), ct)
-			if err != nil {
-				t.Fatalf("Pulumi's crypter cannot open a secret with the passphrase: %v", err)
-			}
-			return "secret:" + plain
-		}
-		out := map[string]any{}
-		for k, e := range v {
-			out[k] = open(t, c, e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(v))
-		for i, e := range v {
-			out[i] = open(t, c, e)
-		}
-		return out
-	}
-	return v
+	return clitest.OpenDeployment(t, data, passphrase)
 }
 
 // checkCovers fails unless the export holds what the round trip is

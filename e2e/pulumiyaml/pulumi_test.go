@@ -17,26 +17,16 @@ import (
 	"github.com/plinth-iac/plinth/internal/cli/clitest"
 )
 
-// pulumiCLI finds the pulumi CLI: $PLINTH_PULUMI_CLI, pulumi on PATH, or
-// the one e2e/pulumicli built into the user cache. It skips the test
-// when there is none (this package does not build it: e2e/pulumicli
-// does, once per machine).
+// pulumiCLI returns the pulumi CLI (see clitest.PulumiCLI), skipping the
+// test when there is none: this package does not build it, e2e/pulumicli
+// does, once per machine.
 func pulumiCLI(t *testing.T) string {
 	t.Helper()
-	if p := os.Getenv("PLINTH_PULUMI_CLI"); p != "" {
-		return p
+	cli, err := clitest.PulumiCLI()
+	if err != nil {
+		t.Skip(err.Error())
 	}
-	if p, err := exec.LookPath("pulumi"); err == nil {
-		return p
-	}
-	if base, err := os.UserCacheDir(); err == nil {
-		found, _ := filepath.Glob(filepath.Join(base, "plinth", "pulumi-cli", "*", "pulumi"))
-		if len(found) > 0 {
-			return found[len(found)-1]
-		}
-	}
-	t.Skip("no pulumi CLI: set PLINTH_PULUMI_CLI, put pulumi on PATH, or run the tests of e2e/pulumicli once, which build it into the user cache")
-	return ""
+	return cli
 }
 
 // TestSameUnderPulumi runs one program under plinth and under the pulumi

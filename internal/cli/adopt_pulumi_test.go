@@ -124,3 +124,20 @@ func TestAdoptPulumiGood(t *testing.T) {
 		t.Errorf("the secret input was not adopted:\n%s", out)
 	}
 }
+
+// TestAdoptPulumiIntoPulumiProject: in a Pulumi project (Pulumi.yaml,
+// which plinth runs through a language host but does not load), adopting
+// without --project names the URNs after the Pulumi.yaml's name, as
+// pulumi's own stack of that project does.
+func TestAdoptPulumiIntoPulumiProject(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "Pulumi.yaml"), "name: app\nruntime: yaml\n")
+	file := filepath.Join(t.TempDir(), "stack.json")
+	writeFile(t, file, deployment("", pulumiStack, pulumiProvider, pulumiPet("")))
+	clitest.MustRun(t, dir, clitest.Options{}, "stack", "init", "prod")
+	clitest.MustRun(t, dir, clitest.Options{}, "state", "adopt", file, "--format", "pulumi")
+	out := clitest.MustRun(t, dir, clitest.Options{}, "state", "ls").Stdout
+	if !strings.Contains(out, "urn:pulumi:prod::app::random:index/randomPet:RandomPet::pet") {
+		t.Errorf("state ls after adopting into a Pulumi project does not list the pet under project app:\n%s", out)
+	}
+}

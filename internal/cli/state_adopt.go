@@ -63,11 +63,9 @@ func (a *app) runStateAdopt(ctx context.Context, file, format, project string, f
 		return err
 	}
 	if project == "" {
-		p, err := ws.program()
-		if err != nil {
+		if project, err = adoptProject(ws); err != nil {
 			return display.Errorf("Cannot name the adopted resources", "Adopting needs the project's name for the URNs, and the program could not be read: %v. Fix the program, or pass --project NAME.", err)
 		}
-		project = p.Name()
 	}
 	snap, notes, err := a.convertForeign(data, format, ws.stack, project)
 	if err != nil {
@@ -93,6 +91,21 @@ func (a *app) runStateAdopt(ctx context.Context, file, format, project string, f
 	}
 	fmt.Fprintf(a.env.Stdout, "Adopted %s into stack %s: %s.\n", shown, ws.stack, adoptedSummary(snap))
 	return nil
+}
+
+// adoptProject is the project name the adopted URNs get: a Pulumi
+// program's is the name in its Pulumi.yaml (plinth runs the program
+// through its language host and reads nothing else of it); other
+// programs are loaded, and named as they name themselves.
+func adoptProject(ws *workspace) (string, error) {
+	if isPulumiProject(ws.dir) {
+		return pulumiProjectName(ws.dir)
+	}
+	p, err := ws.program()
+	if err != nil {
+		return "", err
+	}
+	return p.Name(), nil
 }
 
 // convertForeign turns another tool's state into a snapshot.

@@ -1,0 +1,27 @@
+// Package pulumicorpus runs a corpus of Pulumi programs written for this
+// project (testdata/<lang>-<name>/) under plinth and compares what plinth does with
+// what the real pulumi CLI does: the step counts of the first up and of
+// an edit, the stack outputs, a clean second preview, the stack moved
+// both ways between the two tools (plinth's export imported by pulumi,
+// pulumi's export adopted by plinth, each followed by a preview that
+// finds nothing to change) and a destroy that leaves nothing.
+//
+// Each program directory holds the program as a Pulumi user writes it
+// (Pulumi.yaml and, for config, Pulumi.dev.yaml), edit/ (files copied
+// over the program for the edit step) and expect.json (what the up and
+// the edit must do, in pulumi's counts and outputs; "<any>" matches any
+// value). YAML programs are also run by `pulumi up` at test time, with the
+// same expectations: their recordings are checked live. JavaScript,
+// TypeScript and Go programs are compared with recordings made by
+// `go test -run 'TestCorpus/js-' -record` with PLINTH_CORPUS_HOSTS naming
+// a directory of locally built language hosts.
+//
+// Languages plug in through a table (language.go): how to ready a copy
+// of a program, what to put on PATH, whether pulumi can run it in CI.
+// Each language registers itself from its own file (lang_yaml_test.go).
+//
+// pulumi-language-yaml comes from internal/langhost/runtime/yamltest; the
+// pulumi CLI from $PLINTH_PULUMI_CLI, `pulumi` on PATH or the user cache
+// (e2e/pulumicli builds it there). Tests skip, saying why, when either is
+// missing, and with -short. Plinth runs in process (internal/cli/clitest).
+package pulumicorpus

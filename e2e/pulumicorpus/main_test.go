@@ -1,0 +1,67 @@
+//go:build unix
+
+package pulumicorpus_test
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/plinth-iac/plinth/internal/cli/clitest"
+)
+
+// record rewrites the up and edit expectations of the programs run from
+// what the real pulumi CLI does with them.
+var record = flag.Bool("record", false, "run each program under the pulumi CLI and rewrite expect.json's up and edit from what it did")
+
+// hostsEnv names a directory of language hosts built locally, for
+// recording programs whose host the Go module proxy does not serve.
+const hostsEnv = "PLINTH_CORPUS_HOSTS"
+
+// passphrase seals the secrets of both tools: the programs' Pulumi.dev.yaml
+// files were written with it.
+const passphrase = "plinth corpus passphrase"
+
+// Set by TestMain: the directory holding pulumi-resource-plinth, the
+// pulumi CLI ("" with cliMissing saying why).
+var (
+	pluginDir  string
+	pulumiCLI  string
+	cliMissing string
+)
+
+func TestMain(m *testing.M) {
+	code, err := setUp(m)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Exit(code)
+}
+
+func setUp(m *testing.M) (int, error) {
+	flag.Parse()
+	if testing.Short() {
+		return m.Run(), nil // every program needs a language host and the plugin
+	}
+	if cli, err := clitest.PulumiCLI(); err != nil {
+		cliMissing = err.Error()
+	} else {
+		pulumiCLI = cli
+	}
+	dir, err := os.MkdirTemp("", "e2e-pulumicorpus")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(dir)
+	pluginDir = filepath.Join(dir, "plugins")
+	build := exec.Command("go", "build", "-o", filepath.Join(pluginDir, "pulumi-resource-plinth"), "github.com/plinth-iac/plinth/cmd/pulumi-resource-plinth")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		return 0, fmt.Errorf("building pulumi-resource-plinth: %w", err)
+	}
+	return m.Run(), nil
+}
