@@ -1,15 +1,17 @@
 "use strict";
-// Resource hooks (pulumi.ResourceHook) before and after create, update
-// and delete append a line to hooks.log in the program's directory. A
-// hook runs after the program has registered its resources, so a run of
-// the program cannot see its own hooks: each run exports, sorted, the
-// lines the runs before it wrote. Hooks do not run in previews (none asks
-// to run on dry runs), so the edit's outputs are exactly the up's hooks.
+// Resource hooks (pulumi.ResourceHook) before and after create and update
+// append a line to hooks.log in the program's directory, tagged with the
+// run that registered them. A run cannot see its own hooks (they run
+// after the program registered its resources), and an output that grew
+// with every run would make the next preview find a change; so the edit
+// exports, sorted, the lines of the up's hooks only. Hooks do not run in
+// previews (none asks to run on dry runs). The edit's update hooks check
+// what they are given and throw, failing the update, if it is wrong.
 const fs = require("fs");
 const pulumi = require("@pulumi/pulumi");
 
+const RUN = "edit";
 const LOG = "hooks.log";
-const seen = fs.existsSync(LOG) ? fs.readFileSync(LOG, "utf8").split("\n").filter(l => l !== "").sort() : [];
 
 class Integer extends pulumi.CustomResource {
     constructor(name, args, opts) {
@@ -23,10 +25,11 @@ class File extends pulumi.CustomResource {
     }
 }
 
-// hook logs one line: the hook's name, the resource's, and what it saw.
+// hook logs one line: the run, the hook's name, the resource's, and what
+// the hook saw.
 function hook(name, show) {
     return new pulumi.ResourceHook(name, args => {
-        fs.appendFileSync(LOG, `${name} ${args.name} ${show(args)}\n`);
+        fs.appendFileSync(LOG, `${RUN} ${name} ${args.name} ${show(args)}\n`);
     });
 }
 
@@ -35,17 +38,33 @@ function sorted(o) {
     return Object.keys(o).sort().map(k => `${k}:${JSON.stringify(o[k])}`).join(",");
 }
 
+// expect throws unless ok: a hook that throws fails the step.
+function expect(ok, what) {
+    if (!ok) {
+        throw new Error(`hook saw the wrong ${what}`);
+    }
+}
+
 const hooks = {
     beforeCreate: [hook("before-create", a => `in=${sorted(a.newInputs)}`)],
     afterCreate: [hook("after-create", a => `out=${a.newOutputs.result ?? a.newOutputs.size}`)],
-    beforeUpdate: [hook("before-update", a => `old=${a.oldInputs.content.length} new=${a.newInputs.content.length}`)],
-    afterUpdate: [hook("after-update", a => `out=${a.newOutputs.size}`)],
-    beforeDelete: [hook("before-delete", a => `old=${a.oldOutputs.result ?? a.oldOutputs.size}`)],
-    afterDelete: [hook("after-delete", a => `id=${a.id}`)],
+    beforeUpdate: [hook("before-update", a => {
+        expect(a.oldInputs.content.startsWith("num ") && !a.oldInputs.content.startsWith("num is "), "old inputs");
+        expect(a.newInputs.content.startsWith("num is "), "new inputs");
+        expect(a.oldOutputs.size === a.oldInputs.content.length, "old outputs");
+        return `old=${a.oldInputs.content.length} new=${a.newInputs.content.length}`;
+    })],
+    afterUpdate: [hook("after-update", a => {
+        expect(a.newOutputs.size === a.newInputs.content.length, "new outputs");
+        expect(a.oldOutputs.size === a.oldInputs.content.length, "old outputs");
+        return `out=${a.newOutputs.size}`;
+    })],
 };
 
 const num = new Integer("num", { min: 1, max: 100, seed: "hooks" }, { hooks });
 const note = new File("note", { path: "out/note.txt", content: pulumi.interpolate`num is ${num.result}\n` }, { hooks });
+
+const seen = fs.readFileSync(LOG, "utf8").split("\n").filter(l => l.startsWith("up ")).sort();
 
 exports.seen = seen;
 exports.num = num.result;
