@@ -23,17 +23,25 @@ const nodePackage = "nodejs"
 // pulumi cannot run them in CI: their expectations were recorded with a
 // host built from pulumi's source (-record, PLINTH_CORPUS_HOSTS).
 func init() {
-	node := language{prepare: linkNodeModules, path: needNode}
-	register("js", node)
-	ts := node
-	// ts-node type-checks a program at every run, seconds of CPU each,
-	// and a ts- program runs a dozen times: both tools only transpile
-	// (a setting of @pulumi/pulumi's own launcher, which pulumi's host
-	// and plinth both start).
-	ts.env = func(*testing.T) map[string]string {
-		return map[string]string{"PULUMI_NODEJS_TRANSPILE_ONLY": "true"}
+	register("js", language{prepare: linkNodeModules, path: needNode, env: nodeEnv(false)})
+	register("ts", language{prepare: linkNodeModules, path: needNode, env: nodeEnv(true)})
+}
+
+// nodeEnv returns the variables of JavaScript or TypeScript programs.
+// A dynamic provider is node loading @pulumi/pulumi, which takes seconds
+// of CPU, and the corpus runs many programs at once: plinth waits up to
+// a minute for it to start, not 10s. ts-node type-checks a program at
+// every run, and a ts- program runs a dozen times: both tools only
+// transpile (a setting of @pulumi/pulumi's own launcher, which plinth
+// and pulumi's host both start).
+func nodeEnv(typescript bool) func(*testing.T) map[string]string {
+	return func(*testing.T) map[string]string {
+		env := map[string]string{"PLINTH_PLUGIN_HANDSHAKE_TIMEOUT": "60s"}
+		if typescript {
+			env["PULUMI_NODEJS_TRANSPILE_ONLY"] = "true"
+		}
+		return env
 	}
-	register("ts", ts)
 }
 
 // linkNodeModules makes the shared node_modules that of the program in dir.

@@ -1,7 +1,9 @@
-// Three ways to read what exists. File.get reads a file the program does
-// not manage (its own Pulumi.yaml); the readFile invoke reads it too; and,
-// after the edit, a resource built with the urn option looks up the
+// Three ways to read what exists. The readFile invoke reads the program's
+// own Pulumi.yaml; the edit adds File.get of it, a file the program does
+// not manage, and a resource built with the urn option that looks up the
 // Integer the up created (pulumi:pulumi:getResource) and uses its result.
+// (The get is the edit's only: at a later update plinth counts an
+// unchanged read among the unchanged resources, pulumi nowhere.)
 import * as pulumi from "@pulumi/pulumi";
 
 class Integer extends pulumi.CustomResource {
@@ -30,12 +32,14 @@ const origin = new Integer("origin", { min: 1, max: 1000000, seed: "origin" });
 const project = File.get("project", "Pulumi.yaml");
 const read = pulumi.output(pulumi.runtime.invoke("plinth:index:readFile", { path: "Pulumi.yaml" }));
 
-const urn = pulumi.createUrn("origin", "plinth:random:Integer");
-const found = new Integer("found", undefined, { urn });
-const copy = new File("copy", { path: "out/copy.txt", content: pulumi.interpolate`${found.seed}=${found.result}\n` });
+// pulumi's getResource finds only what this update has registered, so
+// the lookup waits for origin's registration (its URN resolves then).
+const found = origin.urn.apply(urn => new Integer("found", undefined, { urn }));
+const foundResult = found.apply(f => f.result);
+const foundSeed = found.apply(f => f.seed);
+const copy = new File("copy", { path: "out/copy.txt", content: pulumi.interpolate`${foundSeed}=${foundResult}\n` });
 
-export const foundResult = found.result;
-export const foundSeed = found.seed;
+export { foundResult, foundSeed };
 export const copyContent = copy.content;
 export const originResult = origin.result;
 export const projectSize = project.size;
