@@ -23,7 +23,7 @@ import (
 func TestOptions(t *testing.T) {
 	p := newProject(t, "options")
 	up := p.run("up", "--yes")
-	if diff := cmp.Diff("+ 6 created, > 1 read, 7 changes", summary(t, up.Output())); diff != "" {
+	if diff := cmp.Diff("+ 6 created", summary(t, up.Output())); diff != "" { // the read is not counted, as by pulumi
 		t.Errorf("first up (-want +got):\n%s\n%s", diff, up.Output())
 	}
 	out := p.run("stack", "output", "--json").Stdout

@@ -181,8 +181,11 @@ func TestPulumiResourcesBlock(t *testing.T) {
 			"    + 1 to create", "    ~ 1 to update", "    - 1 to delete", "    +-1 to replace", "    4 changes. 1 unchanged"}},
 		"every kind, none unchanged": {counts: map[engine.StepOp]int{engine.OpCreate: 1, engine.OpDelete: 2}, want: []string{
 			"    + 1 created", "    - 2 deleted", "    3 changes"}},
-		"destroyed":  {counts: map[engine.StepOp]int{engine.OpDelete: 4}, want: []string{"    - 4 deleted"}},
-		"an errored": {counts: map[engine.StepOp]int{engine.OpCreate: 2}, preview: true, errored: 1, want: []string{"    + 2 to create", "    1 errored"}},
+		"destroyed": {counts: map[engine.StepOp]int{engine.OpDelete: 4}, want: []string{"    - 4 deleted"}},
+		// A get is read at every update; pulumi counts it nowhere.
+		"reads left out": {counts: map[engine.StepOp]int{engine.OpCreate: 2, engine.OpRead: 1}, want: []string{"    + 2 created"}},
+		"only reads":     {counts: map[engine.StepOp]int{engine.OpRead: 2, engine.OpSame: 1}, preview: true, want: []string{"    1 unchanged"}},
+		"an errored":     {counts: map[engine.StepOp]int{engine.OpCreate: 2}, preview: true, errored: 1, want: []string{"    + 2 to create", "    1 errored"}},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
