@@ -50,6 +50,14 @@ type run struct {
 	tmp     string
 	path    []string          // the language's PATH directories
 	env     map[string]string // the language's variables
+
+	// based records the backends ("plinth:<dir>", "pulumi:<name>") where
+	// the program's base/ ran as stack base.
+	based map[string]bool
+
+	// The program's directory under plinth and plinth's export of its
+	// stack after the edit, for the comparison with pulumi's.
+	plinthDir, plinthExport string
 }
 
 func newRun(t *testing.T, program string) *run {
@@ -58,7 +66,7 @@ func newRun(t *testing.T, program string) *run {
 		t.Skip("-short: the corpus needs language hosts, the provider plugin and the pulumi CLI")
 	}
 	lang := languageOf(t, program)
-	c := &run{t: t, program: program, lang: lang, exp: readExpectation(t, filepath.Join("testdata", program)), tmp: t.TempDir()}
+	c := &run{t: t, program: program, lang: lang, exp: readExpectation(t, filepath.Join("testdata", program)), tmp: t.TempDir(), based: map[string]bool{}}
 	c.path = lang.path(t)
 	if lang.env != nil {
 		c.env = lang.env(t)
@@ -89,6 +97,7 @@ func (c *run) underPlinth() {
 	r = p.Run("up", "--yes")
 	checkStage(t, "plinth up after the edit", c.exp.Edit, steps(t, "plinth up after the edit", r.Stdout), plinthOutputs(t, p))
 	cleanPreview(t, "plinth preview after the edit", p)
+	c.plinthDir, c.plinthExport = dir, p.Run("state", "export", "--format", "pulumi").Stdout
 	c.movePlinthToPulumi(p)
 	p.Run("destroy", "--yes")
 	if left := c.exported(p).Resources; len(left) != 0 {
@@ -108,7 +117,7 @@ func (c *run) movePlinthToPulumi(p *clitest.Project) {
 		return
 	}
 	file := filepath.Join(c.tmp, "plinth-export.json")
-	export := p.Run("state", "export", "--format", "pulumi").Stdout
+	export := c.plinthExport
 	writeFile(t, file, export)
 	pu := c.pulumiIn(p.Dir, "pulumi-import", c.path)
 	pu.run("stack", "init", "dev")
@@ -129,10 +138,6 @@ func (c *run) movePlinthToPulumi(p *clitest.Project) {
 // and checks that a preview there finds nothing to change.
 func (c *run) adopt(dir, what, export string) {
 	t := c.t
-	if why := c.exp.Skip["plinthAdopt"]; why != "" {
-		t.Logf("skipping plinth state adopt of %s: %s", what, why)
-		return
-	}
 	file := filepath.Join(c.tmp, "adopt-"+strings.ReplaceAll(what, " ", "-")+".json")
 	writeFile(t, file, export)
 	q := c.plinthIn(dir, filepath.Join(c.tmp, "adopted-"+filepath.Base(file)))
@@ -152,7 +157,17 @@ func (c *run) underPulumi() {
 	up, edit := c.pulumiUps(pu, dir)
 	checkStage(t, "pulumi up", c.exp.Up, up.Steps, up.Outputs)
 	checkStage(t, "pulumi up after the edit", c.exp.Edit, edit.Steps, edit.Outputs)
-	c.adopt(dir, "pulumi's own stack", pu.run("stack", "export"))
+	export := pu.run("stack", "export")
+	if why := c.exp.Skip["compareStacks"]; why != "" {
+		t.Logf("skipping the comparison of plinth's stack with pulumi's: %s", why)
+	} else {
+		compareStacks(t, c.plinthExport, export, c.plinthDir, dir)
+	}
+	if why := c.exp.Skip["pulumiAdopt"]; why != "" {
+		t.Logf("skipping plinth state adopt of pulumi's own stack: %s", why)
+	} else {
+		c.adopt(dir, "pulumi's own stack", export)
+	}
 	pu.run("destroy", "--yes", "--skip-preview")
 }
 

@@ -17,8 +17,23 @@ import (
 
 // plinthIn returns plinth in dir, with homes of the test's own, the
 // provider plugin on PLINTH_PLUGIN_PATH, the language's directories on
-// PATH and its variables; backend, if set, is the state backend.
+// PATH and its variables, on the file backend in directory backend ("":
+// the test's main one). A program with a base/ finds stack base there.
 func (c *run) plinthIn(dir, backend string) *clitest.Project {
+	c.t.Helper()
+	if backend == "" {
+		backend = filepath.Join(c.tmp, "plinth-state")
+	}
+	p := c.plinthAt(dir, backend)
+	if base := filepath.Join("testdata", c.program, "base"); exists(base) && !c.based["plinth:"+backend] {
+		c.based["plinth:"+backend] = true
+		c.plinthAt(clitest.CopyDir(c.t, base), backend).Run("up", "--yes", "--stack", "base")
+	}
+	return p
+}
+
+// plinthAt is plinth in dir on the file backend in directory backend.
+func (c *run) plinthAt(dir, backend string) *clitest.Project {
 	env := map[string]string{
 		"PLINTH_HOME":              filepath.Join(c.tmp, "plinth-home"),
 		"PULUMI_HOME":              filepath.Join(c.tmp, "pulumi-home"),
@@ -31,9 +46,7 @@ func (c *run) plinthIn(dir, backend string) *clitest.Project {
 	for k, v := range c.env {
 		env[k] = v
 	}
-	if backend != "" {
-		env["PLINTH_BACKEND"] = "file:" + backend
-	}
+	env["PLINTH_BACKEND"] = "file:" + backend
 	return &clitest.Project{T: c.t, Dir: dir, Opts: clitest.Options{Env: env}}
 }
 
@@ -47,8 +60,22 @@ type pulumi struct {
 
 // pulumiIn returns the pulumi CLI in dir, logged in to a file backend
 // under the test's scratch space named backend, with the language's
-// directories and the provider plugin on PATH.
+// directories and the provider plugin on PATH. A program with a base/
+// finds stack base there.
 func (c *run) pulumiIn(dir, backend string, path []string) *pulumi {
+	c.t.Helper()
+	p := c.pulumiAt(dir, backend, path)
+	if base := filepath.Join("testdata", c.program, "base"); exists(base) && !c.based["pulumi:"+backend] {
+		c.based["pulumi:"+backend] = true
+		b := c.pulumiAt(clitest.CopyDir(c.t, base), backend, path)
+		b.run("stack", "init", "base")
+		b.run("up", "--yes", "--skip-preview")
+	}
+	return p
+}
+
+// pulumiAt is the pulumi CLI in dir on the file backend named backend.
+func (c *run) pulumiAt(dir, backend string, path []string) *pulumi {
 	c.t.Helper()
 	if cliMissing != "" {
 		c.t.Skip(cliMissing)
@@ -113,11 +140,11 @@ func decodeOutputs(t *testing.T, who, out string) map[string]any {
 }
 
 // copyProgram copies testdata/<program> to a new directory, without
-// edit/ and expect.json.
+// edit/, base/ and expect.json.
 func copyProgram(t *testing.T, program string) string {
 	t.Helper()
 	dir := clitest.CopyDir(t, filepath.Join("testdata", program))
-	for _, p := range []string{"edit", "expect.json"} {
+	for _, p := range []string{"edit", "base", "expect.json"} {
 		if err := os.RemoveAll(filepath.Join(dir, p)); err != nil {
 			t.Fatal(err)
 		}
@@ -158,4 +185,9 @@ func writeFile(t *testing.T, path, content string) {
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

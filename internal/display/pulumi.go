@@ -34,6 +34,9 @@ type pulumiView struct {
 	started map[resource.URN]time.Time
 	diags   []pulumiDiag
 	errored int
+	// sameReads counts reads of existing resources that found them as
+	// recorded: the engine counts them unchanged, pulumi not at all.
+	sameReads int
 	// rooted says the stack's block was written (--diff).
 	rooted bool
 	height int // lines of the tree drawn last (live)
@@ -78,6 +81,7 @@ func (v *pulumiView) Begin(op Operation) {
 	defer v.mu.Unlock()
 	v.op, v.start, v.tree = op, v.opts.now(), newPulumiTree(op)
 	v.started, v.diags, v.errored, v.rooted, v.height = map[resource.URN]time.Time{}, nil, 0, false, 0
+	v.sameReads = 0 // a view may show a preview, then the update
 	fmt.Fprintln(v.opts.Out, v.p.paint(colourBold, op.pulumiTitle()))
 	fmt.Fprintln(v.opts.Out)
 	if v.live && v.opts.Tick >= 0 {
@@ -110,11 +114,14 @@ func (v *pulumiView) tick(every time.Duration, stop chan struct{}) {
 }
 
 func (v *pulumiView) Event(e engine.Event) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if e.Kind == engine.EventStepDone && e.Op == engine.OpSame && e.New != nil && e.New.External {
+		v.sameReads++
+	}
 	if hidden(e, v.opts.Verbose) {
 		return
 	}
-	v.mu.Lock()
-	defer v.mu.Unlock()
 	switch e.Kind {
 	case engine.EventStepStart:
 		v.started[e.URN] = v.opts.now()
@@ -333,6 +340,7 @@ func (v *pulumiView) End(o Outcome) {
 	var counts map[engine.StepOp]int
 	if o.Result != nil {
 		counts = withStack(v.op.Verb, o.Result.Counts, o.PriorOutputs)
+		counts[engine.OpSame] = max(0, counts[engine.OpSame]-v.sameReads)
 	}
 	if total(counts) > 0 || v.errored > 0 || o.Err == nil {
 		writeLines(v.opts.Out, pulumiResourceLines(v.p, counts, v.op.Preview, v.errored))

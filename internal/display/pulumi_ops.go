@@ -56,13 +56,15 @@ var pulumiUncounted = map[engine.StepOp]bool{engine.OpSame: true, engine.OpRead:
 // pulumiResourceLines is the Resources block: one line per kind of
 // change ("    + 3 to create", "    +-1 replaced"), then, when more than
 // one kind changed, "    N changes. M unchanged", else "    M unchanged"
-// when some did not, and "    K errored" for failed steps.
+// when some did not, and "    K errored" for failed steps. Reads of
+// existing resources (`get`) are not counted at all, as pulumi counts
+// them neither as changes nor as unchanged.
 func pulumiResourceLines(p painter, counts map[engine.StepOp]int, preview bool, errored int) []string {
 	lines := []string{"Resources:"}
 	kinds, changed := 0, 0
 	for _, op := range pulumiOpsIn(counts) {
 		n := counts[op]
-		if n == 0 {
+		if n == 0 || op == engine.OpRead {
 			continue
 		}
 		s := pulumiOpOf(op)

@@ -181,11 +181,10 @@ func TestPulumiResourcesBlock(t *testing.T) {
 			"    + 1 to create", "    ~ 1 to update", "    - 1 to delete", "    +-1 to replace", "    4 changes. 1 unchanged"}},
 		"every kind, none unchanged": {counts: map[engine.StepOp]int{engine.OpCreate: 1, engine.OpDelete: 2}, want: []string{
 			"    + 1 created", "    - 2 deleted", "    3 changes"}},
-		"destroyed": {counts: map[engine.StepOp]int{engine.OpDelete: 4}, want: []string{"    - 4 deleted"}},
-		// A get is read at every update; pulumi counts it nowhere.
-		"reads left out": {counts: map[engine.StepOp]int{engine.OpCreate: 2, engine.OpRead: 1}, want: []string{"    + 2 created"}},
-		"only reads":     {counts: map[engine.StepOp]int{engine.OpRead: 2, engine.OpSame: 1}, preview: true, want: []string{"    1 unchanged"}},
-		"an errored":     {counts: map[engine.StepOp]int{engine.OpCreate: 2}, preview: true, errored: 1, want: []string{"    + 2 to create", "    1 errored"}},
+		"reads not counted":                       {counts: map[engine.StepOp]int{engine.OpCreate: 3, engine.OpRead: 2}, want: []string{"    + 3 created"}},
+		"reads not counted, nothing else changed": {counts: map[engine.StepOp]int{engine.OpRead: 2, engine.OpSame: 3}, preview: true, want: []string{"    3 unchanged"}},
+		"destroyed":  {counts: map[engine.StepOp]int{engine.OpDelete: 4}, want: []string{"    - 4 deleted"}},
+		"an errored": {counts: map[engine.StepOp]int{engine.OpCreate: 2}, preview: true, errored: 1, want: []string{"    + 2 to create", "    1 errored"}},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -194,6 +193,41 @@ func TestPulumiResourcesBlock(t *testing.T) {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestPulumiUnchangedReads: a read of an existing resource that found it
+// as recorded (the engine counts it unchanged) is left out of the
+// Resources block, as pulumi leaves reads out: one updated resource and
+// the stack are all pulumi counts here.
+func TestPulumiUnchangedReads(t *testing.T) {
+	read := puRes("plinth:fs:File", "site", "/tmp/site.html", "", obj("path", "/tmp/site.html"))
+	read.External = true
+	old := puRes("plinth:fs:File", "file", "/tmp/out/f.txt", "", obj("content", "a"))
+	changed := puRes("plinth:fs:File", "file", "/tmp/out/f.txt", "", obj("content", "b"))
+	events := []engine.Event{
+		puEvent(engine.EventStepDone, engine.OpSame, read, read, false),
+		puEvent(engine.EventStepDone, engine.OpUpdate, old, changed, false),
+	}
+	outcome := Outcome{Result: &engine.Result{Counts: map[engine.StepOp]int{engine.OpSame: 1, engine.OpUpdate: 1}}}
+	out := runPulumiView(Options{}, puStack, events, outcome)
+	if !strings.Contains(out, "Resources:\n    ~ 1 updated\n    1 unchanged\n") {
+		t.Errorf("the Resources block counts the read; want 1 updated and the stack unchanged:\n%s", out)
+	}
+
+	// One view shows the preview of `up`, then the update: each counts
+	// its own reads.
+	var buf bytes.Buffer
+	v := New(Options{Out: &buf, Style: StylePulumi, Tick: -1, Now: func() time.Time { return time.Time{} }})
+	for _, op := range []Operation{puPreview, puStack} {
+		v.Begin(op)
+		for _, e := range events {
+			v.Event(e)
+		}
+		v.End(outcome)
+	}
+	if got := strings.Count(buf.String(), "    1 unchanged\n"); got != 2 {
+		t.Errorf("preview then update in one view: %d Resources blocks with the stack unchanged, want 2:\n%s", got, buf.String())
 	}
 }
 

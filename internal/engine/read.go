@@ -100,10 +100,10 @@ func (x *executor) readExternal(c *change, nr *state.Resource) error {
 	if resp.ID == "" {
 		return &ReadNotFoundError{URN: c.urn, ID: id}
 	}
+	// The inputs recorded stay the registration's, as Pulumi's read step
+	// keeps them: the provider's inputs would differ from what pulumi
+	// records, and a stack moved between the two would read as changed.
 	nr.ID, nr.Outputs, nr.Private = resp.ID, resp.Outputs, resp.Private
-	if resp.Inputs != nil {
-		nr.Inputs = resp.Inputs
-	}
 	if nr.Outputs == nil {
 		nr.Outputs = resource.Object{}
 	}

@@ -124,3 +124,19 @@ func TestReadThenManage(t *testing.T) {
 	diffStrings(t, "state", []string{"ext"}, h.names())
 	diffStrings(t, "world", []string{"ext-0", ext.ID}, h.world.ids())
 }
+
+// TestReadKeepsRegisteredInputs: a read resource records the inputs the
+// program registered, not those the provider's Read returned (Pulumi's
+// read step does the same), so that the record of a stack pulumi read
+// (no inputs) is unchanged when plinth reads it again.
+func TestReadKeepsRegisteredInputs(t *testing.T) {
+	h, _ := readHarness(t)
+	h.mustUp(prog{readOf("ext", "ext-0")})
+	ext := h.get("ext")
+	if ext == nil || len(ext.Inputs) != 0 || ext.Outputs["size"].IsNull() {
+		t.Fatalf("recorded read = %+v, want the registration's (no) inputs and the provider's outputs", ext)
+	}
+	if res := h.mustUp(prog{readOf("ext", "ext-0")}); res.HasChanges() {
+		t.Errorf("a rerun of the read changed something: %v", res.Counts)
+	}
+}

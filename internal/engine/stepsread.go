@@ -167,7 +167,9 @@ func (x *executor) refresh(r *state.Resource, referenced bool) error {
 	// What was secret stays secret: a provider may read back in the clear
 	// what it was given sealed.
 	nr.ID, nr.Outputs, nr.Private = resp.ID, sealDerived(resp.Outputs, r.Outputs), resp.Private
-	if resp.Inputs != nil {
+	// An external resource (read, not managed) keeps the inputs its read
+	// recorded, the program's: see readExternal.
+	if resp.Inputs != nil && !r.External {
 		nr.Inputs = sealDerived(resp.Inputs, r.Inputs)
 	}
 	markSecretID(nr, nr.Inputs, r.SecretID)

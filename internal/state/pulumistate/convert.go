@@ -386,7 +386,7 @@ func FromSnapshot(snap *state.Snapshot, p *Passphrase, now time.Time, opts Expor
 		if err != nil {
 			return nil, err
 		}
-		if rj.Parent == "" && !state.IsProviderType(r.Type) {
+		if rj.Parent == "" && !defaultProvider(r) {
 			rj.Parent = stackURN
 		}
 		d.Resources = append(d.Resources, rj)
@@ -407,6 +407,14 @@ func FromSnapshot(snap *state.Snapshot, p *Passphrase, now time.Time, opts Expor
 	enc.SetIndent("", "    ")
 	err = enc.Encode(untypedWithFeatures(d, raw))
 	return b.Bytes(), err
+}
+
+// defaultProvider reports whether r is a default provider, which pulumi
+// records with no parent; an explicit provider is the program's resource,
+// and its parent is the stack's, as any other resource's.
+func defaultProvider(r *state.Resource) bool {
+	name := r.URN.Name()
+	return state.IsProviderType(r.Type) && (name == state.DefaultProviderName("") || strings.HasPrefix(name, "default_"))
 }
 
 // manifestVersion is the "version" written in an export's manifest: the

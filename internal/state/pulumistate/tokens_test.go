@@ -21,8 +21,8 @@ import (
 // program: a pulumi.dynamic.Resource with its default provider
 // pulumi:providers:pulumi-nodejs, a component with a hyphen in its type
 // name and one with a one-segment type, and an explicit ProviderResource
-// of azure-native with a resource. Providers have no parent: plinth
-// exports none (as Pulumi writes default providers).
+// of azure-native with a resource. The default provider has no parent,
+// the explicit one the stack, as pulumi records them.
 func dynamicDeployment(t *testing.T) []byte {
 	t.Helper()
 	salt := []byte("saltsalt")
@@ -47,7 +47,7 @@ func dynamicDeployment(t *testing.T) []byte {
 				Inputs: map[string]any{"__provider": "exports.handler = ..."}, Outputs: map[string]any{"x": "1"}},
 			{URN: comp, Type: "component", Parent: stack},
 			{URN: p + "component$my:module:ComponentSixParent-v10::inner", Type: "my:module:ComponentSixParent-v10", Parent: comp},
-			{URN: az, Custom: true, ID: "a-1", Type: "pulumi:providers:azure-native"},
+			{URN: az, Custom: true, ID: "a-1", Type: "pulumi:providers:azure-native", Parent: stack},
 			{URN: p + "azure-native:storage:StorageAccount::sa", Custom: true, ID: "sa-1", Type: "azure-native:storage:StorageAccount",
 				Parent: stack, Provider: string(az) + "::a-1", Dependencies: []presource.URN{az}},
 		},
