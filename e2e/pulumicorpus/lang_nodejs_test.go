@@ -3,6 +3,7 @@
 package pulumicorpus_test
 
 import (
+	"os"
 	"os/exec"
 	"testing"
 
@@ -23,24 +24,30 @@ const nodePackage = "nodejs"
 // pulumi cannot run them in CI: their expectations were recorded with a
 // host built from pulumi's source (-record, PLINTH_CORPUS_HOSTS).
 func init() {
+	// A dynamic provider is node loading @pulumi/pulumi, seconds of CPU,
+	// and the corpus runs programs side by side on loaded machines:
+	// plinth, run in process, reads the plugin start timeout from the
+	// process environment, so it is set there (a minute, not 10s).
+	if os.Getenv(handshakeTimeoutEnv) == "" {
+		os.Setenv(handshakeTimeoutEnv, "60s")
+	}
 	register("js", language{prepare: linkNodeModules, path: needNode, env: nodeEnv(false)})
 	register("ts", language{prepare: linkNodeModules, path: needNode, env: nodeEnv(true)})
 }
 
+// handshakeTimeoutEnv bounds plinth's wait for a plugin to start.
+const handshakeTimeoutEnv = "PLINTH_PLUGIN_HANDSHAKE_TIMEOUT"
+
 // nodeEnv returns the variables of JavaScript or TypeScript programs.
-// A dynamic provider is node loading @pulumi/pulumi, which takes seconds
-// of CPU, and the corpus runs many programs at once: plinth waits up to
-// a minute for it to start, not 10s. ts-node type-checks a program at
-// every run, and a ts- program runs a dozen times: both tools only
-// transpile (a setting of @pulumi/pulumi's own launcher, which plinth
-// and pulumi's host both start).
+// ts-node type-checks a program at every run, and a ts- program runs a
+// dozen times: both tools only transpile (a setting of @pulumi/pulumi's
+// own launcher, which plinth and pulumi's host both start).
 func nodeEnv(typescript bool) func(*testing.T) map[string]string {
 	return func(*testing.T) map[string]string {
-		env := map[string]string{"PLINTH_PLUGIN_HANDSHAKE_TIMEOUT": "60s"}
-		if typescript {
-			env["PULUMI_NODEJS_TRANSPILE_ONLY"] = "true"
+		if !typescript {
+			return nil
 		}
-		return env
+		return map[string]string{"PULUMI_NODEJS_TRANSPILE_ONLY": "true"}
 	}
 }
 
