@@ -1,6 +1,7 @@
 package display
 
 import (
+	"maps"
 	"sort"
 	"strconv"
 	"strings"
@@ -44,8 +45,13 @@ func pulumiOpOf(op engine.StepOp) pulumiOp {
 // pulumiSummaryOrder is the order of the Resources block's lines.
 var pulumiSummaryOrder = []engine.StepOp{
 	engine.OpCreate, engine.OpUpdate, engine.OpDelete, engine.OpReplace,
-	engine.OpRead, engine.OpRefresh, engine.OpImport, engine.OpDiscard,
+	engine.OpRefresh, engine.OpImport, engine.OpDiscard,
 }
+
+// pulumiUncounted are operations the Resources block leaves out, as
+// pulumi's does: reading a resource (a get, a StackReference) changes
+// nothing, so it is neither a change nor unchanged.
+var pulumiUncounted = map[engine.StepOp]bool{engine.OpSame: true, engine.OpRead: true}
 
 // pulumiResourceLines is the Resources block: one line per kind of
 // change ("    + 3 to create", "    +-1 replaced"), then, when more than
@@ -88,7 +94,7 @@ func pulumiResourceLines(p painter, counts map[engine.StepOp]int, preview bool, 
 // pulumiOpsIn lists the changing operations of counts in summary order,
 // any the order does not know last, by name.
 func pulumiOpsIn(counts map[engine.StepOp]int) []engine.StepOp {
-	known := map[engine.StepOp]bool{engine.OpSame: true}
+	known := maps.Clone(pulumiUncounted)
 	ops := []engine.StepOp{}
 	for _, op := range pulumiSummaryOrder {
 		known[op] = true

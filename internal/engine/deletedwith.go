@@ -11,15 +11,18 @@ import (
 // R's provider Delete is not called: it would fail, or cost time, on
 // something already gone. R's record is just dropped. D may be deleted
 // by a destroy, by leaving the program, or as the old half of a
-// replacement; R is skipped whatever order the two are deleted in.
+// replacement; R is skipped whatever order the two are deleted in. As in
+// Pulumi, D counts as deleted when it leaves the stack even if its own
+// delete leaves the world alone (retainOnDelete, or read rather than
+// managed): R is the user's to keep with it.
 
-// deleting notes the resources about to be deleted in the world: those a
-// delete will reach (not protected, retained or external).
+// deleting notes the resources about to leave the stack: all those a
+// delete will reach but the protected, which refuse it.
 func (d *deployment) deleting(rs []*state.Resource) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for _, r := range rs {
-		if r.Protect || r.RetainOnDelete || r.External {
+		if r.Protect {
 			continue
 		}
 		if d.goneWith == nil {

@@ -67,3 +67,35 @@ func filter(ss []string, sub string) []string {
 	}
 	return out
 }
+
+// TestDeletedWithRetained: a resource deleted with one that has
+// retainOnDelete is not deleted through its provider either when both
+// leave the stack, as by pulumi, which skips it whenever the other has a
+// delete step, retained or not: a retained database keeps its tables.
+// Before, plinth called the table's Delete, because the database itself
+// was not deleted in the world.
+func TestDeletedWithRetained(t *testing.T) {
+	db := spec{name: "db", opt: func(r *engine.Registration) { r.RetainOnDelete = true }}
+	table := spec{name: "table", deps: []string{"db"}, opt: func(r *engine.Registration) {
+		r.DeletedWith = "urn:pulumi:dev::proj::pkg:index:Thing::db"
+	}}
+	tests := map[string]prog{"destroy": nil, "both removed": {}}
+	for name, next := range tests {
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t)
+			h.mustUp(prog{db, table})
+			before := len(h.world.history())
+			var err error
+			if next == nil {
+				_, err = h.destroy()
+			} else {
+				_, err = h.up(next)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			diffStrings(t, "state", nil, h.names())
+			diffStrings(t, "provider calls", nil, h.world.history()[before:])
+		})
+	}
+}
