@@ -50,7 +50,7 @@ func TestOptions(t *testing.T) {
 	}
 
 	d := p.run("destroy", "--yes")
-	if diff := cmp.Diff("- 5 deleted, - 2 discarded, 7 changes", summary(t, d.Output())); diff != "" {
+	if diff := cmp.Diff("- 6 deleted, - 1 discarded, 7 changes", summary(t, d.Output())); diff != "" {
 		t.Errorf("destroy (-want +got):\n%s\n%s", diff, d.Output())
 	}
 	for file, kept := range map[string]bool{"out/retained.txt": true, "out/seed.txt": false, "out/str.txt": false, "out/index.html": false, "site/index.html": true} {

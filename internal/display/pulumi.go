@@ -339,7 +339,7 @@ func (v *pulumiView) End(o Outcome) {
 	}
 	var counts map[engine.StepOp]int
 	if o.Result != nil {
-		counts = withStack(v.op.Verb, o.Result.Counts, o.PriorOutputs)
+		counts = pulumiCounts(v.op.Verb, o.Result, o.PriorOutputs)
 		counts[engine.OpSame] = max(0, counts[engine.OpSame]-v.sameReads)
 	}
 	if total(counts) > 0 || v.errored > 0 || o.Err == nil {

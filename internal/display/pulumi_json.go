@@ -271,7 +271,7 @@ func (v *digestView) End(o Outcome) {
 	}
 	v.digest.Duration = int64(v.opts.now().Sub(v.start))
 	if o.Result != nil {
-		for op, n := range withStack(v.verb, o.Result.Counts, o.PriorOutputs) {
+		for op, n := range pulumiCounts(v.verb, o.Result, o.PriorOutputs) {
 			if n > 0 {
 				v.digest.ChangeSummary[string(op)] = n
 			}

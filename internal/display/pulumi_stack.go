@@ -67,6 +67,22 @@ func withStack(verb string, counts map[engine.StepOp]int, prior resource.Object)
 	return out
 }
 
+// pulumiCounts is the operation's counts as pulumi's summary gives them
+// (withStack), with each retainOnDelete resource the program dropped
+// counted as deleted, as pulumi counts it, where plinth's own views say
+// discarded (the resource is left alone either way).
+func pulumiCounts(verb string, r *engine.Result, prior resource.Object) map[engine.StepOp]int {
+	out := withStack(verb, r.Counts, prior)
+	if n := min(r.Retained, out[engine.OpDiscard]); n > 0 {
+		out[engine.OpDiscard] -= n
+		out[engine.OpDelete] += n
+		if out[engine.OpDiscard] == 0 {
+			delete(out, engine.OpDiscard)
+		}
+	}
+	return out
+}
+
 // stackLines are the lines pulumi writes, when its output is not a
 // terminal, for the stack resource as the operation ends: " +
 // pulumi:pulumi:Stack p-dev create" on a first update, "-  ... delete"

@@ -80,3 +80,34 @@ func TestPulumiStackLines(t *testing.T) {
 		})
 	}
 }
+
+// TestPulumiCountsRetained: a retainOnDelete resource the program dropped
+// is a discard in plinth's counts and a delete in pulumi's summary
+// (e2e/pulumicorpus/testdata/yaml-retain, compared live with pulumi
+// v3.259.0: "- 1 deleted"); other discards stay discards.
+func TestPulumiCountsRetained(t *testing.T) {
+	tests := map[string]struct {
+		result engine.Result
+		want   map[engine.StepOp]int
+	}{
+		"retained by an update": {
+			result: engine.Result{Counts: map[engine.StepOp]int{engine.OpDiscard: 1, engine.OpSame: 1}, Retained: 1},
+			want:   map[engine.StepOp]int{engine.OpDelete: 1, engine.OpSame: 2},
+		},
+		"retained and a forgotten read": {
+			result: engine.Result{Counts: map[engine.StepOp]int{engine.OpDiscard: 2, engine.OpDelete: 1}, Retained: 1},
+			want:   map[engine.StepOp]int{engine.OpDelete: 2, engine.OpDiscard: 1, engine.OpSame: 1},
+		},
+		"no retained": {
+			result: engine.Result{Counts: map[engine.StepOp]int{engine.OpDiscard: 1}},
+			want:   map[engine.StepOp]int{engine.OpDiscard: 1, engine.OpSame: 1},
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, pulumiCounts("update", &tc.result, nil)); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}

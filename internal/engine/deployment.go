@@ -153,10 +153,11 @@ func (d *deployment) result(start time.Time) *Result {
 	for k, v := range d.x.counts {
 		counts[k] = v
 	}
+	retained := d.x.retained
 	d.x.mu.Unlock()
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return &Result{Counts: counts, Outputs: d.outputs, Duration: time.Since(start)}
+	return &Result{Counts: counts, Retained: retained, Outputs: d.outputs, Duration: time.Since(start)}
 }
 
 // err joins the step failures into the operation's error.

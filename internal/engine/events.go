@@ -101,7 +101,11 @@ type Event struct {
 // Result summarises an operation.
 type Result struct {
 	// Counts holds the number of resources per operation, same included.
-	Counts   map[StepOp]int
+	Counts map[StepOp]int
+	// Retained is how many of Counts' discards removed a retainOnDelete
+	// resource the program no longer declares from the state alone:
+	// plinth calls that a discard, pulumi a delete.
+	Retained int
 	Outputs  resource.Object
 	Duration time.Duration
 }

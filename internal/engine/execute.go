@@ -33,8 +33,9 @@ type executor struct {
 	steps   atomic.Uint64
 	preview bool // only for the events' Preview field
 
-	mu     sync.Mutex
-	counts map[StepOp]int
+	mu       sync.Mutex
+	counts   map[StepOp]int
+	retained int // discards of retainOnDelete resources (Result.Retained)
 }
 
 func newExecutor(ctx context.Context, opts *Options, recs *records, preview bool) *executor {

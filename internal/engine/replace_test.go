@@ -166,6 +166,9 @@ func TestRetainOnDelete(t *testing.T) {
 	if res.Counts[engine.OpDiscard] != 1 {
 		t.Errorf("counts %v, want one discard", res.Counts)
 	}
+	if res.Retained != 1 {
+		t.Errorf("retained %d, want 1 (the discard removed a retainOnDelete resource)", res.Retained)
+	}
 	diffStrings(t, "state", nil, h.names())
 	diffStrings(t, "world keeps it", []string{"a-1"}, h.world.ids())
 }

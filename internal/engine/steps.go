@@ -117,6 +117,11 @@ func (s dropStep) apply(x *executor) (Registered, error) {
 		return Registered{}, err
 	}
 	x.countDelete(s.r, counted)
+	if s.shown == OpDelete && s.r.RetainOnDelete && !s.r.External {
+		x.mu.Lock()
+		x.retained++
+		x.mu.Unlock()
+	}
 	x.done(s.shown, s.r, nil, nil, start, nil)
 	return Registered{}, nil
 }
