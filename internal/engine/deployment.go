@@ -57,6 +57,9 @@ type deployment struct {
 	// forget, if set, says which resources the program no longer
 	// registers to forget rather than delete (see Forgetter).
 	forget func(resource.URN) bool
+	// condemnOnce deletes, once, what the program did not register: when
+	// the program calls Finish, else after it (see Finisher).
+	condemnOnce sync.Once
 	// served is the resource monitor started for component providers.
 	served servedMonitor
 	// goneWith holds the URNs of resources deleted in the world in this

@@ -33,8 +33,9 @@ type executor struct {
 	steps   atomic.Uint64
 	preview bool // only for the events' Preview field
 
-	mu     sync.Mutex
-	counts map[StepOp]int
+	mu       sync.Mutex
+	counts   map[StepOp]int
+	findHook HookFinder // the program's hooks, for delete hooks (hooks.go)
 }
 
 func newExecutor(ctx context.Context, opts *Options, recs *records, preview bool) *executor {
@@ -128,8 +129,9 @@ func (x *executor) newResource(urn resource.URN, reg *Registration, inputs resou
 		CustomTimeouts:      state.CustomTimeouts(reg.CustomTimeouts),
 		DestroyProvisioners: destroyProvisioners(reg),
 		DeletedWith:         reg.DeletedWith, AdditionalSecretOutputs: reg.AdditionalSecretOutputs,
-		InputTypes: reg.InputTypes,
-		Created:    now, Modified: now,
+		InputTypes:  reg.InputTypes,
+		DeleteHooks: state.DeleteHooks{Before: reg.Hooks.BeforeDelete, After: reg.Hooks.AfterDelete},
+		Created:     now, Modified: now,
 	}
 	sealSecrets(r)
 	return r

@@ -109,6 +109,11 @@ type dropStep struct {
 
 func (s dropStep) apply(x *executor) (Registered, error) {
 	start := x.started(s.shown, s.r, nil, nil)
+	after, err := x.runDeleteHooks(s.r)
+	if err != nil {
+		x.done(s.shown, s.r, nil, nil, start, err)
+		return Registered{}, err
+	}
 	op, counted := state.OpDelete, s.shown
 	if s.r.RetainOnDelete || s.r.External {
 		op, counted = state.OpRemove, OpDiscard
@@ -117,6 +122,7 @@ func (s dropStep) apply(x *executor) (Registered, error) {
 		return Registered{}, err
 	}
 	x.countDelete(s.r, counted)
+	after()
 	x.done(s.shown, s.r, nil, nil, start, nil)
 	return Registered{}, nil
 }
@@ -212,7 +218,7 @@ func sameRecord(a, b *state.Resource) bool {
 		a.External == b.External && a.DeletedWith == b.DeletedWith && slices.Equal(a.AdditionalSecretOutputs, b.AdditionalSecretOutputs) &&
 		a.Inputs.Equal(b.Inputs) && a.Outputs.Equal(b.Outputs) &&
 		slices.Equal(a.Dependencies, b.Dependencies) && slices.Equal(a.DependencyGroups, b.DependencyGroups) &&
-		slices.Equal(a.IgnoreChanges, b.IgnoreChanges) &&
+		slices.Equal(a.IgnoreChanges, b.IgnoreChanges) && a.DeleteHooks.Equal(b.DeleteHooks) &&
 		slices.Equal(a.ReplaceOnChanges, b.ReplaceOnChanges) && slices.Equal(a.InitErrors, b.InitErrors) &&
 		slices.Equal(a.Private, b.Private) && samePropertyDependencies(a.PropertyDependencies, b.PropertyDependencies) &&
 		maps.EqualFunc(a.InputTypes, b.InputTypes, func(x, y json.RawMessage) bool { return bytes.Equal(x, y) })

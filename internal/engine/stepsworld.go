@@ -191,10 +191,16 @@ type deleteStep struct {
 
 func (s deleteStep) apply(x *executor) (Registered, error) {
 	start := x.started(s.shown, s.r, nil, nil)
+	after, err := x.runDeleteHooks(s.r)
+	if err != nil {
+		x.done(s.shown, s.r, nil, nil, start, err)
+		return Registered{}, err
+	}
 	if err := x.fx.delete(x, s.r, s.kept, s.shown, start); err != nil {
 		return Registered{}, err
 	}
 	x.countDelete(s.r, s.shown)
+	after()
 	x.done(s.shown, s.r, nil, nil, start, nil)
 	return Registered{}, nil
 }

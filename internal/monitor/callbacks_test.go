@@ -14,9 +14,11 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/emptypb"
 	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/monitor"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -239,5 +241,86 @@ func TestHooks(t *testing.T) {
 		Object: &structpb.Struct{}, Hooks: bind})
 	if err == nil || !strings.Contains(err.Error(), `the hook "nope", which the program has not registered`) {
 		t.Errorf("error = %v, want the unregistered hook named", err)
+	}
+}
+
+// finishingMonitor is a fakeMonitor that is an engine.Finisher: Finish
+// runs the given deletes' hooks through the finder it is given.
+type finishingMonitor struct {
+	*fakeMonitor
+	finish func(engine.HookFinder)
+}
+
+func (f finishingMonitor) Finish(find engine.HookFinder) { f.finish(find) }
+
+// TestDeleteHooks: a resource's delete hooks reach the engine as names,
+// checked against the hooks the program registered; when the program
+// signals it is done and waits (SignalAndWaitForShutdown), the engine is
+// asked to finish with a finder of the program's hooks, whose functions
+// call them through the Callbacks service with the resource's type and
+// name taken from its URN, and the call returns only once the engine has
+// finished. Before, delete hooks were refused and
+// SignalAndWaitForShutdown returned at once.
+func TestDeleteHooks(t *testing.T) {
+	ctx := context.Background()
+	var told []*pulumirpc.ResourceHookRequest
+	cbs := serveCallbacks(t, map[string]func([]byte) (proto.Message, error){
+		"h": func(b []byte) (proto.Message, error) {
+			var req pulumirpc.ResourceHookRequest
+			if err := proto.Unmarshal(b, &req); err != nil {
+				return nil, err
+			}
+			told = append(told, &req)
+			return &pulumirpc.ResourceHookResponse{}, nil
+		},
+	})
+	urn := resource.URN("urn:pulumi:dev::proj::plinth:random:Pet::gone")
+	var finished []string
+	fake := finishingMonitor{fakeMonitor: &fakeMonitor{outputs: map[resource.URN]resource.Object{}}}
+	fake.finish = func(find engine.HookFinder) {
+		if _, ok := find("unknown"); ok {
+			finished = append(finished, "found a hook never registered")
+		}
+		h, ok := find("cleanup")
+		if !ok {
+			finished = append(finished, "cleanup not found")
+			return
+		}
+		if err := h.Run(ctx, engine.HookCall{URN: urn, ID: "id-gone", OldInputs: resource.Object{"length": resource.NewNumber(2)}}); err != nil {
+			finished = append(finished, err.Error())
+		}
+		finished = append(finished, "finished")
+	}
+	_, c, _, _ := serve(t, fake, monitor.Config{Stack: "dev", Project: "proj"})
+	registerRoot(t, c)
+	if _, err := c.RegisterResourceHook(ctx, &pulumirpc.RegisterResourceHookRequest{Name: "cleanup", Callback: cbs.cb("h")}); err != nil {
+		t.Fatal(err)
+	}
+	bind := &pulumirpc.RegisterResourceRequest_ResourceHooksBinding{BeforeDelete: []string{"cleanup"}, AfterDelete: []string{"cleanup"}}
+	if _, err := c.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{Type: "plinth:random:Pet", Name: "p", Custom: true,
+		Object: &structpb.Struct{}, Hooks: bind}); err != nil {
+		t.Fatal(err)
+	}
+	got := fake.regs[0].Hooks
+	if diff := cmp.Diff([][]string{{"cleanup"}, {"cleanup"}}, [][]string{got.BeforeDelete, got.AfterDelete}); diff != "" {
+		t.Errorf("delete hooks (-want +got):\n%s", diff)
+	}
+	bind = &pulumirpc.RegisterResourceRequest_ResourceHooksBinding{AfterDelete: []string{"nope"}}
+	_, err := c.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{Type: "plinth:random:Pet", Name: "q", Custom: true,
+		Object: &structpb.Struct{}, Hooks: bind})
+	if err == nil || !strings.Contains(err.Error(), `the hook "nope", which the program has not registered`) {
+		t.Errorf("error = %v, want the unregistered hook named", err)
+	}
+
+	if _, err := c.SignalAndWaitForShutdown(ctx, &emptypb.Empty{}); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"finished"}, finished); diff != "" {
+		t.Errorf("the engine's finish (-want +got):\n%s", diff)
+	}
+	want := &pulumirpc.ResourceHookRequest{Urn: string(urn), Id: "id-gone", Name: "gone", Type: "plinth:random:Pet",
+		OldInputs: &structpb.Struct{Fields: map[string]*structpb.Value{"length": structpb.NewNumberValue(2)}}}
+	if len(told) != 1 || !proto.Equal(want, told[0]) {
+		t.Errorf("the hook was told %v, want %v", told, want)
 	}
 }

@@ -14,11 +14,15 @@ import (
 )
 
 // Resource hooks are functions of the program the engine runs around a
-// custom resource's create and update (engine.Hooks). The program
+// resource's create, update and delete (engine.Hooks). The program
 // registers each by name (RegisterResourceHook) and binds names to a
 // resource (the hooks option); the monitor gives the engine functions
-// that call them through the program's Callbacks service. Delete hooks,
-// error hooks and hooks on components are refused: see hookBinding.
+// that call them through the program's Callbacks service. Delete hooks
+// are recorded by name and found when the resource is deleted, through
+// the HookFinder the monitor gives the engine when the program signals
+// that it is done and waits (SignalAndWaitForShutdown), so its Callbacks
+// service still answers. Error hooks, and create and update hooks on
+// components, are refused: see hookBinding.
 
 // addHook registers a resource hook by name.
 func (s *Server) addHook(req *pulumirpc.RegisterResourceHookRequest) {
@@ -30,6 +34,30 @@ func (s *Server) addHook(req *pulumirpc.RegisterResourceHookRequest) {
 	s.hooks[req.GetName()] = req
 }
 
+// findHook is the engine.HookFinder of the hooks the program registered:
+// a hook found by name is told the type and name of the resource it runs
+// for from its URN.
+func (s *Server) findHook(name string) (engine.Hook, bool) {
+	s.mu.Lock()
+	reg := s.hooks[name]
+	s.mu.Unlock()
+	if reg == nil {
+		return engine.Hook{}, false
+	}
+	return engine.Hook{Name: name, OnPreview: reg.GetOnDryRun(), IgnoreErrors: reg.GetIgnoreErrors(),
+		Run: s.hookRunner(reg.GetCallback(), "", "")}, true
+}
+
+// finish tells the engine that the program has registered everything,
+// and returns once the engine has deleted what it did not register
+// (running their delete hooks through findHook); at once if the engine
+// deletes only after the program.
+func (s *Server) finish() {
+	if f, ok := s.mon.(engine.Finisher); ok {
+		f.Finish(s.findHook)
+	}
+}
+
 // hookBinding translates a registration's hooks option.
 func (s *Server) hookBinding(req *pulumirpc.RegisterResourceRequest, what string) (engine.Hooks, error) {
 	b := req.GetHooks()
@@ -37,12 +65,10 @@ func (s *Server) hookBinding(req *pulumirpc.RegisterResourceRequest, what string
 		return engine.Hooks{}, nil
 	}
 	switch {
-	case len(b.GetBeforeDelete())+len(b.GetAfterDelete()) > 0:
-		return engine.Hooks{}, &RequestError{what, "it has delete hooks (beforeDelete, afterDelete), which plinth does not support; remove them (create and update hooks are supported)"}
 	case len(b.GetOnError()) > 0:
 		return engine.Hooks{}, &RequestError{what, "it has error hooks (onError), which plinth does not support; remove them"}
-	case !req.GetCustom():
-		return engine.Hooks{}, &RequestError{what, "it is a component resource with hooks, which plinth does not support; put the hooks on the component's custom resources"}
+	case !req.GetCustom() && len(b.GetBeforeCreate())+len(b.GetAfterCreate())+len(b.GetBeforeUpdate())+len(b.GetAfterUpdate()) > 0:
+		return engine.Hooks{}, &RequestError{what, "it is a component resource with create or update hooks, which plinth does not support; put them on the component's custom resources (delete hooks on components are supported)"}
 	}
 	var hs engine.Hooks
 	var err error
@@ -54,6 +80,12 @@ func (s *Server) hookBinding(req *pulumirpc.RegisterResourceRequest, what string
 			return engine.Hooks{}, err
 		}
 	}
+	for _, names := range [][]string{b.GetBeforeDelete(), b.GetAfterDelete()} {
+		if _, err := s.boundHooks(req, names, what); err != nil {
+			return engine.Hooks{}, err
+		}
+	}
+	hs.BeforeDelete, hs.AfterDelete = b.GetBeforeDelete(), b.GetAfterDelete()
 	return hs, nil
 }
 
@@ -76,6 +108,9 @@ func (s *Server) boundHooks(req *pulumirpc.RegisterResourceRequest, names []stri
 // hookRunner calls a hook through the program's Callbacks service.
 func (s *Server) hookRunner(cb *pulumirpc.Callback, typ, name string) func(context.Context, engine.HookCall) error {
 	return func(ctx context.Context, c engine.HookCall) error {
+		if typ == "" {
+			typ, name = c.URN.Type(), c.URN.Name()
+		}
 		hreq := &pulumirpc.ResourceHookRequest{Urn: string(c.URN), Id: c.ID, Name: name, Type: typ}
 		for _, f := range []struct {
 			o   resource.Object

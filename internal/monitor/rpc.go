@@ -37,7 +37,7 @@ var features = map[string]bool{
 	"secrets": true, "resourceReferences": true, "outputValues": true,
 	"deletedWith": true, "aliasSpecs": true,
 	"transforms": true, "invokeTransforms": true, // transform.go
-	"resourceHooks": true, // create and update hooks; hooks.go refuses the rest
+	"resourceHooks": true, // hooks.go refuses error hooks and components' create and update hooks
 	// Refused where used, naming plinth: RegisterErrorHook,
 	// RegisterPackage, and the replaceWith option of RegisterResource
 	// (refuseUnsupported).
@@ -229,8 +229,11 @@ func (m *resourceMonitor) RegisterPackage(_ context.Context, req *pulumirpc.Regi
 }
 
 // SignalAndWaitForShutdown implements pulumirpc.ResourceMonitorServer:
-// every registration has been answered by the time the program calls it,
-// and the engine finishes the operation once the program exits.
+// the program has registered everything (every registration has been
+// answered by the time it calls) and waits, its Callbacks service still
+// serving, while the engine deletes what it did not register, running
+// their delete hooks (hooks.go).
 func (m *resourceMonitor) SignalAndWaitForShutdown(context.Context, *emptypb.Empty) (*emptypb.Empty, error) {
+	m.s.finish()
 	return &emptypb.Empty{}, nil
 }

@@ -85,6 +85,11 @@ type Resource struct {
 	// as last registered, kept so that they run before it is deleted even
 	// when the program no longer declares it.
 	DestroyProvisioners []Provisioner
+	// DeleteHooks name the program's resource hooks that run before and
+	// after the resource is deleted (Pulumi's beforeDelete and
+	// afterDelete), kept so that they run even when the program no
+	// longer declares it: the program registers the hooks by name.
+	DeleteHooks DeleteHooks
 
 	Created  time.Time
 	Modified time.Time
@@ -100,6 +105,20 @@ type Provisioner struct {
 	Connection resource.Object
 	Continue   bool
 	Timeout    time.Duration
+}
+
+// DeleteHooks are the names of a resource's delete hooks.
+type DeleteHooks struct {
+	Before, After []string
+}
+
+// Empty reports whether there are no delete hooks.
+func (h DeleteHooks) Empty() bool { return len(h.Before)+len(h.After) == 0 }
+
+// Equal reports whether two sets of delete hooks name the same hooks in
+// the same order.
+func (h DeleteHooks) Equal(o DeleteHooks) bool {
+	return slices.Equal(h.Before, o.Before) && slices.Equal(h.After, o.After)
 }
 
 // CustomTimeouts bounds the provider calls for one resource; zero means the
@@ -129,6 +148,7 @@ func (r *Resource) Clone() *Resource {
 	c.IgnoreChanges = append([]string(nil), r.IgnoreChanges...)
 	c.AdditionalSecretOutputs = slices.Clone(r.AdditionalSecretOutputs)
 	c.DestroyProvisioners = slices.Clone(r.DestroyProvisioners)
+	c.DeleteHooks = DeleteHooks{Before: slices.Clone(r.DeleteHooks.Before), After: slices.Clone(r.DeleteHooks.After)}
 	c.ReplaceOnChanges = append([]string(nil), r.ReplaceOnChanges...)
 	c.InitErrors = append([]string(nil), r.InitErrors...)
 	c.Private = append([]byte(nil), r.Private...)
