@@ -275,6 +275,13 @@ func (r *stackRun) summarise(op display.Operation, err error) error {
 	return display.Summarise(what+" failed", err)
 }
 
+// newStack says whether base records nothing, no resource and no
+// output: a Pulumi update then creates the stack's pulumi:pulumi:Stack
+// resource, whose line the Pulumi style opens with.
+func newStack(base *state.Snapshot) bool {
+	return base == nil || len(base.Resources) == 0 && len(base.Outputs) == 0
+}
+
 // previewOutcome shows a preview's changes to the stack outputs recorded
 // in base.
 func previewOutcome(base *state.Snapshot) display.Outcome {

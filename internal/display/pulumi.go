@@ -80,6 +80,9 @@ func (v *pulumiView) Begin(op Operation) {
 	v.started, v.diags, v.errored, v.rooted, v.height = map[resource.URN]time.Time{}, nil, 0, false, 0
 	fmt.Fprintln(v.opts.Out, v.p.paint(colourBold, op.pulumiTitle()))
 	fmt.Fprintln(v.opts.Out)
+	if !v.live && !v.opts.Diff {
+		writeLines(v.opts.Out, v.openingStackLines())
+	}
 	if v.live && v.opts.Tick >= 0 {
 		every := v.opts.Tick
 		if every == 0 {
