@@ -208,6 +208,9 @@ func (r *stackRun) options(journal engine.Journal, hard context.Context, f opFla
 // serveMonitor starts the resource monitor a component provider registers
 // a component's children through, for the duration of the operation.
 func (r *stackRun) serveMonitor(m engine.Monitor) (string, func(), error) {
+	if r.pulumi != nil {
+		return r.pulumi.ServeMonitor(m) // the program's own, whose transforms apply
+	}
 	srv, err := monitor.Start(m, monitor.Config{Stack: r.ws.stack, Project: r.projectName()})
 	if err != nil {
 		return "", nil, err

@@ -324,3 +324,44 @@ func TestDeleteHooks(t *testing.T) {
 		t.Errorf("the hook was told %v, want %v", told, want)
 	}
 }
+
+// TestTransformsOfARemoteComponent: a remote component, registered by the
+// program with its transforms and then again by its provider (through the
+// same monitor, naming none), gets the program's transforms both times,
+// and its children the component's and the stack's, as with Pulumi's
+// engine. Before, the provider's registration got only the stack's.
+func TestTransformsOfARemoteComponent(t *testing.T) {
+	ctx := context.Background()
+	fake, _, c, _, _ := client(t)
+	cbs := serveCallbacks(t, map[string]func([]byte) (proto.Message, error){"comp": trail("comp", false), "stack": trail("stack", false)})
+	registerRoot(t, c)
+	if _, err := c.RegisterStackTransform(ctx, cbs.cb("stack")); err != nil {
+		t.Fatal(err)
+	}
+	comp, err := c.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{Type: "comp:index:Site", Name: "web", Parent: root, Remote: true,
+		Object: &structpb.Struct{}, Transforms: []*pulumirpc.Callback{cbs.cb("comp")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What the component's provider registers, in its Construct.
+	if _, err := c.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{Type: "comp:index:Site", Name: "web", Parent: root,
+		Object: &structpb.Struct{}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{Type: "comp:index:Item", Name: "a", Custom: true, Parent: comp.GetUrn(),
+		Object: &structpb.Struct{}}); err != nil {
+		t.Fatal(err)
+	}
+	var got [][]string
+	for _, r := range fake.regs {
+		var trail []string
+		for _, v := range r.Inputs["trail"].Array() {
+			trail = append(trail, v.Str())
+		}
+		got = append(got, append([]string{r.Name}, trail...))
+	}
+	want := [][]string{{"web", "comp", "stack"}, {"web", "comp", "stack"}, {"a", "comp", "stack"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("transforms applied, by registration (-want +got):\n%s", diff)
+	}
+}
