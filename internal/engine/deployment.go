@@ -90,6 +90,7 @@ func newDeployment(ctx context.Context, base *state.Snapshot, opts *Options, pre
 	}
 	d.x = newExecutor(d.callCtx, opts, d.recs, preview)
 	d.x.opCtx = ctx
+	d.x.failOp = d.fail
 	d.prov = newProviderRegistry(opts.Providers, d.callCtx)
 	d.prov.recorded, d.prov.configure, d.prov.registerDefault = d.recs.find, d.x.fx.configure, d.registerDefaultProvider
 	d.prov.defaultName = opts.defaultProviderName

@@ -36,6 +36,9 @@ type executor struct {
 	mu       sync.Mutex
 	counts   map[StepOp]int
 	findHook HookFinder // the program's hooks, for delete hooks (hooks.go)
+	// failOp fails the operation without failing the step under way (an
+	// after hook that failed: hooks.go).
+	failOp func(error)
 }
 
 func newExecutor(ctx context.Context, opts *Options, recs *records, preview bool) *executor {

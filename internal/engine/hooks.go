@@ -13,7 +13,9 @@ import (
 // create (a replacement's too) and in-place update, and around any
 // resource's delete, as Pulumi's resource hooks are. A before hook that
 // fails fails the step before the provider is called; an after hook that
-// fails is a warning.
+// fails fails the operation once the step is done and recorded (no
+// further step starts), as in Pulumi v3.259 (pulumi/pulumi#22935, before
+// which it was a warning). Either, with IgnoreErrors, is a warning.
 //
 // Delete hooks are named, not given: a resource the program no longer
 // registers is deleted after the program has run, so the state records
@@ -185,14 +187,20 @@ func (x *executor) beforeHooks(kind string, hooks []Hook, call HookCall) error {
 	return nil
 }
 
-// afterHooks runs hooks after a step; a failure is a warning.
+// afterHooks runs hooks after a step, which stands: a failure fails the
+// operation, or with IgnoreErrors is a warning.
 func (x *executor) afterHooks(kind string, hooks []Hook, call HookCall) {
 	for _, h := range hooks {
 		if !x.fx.runsHook(h) {
 			continue
 		}
-		if err := x.runHook(h, call); err != nil {
-			x.warn("%s: the after-%s hook %q failed: %v", call.URN, kind, h.Name, err)
+		err := x.runHook(h, call)
+		switch {
+		case err == nil:
+		case h.IgnoreErrors:
+			x.warn("%s: the after-%s hook %q failed (its errors are ignored): %v", call.URN, kind, h.Name, err)
+		default:
+			x.failOp(stepError(call.URN, fmt.Errorf("%s: the after-%s hook %q failed (the resource was %sd, and is recorded as such): %w", call.URN, kind, h.Name, kind, err)))
 		}
 	}
 }

@@ -71,7 +71,9 @@ func TestHooksRunAroundCreateAndUpdate(t *testing.T) {
 
 // TestFailingHooks: a before-create hook that fails fails the step before
 // the provider is called (nothing made or recorded), naming the resource
-// and the hook; an after-create hook that fails is a warning.
+// and the hook; an after-create hook that fails fails the update once the
+// resource is created and recorded, as in Pulumi v3.259 (it was a
+// warning), and with ignoreErrors is a warning.
 func TestFailingHooks(t *testing.T) {
 	var l hookLog
 	h := newHarness(t)
@@ -82,13 +84,21 @@ func TestFailingHooks(t *testing.T) {
 	diffStrings(t, "world history", nil, h.world.history())
 	diffStrings(t, "state", nil, h.names())
 
-	h.mustUp(prog{hooked(engine.Hooks{AfterCreate: []engine.Hook{l.hook("notify", true, false)}}, 1)})
-	diffStrings(t, "state", []string{"a"}, h.names())
+	_, err = h.up(prog{hooked(engine.Hooks{AfterCreate: []engine.Hook{l.hook("notify", true, false)}}, 1)})
+	if err == nil || !strings.Contains(err.Error(), `the after-create hook "notify" failed`) || !strings.Contains(err.Error(), "Thing::a") {
+		t.Fatalf("error = %v, want the after-create hook's failure, naming a", err)
+	}
+	diffStrings(t, "state after the failed after-create hook", []string{"a"}, h.names())
+	diffStrings(t, "world after the failed after-create hook", []string{h.get("a").ID}, h.world.ids())
+
+	quiet := l.hook("notify", true, false)
+	quiet.IgnoreErrors = true
+	h.mustUp(prog{hooked(engine.Hooks{AfterUpdate: []engine.Hook{quiet}}, 2)})
 	warned := false
 	for _, e := range h.events {
-		warned = warned || e.Kind == engine.EventDiagnostic && e.Severity == engine.SeverityWarning && strings.Contains(e.Message, `the after-create hook "notify" failed`)
+		warned = warned || e.Kind == engine.EventDiagnostic && e.Severity == engine.SeverityWarning && strings.Contains(e.Message, `the after-update hook "notify" failed (its errors are ignored)`)
 	}
 	if !warned {
-		t.Error("no warning about the failed after-create hook")
+		t.Error("no warning about the failed after-update hook whose errors are ignored")
 	}
 }
