@@ -192,3 +192,45 @@ func TestPulumiNodejsDeleteHooks(t *testing.T) {
 	}
 	run("destroy", "--yes")
 }
+
+// errorHookProgram writes a file under out/blocked, which the test makes
+// a file first, so the create fails; the error hook removes the blocker
+// and asks to retry, logging what it was told.
+const errorHookProgram = `"use strict";
+const fs = require("fs");
+const path = require("path");
+const pulumi = require("@pulumi/pulumi");
+const plinth = require("./plinth");
+const log = (line) => fs.appendFileSync(path.join(__dirname, "hooks.log"), line + "\n");
+
+const unblock = new pulumi.ErrorHook("unblock", (args) => {
+    log("on-error " + args.name + " " + args.failedOperation + " errors=" + args.errors.length);
+    fs.rmSync(path.join(__dirname, "out", "blocked"), { force: true });
+    return true;
+});
+new plinth.File("f", { path: "out/blocked/f.txt", content: "hello" }, { hooks: { onError: [unblock] } });
+`
+
+// TestPulumiNodejsErrorHooks: a Node.js program's error hook runs when a
+// create fails, told the operation and its errors; it asks to retry, and
+// the retried create succeeds. Before, plinth refused error hooks.
+func TestPulumiNodejsErrorHooks(t *testing.T) {
+	modules := npmModules(t, pulumiNodejs)
+	dir := jsProjectDir(t, modules, transpileSDK(t, modules), errorHookProgram)
+	if err := os.MkdirAll(filepath.Join(dir, "out"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "out", "blocked"), "in the way")
+	opts := clitest.Options{Env: map[string]string{"PLINTH_PASSPHRASE": "p", "PLINTH_HOME": t.TempDir()}}
+	r := clitest.MustRun(t, dir, opts, "up", "--yes", "--skip-preview")
+	if !strings.Contains(r.Output(), "retrying the create, as an error hook asked") {
+		t.Errorf("up does not say the create was retried:\n%s", r.Output())
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "hooks.log"))
+	if err != nil || strings.TrimSpace(string(b)) != "on-error f create errors=1" {
+		t.Errorf("hooks.log = %q (%v), want one call for the failed create", b, err)
+	}
+	if got, err := os.ReadFile(filepath.Join(dir, "out", "blocked", "f.txt")); err != nil || string(got) != "hello" {
+		t.Errorf("out/blocked/f.txt = %q (%v), want hello", got, err)
+	}
+}

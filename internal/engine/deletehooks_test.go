@@ -16,9 +16,10 @@ import (
 // Finish with its hooks as a Pulumi SDK signals and waits for shutdown;
 // log records what the program saw after Finish returned.
 type finishing struct {
-	p     engine.Program
-	hooks map[string]engine.Hook
-	after func()
+	p          engine.Program
+	hooks      map[string]engine.Hook
+	errorHooks map[string]engine.ErrorHook
+	after      func()
 }
 
 func (f finishing) Run(ctx context.Context, mon engine.Monitor) error {
@@ -29,7 +30,8 @@ func (f finishing) Run(ctx context.Context, mon engine.Monitor) error {
 	if !ok {
 		return errors.New("the update's monitor is not a Finisher")
 	}
-	fin.Finish(func(name string) (engine.Hook, bool) { h, ok := f.hooks[name]; return h, ok })
+	fin.Finish(func(name string) (engine.Hook, bool) { h, ok := f.hooks[name]; return h, ok },
+		func(name string) (engine.ErrorHook, bool) { h, ok := f.errorHooks[name]; return h, ok })
 	if f.after != nil {
 		f.after()
 	}

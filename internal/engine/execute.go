@@ -35,7 +35,8 @@ type executor struct {
 
 	mu       sync.Mutex
 	counts   map[StepOp]int
-	findHook HookFinder // the program's hooks, for delete hooks (hooks.go)
+	findHook      HookFinder      // the program's hooks, for delete hooks (hooks.go)
+	findErrorHook ErrorHookFinder // and its error hooks (errorhooks.go)
 	// failOp fails the operation without failing the step under way (an
 	// after hook that failed: hooks.go).
 	failOp func(error)
@@ -133,7 +134,7 @@ func (x *executor) newResource(urn resource.URN, reg *Registration, inputs resou
 		DestroyProvisioners: destroyProvisioners(reg),
 		DeletedWith:         reg.DeletedWith, AdditionalSecretOutputs: reg.AdditionalSecretOutputs,
 		InputTypes:  reg.InputTypes,
-		DeleteHooks: state.DeleteHooks{Before: reg.Hooks.BeforeDelete, After: reg.Hooks.AfterDelete},
+		DeleteHooks: state.DeleteHooks{Before: reg.Hooks.BeforeDelete, After: reg.Hooks.AfterDelete, OnError: errorHookNames(reg.Hooks.OnError)},
 		Created:     now, Modified: now,
 	}
 	sealSecrets(r)

@@ -28,6 +28,9 @@ type Hooks struct {
 	// BeforeDelete and AfterDelete name the hooks run around the
 	// resource's delete.
 	BeforeDelete, AfterDelete []string
+	// OnError run when the resource's create, update or delete fails
+	// (errorhooks.go).
+	OnError []ErrorHook
 }
 
 // HookFinder finds one of the program's hooks by the name it registered
@@ -43,7 +46,7 @@ type HookFinder func(name string) (Hook, bool)
 // after the program has exited, and a resource with delete hooks fails
 // to delete.
 type Finisher interface {
-	Finish(find HookFinder)
+	Finish(find HookFinder, findError ErrorHookFinder)
 }
 
 // Hook is one resource hook.
@@ -85,10 +88,10 @@ func deleteHookCall(r *state.Resource) HookCall {
 }
 
 // setHookFinder gives the executor the program's hooks by name.
-func (x *executor) setHookFinder(find HookFinder) {
+func (x *executor) setHookFinder(find HookFinder, findError ErrorHookFinder) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	x.findHook = find
+	x.findHook, x.findErrorHook = find, findError
 }
 
 // deleteHooks finds the delete hooks named (kind "before" or "after")

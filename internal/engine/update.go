@@ -103,8 +103,8 @@ type programMonitor struct{ monitor }
 var _ Finisher = programMonitor{}
 
 // Finish implements Finisher.
-func (m programMonitor) Finish(find HookFinder) {
-	m.d.x.setHookFinder(find)
+func (m programMonitor) Finish(find HookFinder, findError ErrorHookFinder) {
+	m.d.x.setHookFinder(find, findError)
 	m.d.work.Wait()
 	m.d.deleteCondemned()
 }

@@ -251,7 +251,7 @@ type finishingMonitor struct {
 	finish func(engine.HookFinder)
 }
 
-func (f finishingMonitor) Finish(find engine.HookFinder) { f.finish(find) }
+func (f finishingMonitor) Finish(find engine.HookFinder, _ engine.ErrorHookFinder) { f.finish(find) }
 
 // TestDeleteHooks: a resource's delete hooks reach the engine as names,
 // checked against the hooks the program registered; when the program
@@ -363,5 +363,59 @@ func TestTransformsOfARemoteComponent(t *testing.T) {
 	want := [][]string{{"web", "comp", "stack"}, {"web", "comp", "stack"}, {"a", "comp", "stack"}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("transforms applied, by registration (-want +got):\n%s", diff)
+	}
+}
+
+// TestErrorHooks: an error hook the program registers, named in a
+// resource's onError, reaches the engine as a function that calls it
+// through the Callbacks service with the failed operation and its errors,
+// and answers whether to retry; an error hook the program has not
+// registered is refused. Before, error hooks were refused.
+func TestErrorHooks(t *testing.T) {
+	ctx := context.Background()
+	fake, _, c, _, _ := client(t)
+	var told []*pulumirpc.ErrorHookRequest
+	cbs := serveCallbacks(t, map[string]func([]byte) (proto.Message, error){
+		"e": func(b []byte) (proto.Message, error) {
+			var req pulumirpc.ErrorHookRequest
+			if err := proto.Unmarshal(b, &req); err != nil {
+				return nil, err
+			}
+			told = append(told, &req)
+			return &pulumirpc.ErrorHookResponse{Retry: len(req.GetErrors()) < 2}, nil
+		},
+	})
+	registerRoot(t, c)
+	if _, err := c.RegisterErrorHook(ctx, &pulumirpc.RegisterErrorHookRequest{Name: "again", Callback: cbs.cb("e")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{Type: "plinth:random:Pet", Name: "p", Custom: true,
+		Object: &structpb.Struct{}, Hooks: &pulumirpc.RegisterResourceRequest_ResourceHooksBinding{OnError: []string{"again"}}}); err != nil {
+		t.Fatal(err)
+	}
+	hooks := fake.regs[0].Hooks.OnError
+	if len(hooks) != 1 || hooks[0].Name != "again" {
+		t.Fatalf("error hooks %+v, want again", hooks)
+	}
+	urn := resource.URN("urn:pulumi:dev::proj::plinth:random:Pet::p")
+	var got []bool
+	for _, errs := range [][]string{{"busy"}, {"busy", "busy"}} {
+		retry, err := hooks[0].Run(ctx, engine.ErrorHookCall{URN: urn, Operation: "create", Errors: errs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, retry)
+	}
+	if diff := cmp.Diff([]bool{true, false}, got); diff != "" {
+		t.Errorf("retry answers (-want +got):\n%s", diff)
+	}
+	want := &pulumirpc.ErrorHookRequest{Urn: string(urn), Name: "p", Type: "plinth:random:Pet", FailedOperation: "create", Errors: []string{"busy"}}
+	if len(told) != 2 || !proto.Equal(want, told[0]) {
+		t.Errorf("the hook was told %v, want first %v", told, want)
+	}
+	_, err := c.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{Type: "plinth:random:Pet", Name: "q", Custom: true,
+		Object: &structpb.Struct{}, Hooks: &pulumirpc.RegisterResourceRequest_ResourceHooksBinding{OnError: []string{"nope"}}})
+	if err == nil || !strings.Contains(err.Error(), `the error hook "nope", which the program has not registered`) {
+		t.Errorf("error = %v, want the unregistered error hook named", err)
 	}
 }

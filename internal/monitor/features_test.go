@@ -41,8 +41,8 @@ func TestSupportsFeature(t *testing.T) {
 // TestUnsupportedFeatureRefusedByPlinth: a feature answered true that
 // plinth does not serve fails where the program uses it, with an error
 // naming plinth and the feature, recorded as the operation's error.
-// (Transforms and create, update and delete hooks are served: see
-// TestTransforms, TestHooks and TestDeleteHooks.)
+// (Transforms and resource and error hooks are served: see
+// TestTransforms, TestHooks, TestDeleteHooks and TestErrorHooks.)
 func TestUnsupportedFeatureRefusedByPlinth(t *testing.T) {
 	ctx := context.Background()
 	cb := &pulumirpc.Callback{Target: "127.0.0.1:1", Token: "t"}
@@ -50,12 +50,6 @@ func TestUnsupportedFeatureRefusedByPlinth(t *testing.T) {
 		call func(pulumirpc.ResourceMonitorClient) error
 		want string
 	}{
-		"error hooks bound to a resource": {func(c pulumirpc.ResourceMonitorClient) error {
-			registerRoot(t, c)
-			_, err := c.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{Type: "plinth:random:Pet", Name: "p", Custom: true,
-				Object: &structpb.Struct{}, Hooks: &pulumirpc.RegisterResourceRequest_ResourceHooksBinding{OnError: []string{"e"}}})
-			return err
-		}, "error hooks (onError), which plinth does not support"},
 		"hooks on a component": {func(c pulumirpc.ResourceMonitorClient) error {
 			registerRoot(t, c)
 			if _, err := c.RegisterResourceHook(ctx, &pulumirpc.RegisterResourceHookRequest{Name: "h", Callback: cb}); err != nil {
@@ -65,10 +59,6 @@ func TestUnsupportedFeatureRefusedByPlinth(t *testing.T) {
 				Object: &structpb.Struct{}, Hooks: &pulumirpc.RegisterResourceRequest_ResourceHooksBinding{BeforeCreate: []string{"h"}}})
 			return err
 		}, "component resource with create or update hooks, which plinth does not support"},
-		"error hook": {func(c pulumirpc.ResourceMonitorClient) error {
-			_, err := c.RegisterErrorHook(ctx, &pulumirpc.RegisterErrorHookRequest{Name: "e", Callback: cb})
-			return err
-		}, `error hook "e"`},
 		"parameterized package": {func(c pulumirpc.ResourceMonitorClient) error {
 			_, err := c.RegisterPackage(ctx, &pulumirpc.RegisterPackageRequest{Name: "terraform-provider", Version: "1.0.0"})
 			return err

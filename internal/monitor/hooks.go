@@ -21,8 +21,10 @@ import (
 // are recorded by name and found when the resource is deleted, through
 // the HookFinder the monitor gives the engine when the program signals
 // that it is done and waits (SignalAndWaitForShutdown), so its Callbacks
-// service still answers. Error hooks, and create and update hooks on
-// components, are refused: see hookBinding.
+// service still answers. Error hooks (onError) are registered and bound
+// the same way, and run when the resource's create, update or delete
+// fails. Create and update hooks on components are refused: see
+// hookBinding.
 
 // addHook registers a resource hook by name.
 func (s *Server) addHook(req *pulumirpc.RegisterResourceHookRequest) {
@@ -32,6 +34,55 @@ func (s *Server) addHook(req *pulumirpc.RegisterResourceHookRequest) {
 		s.hooks = map[string]*pulumirpc.RegisterResourceHookRequest{}
 	}
 	s.hooks[req.GetName()] = req
+}
+
+// addErrorHook registers an error hook by name.
+func (s *Server) addErrorHook(req *pulumirpc.RegisterErrorHookRequest) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.errorHooks == nil {
+		s.errorHooks = map[string]*pulumirpc.RegisterErrorHookRequest{}
+	}
+	s.errorHooks[req.GetName()] = req
+}
+
+// findErrorHook is the engine.ErrorHookFinder of the error hooks the
+// program registered.
+func (s *Server) findErrorHook(name string) (engine.ErrorHook, bool) {
+	s.mu.Lock()
+	reg := s.errorHooks[name]
+	s.mu.Unlock()
+	if reg == nil {
+		return engine.ErrorHook{}, false
+	}
+	return engine.ErrorHook{Name: name, Run: s.errorHookRunner(reg.GetCallback())}, true
+}
+
+// errorHookRunner calls an error hook through the program's Callbacks
+// service: its answer says whether to retry.
+func (s *Server) errorHookRunner(cb *pulumirpc.Callback) func(context.Context, engine.ErrorHookCall) (bool, error) {
+	return func(ctx context.Context, c engine.ErrorHookCall) (bool, error) {
+		hreq := &pulumirpc.ErrorHookRequest{Urn: string(c.URN), Id: c.ID, Name: c.URN.Name(), Type: c.URN.Type(),
+			FailedOperation: c.Operation, Errors: c.Errors}
+		for _, f := range []struct {
+			o   resource.Object
+			dst **structpb.Struct
+		}{{c.NewInputs, &hreq.NewInputs}, {c.OldInputs, &hreq.OldInputs}, {c.OldOutputs, &hreq.OldOutputs}} {
+			st, err := pulumiwire.EncodeObject(f.o, pulumiwire.Options{Secrets: true, Resources: true})
+			if err != nil {
+				return false, fmt.Errorf("encoding what the error hook is told: %w", err)
+			}
+			*f.dst = st
+		}
+		var resp pulumirpc.ErrorHookResponse
+		if err := s.cb.call(ctx, cb, hreq, &resp); err != nil {
+			return false, err
+		}
+		if resp.GetError() != "" {
+			return false, errors.New(resp.GetError())
+		}
+		return resp.GetRetry(), nil
+	}
 }
 
 // findHook is the engine.HookFinder of the hooks the program registered:
@@ -54,7 +105,7 @@ func (s *Server) findHook(name string) (engine.Hook, bool) {
 // deletes only after the program.
 func (s *Server) finish() {
 	if f, ok := s.mon.(engine.Finisher); ok {
-		f.Finish(s.findHook)
+		f.Finish(s.findHook, s.findErrorHook)
 	}
 }
 
@@ -65,8 +116,6 @@ func (s *Server) hookBinding(req *pulumirpc.RegisterResourceRequest, what string
 		return engine.Hooks{}, nil
 	}
 	switch {
-	case len(b.GetOnError()) > 0:
-		return engine.Hooks{}, &RequestError{what, "it has error hooks (onError), which plinth does not support; remove them"}
 	case !req.GetCustom() && len(b.GetBeforeCreate())+len(b.GetAfterCreate())+len(b.GetBeforeUpdate())+len(b.GetAfterUpdate()) > 0:
 		return engine.Hooks{}, &RequestError{what, "it is a component resource with create or update hooks, which plinth does not support; put them on the component's custom resources (delete hooks on components are supported)"}
 	}
@@ -86,6 +135,13 @@ func (s *Server) hookBinding(req *pulumirpc.RegisterResourceRequest, what string
 		}
 	}
 	hs.BeforeDelete, hs.AfterDelete = b.GetBeforeDelete(), b.GetAfterDelete()
+	for _, name := range b.GetOnError() {
+		h, ok := s.findErrorHook(name)
+		if !ok {
+			return engine.Hooks{}, &RequestError{what, fmt.Sprintf("its hooks option names the error hook %q, which the program has not registered", name)}
+		}
+		hs.OnError = append(hs.OnError, h)
+	}
 	return hs, nil
 }
 

@@ -37,11 +37,10 @@ var features = map[string]bool{
 	"secrets": true, "resourceReferences": true, "outputValues": true,
 	"deletedWith": true, "aliasSpecs": true,
 	"transforms": true, "invokeTransforms": true, // transform.go
-	"resourceHooks": true, // hooks.go refuses error hooks and components' create and update hooks
-	// Refused where used, naming plinth: RegisterErrorHook,
-	// RegisterPackage, and the replaceWith option of RegisterResource
-	// (refuseUnsupported).
-	"errorHooks": true, "parameterization": true, "replaceWith": true,
+	"resourceHooks": true, "errorHooks": true, // hooks.go refuses components' create and update hooks
+	// Refused where used, naming plinth: RegisterPackage, and the
+	// replaceWith option of RegisterResource (refuseUnsupported).
+	"parameterization": true, "replaceWith": true,
 }
 
 // SupportsFeature implements pulumirpc.ResourceMonitorServer.
@@ -218,9 +217,11 @@ func (m *resourceMonitor) RegisterResourceHook(_ context.Context, req *pulumirpc
 	return &emptypb.Empty{}, nil
 }
 
-// RegisterErrorHook implements pulumirpc.ResourceMonitorServer.
+// RegisterErrorHook implements pulumirpc.ResourceMonitorServer: the hook
+// runs where a resource's hooks option names it in onError (hooks.go).
 func (m *resourceMonitor) RegisterErrorHook(_ context.Context, req *pulumirpc.RegisterErrorHookRequest) (*emptypb.Empty, error) {
-	return nil, m.s.unsupported(fmt.Sprintf("the error hook %q", req.GetName()), "remove the hook")
+	m.s.addErrorHook(req)
+	return &emptypb.Empty{}, nil
 }
 
 // RegisterPackage implements pulumirpc.ResourceMonitorServer.

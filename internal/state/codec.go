@@ -93,8 +93,9 @@ type (
 		InputTypes map[string]json.RawMessage `json:"inputTypes,omitempty"`
 	}
 	deleteHooksJSON struct {
-		Before []string `json:"before,omitempty"`
-		After  []string `json:"after,omitempty"`
+		Before  []string `json:"before,omitempty"`
+		After   []string `json:"after,omitempty"`
+		OnError []string `json:"onError,omitempty"`
 	}
 	provisionerJSON struct {
 		Type       string          `json:"type"`
@@ -236,7 +237,7 @@ func deleteHooksOf(h DeleteHooks) *deleteHooksJSON {
 	if h.Empty() {
 		return nil
 	}
-	return &deleteHooksJSON{Before: h.Before, After: h.After}
+	return &deleteHooksJSON{Before: h.Before, After: h.After, OnError: h.OnError}
 }
 
 // id returns how a resource's ID is stored: in the clear, or, for a secret
@@ -476,7 +477,7 @@ func (rj *resourceJSON) decode(c Crypter) (*Resource, error) {
 		Created: timeOf(rj.Created), Modified: timeOf(rj.Modified),
 	}
 	if h := rj.DeleteHooks; h != nil {
-		r.DeleteHooks = DeleteHooks{Before: h.Before, After: h.After}
+		r.DeleteHooks = DeleteHooks{Before: h.Before, After: h.After, OnError: h.OnError}
 	}
 	var err error
 	if len(rj.SealedID) > 0 {
