@@ -33,8 +33,8 @@ type executor struct {
 	steps   atomic.Uint64
 	preview bool // only for the events' Preview field
 
-	mu       sync.Mutex
-	counts   map[StepOp]int
+	mu            sync.Mutex
+	counts        map[StepOp]int
 	findHook      HookFinder      // the program's hooks, for delete hooks (hooks.go)
 	findErrorHook ErrorHookFinder // and its error hooks (errorhooks.go)
 	// failOp fails the operation without failing the step under way (an
