@@ -37,6 +37,9 @@ type executor struct {
 	counts        map[StepOp]int
 	findHook      HookFinder      // the program's hooks, for delete hooks (hooks.go)
 	findErrorHook ErrorHookFinder // and its error hooks (errorhooks.go)
+	// componentAfter are the after hooks of the components created or
+	// updated, run when they register their outputs (hooks.go).
+	componentAfter map[resource.URN]func(outputs resource.Object)
 	// failOp fails the operation without failing the step under way (an
 	// after hook that failed: hooks.go).
 	failOp func(error)

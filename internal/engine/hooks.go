@@ -9,9 +9,10 @@ import (
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
-// Hooks are functions of the program run around a custom resource's
-// create (a replacement's too) and in-place update, and around any
-// resource's delete, as Pulumi's resource hooks are. A before hook that
+// Hooks are functions of the program run around a resource's create (a
+// replacement's too) and in-place update, and around its delete, as
+// Pulumi's resource hooks are; a component's after-create and
+// after-update hooks run when it registers its outputs. A before hook that
 // fails fails the step before the provider is called; an after hook that
 // fails fails the operation once the step is done and recorded (no
 // further step starts), as in Pulumi v3.259 (pulumi/pulumi#22935, before
@@ -80,6 +81,49 @@ func hookCall(nr, old *state.Resource) HookCall {
 		call.OldInputs, call.OldOutputs = old.Inputs, old.Outputs
 	}
 	return call
+}
+
+// componentHooks are the create or update hooks of a component's step
+// (kind "create" or "update", "" for neither): a component is created
+// when it is not recorded, updated when its inputs changed.
+func componentHooks(reg *Registration, old, nr *state.Resource) (kind string, before, after []Hook) {
+	switch {
+	case old == nil:
+		return "create", reg.Hooks.BeforeCreate, reg.Hooks.AfterCreate
+	case !old.Inputs.Equal(nr.Inputs):
+		return "update", reg.Hooks.BeforeUpdate, reg.Hooks.AfterUpdate
+	}
+	return "", nil, nil
+}
+
+// awaitOutputs keeps a component's after hooks until it registers its
+// outputs, when Pulumi runs them: a component's step is done when it is
+// registered, its outputs come later.
+func (x *executor) awaitOutputs(urn resource.URN, kind string, after []Hook, call HookCall) {
+	if len(after) == 0 {
+		return
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.componentAfter == nil {
+		x.componentAfter = map[resource.URN]func(resource.Object){}
+	}
+	x.componentAfter[urn] = func(outputs resource.Object) {
+		call.NewOutputs = outputs
+		x.afterHooks(kind, after, call)
+	}
+}
+
+// outputsRegistered runs the after hooks a component's step left for
+// its outputs, once.
+func (x *executor) outputsRegistered(urn resource.URN, outputs resource.Object) {
+	x.mu.Lock()
+	run := x.componentAfter[urn]
+	delete(x.componentAfter, urn)
+	x.mu.Unlock()
+	if run != nil {
+		run(outputs)
+	}
 }
 
 // deleteHookCall describes a resource about to be deleted to its hooks.

@@ -189,6 +189,12 @@ func (s componentStep) apply(x *executor) (Registered, error) {
 	nr := x.newResource(s.urn, s.reg, s.reg.Inputs, "")
 	nr.Outputs = resource.Object{}
 	op, old := OpCreate, s.old
+	kind, before, after := componentHooks(s.reg, old, nr)
+	call := hookCall(nr, old)
+	if err := x.beforeHooks(kind, before, call); err != nil {
+		x.done(op, old, nr, nil, time.Now(), err)
+		return Registered{}, err
+	}
 	var err error
 	switch {
 	case old == nil:
@@ -204,6 +210,7 @@ func (s componentStep) apply(x *executor) (Registered, error) {
 	if err != nil {
 		return Registered{}, err
 	}
+	x.awaitOutputs(s.urn, kind, after, call)
 	x.count(op)
 	x.done(op, old, nr, nil, time.Now(), nil)
 	return Registered{URN: s.urn, Outputs: nr.Outputs}, nil

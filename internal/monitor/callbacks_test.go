@@ -419,3 +419,22 @@ func TestErrorHooks(t *testing.T) {
 		t.Errorf("error = %v, want the unregistered error hook named", err)
 	}
 }
+
+// TestComponentHooksReachTheEngine: a component's create and update hooks
+// are bound like a custom resource's (the engine runs the after hooks
+// when it registers its outputs). Before, they were refused.
+func TestComponentHooksReachTheEngine(t *testing.T) {
+	ctx := context.Background()
+	fake, _, c, _, _ := client(t)
+	registerRoot(t, c)
+	if _, err := c.RegisterResourceHook(ctx, &pulumirpc.RegisterResourceHookRequest{Name: "h", Callback: &pulumirpc.Callback{Target: "127.0.0.1:1", Token: "t"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{Type: "my:index:Group", Name: "g", Object: &structpb.Struct{},
+		Hooks: &pulumirpc.RegisterResourceRequest_ResourceHooksBinding{BeforeCreate: []string{"h"}, AfterUpdate: []string{"h"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if hs := fake.regs[0].Hooks; len(hs.BeforeCreate) != 1 || len(hs.AfterUpdate) != 1 {
+		t.Errorf("the component's hooks %+v, want a before-create and an after-update hook", hs)
+	}
+}

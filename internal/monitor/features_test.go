@@ -45,20 +45,10 @@ func TestSupportsFeature(t *testing.T) {
 // TestTransforms, TestHooks, TestDeleteHooks and TestErrorHooks.)
 func TestUnsupportedFeatureRefusedByPlinth(t *testing.T) {
 	ctx := context.Background()
-	cb := &pulumirpc.Callback{Target: "127.0.0.1:1", Token: "t"}
 	cases := map[string]struct {
 		call func(pulumirpc.ResourceMonitorClient) error
 		want string
 	}{
-		"hooks on a component": {func(c pulumirpc.ResourceMonitorClient) error {
-			registerRoot(t, c)
-			if _, err := c.RegisterResourceHook(ctx, &pulumirpc.RegisterResourceHookRequest{Name: "h", Callback: cb}); err != nil {
-				return err
-			}
-			_, err := c.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{Type: "my:index:Group", Name: "g",
-				Object: &structpb.Struct{}, Hooks: &pulumirpc.RegisterResourceRequest_ResourceHooksBinding{BeforeCreate: []string{"h"}}})
-			return err
-		}, "component resource with create or update hooks, which plinth does not support"},
 		"parameterized package": {func(c pulumirpc.ResourceMonitorClient) error {
 			_, err := c.RegisterPackage(ctx, &pulumirpc.RegisterPackageRequest{Name: "terraform-provider", Version: "1.0.0"})
 			return err

@@ -23,8 +23,8 @@ import (
 // that it is done and waits (SignalAndWaitForShutdown), so its Callbacks
 // service still answers. Error hooks (onError) are registered and bound
 // the same way, and run when the resource's create, update or delete
-// fails. Create and update hooks on components are refused: see
-// hookBinding.
+// fails. A component's after-create and after-update hooks run when it
+// registers its outputs (the engine keeps them until then).
 
 // addHook registers a resource hook by name.
 func (s *Server) addHook(req *pulumirpc.RegisterResourceHookRequest) {
@@ -114,10 +114,6 @@ func (s *Server) hookBinding(req *pulumirpc.RegisterResourceRequest, what string
 	b := req.GetHooks()
 	if b == nil || !hasHooks(b) {
 		return engine.Hooks{}, nil
-	}
-	switch {
-	case !req.GetCustom() && len(b.GetBeforeCreate())+len(b.GetAfterCreate())+len(b.GetBeforeUpdate())+len(b.GetAfterUpdate()) > 0:
-		return engine.Hooks{}, &RequestError{what, "it is a component resource with create or update hooks, which plinth does not support; put them on the component's custom resources (delete hooks on components are supported)"}
 	}
 	var hs engine.Hooks
 	var err error

@@ -37,7 +37,7 @@ var features = map[string]bool{
 	"secrets": true, "resourceReferences": true, "outputValues": true,
 	"deletedWith": true, "aliasSpecs": true,
 	"transforms": true, "invokeTransforms": true, // transform.go
-	"resourceHooks": true, "errorHooks": true, // hooks.go refuses components' create and update hooks
+	"resourceHooks": true, "errorHooks": true, // hooks.go
 	// Refused where used, naming plinth: RegisterPackage, and the
 	// replaceWith option of RegisterResource (refuseUnsupported).
 	"parameterization": true, "replaceWith": true,
