@@ -42,11 +42,11 @@ func TestPulumiProgramDisplay(t *testing.T) {
 	for _, s := range d.Steps {
 		ops = append(ops, s.Op+" "+s.NewState.Type+" "+s.URN[strings.LastIndex(s.URN, "::")+2:])
 	}
-	if diff := cmp.Diff([]string{"create plinth:random:Pet a", "create plinth:random:Pet b"}, ops); diff != "" {
+	if diff := cmp.Diff([]string{"create pulumi:pulumi:Stack jsprog-dev", "create plinth:random:Pet a", "create plinth:random:Pet b"}, ops); diff != "" {
 		t.Errorf("preview --json steps (-want +got):\n%s", diff)
 	}
-	if b := d.Steps[1].NewState; b.Parent != d.Steps[0].URN || b.Inputs["length"] != float64(3) {
-		t.Errorf("b's new state: parent %q (want %q), inputs %v", b.Parent, d.Steps[0].URN, b.Inputs)
+	if b := d.Steps[2].NewState; b.Parent != d.Steps[1].URN || b.Inputs["length"] != float64(3) {
+		t.Errorf("b's new state: parent %q (want %q), inputs %v", b.Parent, d.Steps[1].URN, b.Inputs)
 	}
 	if diff := cmp.Diff(map[string]int{"create": 3}, d.ChangeSummary); diff != "" {
 		t.Errorf("changeSummary (-want +got):\n%s", diff)
@@ -59,6 +59,7 @@ func TestPulumiProgramDisplay(t *testing.T) {
 	hasLines(t, "up", up, "Updating (dev):", "Outputs:", "    count : 2", "    hidden: [secret]", "    obj   : {",
 		"        list  : [", `            [1]: "two"`, "            on: true", "Resources:", "    + 3 created", "Duration: ")
 	if diff := cmp.Diff([]string{
+		"+  pulumi:pulumi:Stack jsprog-dev creating",
 		"+  plinth:random:Pet a creating", "+  plinth:random:Pet a created",
 		"+  plinth:random:Pet b creating", "+  plinth:random:Pet b created",
 		"+  pulumi:pulumi:Stack jsprog-dev created",

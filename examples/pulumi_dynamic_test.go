@@ -101,7 +101,7 @@ func TestPulumiDynamic(t *testing.T) {
 	if _, err := os.Stat(out); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("after destroy, %s: %v; want it removed", out, err)
 	}
-	p.PulumiPreview("+  pulumi-nodejs:dynamic:Resource note create", "+  pulumi:pulumi:Stack pulumi-dynamic-dev create")
+	p.PulumiPreview("+  pulumi-nodejs:dynamic:Resource note create", "+  pulumi:pulumi:Stack pulumi-dynamic-dev create", "+  pulumi:pulumi:Stack pulumi-dynamic-dev create")
 	p.noSecretWritten()
 }
 

@@ -10,7 +10,9 @@ import (
 )
 
 // TestPulumiNodejsBadInput runs broken versions of the example after a
-// good up: each fails with a clear error naming the resource or file, and
+// good up: each fails with a clear error naming the resource or file (or,
+// for node killed by a signal, the program's directory and the signal,
+// where plinth said "exited with code -1"), and
 // the state is left as it was (a preview of the good program finds
 // nothing to do).
 func TestPulumiNodejsBadInput(t *testing.T) {
@@ -29,6 +31,10 @@ func TestPulumiNodejsBadInput(t *testing.T) {
 		name:    "throws",
 		program: "function broken(): never { throw new Error(\"boom from the program\"); }\nbroken();\n",
 		want:    []string{"boom from the program", "index.ts:", "at broken"},
+	}, {
+		name:    "node killed",
+		program: "process.kill(process.pid, \"SIGKILL\");\n",
+		want:    []string{"node, running the program in " + p.Dir + ", was killed by SIGKILL (killed) before it finished"},
 	}, {
 		name:    "same URN twice",
 		program: "new plinth.Pet(\"twin\", {});\nnew plinth.Pet(\"twin\", {});\n",

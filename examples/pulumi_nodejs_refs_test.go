@@ -10,7 +10,8 @@ import (
 // refsProgram does, by stack: net creates a pet and exports its name and
 // a secret, and with config readBack reads the pet back by URN (getResource);
 // app and app2 read net's outputs through a StackReference; hook gives a
-// pet a delete hook, which plinth does not support.
+// pet the replaceWith option, which plinth does not support (it gave a
+// delete hook until plinth ran those).
 const refsProgram = `"use strict";
 const pulumi = require("@pulumi/pulumi");
 const plinth = require("./plinth");
@@ -25,8 +26,8 @@ if (stack === "net") {
         exports.readBackID = b.id;
     }
 } else if (stack === "hook") {
-    const hook = new pulumi.ResourceHook("announce", () => {});
-    new plinth.Pet("a", { length: 2 }, { hooks: { beforeDelete: [hook] } });
+    const a = new plinth.Pet("a", { length: 2 });
+    new plinth.Pet("b", { length: 2 }, { replaceWith: [a] });
 } else {
     const net = new pulumi.StackReference("organization/jsprog/net");
     exports.copied = net.getOutput("petName");
@@ -38,14 +39,16 @@ if (stack === "net") {
 // stack back by URN (new Pet(name, {}, {urn})), and another stack's
 // outputs through a StackReference served from plinth's own file backend,
 // a secret output staying secret; a referenced stack sealed with another
-// passphrase is refused, saying so; and a delete hook fails with an error
-// naming plinth, not one telling the user to update the Pulumi CLI.
+// passphrase is refused, saying so; and a feature plinth does not have
+// (replaceWith) fails with an error naming plinth, not one telling the
+// user to update the Pulumi CLI.
 //
 // Before, the getResource invoke and the StackReference read went to a
 // provider for package "pulumi", which plinth has not; and the SDK failed
 // with "The Pulumi CLI does not support transforms. Please update the
-// Pulumi CLI" (transforms and create and update hooks are now served:
-// TestPulumiNodejsTransforms, TestPulumiNodejsHooks).
+// Pulumi CLI" (transforms and hooks are now served:
+// TestPulumiNodejsTransforms, TestPulumiNodejsHooks,
+// TestPulumiNodejsDeleteHooks, TestPulumiNodejsErrorHooks).
 func TestPulumiNodejsReferences(t *testing.T) {
 	modules := npmModules(t, pulumiNodejs)
 	dir := jsProjectDir(t, modules, transpileSDK(t, modules), refsProgram)
@@ -86,7 +89,7 @@ func TestPulumiNodejsReferences(t *testing.T) {
 	}
 
 	r = clitest.Run(t, dir, opts("p"), "--stack", "hook", "up", "--yes")
-	if r.Code == 0 || !strings.Contains(r.Output(), "delete hooks (beforeDelete, afterDelete), which plinth does not support") || strings.Contains(r.Output(), "update the Pulumi CLI") {
-		t.Errorf("hook (a delete hook): exit %d, want a failure naming plinth and delete hooks\n%s", r.Code, r.Output())
+	if r.Code == 0 || !strings.Contains(r.Output(), "replaceWith option, which plinth does not support") || strings.Contains(r.Output(), "update the Pulumi CLI") {
+		t.Errorf("hook (the replaceWith option): exit %d, want a failure naming plinth and replaceWith\n%s", r.Code, r.Output())
 	}
 }

@@ -130,3 +130,87 @@ func TestGoPrebuiltBinary(t *testing.T) {
 		t.Errorf("preview with the binary missing: exit %d, want 1 and the option named\n%s", r.Code, r.Output())
 	}
 }
+
+// TestGoBadInputLeavesStateAlone: after a good up, an unknown runtime, a
+// resource transform that panics and a program killed while it runs each
+// fail `plinth up` and `plinth preview` with exit code 1 and an error
+// naming the project file or the program and what happened, and leave
+// the stack's state files byte for byte as they were.
+func TestGoBadInputLeavesStateAlone(t *testing.T) {
+	t.Parallel()
+	p := newGoProject(t, "lifecycle")
+	p.Run("config", "set", "--secret", "token", "s3cr3t")
+	p.Run("up", "--yes", "--skip-preview")
+	before := stateFiles(t, p.Dir)
+	goodMain, goodProject := p.Read("main.go"), p.Read("Pulumi.yaml")
+	const body = "pulumi.Run(func(ctx *pulumi.Context) error {\n"
+	for _, tc := range []struct {
+		name string
+		file string
+		old  string
+		new  string
+		want []string
+	}{
+		{name: "unknown runtime", file: "Pulumi.yaml", old: "runtime: go", new: "runtime: cobol",
+			want: []string{filepath.Join(p.Dir, "Pulumi.yaml"), `runtime "cobol" is not supported by plinth; the runtimes it runs are`}},
+		{name: "transform panics", file: "main.go", old: body,
+			new: body + "\t\tif err := ctx.RegisterResourceTransform(func(context.Context, *pulumi.ResourceTransformArgs) *pulumi.ResourceTransformResult {\n" +
+				"\t\t\tpanic(\"the transform's panic\")\n\t\t}); err != nil {\n\t\t\treturn err\n\t\t}\n",
+			want: []string{"urn:pulumi:dev::golife::", "a transform failed", "the transform's panic"}},
+		{name: "killed", file: "main.go", old: body,
+			new:  body + "\t\t_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)\n",
+			want: []string{"the Go program in " + p.Dir + " was killed by SIGKILL (killed) before it finished"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.file == "main.go" {
+				clitest.Edit(t, p.Dir, "main.go", "import (\n", "import (\n\t\"context\"\n\t\"os\"\n\t\"syscall\"\n")
+				clitest.Edit(t, p.Dir, "main.go", body, body+"\t\t_, _, _ = context.Background, os.Getpid, syscall.Kill\n")
+			}
+			clitest.Edit(t, p.Dir, tc.file, tc.old, tc.new)
+			defer writeFile(t, filepath.Join(p.Dir, "main.go"), goodMain)
+			defer writeFile(t, filepath.Join(p.Dir, "Pulumi.yaml"), goodProject)
+			for _, args := range [][]string{{"preview"}, {"up", "--yes", "--skip-preview"}} {
+				r := p.Try(args...)
+				if r.Code != 1 {
+					t.Errorf("%s exited with %d, want 1\n%s", args[0], r.Code, r.Output())
+				}
+				for _, w := range tc.want {
+					if !strings.Contains(r.Output(), w) {
+						t.Errorf("%s does not say %q:\n%s", args[0], w, r.Output())
+					}
+				}
+			}
+			if diff := cmp.Diff(before, stateFiles(t, p.Dir)); diff != "" {
+				t.Errorf("the state files changed (-before +after):\n%s", diff)
+			}
+		})
+	}
+}
+
+// stateFiles reads every file plinth keeps for the project's stacks
+// (under .plinth, but for plugins, the lock and the history, where a
+// failed update is rightly recorded), by path.
+func stateFiles(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	root := filepath.Join(dir, ".plinth")
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		if strings.HasPrefix(rel, "plugins") || strings.HasSuffix(rel, ".lock") || strings.HasSuffix(rel, "history.jsonl") {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		out[rel] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) == 0 {
+		t.Fatalf("no state files under %s", root)
+	}
+	return out
+}

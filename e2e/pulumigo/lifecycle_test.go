@@ -28,6 +28,7 @@ func TestGoLifecycle(t *testing.T) {
 		"+  plinth:fs:File note-file create",
 		"+  plinth:fs:File secret create",
 		"+  plinth:fs:File shouted create",
+		"+  pulumi:pulumi:Stack golife-dev create", // opening the preview, as pulumi's does
 		"+  pulumi:pulumi:Stack golife-dev create",
 	)
 	if r := p.Run("up", "--yes", "--skip-preview"); !strings.Contains(r.Stdout, "7 created") {

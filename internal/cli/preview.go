@@ -98,7 +98,7 @@ func (a *app) runPreview(ctx context.Context, f previewFlags) error {
 		opts.CheckStep = saved.Record
 	}
 	opts.Events = notePending(base, opts.Events)
-	res, err := r.phaseShowing(display.Operation{Verb: "update", Preview: true}, previewOutcome(base), func() (*engine.Result, error) {
+	res, err := r.phaseShowing(display.Operation{Verb: "update", Preview: true, NewStack: newStack(base)}, previewOutcome(base), func() (*engine.Result, error) {
 		return engine.Preview(ctx, previewOf(ev), base, opts)
 	})
 	warnPending(r.view, base)

@@ -90,7 +90,7 @@ func (a *app) preparePulumi(ctx context.Context, view display.View, ws *workspac
 	}
 	prog := &langhost.Program{Project: proj, Host: host, Stack: ws.stack, Config: cfg,
 		Log: func(l monitor.Log) { view.Diagnostic(programLog(l)) }, Stdout: a.env.Stderr, Stderr: a.env.Stderr,
-		Stacks: stackReader{ws: ws, project: proj.Name}}
+		Stacks: stackReader{ws: ws, project: proj.Name}, Monitors: &langhost.Monitors{}}
 	src := providerSource(ws.dir, a.env.getenv, a.env.Stderr, a.g.verbose)
 	src.Hosted = prog.HostedProvider // dynamic providers (pulumi-nodejs), from the program's own SDK
 	return &stackRun{a: a, ws: ws, project: pulumiProject{prog}, pulumi: prog, crypter: c, config: cfg, view: view, source: src}, nil

@@ -208,6 +208,9 @@ func (r *stackRun) options(journal engine.Journal, hard context.Context, f opFla
 // serveMonitor starts the resource monitor a component provider registers
 // a component's children through, for the duration of the operation.
 func (r *stackRun) serveMonitor(m engine.Monitor) (string, func(), error) {
+	if r.pulumi != nil {
+		return r.pulumi.ServeMonitor(m) // the program's own, whose transforms apply
+	}
 	srv, err := monitor.Start(m, monitor.Config{Stack: r.ws.stack, Project: r.projectName()})
 	if err != nil {
 		return "", nil, err
@@ -273,6 +276,13 @@ func (r *stackRun) summarise(op display.Operation, err error) error {
 		what = "Preview of " + op.Verb
 	}
 	return display.Summarise(what+" failed", err)
+}
+
+// newStack says whether base records nothing, no resource and no
+// output: a Pulumi update then creates the stack's pulumi:pulumi:Stack
+// resource, whose line the Pulumi style opens with.
+func newStack(base *state.Snapshot) bool {
+	return base == nil || len(base.Resources) == 0 && len(base.Outputs) == 0
 }
 
 // previewOutcome shows a preview's changes to the stack outputs recorded

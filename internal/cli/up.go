@@ -88,7 +88,7 @@ func (a *app) runUp(ctx context.Context, f upFlags) error {
 	if base != nil {
 		show.PriorOutputs = base.Outputs
 	}
-	_, err = r.phaseShowing(display.Operation{Verb: "update", Expected: expected}, show, func() (*engine.Result, error) {
+	_, err = r.phaseShowing(display.Operation{Verb: "update", Expected: expected, NewStack: newStack(base)}, show, func() (*engine.Result, error) {
 		res, err := engine.Update(ctx, ev, base, opts)
 		return res, errors.Join(err, r.finishSession(sess, res, err))
 	})
@@ -150,7 +150,7 @@ func (r *stackRun) previewAndConfirm(ctx, hard context.Context, verb, question s
 	if outputsOf != nil {
 		show = previewOutcome(outputsOf)
 	}
-	res, err := r.phaseShowing(display.Operation{Verb: verb, Preview: true}, show, func() (*engine.Result, error) { return preview(opts) })
+	res, err := r.phaseShowing(display.Operation{Verb: verb, Preview: true, NewStack: verb == "update" && newStack(outputsOf)}, show, func() (*engine.Result, error) { return preview(opts) })
 	if err != nil {
 		return 0, err
 	}
@@ -196,7 +196,7 @@ func (a *app) runUpPlan(ctx context.Context, f upFlags) error {
 	}
 	check := p.Verifier(f.plan)
 	opts.CheckStep = check.Check
-	_, err = r.phase(display.Operation{Verb: "update", Expected: p.Total()}, true, func() (*engine.Result, error) {
+	_, err = r.phase(display.Operation{Verb: "update", Expected: p.Total(), NewStack: newStack(sess.Base())}, true, func() (*engine.Result, error) {
 		res, err := engine.Update(ctx, ev, sess.Base(), opts)
 		if err == nil {
 			err = check.Unapplied()

@@ -84,6 +84,9 @@ func (v *pulumiView) Begin(op Operation) {
 	v.sameReads = 0 // a view may show a preview, then the update
 	fmt.Fprintln(v.opts.Out, v.p.paint(colourBold, op.pulumiTitle()))
 	fmt.Fprintln(v.opts.Out)
+	if !v.live && !v.opts.Diff {
+		writeLines(v.opts.Out, v.openingStackLines())
+	}
 	if v.live && v.opts.Tick >= 0 {
 		every := v.opts.Tick
 		if every == 0 {

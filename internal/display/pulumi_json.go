@@ -79,6 +79,10 @@ type digestView struct {
 	opts    Options
 	preview bool
 	verb    string
+	op      Operation
+	// phase is where the steps of the phase under way start in the
+	// document (after a refresh that leads to it).
+	phase int
 	// leads says the preview under way continues into the next one,
 	// which writes the document; held, that it ended so.
 	leads, held bool
@@ -100,7 +104,8 @@ func (v *digestView) Begin(op Operation) {
 		v.digest = PreviewDigest{Steps: []DigestStep{}}
 	}
 	v.digest.ChangeSummary, v.digest.Outputs = map[string]int{}, nil // the last phase's
-	v.preview, v.verb, v.leads, v.held = op.Preview, op.Verb, op.Prelude, false
+	v.preview, v.verb, v.op, v.leads, v.held = op.Preview, op.Verb, op, op.Prelude, false
+	v.phase = len(v.digest.Steps)
 	v.mu.Unlock()
 	if !op.Preview {
 		v.events.Begin(op)
@@ -276,6 +281,7 @@ func (v *digestView) End(o Outcome) {
 				v.digest.ChangeSummary[string(op)] = n
 			}
 		}
+		v.addStackStep(o)
 		v.digest.Outputs = v.object(o.Result.Outputs)
 	}
 	if v.leads && o.Err == nil {
@@ -283,6 +289,33 @@ func (v *digestView) End(o Outcome) {
 		return
 	}
 	v.write()
+}
+
+// addStackStep adds the step pulumi lists for its stack resource, which
+// plinth does not record: first in its phase (created by a stack's first
+// update, the same in a later one, refreshed by a refresh), last in a
+// destroy (deleted).
+func (v *digestView) addStackStep(o Outcome) {
+	op, ok := pulumiStackOp(v.verb, o.Result.Counts, o.PriorOutputs)
+	if !ok {
+		return
+	}
+	urn := string(stackURN(v.op))
+	stack := func(outputs resource.Object) *DigestState {
+		return &DigestState{URN: urn, Type: "pulumi:pulumi:Stack", Outputs: v.object(outputs)}
+	}
+	step := DigestStep{Op: string(op), URN: urn, OldState: stack(o.PriorOutputs), NewState: stack(nil)}
+	switch {
+	case op == engine.OpDelete:
+		step.NewState = nil
+		v.digest.Steps = append(v.digest.Steps, step)
+		return
+	case op == engine.OpCreate:
+		step.OldState = nil
+	case v.verb == "refresh":
+		step.Op = "refresh"
+	}
+	v.digest.Steps = slices.Insert(v.digest.Steps, min(v.phase, len(v.digest.Steps)), step)
 }
 
 // write writes the document.

@@ -91,18 +91,7 @@ func pulumiCounts(verb string, r *engine.Result, prior resource.Object) map[engi
 // program's messages.
 func (v *pulumiView) stackLines(op engine.StepOp) []string {
 	root := v.tree.root
-	name := root.typ + " " + root.urn.Name()
-	line := func(o pulumiOp, word string) string {
-		l := " " + v.p.paint(o.colour, padRight(o.symbol, 2)) + " " + name
-		if word != "" {
-			l += " " + word
-		}
-		if info := root.infoText(); info != "" {
-			l += " " + info
-		}
-		return l
-	}
-	same := "    " + name // with no operation: "name  info"
+	same := "    " + root.typ + " " + root.urn.Name() // with no operation: "name  info"
 	if info := root.infoText(); info != "" {
 		same += "  " + info
 	}
@@ -110,15 +99,45 @@ func (v *pulumiView) stackLines(op engine.StepOp) []string {
 	took := pulumiDuration(v.opts.now().Sub(v.start))
 	switch {
 	case op == engine.OpCreate && v.op.Preview:
-		return []string{line(o, o.plan)}
+		return []string{v.stackLine(o, o.plan)}
 	case op == engine.OpCreate:
-		return []string{line(o, o.done+" "+took)}
+		return []string{v.stackLine(o, o.done+" "+took)}
 	case op == engine.OpDelete && v.op.Preview:
-		return []string{line(o, o.plan), line(o, o.plan), same} // pulumi writes the plan twice
+		return []string{v.stackLine(o, o.plan), v.stackLine(o, o.plan), same} // pulumi writes the plan twice
 	case op == engine.OpDelete:
-		return []string{line(o, o.doing+" "+pulumiDuration(0)), line(o, o.done+" "+took), same}
+		return []string{v.stackLine(o, o.doing+" "+pulumiDuration(0)), v.stackLine(o, o.done+" "+took), same}
 	}
 	return []string{same}
+}
+
+// stackLine is the stack resource's step line: " +  pulumi:pulumi:Stack
+// p-dev create", with the count of the program's messages.
+func (v *pulumiView) stackLine(o pulumiOp, word string) string {
+	root := v.tree.root
+	l := " " + v.p.paint(o.colour, padRight(o.symbol, 2)) + " " + root.typ + " " + root.urn.Name()
+	if word != "" {
+		l += " " + word
+	}
+	if info := root.infoText(); info != "" {
+		l += " " + info
+	}
+	return l
+}
+
+// openingStackLines are the lines pulumi writes, when its output is not
+// a terminal, as an update of a new stack starts: its stack resource's
+// step begins before any other (" +  pulumi:pulumi:Stack p-dev create"
+// in a preview, "creating (0s)" in the update), and ends after them all
+// (stackLines).
+func (v *pulumiView) openingStackLines() []string {
+	if v.op.Verb != "update" || !v.op.NewStack {
+		return nil
+	}
+	o := pulumiOpOf(engine.OpCreate)
+	if v.op.Preview {
+		return []string{v.stackLine(o, o.plan)}
+	}
+	return []string{v.stackLine(o, o.doing+" "+pulumiDuration(0))}
 }
 
 // markStack marks the tree's stack row as pulumi's would be when the

@@ -49,16 +49,19 @@ func TestPulumiStackCounted(t *testing.T) {
 }
 
 // TestPulumiStackLines: the lines pulumi wrote for the stack resource
-// when its output was not a terminal, at the end of each operation.
+// when its output was not a terminal: at the start of an update of a new
+// stack, and at the end of each operation.
 func TestPulumiStackLines(t *testing.T) {
 	tests := map[string]struct {
 		op     Operation
 		counts map[engine.StepOp]int
 		want   []string
 	}{
-		"first preview": {op: puPreview, counts: map[engine.StepOp]int{engine.OpCreate: 1}, want: []string{" +  pulumi:pulumi:Stack p-dev create"}},
-		"first update":  {op: puStack, counts: map[engine.StepOp]int{engine.OpCreate: 1}, want: []string{" +  pulumi:pulumi:Stack p-dev created (0s)"}},
-		"no changes":    {op: puPreview, counts: map[engine.StepOp]int{engine.OpSame: 1}, want: []string{"    pulumi:pulumi:Stack p-dev"}},
+		"first preview": {op: newStack(puPreview), counts: map[engine.StepOp]int{engine.OpCreate: 1}, want: []string{
+			" +  pulumi:pulumi:Stack p-dev create", " +  pulumi:pulumi:Stack p-dev create"}},
+		"first update": {op: newStack(puStack), counts: map[engine.StepOp]int{engine.OpCreate: 1}, want: []string{
+			" +  pulumi:pulumi:Stack p-dev creating (0s)", " +  pulumi:pulumi:Stack p-dev created (0s)"}},
+		"no changes": {op: puPreview, counts: map[engine.StepOp]int{engine.OpSame: 1}, want: []string{"    pulumi:pulumi:Stack p-dev"}},
 		"destroy preview": {op: Operation{Verb: "destroy", Preview: true, Stack: "dev", Project: "p"}, counts: map[engine.StepOp]int{engine.OpDelete: 1}, want: []string{
 			" -  pulumi:pulumi:Stack p-dev delete", " -  pulumi:pulumi:Stack p-dev delete", "    pulumi:pulumi:Stack p-dev"}},
 		"destroy": {op: Operation{Verb: "destroy", Stack: "dev", Project: "p"}, counts: map[engine.StepOp]int{engine.OpDelete: 1}, want: []string{
@@ -68,6 +71,9 @@ func TestPulumiStackLines(t *testing.T) {
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			got := runPulumiView(Options{}, tc.op, nil, Outcome{Result: &engine.Result{Counts: tc.counts}})
+			if tc.op.NewStack && !strings.HasPrefix(strings.SplitN(got, "\n", 3)[2], tc.want[0]+"\n") {
+				t.Errorf("the first line after the title is not the stack's:\n%s", got)
+			}
 			var lines []string
 			for _, l := range strings.Split(got, "\n") {
 				if strings.Contains(l, "pulumi:pulumi:Stack") {
@@ -110,4 +116,10 @@ func TestPulumiCountsRetained(t *testing.T) {
 			}
 		})
 	}
+}
+
+// newStack marks op an update of a stack that records nothing yet.
+func newStack(op Operation) Operation {
+	op.NewStack = true
+	return op
 }

@@ -269,7 +269,9 @@ func TestPulumiValues(t *testing.T) {
 // TestPulumiPreviewDigest: plinth preview --json of a Pulumi program is
 // one document shaped like pulumi preview --json: a replacement is one
 // replace step with its old and new state, an unchanged resource is no
-// step, values not yet known are pulumi's unknown, secrets [secret].
+// step, values not yet known are pulumi's unknown, secrets [secret]; the
+// stack resource, which plinth does not record, is listed first as the
+// same, with its recorded outputs, as pulumi lists it.
 func TestPulumiPreviewDigest(t *testing.T) {
 	before, after := puOutputs(true)
 	var out, errOut bytes.Buffer
@@ -296,10 +298,10 @@ func TestPulumiPreviewDigest(t *testing.T) {
 	for _, s := range d.Steps {
 		ops = append(ops, s.Op+" "+resource.URN(s.URN).Name())
 	}
-	if diff := cmp.Diff([]string{"create extra", "replace pet", "update file", "delete note"}, ops); diff != "" {
+	if diff := cmp.Diff([]string{"same p-dev", "create extra", "replace pet", "update file", "delete note"}, ops); diff != "" {
 		t.Errorf("steps (-want +got):\n%s", diff)
 	}
-	replace := d.Steps[1]
+	replace := d.Steps[2]
 	if diff := cmp.Diff(map[string]DigestPropertyDiff{"length": {Kind: "update-replace", InputDiff: true}}, replace.DetailedDiff); diff != "" {
 		t.Errorf("the replacement's detailedDiff (-want +got):\n%s", diff)
 	}
@@ -307,11 +309,14 @@ func TestPulumiPreviewDigest(t *testing.T) {
 		!cmp.Equal(replace.ReplaceReasons, []string{"length"}) || !cmp.Equal(replace.DiffReasons, []string{"length"}) {
 		t.Errorf("the replacement step lacks its states, provider or reasons: %+v", replace)
 	}
-	if got := d.Steps[2].NewState.Inputs["content"]; got != pulumiUnknown {
+	if got := d.Steps[3].NewState.Inputs["content"]; got != pulumiUnknown {
 		t.Errorf("an unknown input is %v, want pulumi's unknown %s", got, pulumiUnknown)
 	}
-	if d.Steps[3].OldState.Parent != string(urn("plinth:random:Pet", "pet")) || d.Steps[3].NewState != nil {
-		t.Errorf("the delete's states: old %+v, new %+v", d.Steps[3].OldState, d.Steps[3].NewState)
+	if d.Steps[4].OldState.Parent != string(urn("plinth:random:Pet", "pet")) || d.Steps[4].NewState != nil {
+		t.Errorf("the delete's states: old %+v, new %+v", d.Steps[4].OldState, d.Steps[4].NewState)
+	}
+	if st := d.Steps[0]; st.OldState == nil || st.OldState.Type != "pulumi:pulumi:Stack" || st.OldState.Outputs["num"] != float64(42) || st.NewState == nil || st.NewState.Outputs != nil {
+		t.Errorf("the stack's step: old %+v, new %+v", st.OldState, st.NewState)
 	}
 	if diff := cmp.Diff(map[string]int{"create": 1, "update": 1, "delete": 1, "replace": 1, "same": 1}, d.ChangeSummary); diff != "" {
 		t.Errorf("changeSummary (-want +got):\n%s", diff)
@@ -493,8 +498,9 @@ func puRefresh() []engine.Event {
 
 // TestPulumiDigestRefreshPreview: preview --refresh --json is one
 // document, as pulumi writes it: the refresh's steps, then the
-// preview's, the changeSummary the preview's; a refresh that fails is
-// its own document, as no preview follows.
+// preview's, each phase's listing the stack resource first (refreshed,
+// then the same), as pulumi's does; the changeSummary the preview's; a
+// refresh that fails is its own document, as no preview follows.
 func TestPulumiDigestRefreshPreview(t *testing.T) {
 	kept := puRes("plinth:random:Pet", "kept", "k", "", obj("length", 1))
 	extra := puRes("plinth:random:Pet", "extra", "", "", obj("length", 2))
@@ -505,7 +511,7 @@ func TestPulumiDigestRefreshPreview(t *testing.T) {
 		wantOps    []string
 		wantSum    map[string]int
 	}{
-		{name: "refreshed", wantOps: []string{"refresh kept", "create extra"}, wantSum: map[string]int{"create": 1, "same": 2}}, // kept and the stack
+		{name: "refreshed", wantOps: []string{"refresh quickstart-dev", "refresh kept", "same p-dev", "create extra"}, wantSum: map[string]int{"create": 1, "same": 2}}, // kept and the stack
 		{name: "refresh failed", refreshErr: errors.New("provider gone"), wantOps: []string{"refresh kept"}, wantSum: map[string]int{}},
 	}
 	for _, tt := range tests {

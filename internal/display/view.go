@@ -89,6 +89,10 @@ type Operation struct {
 	// steps for the next, as `pulumi preview --refresh --json` writes one
 	// document.
 	Prelude bool
+	// NewStack says the stack records nothing yet (no resource, no
+	// output): a Pulumi update creates its pulumi:pulumi:Stack resource,
+	// and pulumi's output opens with that resource's line.
+	NewStack bool
 }
 
 // Outcome is how an operation ended.

@@ -21,6 +21,7 @@ func (d *deployment) componentStep(urn resource.URN, reg *Registration) step {
 // componentOutputs records the outputs a program registered on a
 // component.
 func (d *deployment) componentOutputs(urn resource.URN, outputs resource.Object) error {
+	defer d.x.outputsRegistered(urn, outputs) // its after hooks, once recorded
 	unlock := d.locks.lock(urn)
 	defer unlock()
 	old := d.recs.current(urn)

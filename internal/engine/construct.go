@@ -130,7 +130,10 @@ func (d *deployment) constructNow(reg *Registration) (Registered, error) {
 
 // componentOptions are the options the provider passes on to the
 // component and its children; the children of the component's package use
-// the component's provider.
+// the component's provider. Aliases go as the URNs they name, those given
+// by parts (a new name, type or parent) too: the provider registers the
+// component under them, and the engine derives its children's from them
+// (allAliases), as for a component of the program.
 func (d *deployment) componentOptions(reg *Registration, inst *instance) provider.ComponentOptions {
 	o := provider.ComponentOptions{
 		DependsOn: reg.Dependencies, Protect: reg.Protect,
@@ -140,9 +143,7 @@ func (d *deployment) componentOptions(reg *Registration, inst *instance) provide
 		CustomTimeouts: provider.CustomTimeouts{Create: reg.CustomTimeouts.Create, Update: reg.CustomTimeouts.Update, Delete: reg.CustomTimeouts.Delete},
 	}
 	for _, a := range reg.Aliases {
-		if a.URN != "" {
-			o.Aliases = append(o.Aliases, a.URN)
-		}
+		o.Aliases = append(o.Aliases, d.aliasURN(reg, a)) // a provider takes URNs only
 	}
 	return o
 }

@@ -164,3 +164,49 @@ func TestCallMethod(t *testing.T) {
 		t.Errorf("a refused argument gave %v, want an InvokeError naming it", bad)
 	}
 }
+
+// TestConstructedComponentRenamed: a remote component renamed with an
+// alias given by parts (its old name) keeps its child, which inherits the
+// alias: the provider is given the alias as the URN it names, registers
+// the component under it, and nothing is replaced. Before, only aliases
+// given as URNs reached the provider, and the component was created anew
+// and the old one deleted.
+func TestConstructedComponentRenamed(t *testing.T) {
+	h := newHarness(t)
+	var mon engine.Monitor
+	h.opts = func(o *engine.Options) {
+		o.ServeMonitor = func(m engine.Monitor) (string, func(), error) { mon = m; return "127.0.0.1:0", func() {}, nil }
+	}
+	var given [][]resource.URN
+	h.fake.ConstructF = func(_ context.Context, req provider.ConstructRequest) (provider.ConstructResponse, error) {
+		given = append(given, req.Options.Aliases)
+		reg := engine.Registration{Type: req.Type, Name: req.Name, Parent: req.Parent, Inputs: resource.Object{}}
+		for _, u := range req.Options.Aliases {
+			reg.Aliases = append(reg.Aliases, engine.Alias{URN: u})
+		}
+		comp, err := registerNow(mon, reg)
+		if err != nil {
+			return provider.ConstructResponse{}, err
+		}
+		_, err = registerNow(mon, engine.Registration{Type: "pkg:index:Thing", Name: "child", Custom: true,
+			Parent: comp.URN, Inputs: resource.Object{"size": req.Inputs["size"]}, Provider: req.Options.Providers["pkg"]})
+		return provider.ConstructResponse{URN: comp.URN}, err
+	}
+	comp := func(name string, aliases ...engine.Alias) prog {
+		return prog{{name: name, typ: "pkg:index:Comp", inputs: map[string]any{"size": 1}, opt: func(r *engine.Registration) {
+			r.Remote, r.Aliases = true, aliases
+		}}}
+	}
+	h.mustUp(comp("c"))
+	before := h.world.ids()
+	h.mustUp(comp("d", engine.Alias{Name: "c"}))
+	if len(given) != 2 || len(given[1]) != 1 || given[1][0] != "urn:pulumi:dev::proj::pkg:index:Comp::c" {
+		t.Errorf("aliases given to Construct: %q, want the second the old URN", given)
+	}
+	diffStrings(t, "steps of the rename", nil, h.ops())
+	diffStrings(t, "resources after the rename", []string{"child", "d"}, h.names())
+	diffStrings(t, "world after the rename", before, h.world.ids())
+	if got := h.get("child").URN; got != "urn:pulumi:dev::proj::pkg:index:Comp$pkg:index:Thing::child" {
+		t.Errorf("child's URN = %s", got)
+	}
+}

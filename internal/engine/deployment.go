@@ -57,6 +57,9 @@ type deployment struct {
 	// forget, if set, says which resources the program no longer
 	// registers to forget rather than delete (see Forgetter).
 	forget func(resource.URN) bool
+	// condemnOnce deletes, once, what the program did not register: when
+	// the program calls Finish, else after it (see Finisher).
+	condemnOnce sync.Once
 	// served is the resource monitor started for component providers.
 	served servedMonitor
 	// goneWith holds the URNs of resources deleted in the world in this
@@ -87,6 +90,7 @@ func newDeployment(ctx context.Context, base *state.Snapshot, opts *Options, pre
 	}
 	d.x = newExecutor(d.callCtx, opts, d.recs, preview)
 	d.x.opCtx = ctx
+	d.x.failOp = d.fail
 	d.prov = newProviderRegistry(opts.Providers, d.callCtx)
 	d.prov.recorded, d.prov.configure, d.prov.registerDefault = d.recs.find, d.x.fx.configure, d.registerDefaultProvider
 	d.prov.defaultName = opts.defaultProviderName

@@ -44,6 +44,10 @@ func destroy(ctx context.Context, base *state.Snapshot, opts *Options, preview b
 		d.pool.close()
 		return d.result(start), err
 	}
+	if err := refuseDeleteHooks(doomed); err != nil {
+		d.pool.close()
+		return d.result(start), err
+	}
 	if !preview {
 		if err := d.acknowledgePending(base); err != nil {
 			d.pool.close()

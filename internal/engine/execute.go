@@ -33,9 +33,17 @@ type executor struct {
 	steps   atomic.Uint64
 	preview bool // only for the events' Preview field
 
-	mu       sync.Mutex
-	counts   map[StepOp]int
-	retained int // discards of retainOnDelete resources (Result.Retained)
+	mu            sync.Mutex
+	counts        map[StepOp]int
+	retained      int             // discards of retainOnDelete resources (Result.Retained)
+	findHook      HookFinder      // the program's hooks, for delete hooks (hooks.go)
+	findErrorHook ErrorHookFinder // and its error hooks (errorhooks.go)
+	// componentAfter are the after hooks of the components created or
+	// updated, run when they register their outputs (hooks.go).
+	componentAfter map[resource.URN]func(outputs resource.Object)
+	// failOp fails the operation without failing the step under way (an
+	// after hook that failed: hooks.go).
+	failOp func(error)
 }
 
 func newExecutor(ctx context.Context, opts *Options, recs *records, preview bool) *executor {
@@ -129,8 +137,9 @@ func (x *executor) newResource(urn resource.URN, reg *Registration, inputs resou
 		CustomTimeouts:      state.CustomTimeouts(reg.CustomTimeouts),
 		DestroyProvisioners: destroyProvisioners(reg),
 		DeletedWith:         reg.DeletedWith, AdditionalSecretOutputs: reg.AdditionalSecretOutputs,
-		InputTypes: reg.InputTypes,
-		Created:    now, Modified: now,
+		InputTypes:  reg.InputTypes,
+		DeleteHooks: state.DeleteHooks{Before: reg.Hooks.BeforeDelete, After: reg.Hooks.AfterDelete, OnError: errorHookNames(reg.Hooks.OnError)},
+		Created:     now, Modified: now,
 	}
 	sealSecrets(r)
 	return r

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
 // hookLog records the hooks run, as "hook resource id=ID x=NEW old=OLD".
@@ -71,7 +72,9 @@ func TestHooksRunAroundCreateAndUpdate(t *testing.T) {
 
 // TestFailingHooks: a before-create hook that fails fails the step before
 // the provider is called (nothing made or recorded), naming the resource
-// and the hook; an after-create hook that fails is a warning.
+// and the hook; an after-create hook that fails fails the update once the
+// resource is created and recorded, as in Pulumi v3.259 (it was a
+// warning), and with ignoreErrors is a warning.
 func TestFailingHooks(t *testing.T) {
 	var l hookLog
 	h := newHarness(t)
@@ -82,13 +85,55 @@ func TestFailingHooks(t *testing.T) {
 	diffStrings(t, "world history", nil, h.world.history())
 	diffStrings(t, "state", nil, h.names())
 
-	h.mustUp(prog{hooked(engine.Hooks{AfterCreate: []engine.Hook{l.hook("notify", true, false)}}, 1)})
-	diffStrings(t, "state", []string{"a"}, h.names())
+	_, err = h.up(prog{hooked(engine.Hooks{AfterCreate: []engine.Hook{l.hook("notify", true, false)}}, 1)})
+	if err == nil || !strings.Contains(err.Error(), `the after-create hook "notify" failed`) || !strings.Contains(err.Error(), "Thing::a") {
+		t.Fatalf("error = %v, want the after-create hook's failure, naming a", err)
+	}
+	diffStrings(t, "state after the failed after-create hook", []string{"a"}, h.names())
+	diffStrings(t, "world after the failed after-create hook", []string{h.get("a").ID}, h.world.ids())
+
+	quiet := l.hook("notify", true, false)
+	quiet.IgnoreErrors = true
+	h.mustUp(prog{hooked(engine.Hooks{AfterUpdate: []engine.Hook{quiet}}, 2)})
 	warned := false
 	for _, e := range h.events {
-		warned = warned || e.Kind == engine.EventDiagnostic && e.Severity == engine.SeverityWarning && strings.Contains(e.Message, `the after-create hook "notify" failed`)
+		warned = warned || e.Kind == engine.EventDiagnostic && e.Severity == engine.SeverityWarning && strings.Contains(e.Message, `the after-update hook "notify" failed (its errors are ignored)`)
 	}
 	if !warned {
-		t.Error("no warning about the failed after-create hook")
+		t.Error("no warning about the failed after-update hook whose errors are ignored")
 	}
+}
+
+// TestComponentHooks: a component's before-create hook runs before it is
+// recorded and its after-create hook when it registers its outputs (told
+// them), as Pulumi runs them; an update hook runs when its inputs change,
+// none when they do not. Before, the monitor refused hooks on components.
+func TestComponentHooks(t *testing.T) {
+	var l hookLog
+	hooks := engine.Hooks{
+		BeforeCreate: []engine.Hook{l.hook("bc", false, false)}, AfterCreate: []engine.Hook{l.hook("ac", false, false)},
+		BeforeUpdate: []engine.Hook{l.hook("bu", false, false)}, AfterUpdate: []engine.Hook{l.hook("au", false, false)},
+	}
+	var outs []string
+	comp := func(x int) engine.Program {
+		return engine.ProgramFunc(func(ctx context.Context, mon engine.Monitor) error {
+			res, err := engine.RegisterAndWait(ctx, mon, engine.Registration{Type: "pkg:index:Comp", Name: "c",
+				Inputs: resource.Object{"x": resource.NewNumber(float64(x))}, Hooks: hooks})
+			if err != nil {
+				return err
+			}
+			l.mu.Lock()
+			outs = append(outs, fmt.Sprint(len(l.calls)))
+			l.mu.Unlock()
+			return mon.RegisterOutputs(res.URN, resource.Object{"x": resource.NewNumber(float64(x))})
+		})
+	}
+	h := newHarness(t)
+	h.mustUp(comp(1))
+	diffStrings(t, "hooks of the create", []string{"bc c id= x=1 old=null", "ac c id= x=1 old=null"}, l.take())
+	diffStrings(t, "hooks run before the component's outputs were registered", []string{"1"}, outs)
+	h.mustUp(comp(1))
+	diffStrings(t, "hooks of an unchanged component", nil, l.take())
+	h.mustUp(comp(2))
+	diffStrings(t, "hooks of the update", []string{"bu c id= x=2 old=1", "au c id= x=2 old=1"}, l.take())
 }

@@ -109,6 +109,11 @@ type dropStep struct {
 
 func (s dropStep) apply(x *executor) (Registered, error) {
 	start := x.started(s.shown, s.r, nil, nil)
+	after, err := x.runDeleteHooks(s.r)
+	if err != nil {
+		x.done(s.shown, s.r, nil, nil, start, err)
+		return Registered{}, err
+	}
 	op, counted := state.OpDelete, s.shown
 	if s.r.RetainOnDelete || s.r.External {
 		op, counted = state.OpRemove, OpDiscard
@@ -122,6 +127,7 @@ func (s dropStep) apply(x *executor) (Registered, error) {
 		x.retained++
 		x.mu.Unlock()
 	}
+	after()
 	x.done(s.shown, s.r, nil, nil, start, nil)
 	return Registered{}, nil
 }
@@ -188,6 +194,12 @@ func (s componentStep) apply(x *executor) (Registered, error) {
 	nr := x.newResource(s.urn, s.reg, s.reg.Inputs, "")
 	nr.Outputs = resource.Object{}
 	op, old := OpCreate, s.old
+	kind, before, after := componentHooks(s.reg, old, nr)
+	call := hookCall(nr, old)
+	if err := x.beforeHooks(kind, before, call); err != nil {
+		x.done(op, old, nr, nil, time.Now(), err)
+		return Registered{}, err
+	}
 	var err error
 	switch {
 	case old == nil:
@@ -203,6 +215,7 @@ func (s componentStep) apply(x *executor) (Registered, error) {
 	if err != nil {
 		return Registered{}, err
 	}
+	x.awaitOutputs(s.urn, kind, after, call)
 	x.count(op)
 	x.done(op, old, nr, nil, time.Now(), nil)
 	return Registered{URN: s.urn, Outputs: nr.Outputs}, nil
@@ -217,7 +230,7 @@ func sameRecord(a, b *state.Resource) bool {
 		a.External == b.External && a.DeletedWith == b.DeletedWith && slices.Equal(a.AdditionalSecretOutputs, b.AdditionalSecretOutputs) &&
 		a.Inputs.Equal(b.Inputs) && a.Outputs.Equal(b.Outputs) &&
 		slices.Equal(a.Dependencies, b.Dependencies) && slices.Equal(a.DependencyGroups, b.DependencyGroups) &&
-		slices.Equal(a.IgnoreChanges, b.IgnoreChanges) &&
+		slices.Equal(a.IgnoreChanges, b.IgnoreChanges) && a.DeleteHooks.Equal(b.DeleteHooks) &&
 		slices.Equal(a.ReplaceOnChanges, b.ReplaceOnChanges) && slices.Equal(a.InitErrors, b.InitErrors) &&
 		slices.Equal(a.Private, b.Private) && samePropertyDependencies(a.PropertyDependencies, b.PropertyDependencies) &&
 		maps.EqualFunc(a.InputTypes, b.InputTypes, func(x, y json.RawMessage) bool { return bytes.Equal(x, y) })

@@ -70,9 +70,12 @@ func (s createStep) apply(x *executor) (Registered, error) {
 		return Registered{}, err
 	}
 	var resp provider.CreateResponse
-	err = x.call(c.reg.CustomTimeouts.Create, func(ctx context.Context) (err error) {
-		resp, err = x.fx.create(ctx, c.inst.p, provider.CreateRequest{URN: c.urn, Inputs: c.inputs, Timeout: c.reg.CustomTimeouts.Create, Plan: x.planOf(c, OpCreate)})
-		return err
+	onError := ErrorHookCall{URN: c.urn, NewInputs: c.inputs, Operation: "create"}
+	err = x.withErrorHooks(givenErrorHooks(c.reg.Hooks.OnError), onError, func() error {
+		return x.call(c.reg.CustomTimeouts.Create, func(ctx context.Context) (err error) {
+			resp, err = x.fx.create(ctx, c.inst.p, provider.CreateRequest{URN: c.urn, Inputs: c.inputs, Timeout: c.reg.CustomTimeouts.Create, Plan: x.planOf(c, OpCreate)})
+			return err
+		})
 	})
 	if err != nil {
 		return Registered{}, x.createFailed(step, h, old, nr, err, start)
@@ -140,12 +143,15 @@ func (s updateStep) apply(x *executor) (Registered, error) {
 	}
 	ignore, _ := parsePaths("ignoreChanges", c.reg.IgnoreChanges)
 	var resp provider.UpdateResponse
-	err = x.call(c.reg.CustomTimeouts.Update, func(ctx context.Context) (err error) {
-		resp, err = x.fx.update(ctx, c.inst.p, provider.UpdateRequest{
-			URN: c.urn, ID: c.old.ID, OldInputs: c.old.Inputs, OldOutputs: c.old.Outputs, News: c.inputs,
-			Timeout: c.reg.CustomTimeouts.Update, IgnoreChanges: ignore, Private: c.old.Private, Plan: x.planOf(c, OpUpdate),
+	onError := ErrorHookCall{URN: c.urn, ID: c.old.ID, NewInputs: c.inputs, OldInputs: c.old.Inputs, OldOutputs: c.old.Outputs, Operation: "update"}
+	err = x.withErrorHooks(givenErrorHooks(c.reg.Hooks.OnError), onError, func() error {
+		return x.call(c.reg.CustomTimeouts.Update, func(ctx context.Context) (err error) {
+			resp, err = x.fx.update(ctx, c.inst.p, provider.UpdateRequest{
+				URN: c.urn, ID: c.old.ID, OldInputs: c.old.Inputs, OldOutputs: c.old.Outputs, News: c.inputs,
+				Timeout: c.reg.CustomTimeouts.Update, IgnoreChanges: ignore, Private: c.old.Private, Plan: x.planOf(c, OpUpdate),
+			})
+			return err
 		})
-		return err
 	})
 	if err != nil {
 		return Registered{}, x.updateFailed(step, c, nr, err, start)
@@ -191,10 +197,16 @@ type deleteStep struct {
 
 func (s deleteStep) apply(x *executor) (Registered, error) {
 	start := x.started(s.shown, s.r, nil, nil)
+	after, err := x.runDeleteHooks(s.r)
+	if err != nil {
+		x.done(s.shown, s.r, nil, nil, start, err)
+		return Registered{}, err
+	}
 	if err := x.fx.delete(x, s.r, s.kept, s.shown, start); err != nil {
 		return Registered{}, err
 	}
 	x.countDelete(s.r, s.shown)
+	after()
 	x.done(s.shown, s.r, nil, nil, start, nil)
 	return Registered{}, nil
 }
@@ -217,9 +229,12 @@ func (x *executor) deleteCustom(r, kept *state.Resource, shown StepOp, start tim
 	if err != nil {
 		return err
 	}
-	err = x.call(r.CustomTimeouts.Delete, func(ctx context.Context) error {
-		_, err := inst.p.Delete(ctx, provider.DeleteRequest{URN: r.URN, ID: r.ID, Inputs: r.Inputs, Outputs: r.Outputs, Timeout: r.CustomTimeouts.Delete, Private: r.Private})
-		return err
+	onError := ErrorHookCall{URN: r.URN, ID: r.ID, OldInputs: r.Inputs, OldOutputs: r.Outputs, Operation: "delete"}
+	err = x.withErrorHooks(x.recordedErrorHooks(r.URN, r.DeleteHooks.OnError), onError, func() error {
+		return x.call(r.CustomTimeouts.Delete, func(ctx context.Context) error {
+			_, err := inst.p.Delete(ctx, provider.DeleteRequest{URN: r.URN, ID: r.ID, Inputs: r.Inputs, Outputs: r.Outputs, Timeout: r.CustomTimeouts.Delete, Private: r.Private})
+			return err
+		})
 	})
 	if err != nil {
 		err = x.failedCall(step, state.OpDelete, r, nil, err)

@@ -63,9 +63,8 @@ func run(ctx context.Context, prog Program, base *state.Snapshot, opts *Options,
 		}
 	}
 	progErr := d.runProgram(prog)
-	if progErr == nil && !d.failed() && ctx.Err() == nil {
-		d.deleteAll(d.condemned(), deleteShown)
-		d.countUnrecreated()
+	if progErr == nil {
+		d.deleteCondemned()
 	}
 	d.fail(d.closeEphemerals())
 	if progErr != nil {
@@ -89,12 +88,38 @@ func run(ctx context.Context, prog Program, base *state.Snapshot, opts *Options,
 // runProgram runs the program against a monitor and waits until every
 // registration it made is done.
 func (d *deployment) runProgram(prog Program) error {
-	err := guard(func() error { return prog.Run(d.ctx, monitor{d}) })
+	err := guard(func() error { return prog.Run(d.ctx, programMonitor{monitor{d}}) })
 	d.work.Wait()
 	if err != nil && !d.failed() {
 		return fmt.Errorf("the program failed: %w", err)
 	}
 	return nil
+}
+
+// programMonitor is the Monitor an update's program runs against: the
+// one that can Finish.
+type programMonitor struct{ monitor }
+
+var _ Finisher = programMonitor{}
+
+// Finish implements Finisher.
+func (m programMonitor) Finish(find HookFinder, findError ErrorHookFinder) {
+	m.d.x.setHookFinder(find, findError)
+	m.d.work.Wait()
+	m.d.deleteCondemned()
+}
+
+// deleteCondemned deletes what the program did not register, unless the
+// operation has failed or been cancelled; only the first call does
+// anything.
+func (d *deployment) deleteCondemned() {
+	d.condemnOnce.Do(func() {
+		if d.failed() || d.ctx.Err() != nil {
+			return
+		}
+		d.deleteAll(d.condemned(), deleteShown)
+		d.countUnrecreated()
+	})
 }
 
 // keepRecordedOutputs forgets the outputs a program set before it failed

@@ -82,3 +82,30 @@ func ExitCode(err error) (code int, ok bool) {
 	}
 	return ee.ExitCode(), true
 }
+
+// KilledBy names the signal that ended a program, "" if it exited by
+// itself (or err is not an exit): its exit code is then -1, which says
+// nothing to a user.
+func KilledBy(err error) string {
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return ""
+	}
+	if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return fmt.Sprintf("%s (%s)", signalName(ws.Signal()), ws.Signal())
+	}
+	return ""
+}
+
+// signalName is a signal's conventional name, SIGKILL for 9.
+func signalName(sig syscall.Signal) string {
+	for _, s := range []struct {
+		sig  syscall.Signal
+		name string
+	}{{syscall.SIGKILL, "SIGKILL"}, {syscall.SIGTERM, "SIGTERM"}, {syscall.SIGINT, "SIGINT"}, {syscall.SIGSEGV, "SIGSEGV"}, {syscall.SIGABRT, "SIGABRT"}} {
+		if s.sig == sig {
+			return s.name
+		}
+	}
+	return fmt.Sprintf("signal %d", int(sig))
+}

@@ -2,6 +2,7 @@ package langhost
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -127,5 +128,28 @@ config:
 	}
 	if diff := cmp.Diff(want, p.ConfigDefaults); diff != "" {
 		t.Errorf("config defaults (-want +got):\n%s", diff)
+	}
+}
+
+// TestKilledBy: a program killed by a signal is told apart from one that
+// exited with a code (whose exit code, -1, said nothing before).
+func TestKilledBy(t *testing.T) {
+	for name, tc := range map[string]struct {
+		script string
+		want   string
+	}{
+		"killed":     {"kill -9 $$", "SIGKILL (killed)"},
+		"terminated": {"kill -TERM $$", "SIGTERM (terminated)"},
+		"exit 3":     {"exit 3", ""},
+	} {
+		t.Run(name, func(t *testing.T) {
+			err := exec.Command("sh", "-c", tc.script).Run()
+			if err == nil {
+				t.Fatal("the script succeeded")
+			}
+			if got := KilledBy(err); got != tc.want {
+				t.Errorf("KilledBy = %q, want %q", got, tc.want)
+			}
+		})
 	}
 }

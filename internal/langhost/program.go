@@ -7,6 +7,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/plinth-iac/plinth/internal/engine"
@@ -41,8 +42,54 @@ type Program struct {
 	// failed, to report the failure and exit before it is interrupted; 0
 	// means one second.
 	FailGrace time.Duration
+	// Monitors, if set, lets ServeMonitor find the monitor of the run
+	// under way; the program's variants (DryRun) share it.
+	Monitors *Monitors
 
 	dryRun bool
+}
+
+// Monitors holds the resource monitor of a Program's run under way.
+type Monitors struct {
+	mu  sync.Mutex
+	cur *monitor.Server
+}
+
+// serving records the monitor of the run under way (nil: none).
+func (m *Monitors) serving(srv *monitor.Server) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.cur = srv
+}
+
+func (m *Monitors) current() *monitor.Server {
+	if m == nil {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.cur
+}
+
+// ServeMonitor is engine.Options.ServeMonitor for the program's
+// operations. A component provider's children register through the
+// monitor the program's run is serving, as with Pulumi's engine, where
+// one monitor serves both: so the program's transforms (the component's
+// own, its ancestors' and the stack's) and hooks apply to them, and
+// provider references resolve as the program's do. With no run under
+// way (or no Monitors), a monitor of their own.
+func (p *Program) ServeMonitor(m engine.Monitor) (addr string, stop func(), err error) {
+	if srv := p.Monitors.current(); srv != nil {
+		return srv.Addr(), func() {}, nil
+	}
+	srv, err := monitor.Start(m, monitor.Config{Stack: p.Stack, Project: p.Project.Name, Log: p.Log, Stacks: p.Stacks})
+	if err != nil {
+		return "", nil, err
+	}
+	return srv.Addr(), srv.Close, nil
 }
 
 var _ engine.Program = (*Program)(nil)
@@ -62,6 +109,8 @@ func (p *Program) Run(ctx context.Context, mon engine.Monitor) error {
 		return err
 	}
 	defer srv.Close()
+	p.Monitors.serving(srv)
+	defer p.Monitors.serving(nil)
 	cfg, secret, err := p.config()
 	if err != nil {
 		return err

@@ -14,9 +14,11 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/emptypb"
 	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/monitor"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -297,5 +299,200 @@ func TestHooks(t *testing.T) {
 		Object: &structpb.Struct{}, Hooks: bind})
 	if err == nil || !strings.Contains(err.Error(), `the hook "nope", which the program has not registered`) {
 		t.Errorf("error = %v, want the unregistered hook named", err)
+	}
+}
+
+// finishingMonitor is a fakeMonitor that is an engine.Finisher: Finish
+// runs the given deletes' hooks through the finder it is given.
+type finishingMonitor struct {
+	*fakeMonitor
+	finish func(engine.HookFinder)
+}
+
+func (f finishingMonitor) Finish(find engine.HookFinder, _ engine.ErrorHookFinder) { f.finish(find) }
+
+// TestDeleteHooks: a resource's delete hooks reach the engine as names,
+// checked against the hooks the program registered; when the program
+// signals it is done and waits (SignalAndWaitForShutdown), the engine is
+// asked to finish with a finder of the program's hooks, whose functions
+// call them through the Callbacks service with the resource's type and
+// name taken from its URN, and the call returns only once the engine has
+// finished. Before, delete hooks were refused and
+// SignalAndWaitForShutdown returned at once.
+func TestDeleteHooks(t *testing.T) {
+	ctx := context.Background()
+	var told []*pulumirpc.ResourceHookRequest
+	cbs := serveCallbacks(t, map[string]func([]byte) (proto.Message, error){
+		"h": func(b []byte) (proto.Message, error) {
+			var req pulumirpc.ResourceHookRequest
+			if err := proto.Unmarshal(b, &req); err != nil {
+				return nil, err
+			}
+			told = append(told, &req)
+			return &pulumirpc.ResourceHookResponse{}, nil
+		},
+	})
+	urn := resource.URN("urn:pulumi:dev::proj::plinth:random:Pet::gone")
+	var finished []string
+	fake := finishingMonitor{fakeMonitor: &fakeMonitor{outputs: map[resource.URN]resource.Object{}}}
+	fake.finish = func(find engine.HookFinder) {
+		if _, ok := find("unknown"); ok {
+			finished = append(finished, "found a hook never registered")
+		}
+		h, ok := find("cleanup")
+		if !ok {
+			finished = append(finished, "cleanup not found")
+			return
+		}
+		if err := h.Run(ctx, engine.HookCall{URN: urn, ID: "id-gone", OldInputs: resource.Object{"length": resource.NewNumber(2)}}); err != nil {
+			finished = append(finished, err.Error())
+		}
+		finished = append(finished, "finished")
+	}
+	_, c, _, _ := serve(t, fake, monitor.Config{Stack: "dev", Project: "proj"})
+	registerRoot(t, c)
+	if _, err := c.RegisterResourceHook(ctx, &pulumirpc.RegisterResourceHookRequest{Name: "cleanup", Callback: cbs.cb("h")}); err != nil {
+		t.Fatal(err)
+	}
+	bind := &pulumirpc.RegisterResourceRequest_ResourceHooksBinding{BeforeDelete: []string{"cleanup"}, AfterDelete: []string{"cleanup"}}
+	if _, err := c.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{Type: "plinth:random:Pet", Name: "p", Custom: true,
+		Object: &structpb.Struct{}, Hooks: bind}); err != nil {
+		t.Fatal(err)
+	}
+	got := fake.regs[0].Hooks
+	if diff := cmp.Diff([][]string{{"cleanup"}, {"cleanup"}}, [][]string{got.BeforeDelete, got.AfterDelete}); diff != "" {
+		t.Errorf("delete hooks (-want +got):\n%s", diff)
+	}
+	bind = &pulumirpc.RegisterResourceRequest_ResourceHooksBinding{AfterDelete: []string{"nope"}}
+	_, err := c.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{Type: "plinth:random:Pet", Name: "q", Custom: true,
+		Object: &structpb.Struct{}, Hooks: bind})
+	if err == nil || !strings.Contains(err.Error(), `the hook "nope", which the program has not registered`) {
+		t.Errorf("error = %v, want the unregistered hook named", err)
+	}
+
+	if _, err := c.SignalAndWaitForShutdown(ctx, &emptypb.Empty{}); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"finished"}, finished); diff != "" {
+		t.Errorf("the engine's finish (-want +got):\n%s", diff)
+	}
+	want := &pulumirpc.ResourceHookRequest{Urn: string(urn), Id: "id-gone", Name: "gone", Type: "plinth:random:Pet",
+		OldInputs: &structpb.Struct{Fields: map[string]*structpb.Value{"length": structpb.NewNumberValue(2)}}}
+	if len(told) != 1 || !proto.Equal(want, told[0]) {
+		t.Errorf("the hook was told %v, want %v", told, want)
+	}
+}
+
+// TestTransformsOfARemoteComponent: a remote component, registered by the
+// program with its transforms and then again by its provider (through the
+// same monitor, naming none), gets the program's transforms both times,
+// and its children the component's and the stack's, as with Pulumi's
+// engine. Before, the provider's registration got only the stack's.
+func TestTransformsOfARemoteComponent(t *testing.T) {
+	ctx := context.Background()
+	fake, _, c, _, _ := client(t)
+	cbs := serveCallbacks(t, map[string]func([]byte) (proto.Message, error){"comp": trail("comp", false), "stack": trail("stack", false)})
+	registerRoot(t, c)
+	if _, err := c.RegisterStackTransform(ctx, cbs.cb("stack")); err != nil {
+		t.Fatal(err)
+	}
+	comp, err := c.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{Type: "comp:index:Site", Name: "web", Parent: root, Remote: true,
+		Object: &structpb.Struct{}, Transforms: []*pulumirpc.Callback{cbs.cb("comp")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What the component's provider registers, in its Construct.
+	if _, err := c.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{Type: "comp:index:Site", Name: "web", Parent: root,
+		Object: &structpb.Struct{}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{Type: "comp:index:Item", Name: "a", Custom: true, Parent: comp.GetUrn(),
+		Object: &structpb.Struct{}}); err != nil {
+		t.Fatal(err)
+	}
+	var got [][]string
+	for _, r := range fake.regs {
+		var trail []string
+		for _, v := range r.Inputs["trail"].Array() {
+			trail = append(trail, v.Str())
+		}
+		got = append(got, append([]string{r.Name}, trail...))
+	}
+	want := [][]string{{"web", "comp", "stack"}, {"web", "comp", "stack"}, {"a", "comp", "stack"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("transforms applied, by registration (-want +got):\n%s", diff)
+	}
+}
+
+// TestErrorHooks: an error hook the program registers, named in a
+// resource's onError, reaches the engine as a function that calls it
+// through the Callbacks service with the failed operation and its errors,
+// and answers whether to retry; an error hook the program has not
+// registered is refused. Before, error hooks were refused.
+func TestErrorHooks(t *testing.T) {
+	ctx := context.Background()
+	fake, _, c, _, _ := client(t)
+	var told []*pulumirpc.ErrorHookRequest
+	cbs := serveCallbacks(t, map[string]func([]byte) (proto.Message, error){
+		"e": func(b []byte) (proto.Message, error) {
+			var req pulumirpc.ErrorHookRequest
+			if err := proto.Unmarshal(b, &req); err != nil {
+				return nil, err
+			}
+			told = append(told, &req)
+			return &pulumirpc.ErrorHookResponse{Retry: len(req.GetErrors()) < 2}, nil
+		},
+	})
+	registerRoot(t, c)
+	if _, err := c.RegisterErrorHook(ctx, &pulumirpc.RegisterErrorHookRequest{Name: "again", Callback: cbs.cb("e")}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{Type: "plinth:random:Pet", Name: "p", Custom: true,
+		Object: &structpb.Struct{}, Hooks: &pulumirpc.RegisterResourceRequest_ResourceHooksBinding{OnError: []string{"again"}}}); err != nil {
+		t.Fatal(err)
+	}
+	hooks := fake.regs[0].Hooks.OnError
+	if len(hooks) != 1 || hooks[0].Name != "again" {
+		t.Fatalf("error hooks %+v, want again", hooks)
+	}
+	urn := resource.URN("urn:pulumi:dev::proj::plinth:random:Pet::p")
+	var got []bool
+	for _, errs := range [][]string{{"busy"}, {"busy", "busy"}} {
+		retry, err := hooks[0].Run(ctx, engine.ErrorHookCall{URN: urn, Operation: "create", Errors: errs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, retry)
+	}
+	if diff := cmp.Diff([]bool{true, false}, got); diff != "" {
+		t.Errorf("retry answers (-want +got):\n%s", diff)
+	}
+	want := &pulumirpc.ErrorHookRequest{Urn: string(urn), Name: "p", Type: "plinth:random:Pet", FailedOperation: "create", Errors: []string{"busy"}}
+	if len(told) != 2 || !proto.Equal(want, told[0]) {
+		t.Errorf("the hook was told %v, want first %v", told, want)
+	}
+	_, err := c.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{Type: "plinth:random:Pet", Name: "q", Custom: true,
+		Object: &structpb.Struct{}, Hooks: &pulumirpc.RegisterResourceRequest_ResourceHooksBinding{OnError: []string{"nope"}}})
+	if err == nil || !strings.Contains(err.Error(), `the error hook "nope", which the program has not registered`) {
+		t.Errorf("error = %v, want the unregistered error hook named", err)
+	}
+}
+
+// TestComponentHooksReachTheEngine: a component's create and update hooks
+// are bound like a custom resource's (the engine runs the after hooks
+// when it registers its outputs). Before, they were refused.
+func TestComponentHooksReachTheEngine(t *testing.T) {
+	ctx := context.Background()
+	fake, _, c, _, _ := client(t)
+	registerRoot(t, c)
+	if _, err := c.RegisterResourceHook(ctx, &pulumirpc.RegisterResourceHookRequest{Name: "h", Callback: &pulumirpc.Callback{Target: "127.0.0.1:1", Token: "t"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{Type: "my:index:Group", Name: "g", Object: &structpb.Struct{},
+		Hooks: &pulumirpc.RegisterResourceRequest_ResourceHooksBinding{BeforeCreate: []string{"h"}, AfterUpdate: []string{"h"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if hs := fake.regs[0].Hooks; len(hs.BeforeCreate) != 1 || len(hs.AfterUpdate) != 1 {
+		t.Errorf("the component's hooks %+v, want a before-create and an after-update hook", hs)
 	}
 }

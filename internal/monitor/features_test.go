@@ -41,37 +41,14 @@ func TestSupportsFeature(t *testing.T) {
 // TestUnsupportedFeatureRefusedByPlinth: a feature answered true that
 // plinth does not serve fails where the program uses it, with an error
 // naming plinth and the feature, recorded as the operation's error.
-// (Transforms and create and update hooks are served: see TestTransforms
-// and TestHooks.)
+// (Transforms and resource and error hooks are served: see
+// TestTransforms, TestHooks, TestDeleteHooks and TestErrorHooks.)
 func TestUnsupportedFeatureRefusedByPlinth(t *testing.T) {
 	ctx := context.Background()
-	cb := &pulumirpc.Callback{Target: "127.0.0.1:1", Token: "t"}
 	cases := map[string]struct {
 		call func(pulumirpc.ResourceMonitorClient) error
 		want string
 	}{
-		"delete hook": {func(c pulumirpc.ResourceMonitorClient) error {
-			registerRoot(t, c)
-			if _, err := c.RegisterResourceHook(ctx, &pulumirpc.RegisterResourceHookRequest{Name: "h", Callback: cb}); err != nil {
-				return err
-			}
-			_, err := c.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{Type: "plinth:random:Pet", Name: "p", Custom: true,
-				Object: &structpb.Struct{}, Hooks: &pulumirpc.RegisterResourceRequest_ResourceHooksBinding{BeforeDelete: []string{"h"}}})
-			return err
-		}, "delete hooks (beforeDelete, afterDelete), which plinth does not support"},
-		"hooks on a component": {func(c pulumirpc.ResourceMonitorClient) error {
-			registerRoot(t, c)
-			if _, err := c.RegisterResourceHook(ctx, &pulumirpc.RegisterResourceHookRequest{Name: "h", Callback: cb}); err != nil {
-				return err
-			}
-			_, err := c.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{Type: "my:index:Group", Name: "g",
-				Object: &structpb.Struct{}, Hooks: &pulumirpc.RegisterResourceRequest_ResourceHooksBinding{BeforeCreate: []string{"h"}}})
-			return err
-		}, "component resource with hooks, which plinth does not support"},
-		"error hook": {func(c pulumirpc.ResourceMonitorClient) error {
-			_, err := c.RegisterErrorHook(ctx, &pulumirpc.RegisterErrorHookRequest{Name: "e", Callback: cb})
-			return err
-		}, `error hook "e"`},
 		"parameterized package": {func(c pulumirpc.ResourceMonitorClient) error {
 			_, err := c.RegisterPackage(ctx, &pulumirpc.RegisterPackageRequest{Name: "terraform-provider", Version: "1.0.0"})
 			return err

@@ -264,10 +264,6 @@ func TestUnsupported(t *testing.T) {
 	_, _, c, _, _ := client(t)
 	ctx := context.Background()
 	calls := map[string]func() error{
-		"RegisterErrorHook": func() error {
-			_, err := c.RegisterErrorHook(ctx, &pulumirpc.RegisterErrorHookRequest{Name: "e"})
-			return err
-		},
 		"timeouts": func() error {
 			registerRoot(t, c)
 			_, err := c.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{Type: "plinth:random:Pet", Name: "p", Custom: true,

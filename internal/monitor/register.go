@@ -82,7 +82,7 @@ func (s *Server) refuseUnsupported(req *pulumirpc.RegisterResourceRequest, what 
 
 func hasHooks(h *pulumirpc.RegisterResourceRequest_ResourceHooksBinding) bool {
 	return len(h.GetBeforeCreate())+len(h.GetAfterCreate())+len(h.GetBeforeUpdate())+len(h.GetAfterUpdate())+
-		len(h.GetBeforeDelete())+len(h.GetAfterDelete()) > 0
+		len(h.GetBeforeDelete())+len(h.GetAfterDelete())+len(h.GetOnError()) > 0
 }
 
 // packageOf returns the package of a type token: "plinth" for

@@ -37,11 +37,10 @@ var features = map[string]bool{
 	"secrets": true, "resourceReferences": true, "outputValues": true,
 	"deletedWith": true, "aliasSpecs": true,
 	"transforms": true, "invokeTransforms": true, // transform.go
-	"resourceHooks": true, // create and update hooks; hooks.go refuses the rest
-	// Refused where used, naming plinth: RegisterErrorHook,
-	// RegisterPackage, and the replaceWith option of RegisterResource
-	// (refuseUnsupported).
-	"errorHooks": true, "parameterization": true, "replaceWith": true,
+	"resourceHooks": true, "errorHooks": true, // hooks.go
+	// Refused where used, naming plinth: RegisterPackage, and the
+	// replaceWith option of RegisterResource (refuseUnsupported).
+	"parameterization": true, "replaceWith": true,
 }
 
 // SupportsFeature implements pulumirpc.ResourceMonitorServer.
@@ -218,9 +217,11 @@ func (m *resourceMonitor) RegisterResourceHook(_ context.Context, req *pulumirpc
 	return &emptypb.Empty{}, nil
 }
 
-// RegisterErrorHook implements pulumirpc.ResourceMonitorServer.
+// RegisterErrorHook implements pulumirpc.ResourceMonitorServer: the hook
+// runs where a resource's hooks option names it in onError (hooks.go).
 func (m *resourceMonitor) RegisterErrorHook(_ context.Context, req *pulumirpc.RegisterErrorHookRequest) (*emptypb.Empty, error) {
-	return nil, m.s.unsupported(fmt.Sprintf("the error hook %q", req.GetName()), "remove the hook")
+	m.s.addErrorHook(req)
+	return &emptypb.Empty{}, nil
 }
 
 // RegisterPackage implements pulumirpc.ResourceMonitorServer.
@@ -229,8 +230,11 @@ func (m *resourceMonitor) RegisterPackage(_ context.Context, req *pulumirpc.Regi
 }
 
 // SignalAndWaitForShutdown implements pulumirpc.ResourceMonitorServer:
-// every registration has been answered by the time the program calls it,
-// and the engine finishes the operation once the program exits.
+// the program has registered everything (every registration has been
+// answered by the time it calls) and waits, its Callbacks service still
+// serving, while the engine deletes what it did not register, running
+// their delete hooks (hooks.go).
 func (m *resourceMonitor) SignalAndWaitForShutdown(context.Context, *emptypb.Empty) (*emptypb.Empty, error) {
+	m.s.finish()
 	return &emptypb.Empty{}, nil
 }

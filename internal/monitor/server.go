@@ -68,6 +68,8 @@ type Server struct {
 	logged    []string // error messages the program logged
 	xf        transforms
 	hooks     map[string]*pulumirpc.RegisterResourceHookRequest // by name
+	// errorHooks are the error hooks the program registered, by name.
+	errorHooks map[string]*pulumirpc.RegisterErrorHookRequest
 
 	cb callbacks // the program's Callbacks service, for transforms
 }

@@ -51,6 +51,10 @@ func (s *Server) addInvokeTransform(cb *pulumirpc.Callback) {
 
 // resourceTransforms records a registration's own transforms and parent,
 // for its children, and returns the transforms that apply to it, in order.
+// A remote component is registered twice, by the program and then by its
+// provider (whose Construct is served by this monitor: see
+// langhost.Program.ServeMonitor): the second, which names no transforms,
+// gets the program's, as with Pulumi's engine.
 func (s *Server) resourceTransforms(urn resource.URN, req *pulumirpc.RegisterResourceRequest) []*pulumirpc.Callback {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -58,10 +62,13 @@ func (s *Server) resourceTransforms(urn resource.URN, req *pulumirpc.RegisterRes
 		s.xf.own, s.xf.parents = map[string][]*pulumirpc.Callback{}, map[string]string{}
 	}
 	s.xf.parents[string(urn)] = req.GetParent()
-	if len(req.GetTransforms()) > 0 {
-		s.xf.own[string(urn)] = req.GetTransforms()
+	own := req.GetTransforms()
+	if len(own) > 0 {
+		s.xf.own[string(urn)] = own
+	} else {
+		own = s.xf.own[string(urn)]
 	}
-	out := append([]*pulumirpc.Callback(nil), req.GetTransforms()...)
+	out := append([]*pulumirpc.Callback(nil), own...)
 	seen := map[string]bool{string(urn): true}
 	for p := req.GetParent(); p != "" && !seen[p]; p = s.xf.parents[p] {
 		seen[p] = true

@@ -86,11 +86,17 @@ type (
 		InitErrors           []string                  `json:"initErrors,omitempty"`
 		Private              []byte                    `json:"private,omitempty"`
 		DestroyProvisioners  []provisionerJSON         `json:"destroyProvisioners,omitempty"`
+		DeleteHooks          *deleteHooksJSON          `json:"deleteHooks,omitempty"`
 		Created              *time.Time                `json:"created,omitempty"`
 		Modified             *time.Time                `json:"modified,omitempty"`
 
 		// InputTypes are Resource.InputTypes.
 		InputTypes map[string]json.RawMessage `json:"inputTypes,omitempty"`
+	}
+	deleteHooksJSON struct {
+		Before  []string `json:"before,omitempty"`
+		After   []string `json:"after,omitempty"`
+		OnError []string `json:"onError,omitempty"`
 	}
 	provisionerJSON struct {
 		Type       string          `json:"type"`
@@ -214,8 +220,8 @@ func (enc *valueEncoder) resource(r *Resource) (*resourceJSON, error) {
 		return nil, fmt.Errorf("resource %s: destroy provisioners: %w", r.URN, err)
 	}
 	return &resourceJSON{
-		DestroyProvisioners: provs,
-		URN:                 r.URN, Type: r.Type, Custom: r.Custom, ID: id, SealedID: sealed, Inputs: in, Outputs: out,
+		DestroyProvisioners: provs, DeleteHooks: deleteHooksOf(r.DeleteHooks),
+		URN: r.URN, Type: r.Type, Custom: r.Custom, ID: id, SealedID: sealed, Inputs: in, Outputs: out,
 		Parent: r.Parent, Provider: r.Provider, Dependencies: r.Dependencies,
 		PropertyDependencies: r.PropertyDependencies, DependencyGroups: r.DependencyGroups, Protect: r.Protect,
 		RetainOnDelete: r.RetainOnDelete, DeleteBeforeReplace: r.DeleteBeforeReplace,
@@ -225,6 +231,14 @@ func (enc *valueEncoder) resource(r *Resource) (*resourceJSON, error) {
 		InitErrors: r.InitErrors, Private: r.Private, InputTypes: r.InputTypes,
 		Created: timePtr(r.Created), Modified: timePtr(r.Modified),
 	}, nil
+}
+
+// deleteHooksOf is how delete hooks are stored: nil when there are none.
+func deleteHooksOf(h DeleteHooks) *deleteHooksJSON {
+	if h.Empty() {
+		return nil
+	}
+	return &deleteHooksJSON{Before: h.Before, After: h.After, OnError: h.OnError}
 }
 
 // id returns how a resource's ID is stored: in the clear, or, for a secret
@@ -562,6 +576,9 @@ func (rj *resourceJSON) decode(c Crypter) (*Resource, error) {
 		Delete: rj.Delete, Missing: rj.Missing, Tainted: rj.Tainted, InitErrors: rj.InitErrors, Private: rj.Private, InputTypes: rj.InputTypes,
 		External: rj.External, DeletedWith: rj.DeletedWith, AdditionalSecretOutputs: rj.AdditionalSecrets,
 		Created: timeOf(rj.Created), Modified: timeOf(rj.Modified),
+	}
+	if h := rj.DeleteHooks; h != nil {
+		r.DeleteHooks = DeleteHooks{Before: h.Before, After: h.After, OnError: h.OnError}
 	}
 	var err error
 	if len(rj.SealedID) > 0 {

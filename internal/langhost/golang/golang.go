@@ -89,7 +89,7 @@ func (h *Host) Run(ctx context.Context, req langhost.RunRequest) error {
 	cmd.Stdout, cmd.Stderr = req.Stdout, req.Stderr
 	err = langhost.RunChild(ctx, cmd, h.Grace, "the Go program "+bin)
 	if code, ok := langhost.ExitCode(err); ok {
-		return &ExitError{Dir: programDir(req.Project), Code: code}
+		return &ExitError{Dir: programDir(req.Project), Code: code, Signal: langhost.KilledBy(err)}
 	}
 	return err
 }
@@ -100,9 +100,14 @@ func (h *Host) Run(ctx context.Context, req langhost.RunRequest) error {
 type ExitError struct {
 	Dir  string
 	Code int
+	// Signal names the signal that killed the program, if one did.
+	Signal string
 }
 
 func (e *ExitError) Error() string {
+	if e.Signal != "" {
+		return fmt.Sprintf("the Go program in %s was killed by %s before it finished", e.Dir, e.Signal)
+	}
 	why := ""
 	switch e.Code {
 	case 2:

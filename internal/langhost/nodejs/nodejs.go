@@ -214,5 +214,8 @@ func exitError(err error, req langhost.RunRequest) error {
 	if !ok {
 		return err
 	}
+	if sig := langhost.KilledBy(err); sig != "" {
+		return fmt.Errorf("node, running the program in %s, was killed by %s before it finished", req.Project.Dir, sig)
+	}
 	return fmt.Errorf("the Node.js program in %s exited with code %d", req.Project.Dir, code)
 }

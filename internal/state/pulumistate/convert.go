@@ -224,7 +224,8 @@ func (rw rewriter) resource(r Resource, c state.Crypter) (*state.Resource, error
 	res := &state.Resource{URN: urn, Type: r.Type, Custom: r.Custom, ID: r.ID, Protect: r.Protect, Tainted: r.Taint,
 		Delete: r.Delete, InitErrors: r.InitErrors, RetainOnDelete: r.RetainOnDelete,
 		IgnoreChanges: r.IgnoreChanges, ReplaceOnChanges: r.ReplaceOnChanges, External: r.External,
-		AdditionalSecretOutputs: r.AdditionalSecretOutputs}
+		AdditionalSecretOutputs: r.AdditionalSecretOutputs,
+		DeleteHooks:             state.DeleteHooks{Before: r.ResourceHooks[hookBeforeDelete], After: r.ResourceHooks[hookAfterDelete], OnError: r.ResourceHooks[hookOnError]}}
 	if res.Parent, err = rw.urn(r.Parent); err != nil {
 		return nil, fmt.Errorf("%s: parent: %v", r.URN, err)
 	}
@@ -438,6 +439,27 @@ func opName(o state.Op) string {
 	return "updating"
 }
 
+// Pulumi's names of the kinds of hooks the state keeps.
+const (
+	hookBeforeDelete = "BeforeDelete"
+	hookAfterDelete  = "AfterDelete"
+	hookOnError      = "OnError"
+)
+
+// resourceHooksOut is a resource's delete hooks as Pulumi records them.
+func resourceHooksOut(h state.DeleteHooks) map[string][]string {
+	if h.Empty() {
+		return nil
+	}
+	out := map[string][]string{}
+	for kind, names := range map[string][]string{hookBeforeDelete: h.Before, hookAfterDelete: h.After, hookOnError: h.OnError} {
+		if len(names) > 0 {
+			out[kind] = names
+		}
+	}
+	return out
+}
+
 func resourceOut(r *state.Resource, c state.Crypter) (Resource, error) {
 	in, err := encodeOmitNil(r.Inputs, c)
 	if err != nil {
@@ -450,7 +472,8 @@ func resourceOut(r *state.Resource, c state.Crypter) (Resource, error) {
 	rj := Resource{URN: string(r.URN), Custom: r.Custom, Delete: r.Delete, ID: r.ID, Type: r.Type, Inputs: in, Outputs: out,
 		Parent: string(r.Parent), Protect: r.Protect, Taint: r.Tainted, InitErrors: r.InitErrors, Provider: r.Provider,
 		RetainOnDelete: r.RetainOnDelete, IgnoreChanges: r.IgnoreChanges, ReplaceOnChanges: r.ReplaceOnChanges, External: r.External,
-		DeletedWith: string(r.DeletedWith), AdditionalSecretOutputs: r.AdditionalSecretOutputs}
+		DeletedWith: string(r.DeletedWith), AdditionalSecretOutputs: r.AdditionalSecretOutputs,
+		ResourceHooks: resourceHooksOut(r.DeleteHooks)}
 	for _, dep := range r.Dependencies {
 		rj.Dependencies = append(rj.Dependencies, string(dep))
 	}

@@ -85,6 +85,10 @@ type Resource struct {
 	ReplaceOnChanges        []string            `json:"replaceOnChanges,omitempty"`
 	DeletedWith             string              `json:"deletedWith,omitempty"`
 	AdditionalSecretOutputs []string            `json:"additionalSecretOutputs,omitempty"`
+	// ResourceHooks name the resource's hooks by kind (BeforeDelete,
+	// ...); plinth keeps those its delete runs (state.DeleteHooks), and
+	// the program binds the others again on every run.
+	ResourceHooks map[string][]string `json:"resourceHooks,omitempty"`
 	// Unmapped are read to refuse or note them, never written.
 	Unmapped
 }

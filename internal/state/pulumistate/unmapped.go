@@ -15,7 +15,6 @@ type Unmapped struct {
 	PendingReplacement  bool            `json:"pendingReplacement,omitempty"`
 	ReplaceWith         []string        `json:"replaceWith,omitempty"`
 	ViewOf              string          `json:"viewOf,omitempty"`
-	ResourceHooks       json.RawMessage `json:"resourceHooks,omitempty"`
 	ReplacementTrigger  json.RawMessage `json:"replacementTrigger,omitempty"`
 	ImportID            string          `json:"importID,omitempty"`
 	Aliases             []string        `json:"aliases,omitempty"`
@@ -33,7 +32,6 @@ var refusedFields = map[string]string{
 	"pendingReplacement": "it was deleted by a replacement that has not finished; run `pulumi up` to finish it",
 	"replaceWith":        "plinth would not replace it with the resources it names",
 	"viewOf":             "it is a view of another resource, which plinth does not model",
-	"resourceHooks":      "plinth does not run resource hooks, which would not run when it is deleted",
 	"replacementTrigger": "plinth would not compare the next run's replacement trigger with it",
 }
 

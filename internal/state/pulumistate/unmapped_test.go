@@ -5,10 +5,13 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
 	presource "github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+
+	"github.com/plinth-iac/plinth/internal/state"
 )
 
 // jsonNames lists the JSON names of a struct type's fields, inlining
@@ -67,7 +70,6 @@ func TestUnmappedFields(t *testing.T) {
 		wantNotes []string
 	}{
 		"pendingReplacement": {edit: func(r *apitype.ResourceV3) { r.PendingReplacement = true }, wantErr: "run `pulumi up` to finish it"},
-		"resourceHooks":      {edit: func(r *apitype.ResourceV3) { r.ResourceHooks = map[presource.HookType][]string{"before-delete": {"h"}} }, wantErr: "has resourceHooks set"},
 		"replacementTrigger": {edit: func(r *apitype.ResourceV3) { r.ReplacementTrigger = "v1" }, wantErr: "has replacementTrigger set"},
 		"viewOf":             {edit: func(r *apitype.ResourceV3) { r.ViewOf = "urn:pulumi:prod::web::my:index:Site::site" }, wantErr: "has viewOf set"},
 		"importID and aliases": {edit: func(r *apitype.ResourceV3) {
@@ -106,5 +108,57 @@ func TestUnmappedFields(t *testing.T) {
 				t.Errorf("notes (-want +got):\n%s\nall: %v", diff, notes)
 			}
 		})
+	}
+}
+
+// TestResourceHooksMoveBothWays: a Pulumi stack whose resource records
+// hooks is adopted with its delete hooks (before, after, onError) kept,
+// those the program binds again on every run (create, update) left out,
+// and exported with the delete hooks as Pulumi records them. Before,
+// adoption refused a resource with hooks.
+func TestResourceHooksMoveBothWays(t *testing.T) {
+	var u apitype.UntypedDeployment
+	_ = json.Unmarshal(deployment(t), &u)
+	var d apitype.DeploymentV3
+	_ = json.Unmarshal(u.Deployment, &d)
+	d.Resources[3].ResourceHooks = map[presource.HookType][]string{
+		presource.BeforeDelete: {"drain"}, presource.AfterDelete: {"notify"}, presource.OnError: {"again"}, presource.BeforeCreate: {"check"},
+	}
+	raw, _ := json.Marshal(d)
+	data, _ := json.Marshal(apitype.UntypedDeployment{Version: 3, Deployment: raw})
+	parsed, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, _, err := ToSnapshot(parsed, Target{Stack: "prod", Project: "web", Passphrase: phrase, HasPassphrase: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	urn := string(d.Resources[3].URN)
+	var got state.DeleteHooks
+	for _, r := range snap.Resources {
+		if string(r.URN) == urn {
+			got = r.DeleteHooks
+		}
+	}
+	if diff := cmp.Diff(state.DeleteHooks{Before: []string{"drain"}, After: []string{"notify"}, OnError: []string{"again"}}, got); diff != "" {
+		t.Errorf("adopted delete hooks (-want +got):\n%s", diff)
+	}
+	p, err := NewPassphrase(phrase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := FromSnapshot(snap, p, time.Now(), ExportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exported := normalise(t, out)
+	want := map[presource.HookType][]string{presource.BeforeDelete: {"drain"}, presource.AfterDelete: {"notify"}, presource.OnError: {"again"}}
+	for _, r := range exported.Resources {
+		if string(r.URN) == urn {
+			if diff := cmp.Diff(want, r.ResourceHooks); diff != "" {
+				t.Errorf("exported resourceHooks (-want +got):\n%s", diff)
+			}
+		}
 	}
 }
