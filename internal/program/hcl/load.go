@@ -28,7 +28,6 @@ const TerraformVersion = "1.11.4"
 type Config struct {
 	name     string
 	dir      string // absolute
-	shown    string // as given
 	root     *Module
 	src      sources
 	graph    *graph
@@ -53,9 +52,9 @@ func Load(dir string) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("finding the configuration directory: %w", err)
 	}
-	l := &loader{parser: hclparse.NewParser(), src: sources{}, shown: dir, root: abs}
+	l := &loader{parser: hclparse.NewParser(), src: sources{}, root: abs}
 	root := l.loadModule(abs, nil, nil, nil)
-	c := &Config{name: ProjectName(abs), dir: abs, shown: dir, root: root, src: l.src}
+	c := &Config{name: ProjectName(abs), dir: abs, root: root, src: l.src}
 	if !l.diags.HasErrors() {
 		l.diags = append(l.diags, checkVersions(root)...)
 	}
