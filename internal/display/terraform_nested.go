@@ -410,6 +410,11 @@ func (n tfNested) object(path resource.PropertyPath, old, new resource.Object, l
 	for _, k := range names {
 		ov, nv := old[k], new[k]
 		ea := tfActionOf(ov, nv)
+		if ea == tfNoop && (a == tfAdd || a == tfRemove) && !(t != nil && t.Nested) {
+			// a null attribute of an object added or removed is added
+			// or removed with it: terraform writes "+ country = null"
+			ea = a
+		}
 		if ea == tfNoop && a == tfChange && (!isObject || level < 2 || hideAll) && !n.showUnchanged {
 			hidden++
 			continue
