@@ -93,6 +93,7 @@ type nodeState struct {
 	failed  bool
 	urns    []resource.URN // a resource's instances
 	pending bool           // a resource instance is yet to be created or replaced
+	absent  bool           // an instance is outside a targeted run and does not exist
 }
 
 // modInst is one instance of a module, with the values evaluated in it.
@@ -462,22 +463,38 @@ func (r *run) expandForEach(ctx *hcl.EvalContext, e hcl.Expression, what string)
 
 // collect assembles the value of a counted or for_each object from its
 // instances' values.
+//
+// An instance whose value is cty.NilVal does not exist (outside a
+// targeted run, never created): it is left out, as terraform leaves it
+// out of the run, so that aws_x.y[*].id lists the instances there are; a
+// resource without count or for_each is then unknown.
 func collect(keys []instanceKey, vals []cty.Value, counted, forEach bool) cty.Value {
 	switch {
 	case counted:
-		if len(vals) == 0 {
+		var there []cty.Value
+		for _, v := range vals {
+			if v != cty.NilVal {
+				there = append(there, v)
+			}
+		}
+		if len(there) == 0 {
 			return cty.EmptyTupleVal
 		}
-		return cty.TupleVal(vals)
+		return cty.TupleVal(there)
 	case forEach:
 		m := make(map[string]cty.Value, len(vals))
 		for i, k := range keys {
-			m[k.key.AsString()] = vals[i]
+			if vals[i] != cty.NilVal {
+				m[k.key.AsString()] = vals[i]
+			}
 		}
 		return cty.ObjectVal(m)
 	}
 	if len(vals) == 0 {
 		return cty.NullVal(cty.DynamicPseudoType)
+	}
+	if vals[0] == cty.NilVal {
+		return cty.DynamicVal
 	}
 	return vals[0]
 }
