@@ -45,6 +45,9 @@ type Evaluator struct {
 	// var.in was an unknown string stays true once var.in is the
 	// default object. Nil where nothing is shared.
 	planned *sync.Map
+	// overrides are plinth test's overridden data sources and module
+	// calls (WithOverrides).
+	overrides Overrides
 }
 
 var _ engine.Program = (*Evaluator)(nil)
@@ -85,6 +88,9 @@ type run struct {
 	// failedChecks are the check blocks, by checkKey, whose scoped data
 	// sources failed to read: their assertions are not evaluated.
 	failedChecks map[string]bool
+	// overridden are the instance keys of each overridden module call
+	// (Overrides.Modules), by its address in its parent's instance.
+	overridden map[string][]instanceKey
 }
 
 // nodeState is a node's result, written before its done channel closes.
@@ -132,7 +138,7 @@ func (ev *Evaluator) Run(ctx context.Context, mon engine.Monitor) error {
 // newRun is one run of the configuration, its root module instance made.
 func (ev *Evaluator) newRun(ctx context.Context, mon engine.Monitor) *run {
 	r := &run{Evaluator: ev, ctx: ctx, mon: mon, funcs: functions(ev.c.dir, time.Now(), ev.planning), instances: map[*Module][]*modInst{},
-		failedChecks: map[string]bool{}}
+		failedChecks: map[string]bool{}, overridden: map[string][]instanceKey{}}
 	r.rootInst = &modInst{mod: ev.c.root, providers: map[string]string{}, vals: map[string]cty.Value{}}
 	r.instances[ev.c.root] = []*modInst{r.rootInst}
 	return r

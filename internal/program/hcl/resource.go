@@ -361,6 +361,10 @@ func (r *run) readInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.EvalC
 		set(cty.NilVal, true)
 		return
 	}
+	if v, ok := r.dataOverride(inst, rc, args); ok {
+		set(v, !r.postconditions(rc, ctx, v))
+		return
+	}
 	token, pkg, err := typeToken(rc.typ)
 	if unknown := resource.NewObject(args).ContainsUnknowns(); pending || unknown {
 		if rc.mode == ephemeral {

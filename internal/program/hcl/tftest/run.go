@@ -205,7 +205,7 @@ func (fr *fileRunner) destroy(ctx context.Context, ms *modState) error {
 	}
 	j := state.NewMemoryJournal(ms.snap)
 	opts := fr.c.Options(j, ms.mocks)
-	opts.DestroySetup = setup
+	opts.DestroySetup = setup.WithOverrides(ms.mocks.Overrides())
 	_, err = engine.Destroy(ctx, ms.snap, opts)
 	ms.snap = j.Snapshot()
 	return err
