@@ -21,7 +21,7 @@ func TestDestroyPlanShowsOutputs(t *testing.T) {
 	p := newProject(t, src)
 	p.must("up", "--yes")
 	got := planTail(p.must("destroy", "--yes", "--color", "never").Stdout)
-	if !strings.Contains(strings.Join(got, "\n"), "Changes to Outputs:\n  - lines") {
+	if !strings.Contains(strings.Join(got, "\n"), "Changes to Outputs:\n  - key") {
 		t.Errorf("plinth destroy's preview shows no outputs going away:\n%s", strings.Join(got, "\n"))
 	}
 	tf, err := exec.LookPath("terraform")

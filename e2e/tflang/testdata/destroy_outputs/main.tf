@@ -1,6 +1,7 @@
 # A destroy plan lists every output going away under "Changes to
 # Outputs:", as terraform plan -destroy does: lists, objects whose null
-# attributes go with them, a sensitive value, a string of several lines.
+# attributes go with them, a sensitive value, a string of several lines,
+# one line ending in a line break (a heredoc too).
 resource "terraform_data" "d" {
   input = { name = "a", tags = { k = "v" } }
 }
@@ -28,4 +29,8 @@ output "secret" {
 
 output "lines" {
   value = "one\ntwo\n"
+}
+
+output "key" {
+  value = "ssh-ed25519 AAAA\n"
 }
