@@ -50,9 +50,12 @@ type mockProvider struct {
 var _ provider.Provider = (*mockProvider)(nil)
 
 // faked reports whether a resource is faked, and the values its
-// computed attributes take: an override_resource's for every instance
-// of its target, else its mock provider's.
+// computed attributes take: an override_resource's of the instance, else
+// of every instance of its resource, else its mock provider's.
 func (m *mockProvider) faked(urn resource.URN) (tftest.Override, bool) {
+	if v, ok := m.overrides[urn.Name()]; ok {
+		return v, true
+	}
 	if v, ok := m.overrides[hcl.OverrideAddr(urn.Name())]; ok {
 		return v, true
 	}

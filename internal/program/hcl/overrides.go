@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"regexp"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/plinth-iac/plinth/internal/schema"
@@ -15,7 +16,8 @@ import (
 // override_module. Nothing overridden is read or evaluated.
 type Overrides struct {
 	// Data are the values of overridden data sources by address
-	// (data.TYPE.NAME, module.a.data.TYPE.NAME), every instance alike.
+	// (data.TYPE.NAME, module.a.data.TYPE.NAME: every instance alike; or
+	// one instance, data.TYPE.NAME["k"], which wins).
 	// Configured arguments keep their values; an attribute neither
 	// configured nor given here is generated (MockValue).
 	Data map[string]resource.Object
@@ -35,6 +37,10 @@ func (ev *Evaluator) WithOverrides(o Overrides) *Evaluator {
 
 var instanceKeys = regexp.MustCompile(`\[[^\]]*\]`)
 
+// ReferenceAddr is a reference as an address: aws_s3_bucket.b[0],
+// data.t.n["k"], module.a.
+func ReferenceAddr(t hcl.Traversal) string { return traversalPath(t) }
+
 // OverrideAddr is an address as override blocks name it: without
 // instance keys (module.a["x"].data.t.n is module.a.data.t.n).
 func OverrideAddr(addr string) string { return instanceKeys.ReplaceAllString(addr, "") }
@@ -42,8 +48,11 @@ func OverrideAddr(addr string) string { return instanceKeys.ReplaceAllString(add
 // dataOverride is the value of an overridden data source instance:
 // its configured arguments, the override's values, and generated values
 // for the rest of its schema's attributes.
-func (r *run) dataOverride(inst *modInst, rc *resourceConfig, args resource.Object) (cty.Value, bool) {
-	given, ok := r.overrides.Data[OverrideAddr(inst.prefix+rc.addr())]
+func (r *run) dataOverride(inst *modInst, rc *resourceConfig, k instanceKey, args resource.Object) (cty.Value, bool) {
+	given, ok := r.overrides.Data[inst.prefix+rc.addr()+k.suffix()]
+	if !ok {
+		given, ok = r.overrides.Data[OverrideAddr(inst.prefix+rc.addr())]
+	}
 	if !ok {
 		return cty.NilVal, false
 	}

@@ -361,7 +361,7 @@ func (r *run) readInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.EvalC
 		set(cty.NilVal, true)
 		return
 	}
-	if v, ok := r.dataOverride(inst, rc, args); ok {
+	if v, ok := r.dataOverride(inst, rc, k, args); ok {
 		set(v, !r.postconditions(rc, ctx, v))
 		return
 	}

@@ -183,7 +183,7 @@ func decodeOverride(b *hcl.Block) (*override, hcl.Diagnostics) {
 	if more.HasErrors() || !overrideTarget(b.Type, t) {
 		return nil, append(ds, errorAt(target.Range(), "Invalid override target", "%s", overrideTargetHelp[b.Type]))
 	}
-	o.target = traversalAddr(t)
+	o.target = tfhcl.ReferenceAddr(t)
 	if a, ok := c.Attributes[valuesName]; ok {
 		o.values = a.Expr
 	}
@@ -191,25 +191,32 @@ func decodeOverride(b *hcl.Block) (*override, hcl.Diagnostics) {
 }
 
 var overrideTargetHelp = map[string]string{
-	"override_resource": "The target of override_resource is a resource of the module under test, such as aws_s3_bucket.logs or module.site.aws_s3_bucket.logs, without an index.",
-	"override_data":     "The target of override_data is a data source of the module under test, such as data.aws_ami.base or module.site.data.aws_ami.base, without an index.",
+	"override_resource": "The target of override_resource is a resource of the module under test, such as aws_s3_bucket.logs, aws_s3_bucket.logs[0] or module.site.aws_s3_bucket.logs.",
+	"override_data":     "The target of override_data is a data source of the module under test, such as data.aws_ami.base, data.aws_ami.base[\"k\"] or module.site.data.aws_ami.base.",
 	"override_module":   "The target of override_module is a module call of the module under test, such as module.site, without an index.",
 }
 
 // overrideTarget reports whether t names what an override block of the
-// kind overrides: module.NAME steps, then TYPE.NAME, data.TYPE.NAME or
-// nothing more (override_module), with no index.
+// kind overrides: module.NAME steps, then TYPE.NAME or data.TYPE.NAME,
+// with or without an instance key, or nothing more (override_module,
+// without a key).
 func overrideTarget(kind string, t hcl.Traversal) bool {
 	var names []string
+	keyed := false
 	for _, step := range t {
 		switch s := step.(type) {
 		case hcl.TraverseRoot:
 			names = append(names, s.Name)
 		case hcl.TraverseAttr:
 			names = append(names, s.Name)
+		case hcl.TraverseIndex:
+			keyed = true
 		default:
 			return false
 		}
+	}
+	if keyed && (kind == "override_module" || !lastIndexed(t)) {
+		return false
 	}
 	for len(names) >= 2 && names[0] == "module" {
 		if kind == "override_module" && len(names) == 2 {
@@ -251,4 +258,15 @@ func (fr *fileRunner) mocksFor(r *Run) (Mocks, hcl.Diagnostics) {
 		}
 	}
 	return m, ds
+}
+
+// lastIndexed reports whether a traversal's only index is its last
+// step: aws_s3_bucket.b[0], not module.a[0].aws_s3_bucket.b.
+func lastIndexed(t hcl.Traversal) bool {
+	for i, step := range t {
+		if _, ok := step.(hcl.TraverseIndex); ok && i != len(t)-1 {
+			return false
+		}
+	}
+	return true
 }

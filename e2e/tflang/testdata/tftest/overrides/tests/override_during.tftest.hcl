@@ -1,6 +1,7 @@
 # override_during = plan makes an overridden resource's values known in
 # a plan run; without it they are known only once the run applies. An
-# override without an index overrides every instance.
+# override without an index overrides every instance; one with an index
+# that instance, winning.
 override_data {
   target = data.local_file.cfg
   values = { content = "c" }
@@ -22,6 +23,13 @@ override_resource {
   }
 }
 
+override_resource {
+  target = terraform_data.many[1]
+  values = {
+    output = 9
+  }
+}
+
 run "plan" {
   command = plan
 
@@ -33,8 +41,8 @@ run "plan" {
 
 run "apply" {
   assert {
-    condition     = terraform_data.many[0].output == 7 && terraform_data.many[1].output == 7
-    error_message = "many"
+    condition     = terraform_data.many[0].output == 7 && terraform_data.many[1].output == 9
+    error_message = "many: ${terraform_data.many[0].output}, ${terraform_data.many[1].output}"
   }
 }
 
