@@ -45,7 +45,8 @@ func TestTerraformTestSideBySide(t *testing.T) {
 		"mocks":   {src: "testdata/tftest/mocks"},
 		"options": {src: "testdata/tftest/options"},
 		// override_data, override_module, override_during, overrides in
-		// mock_provider, plan_options { mode = refresh-only }
+		// mock_provider, a mock of an aliased provider, plan_options {
+		// mode = refresh-only }
 		"overrides": {src: "testdata/tftest/overrides"},
 		"planned":   {src: "testdata/tftest/planned"},
 		"vars":      {src: "testdata/tftest/vars", vars: []string{"a=cli", "b=cli", "c=cli", "d=cli"}},

@@ -31,17 +31,22 @@ func (s mockSource) NewProvider(ctx context.Context, req engine.ProviderRequest)
 	if err != nil || s.mocks.Empty() {
 		return p, err
 	}
-	mp, all := s.mocks.Providers[req.Package]
-	return &mockProvider{Provider: p, all: all, mock: mp, overrides: s.mocks.Resources}, nil
+	return &mockProvider{Provider: p, pkg: req.Package, mocks: s.mocks.Providers, overrides: s.mocks.Resources}, nil
 }
 
 // mockProvider fakes the mocked resources of a provider and passes the
 // rest through.
 type mockProvider struct {
 	provider.Provider
-	all       bool // mock_provider: everything is faked, the provider never configured
-	mock      tftest.MockProvider
-	overrides map[string]tftest.Override // by address, without instance keys
+	pkg       string
+	mocks     map[string]tftest.MockProvider // by NAME or NAME.ALIAS
+	overrides map[string]tftest.Override     // by address, with or without instance keys
+
+	// all and mock are chosen by CheckConfig, which names the provider
+	// configuration: all is set when a mock_provider mocks it (every
+	// resource faked, the provider never configured).
+	all  bool
+	mock tftest.MockProvider
 
 	once   sync.Once
 	schema *schema.Schema
@@ -71,7 +76,18 @@ func (m *mockProvider) faked(urn resource.URN) (tftest.Override, bool) {
 // typeName is a Terraform type name from its token (random:index:random_pet).
 func typeName(token string) string { return token[strings.LastIndex(token, ":")+1:] }
 
+// configName is the mocks' key of the provider configuration a provider
+// resource is: NAME, or NAME.ALIAS (its name ends provider.NAME.ALIAS).
+func configName(pkg string, urn resource.URN) string {
+	prefix := "provider." + pkg + "."
+	if i := strings.LastIndex(urn.Name(), prefix); i >= 0 {
+		return pkg + "." + urn.Name()[i+len(prefix):]
+	}
+	return pkg
+}
+
 func (m *mockProvider) CheckConfig(ctx context.Context, req provider.CheckRequest) (provider.CheckResponse, error) {
+	m.mock, m.all = m.mocks[configName(m.pkg, req.URN)]
 	if m.all {
 		return provider.CheckResponse{Inputs: req.News}, nil
 	}

@@ -13,7 +13,7 @@
 // overridden data sources and module calls. plan_options' mode =
 // refresh-only reads the state back and evaluates the configuration
 // with every resource left alone. It leaves out provider blocks in test
-// files, a mock provider's alias and source, a run's providers and
+// files, a mock provider's source, a run's providers and
 // state_key, and modules from registries: Parse refuses each with a
 // diagnostic at its file:line:col.
 //

@@ -16,7 +16,8 @@ import (
 // configuration's evaluation's (Overrides): they are neither read nor
 // evaluated.
 type Mocks struct {
-	// Providers are the mock providers by provider name (the package).
+	// Providers are the mock providers by provider name (the package),
+	// or NAME.ALIAS for an aliased configuration's.
 	Providers map[string]MockProvider
 	// Resources are the overridden resources, by address.
 	Resources map[string]Override
@@ -84,15 +85,15 @@ var overrideModuleSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "target", Required: true}, {Name: "outputs"},
 }}
 
-// decodeMockProvider reads a mock_provider block into the file's mocks;
-// the override blocks in it join the file's, which win over them.
+// decodeMockProvider reads a mock_provider block into the file's mocks,
+// under the provider's name, or NAME.ALIAS for a mock of an aliased
+// configuration; the override blocks in it join the file's, which win
+// over them.
 func (f *File) decodeMockProvider(b *hcl.Block) hcl.Diagnostics {
 	c, ds := b.Body.Content(mockProviderSchema)
-	for _, name := range []string{"alias", "source"} {
-		if a, ok := c.Attributes[name]; ok {
-			ds = append(ds, errorAt(a.NameRange, "Unsupported mock_provider argument",
-				"plinth test mocks a provider by its name only, without %s. Remove it, or run this file with terraform test.", name))
-		}
+	if a, ok := c.Attributes["source"]; ok {
+		ds = append(ds, errorAt(a.NameRange, "Unsupported mock_provider argument",
+			"plinth test does not read mock data files (source). Write the mock_resource and mock_data blocks in the mock_provider block, or run this file with terraform test."))
 	}
 	mp := MockProvider{Resources: map[string]Override{}, Data: map[string]Override{}}
 	mp.DuringPlan, ds = decodeDuring(c.Attributes["override_during"], false, ds)
@@ -110,7 +111,15 @@ func (f *File) decodeMockProvider(b *hcl.Block) hcl.Diagnostics {
 	if f.mocks.Providers == nil {
 		f.mocks.Providers = map[string]MockProvider{}
 	}
-	f.mocks.Providers[b.Labels[0]] = mp
+	key := b.Labels[0]
+	if a, ok := c.Attributes["alias"]; ok {
+		v, more := a.Expr.Value(nil)
+		if more.HasErrors() || v.IsNull() || !v.IsKnown() || v.Type().FriendlyName() != "string" {
+			return append(ds, errorAt(a.Expr.Range(), "Invalid mock_provider alias", "The alias of a mock_provider is a string naming an aliased provider configuration, such as \"east\"."))
+		}
+		key += "." + v.AsString()
+	}
+	f.mocks.Providers[key] = mp
 	return ds
 }
 

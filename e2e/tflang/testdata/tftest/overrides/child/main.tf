@@ -13,3 +13,15 @@ output "id" {
 output "other" {
   value = "o"
 }
+
+provider "random" {
+  alias = "other"
+}
+
+resource "random_pet" "q" {
+  provider = random.other
+}
+
+output "other_id" {
+  value = random_pet.q.id
+}
