@@ -29,6 +29,7 @@ func TestParseErrors(t *testing.T) {
 		"assert_no_message":      {"assert_no_message.tftest.hcl:2:10: Missing required argument"},
 		"unknown_argument":       {"unknown_argument.tftest.hcl:2:3: Unsupported argument"},
 		"syntax":                 {"syntax.tftest.hcl:1:9: Unclosed configuration block"},
+		"mock_alias":             {"mock_alias.tftest.hcl:2:11: Invalid mock_provider alias"},
 		"mock_source":            {"mock_source.tftest.hcl:2:3: Unsupported mock_provider argument"},
 		"mock_override_target":   {"mock_override_target.tftest.hcl:3:14: Invalid override target"},
 		"mock_during":            {"mock_during.tftest.hcl:2:21: Invalid override_during"},
