@@ -55,3 +55,25 @@ func TestDiagnosticsNameFilesRelativeToTheRoot(t *testing.T) {
 		})
 	}
 }
+
+// TestLoadNamedFrom: a module loaded as a configuration of its own (a
+// plinth test run's module block) names its files from the
+// configuration under test, as terraform test does: child/main.tf.
+func TestLoadNamedFrom(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "child", "main.tf")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("variable \"v\" {\n  nope = 1\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := LoadNamedFrom(filepath.Join(dir, "child"), dir)
+	var ds program.Diagnostics
+	if !errors.As(err, &ds) || len(ds) == 0 {
+		t.Fatalf("got %v, want diagnostics", err)
+	}
+	if diff := cmp.Diff("child/main.tf", ds[0].File); diff != "" {
+		t.Errorf("file (-want +got):\n%s", diff)
+	}
+}

@@ -124,8 +124,8 @@ func (in *inputs) file(path string, explicit bool) {
 			Detail: fmt.Sprintf("Given variables file %s does not exist or cannot be read: %v.", shown, err)})
 		return
 	}
-	if rel, err := filepath.Rel(in.c.dir, path); err == nil {
-		shown = rel
+	if rel, err := filepath.Rel(in.c.dir, path); err == nil && !strings.HasPrefix(rel, "..") {
+		shown = rel // a file outside the configuration is named as given
 	}
 	in.c.src[shown] = data
 	var f *hcl.File

@@ -222,7 +222,7 @@ func (fr *fileRunner) module(r *Run) (*modState, error) {
 	cfg, ok := fr.configs[r.module]
 	if !ok {
 		var err error
-		if cfg, err = tfhcl.Load(filepath.Join(fr.c.Dir, filepath.FromSlash(r.module))); err != nil {
+		if cfg, err = tfhcl.LoadNamedFrom(filepath.Join(fr.c.Dir, filepath.FromSlash(r.module)), fr.c.Dir); err != nil {
 			return nil, err
 		}
 		fr.configs[r.module] = cfg
