@@ -14,7 +14,9 @@ import (
 // broken configuration under testdata/bad (a FILE.tf, or a directory
 // whose files, main.tf and others, are copied in): up must exit 1 with a
 // diagnostic at the file:line:col and with the summary main.tf's first
-// line ("# want: main.tf:L:C Summary") names, with the text of each
+// line ("# want: main.tf:L:C Summary") names (the file relative to the
+// project, though plinth runs with -C and the project's absolute
+// path), with the text of each
 // "# also: TEXT" line that follows it (DIR in TEXT stands for the
 // project's directory), and leave the recorded state byte for byte as
 // it was.
@@ -59,7 +61,9 @@ func TestBadInput(t *testing.T) {
 			if r.Code != 1 {
 				t.Fatalf("up exited %d, want 1:\n%s", r.Code, r.Output())
 			}
-			if !strings.Contains(r.Stderr, filepath.Join(p.dir, where)) || !strings.Contains(r.Stderr, summary) {
+			// the file is named relative to the project, as terraform
+			// names it relative to its working directory
+			if !strings.Contains(r.Stderr, "error: "+where) || !strings.Contains(r.Stderr, summary) {
 				t.Errorf("the error does not name %s with %q:\n%s", where, summary, r.Stderr)
 			}
 			for _, line := range alsoWanted(string(src), p.dir) {

@@ -29,7 +29,9 @@ import (
 // testdata/tftest/options plan_options (replace, target, refresh), a
 // run's variables from an earlier run's outputs, resource preconditions
 // expected to fail, and a real data source read in a plan run;
-// testdata/tftest/planned outputs an apply keeps from its plan.
+// testdata/tftest/planned outputs an apply keeps from its plan;
+// testdata/tftest/overrides overridden data sources and module calls,
+// override_during, overrides inside mock_provider and refresh-only runs.
 func TestTerraformTestSideBySide(t *testing.T) {
 	needReal(t)
 	tf, _ := exec.LookPath("terraform")
@@ -42,8 +44,12 @@ func TestTerraformTestSideBySide(t *testing.T) {
 		"filter":  {src: "testdata/tftest/suite", filter: []string{"tests/02_fail.tftest.hcl", "tests/07_module.tftest.hcl"}},
 		"mocks":   {src: "testdata/tftest/mocks"},
 		"options": {src: "testdata/tftest/options"},
-		"planned": {src: "testdata/tftest/planned"},
-		"vars":    {src: "testdata/tftest/vars", vars: []string{"a=cli", "b=cli", "c=cli", "d=cli"}},
+		// override_data, override_module, override_during, overrides in
+		// mock_provider, a mock of an aliased provider, plan_options {
+		// mode = refresh-only }
+		"overrides": {src: "testdata/tftest/overrides"},
+		"planned":   {src: "testdata/tftest/planned"},
+		"vars":      {src: "testdata/tftest/vars", vars: []string{"a=cli", "b=cli", "c=cli", "d=cli"}},
 	} {
 		src, filter, vars := c.src, c.filter, c.vars
 		t.Run(name, func(t *testing.T) {

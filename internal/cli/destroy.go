@@ -59,9 +59,14 @@ func (a *app) runDestroy(ctx context.Context, f opFlags) error {
 	if err != nil {
 		return err
 	}
-	expected, err := r.previewAndConfirm(ctx, hard, "destroy", "Do you want to delete these resources?", f, nil, func(opts engine.Options) (*engine.Result, error) {
+	outputsOf := r.destroyedOutputs(sess.Base(), f)
+	expected, err := r.previewAndConfirm(ctx, hard, "destroy", "Do you want to delete these resources?", f, outputsOf, func(opts engine.Options) (*engine.Result, error) {
 		opts.DestroySetup = setup
-		return engine.PreviewDestroy(ctx, sess.Base(), opts)
+		res, err := engine.PreviewDestroy(ctx, sess.Base(), opts)
+		if res != nil && outputsOf != nil {
+			res.Outputs = nil // an untargeted destroy removes the stack outputs too
+		}
+		return res, err
 	})
 	if err != nil {
 		return err
@@ -76,6 +81,17 @@ func (a *app) runDestroy(ctx context.Context, f opFlags) error {
 		return res, errors.Join(err, r.finishSession(sess, res, err))
 	})
 	return err
+}
+
+// destroyedOutputs is the state whose stack outputs the preview of a
+// Terraform configuration's destroy shows removed ("Changes to Outputs:"
+// with each "-> null", as terraform plan -destroy shows them), or nil:
+// a targeted destroy, or another program's, keeps them.
+func (r *stackRun) destroyedOutputs(base *state.Snapshot, f opFlags) *state.Snapshot {
+	if r.pulumi != nil || !r.project.Terraform() || len(f.targets)+len(f.excludes) > 0 {
+		return nil
+	}
+	return base
 }
 
 // destroySetup is what configures a Terraform configuration's providers

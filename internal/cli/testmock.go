@@ -2,11 +2,11 @@ package cli
 
 import (
 	"context"
-	"math/rand/v2"
 	"strings"
 	"sync"
 
 	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/program/hcl"
 	"github.com/plinth-iac/plinth/internal/program/hcl/tftest"
 	"github.com/plinth-iac/plinth/internal/provider"
 	"github.com/plinth-iac/plinth/internal/schema"
@@ -31,17 +31,22 @@ func (s mockSource) NewProvider(ctx context.Context, req engine.ProviderRequest)
 	if err != nil || s.mocks.Empty() {
 		return p, err
 	}
-	mp, all := s.mocks.Providers[req.Package]
-	return &mockProvider{Provider: p, all: all, mock: mp, overrides: s.mocks.Resources}, nil
+	return &mockProvider{Provider: p, pkg: req.Package, mocks: s.mocks.Providers, overrides: s.mocks.Resources}, nil
 }
 
 // mockProvider fakes the mocked resources of a provider and passes the
 // rest through.
 type mockProvider struct {
 	provider.Provider
-	all       bool // mock_provider: everything is faked, the provider never configured
-	mock      tftest.MockProvider
-	overrides map[string]resource.Object // by address
+	pkg       string
+	mocks     map[string]tftest.MockProvider // by NAME or NAME.ALIAS
+	overrides map[string]tftest.Override     // by address, with or without instance keys
+
+	// all and mock are chosen by CheckConfig, which names the provider
+	// configuration: all is set when a mock_provider mocks it (every
+	// resource faked, the provider never configured).
+	all  bool
+	mock tftest.MockProvider
 
 	once   sync.Once
 	schema *schema.Schema
@@ -50,21 +55,39 @@ type mockProvider struct {
 var _ provider.Provider = (*mockProvider)(nil)
 
 // faked reports whether a resource is faked, and the values its
-// computed attributes take.
-func (m *mockProvider) faked(urn resource.URN) (resource.Object, bool) {
+// computed attributes take: an override_resource's of the instance, else
+// of every instance of its resource, else its mock provider's.
+func (m *mockProvider) faked(urn resource.URN) (tftest.Override, bool) {
 	if v, ok := m.overrides[urn.Name()]; ok {
 		return v, true
 	}
-	if !m.all {
-		return nil, false
+	if v, ok := m.overrides[hcl.OverrideAddr(urn.Name())]; ok {
+		return v, true
 	}
-	return m.mock.Resources[typeName(urn.Type())], true
+	if !m.all {
+		return tftest.Override{}, false
+	}
+	if v, ok := m.mock.Resources[typeName(urn.Type())]; ok {
+		return v, true
+	}
+	return tftest.Override{DuringPlan: m.mock.DuringPlan}, true
 }
 
 // typeName is a Terraform type name from its token (random:index:random_pet).
 func typeName(token string) string { return token[strings.LastIndex(token, ":")+1:] }
 
+// configName is the mocks' key of the provider configuration a provider
+// resource is: NAME, or NAME.ALIAS (its name ends provider.NAME.ALIAS).
+func configName(pkg string, urn resource.URN) string {
+	prefix := "provider." + pkg + "."
+	if i := strings.LastIndex(urn.Name(), prefix); i >= 0 {
+		return pkg + "." + urn.Name()[i+len(prefix):]
+	}
+	return pkg
+}
+
 func (m *mockProvider) CheckConfig(ctx context.Context, req provider.CheckRequest) (provider.CheckResponse, error) {
+	m.mock, m.all = m.mocks[configName(m.pkg, req.URN)]
 	if m.all {
 		return provider.CheckResponse{Inputs: req.News}, nil
 	}
@@ -104,7 +127,7 @@ func (m *mockProvider) Create(ctx context.Context, req provider.CreateRequest) (
 	if !ok {
 		return m.Provider.Create(ctx, req)
 	}
-	out := m.fill(ctx, m.outputs(ctx, req.URN.Type()), req.Inputs, nil, v, req.Preview)
+	out := m.fill(ctx, m.outputs(ctx, req.URN.Type()), req.Inputs, nil, v.Values, req.Preview && !v.DuringPlan)
 	id := "mock"
 	if s := out["id"]; s.Kind() == resource.StringKind {
 		id = s.Str()
@@ -117,7 +140,7 @@ func (m *mockProvider) Update(ctx context.Context, req provider.UpdateRequest) (
 	if !ok {
 		return m.Provider.Update(ctx, req)
 	}
-	return provider.UpdateResponse{Outputs: m.fill(ctx, m.outputs(ctx, req.URN.Type()), req.News, req.OldOutputs, v, req.Preview)}, nil
+	return provider.UpdateResponse{Outputs: m.fill(ctx, m.outputs(ctx, req.URN.Type()), req.News, req.OldOutputs, v.Values, req.Preview && !v.DuringPlan)}, nil
 }
 
 func (m *mockProvider) Read(ctx context.Context, req provider.ReadRequest) (provider.ReadResponse, error) {
@@ -142,7 +165,7 @@ func (m *mockProvider) Invoke(ctx context.Context, req provider.InvokeRequest) (
 	if !m.all || !isData || strings.Contains(req.Token, "::") {
 		return m.Provider.Invoke(ctx, req)
 	}
-	return provider.InvokeResponse{Return: m.fill(ctx, fn.Outputs, req.Args, nil, m.mock.Data[typeName(req.Token)], false)}, nil
+	return provider.InvokeResponse{Return: m.fill(ctx, fn.Outputs, req.Args, nil, m.mock.Data[typeName(req.Token)].Values, false)}, nil
 }
 
 // outputs are a resource type's attributes.
@@ -164,8 +187,10 @@ func (m *mockProvider) getSchema(ctx context.Context) *schema.Schema {
 
 // fill makes a faked object: the configured values as given, every
 // other attribute from old (an update keeps what the create made), else
-// from values, else generated as terraform's mocks generate them; in a
-// preview an attribute neither configured nor given is unknown.
+// from values, else generated as terraform's mocks generate them. In a
+// preview (a plan without override_during = plan) an attribute neither
+// configured nor kept from old is unknown, the values given too, as
+// terraform test has them.
 func (m *mockProvider) fill(_ context.Context, attrs map[string]schema.Property, inputs, old, values resource.Object, preview bool) resource.Object {
 	out := inputs.Copy()
 	for name, p := range attrs {
@@ -173,45 +198,15 @@ func (m *mockProvider) fill(_ context.Context, attrs map[string]schema.Property,
 			continue
 		}
 		switch v, ok := values[name]; {
-		case ok:
-			out[name] = v
-		case old != nil && !old[name].IsUnknown() && !old[name].IsNull():
+		case old != nil && !old[name].IsUnknown() && !old[name].IsNull() && (preview || !ok):
 			out[name] = old[name]
 		case preview:
 			out[name] = resource.Unknown()
+		case ok:
+			out[name] = v
 		default:
-			out[name] = generate(p.Type)
+			out[name] = hcl.MockValue(p.Type)
 		}
 	}
 	return out
-}
-
-// generate is a value of a type for an attribute nothing gave: a string
-// of 8 random letters and digits, 0, false, an empty collection, an
-// object of generated attributes.
-func generate(t schema.Type) resource.Value {
-	switch t.Kind {
-	case schema.TypeString:
-		const letters = "abcdefghijklmnopqrstuvwxyz0123456789"
-		b := make([]byte, 8)
-		for i := range b {
-			b[i] = letters[rand.IntN(len(letters))]
-		}
-		return resource.NewString(string(b))
-	case schema.TypeNumber, schema.TypeInteger:
-		return resource.NewNumber(0)
-	case schema.TypeBool:
-		return resource.NewBool(false)
-	case schema.TypeArray:
-		return resource.NewArray()
-	case schema.TypeMap:
-		return resource.NewObject(resource.Object{})
-	case schema.TypeObject:
-		o := resource.Object{}
-		for k, p := range t.Properties {
-			o[k] = generate(p.Type)
-		}
-		return resource.NewObject(o)
-	}
-	return resource.Null()
 }

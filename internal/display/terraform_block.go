@@ -297,8 +297,10 @@ func (n tfNested) changedAttrs(e engine.Event, importing bool) []string {
 	n.replaces = tfReplaces(cs)
 	replacing := e.Op == engine.OpReplace || e.Op == engine.OpCreateReplacement
 	blocks := tfBlockNames(old, planned(e.New), n.objects, n.props)
-	// terraform aligns the names of every attribute set, hidden ones too
-	width := max(maxLen(tfAttrNames(nonNullKeys(old), blocks)), maxLen(tfAttrNames(nonNullKeys(planned(e.New)), blocks)), maxLen(tfAttrNames(roots, blocks)))
+	// terraform aligns the names of every attribute set, hidden ones
+	// too, and of the write-only ones it counts among them
+	width := max(maxLen(tfAttrNames(nonNullKeys(old), blocks)), maxLen(tfAttrNames(nonNullKeys(planned(e.New)), blocks)), maxLen(tfAttrNames(roots, blocks)),
+		maxLen(tfWriteOnlyNames(old)))
 	shown := map[string]bool{}
 	attrs := map[string][]string{}
 	var blockLines []string

@@ -158,10 +158,11 @@ func (n tfNested) primitive(path resource.PropertyPath, old, new resource.Value,
 	return lines
 }
 
-// tfMultiline reports whether v is a string of several lines, which
-// terraform writes as a heredoc.
+// tfMultiline reports whether v is a string with a line break, which
+// terraform's plan writes as a heredoc: one line ending in "\n" too
+// (an OpenSSH public key).
 func tfMultiline(v resource.Value) bool {
-	return v.Kind() == resource.StringKind && strings.Contains(strings.TrimSuffix(v.Str(), "\n"), "\n")
+	return v.Kind() == resource.StringKind && strings.Contains(v.Str(), "\n")
 }
 
 // textDiff is a changed string of several lines as terraform shows it:
@@ -189,7 +190,7 @@ func (n tfNested) textDiff(path resource.PropertyPath, old, new string, level in
 // tfTextLines is a primitive value, a string of several lines as
 // terraform's indented heredoc.
 func tfTextLines(v resource.Value, level int, suffix string) []string {
-	if v.Kind() != resource.StringKind || !strings.Contains(strings.TrimSuffix(v.Str(), "\n"), "\n") {
+	if !tfMultiline(v) {
 		return []string{tfInline(v) + suffix}
 	}
 	lines := []string{"<<-EOT"}
@@ -410,6 +411,11 @@ func (n tfNested) object(path resource.PropertyPath, old, new resource.Object, l
 	for _, k := range names {
 		ov, nv := old[k], new[k]
 		ea := tfActionOf(ov, nv)
+		if ea == tfNoop && (a == tfAdd || a == tfRemove) && !(t != nil && t.Nested) {
+			// a null attribute of an object added or removed is added
+			// or removed with it: terraform writes "+ country = null"
+			ea = a
+		}
 		if ea == tfNoop && a == tfChange && (!isObject || level < 2 || hideAll) && !n.showUnchanged {
 			hidden++
 			continue

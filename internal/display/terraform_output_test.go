@@ -64,6 +64,32 @@ func TestTerraformOutputChanges(t *testing.T) {
 You can apply this plan to save these new output values to the Plinth
 state, without changing any real infrastructure.
 `},
+		"one line ending in a line break": {
+			now: resource.Object{"key": resource.NewString("ssh-ed25519 AAAA\n")},
+			want: `  + key = <<-EOT
+        ssh-ed25519 AAAA
+    EOT
+
+You can apply this plan to save these new output values to the Plinth
+state, without changing any real infrastructure.
+`},
+		"null attributes go with their object": {
+			prior: resource.Object{"gone": v(map[string]any{"cn": "y", "ou": nil})},
+			now:   resource.Object{"subjects": v([]any{map[string]any{"cn": "x", "ou": nil}})},
+			want: `  - gone     = {
+      - cn = "y"
+      - ou = null
+    } -> null
+  + subjects = [
+      + {
+          + cn = "x"
+          + ou = null
+        },
+    ]
+
+You can apply this plan to save these new output values to the Plinth
+state, without changing any real infrastructure.
+`},
 		"changed": {
 			prior: resource.Object{
 				"deep":   v(map[string]any{"a": map[string]any{"b": map[string]any{"c": 1, "d": 2}, "e": 3}}),

@@ -201,3 +201,25 @@ func TestTerraformCreateAndDestroyHideEmptyStrings(t *testing.T) {
 		})
 	}
 }
+
+// TestTerraformWriteOnlyNamesAlign: in an update or replacement the
+// attribute names are aligned over the write-only ones too, which
+// terraform counts among the hidden attributes ('cert_request_pem   ='
+// beside a hidden private_key_pem_wo, as terraform 1.11 printed it
+// replacing a tls_cert_request); plinth aligned them over the others.
+func TestTerraformWriteOnlyNamesAlign(t *testing.T) {
+	old := tfRes("tls_cert_request", "tls_cert_request.r", "c8", obj("id", "c8", "key_algorithm", "ED25519", "cert_request_pem", "pem"))
+	old.Outputs["private_key_pem_wo"] = resource.Null()
+	nu := tfRes("tls_cert_request", "tls_cert_request.r", "c8", obj("id", "c8", "key_algorithm", "ED25519", "cert_request_pem", "new"))
+	nu.Outputs["private_key_pem_wo"] = resource.Null()
+	want := `  # tls_cert_request.r will be updated in-place
+  ~ resource "tls_cert_request" "r" {
+      ~ cert_request_pem   = "pem" -> "new"
+        id                 = "c8"
+        # (2 unchanged attributes hidden)
+    }`
+	_, lines := tfBlock(painter{}, tfEvent(engine.OpUpdate, old, nu, true))
+	if diff := cmp.Diff(want, strings.Join(lines, "\n")); diff != "" {
+		t.Errorf("(-terraform +plinth):\n%s", diff)
+	}
+}

@@ -122,7 +122,7 @@ func untargeted(c *change) step {
 	if c.gone != nil {
 		return keepStep{registered(c.gone)}
 	}
-	return keepStep{Registered{URN: c.urn, ID: resource.NewString(""), Outputs: c.reg.Inputs, Custom: true}}
+	return keepStep{Registered{URN: c.urn, ID: resource.NewString(""), Outputs: c.reg.Inputs, Custom: true, Absent: true}}
 }
 
 // check validates a registration's inputs with the provider. withOlds

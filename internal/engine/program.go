@@ -205,6 +205,10 @@ type Registered struct {
 	// Changed lists the top-level properties an update or replacement
 	// changes, as the diff that decided it has them.
 	Changed []string
+	// Absent is set for a resource outside the operation's targets that
+	// the state does not record: it does not exist, and nothing was
+	// made (terraform leaves such an instance out of the run).
+	Absent bool
 }
 
 // PositionalArgs is the one key of an InvokeRequest's Args that calls a

@@ -45,6 +45,9 @@ type Evaluator struct {
 	// var.in was an unknown string stays true once var.in is the
 	// default object. Nil where nothing is shared.
 	planned *sync.Map
+	// overrides are plinth test's overridden data sources and module
+	// calls (WithOverrides).
+	overrides Overrides
 }
 
 var _ engine.Program = (*Evaluator)(nil)
@@ -85,6 +88,9 @@ type run struct {
 	// failedChecks are the check blocks, by checkKey, whose scoped data
 	// sources failed to read: their assertions are not evaluated.
 	failedChecks map[string]bool
+	// overridden are the instance keys of each overridden module call
+	// (Overrides.Modules), by its address in its parent's instance.
+	overridden map[string][]instanceKey
 }
 
 // nodeState is a node's result, written before its done channel closes.
@@ -93,6 +99,7 @@ type nodeState struct {
 	failed  bool
 	urns    []resource.URN // a resource's instances
 	pending bool           // a resource instance is yet to be created or replaced
+	absent  bool           // an instance is outside a targeted run and does not exist
 }
 
 // modInst is one instance of a module, with the values evaluated in it.
@@ -131,7 +138,7 @@ func (ev *Evaluator) Run(ctx context.Context, mon engine.Monitor) error {
 // newRun is one run of the configuration, its root module instance made.
 func (ev *Evaluator) newRun(ctx context.Context, mon engine.Monitor) *run {
 	r := &run{Evaluator: ev, ctx: ctx, mon: mon, funcs: functions(ev.c.dir, time.Now(), ev.planning), instances: map[*Module][]*modInst{},
-		failedChecks: map[string]bool{}}
+		failedChecks: map[string]bool{}, overridden: map[string][]instanceKey{}}
 	r.rootInst = &modInst{mod: ev.c.root, providers: map[string]string{}, vals: map[string]cty.Value{}}
 	r.instances[ev.c.root] = []*modInst{r.rootInst}
 	return r
@@ -462,22 +469,38 @@ func (r *run) expandForEach(ctx *hcl.EvalContext, e hcl.Expression, what string)
 
 // collect assembles the value of a counted or for_each object from its
 // instances' values.
+//
+// An instance whose value is cty.NilVal does not exist (outside a
+// targeted run, never created): it is left out, as terraform leaves it
+// out of the run, so that aws_x.y[*].id lists the instances there are; a
+// resource without count or for_each is then unknown.
 func collect(keys []instanceKey, vals []cty.Value, counted, forEach bool) cty.Value {
 	switch {
 	case counted:
-		if len(vals) == 0 {
+		var there []cty.Value
+		for _, v := range vals {
+			if v != cty.NilVal {
+				there = append(there, v)
+			}
+		}
+		if len(there) == 0 {
 			return cty.EmptyTupleVal
 		}
-		return cty.TupleVal(vals)
+		return cty.TupleVal(there)
 	case forEach:
 		m := make(map[string]cty.Value, len(vals))
 		for i, k := range keys {
-			m[k.key.AsString()] = vals[i]
+			if vals[i] != cty.NilVal {
+				m[k.key.AsString()] = vals[i]
+			}
 		}
 		return cty.ObjectVal(m)
 	}
 	if len(vals) == 0 {
 		return cty.NullVal(cty.DynamicPseudoType)
+	}
+	if vals[0] == cty.NilVal {
+		return cty.DynamicVal
 	}
 	return vals[0]
 }

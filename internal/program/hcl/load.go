@@ -28,7 +28,6 @@ const TerraformVersion = "1.11.4"
 type Config struct {
 	name     string
 	dir      string // absolute
-	shown    string // as given
 	root     *Module
 	src      sources
 	graph    *graph
@@ -48,14 +47,25 @@ func IsConfig(dir string) bool {
 // syntax, block shapes, references, cycles, required_version and that
 // each provider's version constraints can be met together. The
 // error is a program.Diagnostics naming file:line:col of each problem.
-func Load(dir string) (*Config, error) {
+func Load(dir string) (*Config, error) { return LoadNamedFrom(dir, dir) }
+
+// LoadNamedFrom is Load with the files named in diagnostics relative to
+// the directory base rather than dir: plinth test loads the module a
+// run's module block names (base/child) and names its files as
+// terraform test does, from the configuration under test
+// (child/main.tf).
+func LoadNamedFrom(dir, base string) (*Config, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("finding the configuration directory: %w", err)
 	}
-	l := &loader{parser: hclparse.NewParser(), src: sources{}, shown: dir, root: abs}
+	absBase, err := filepath.Abs(base)
+	if err != nil {
+		return nil, fmt.Errorf("finding the configuration directory: %w", err)
+	}
+	l := &loader{parser: hclparse.NewParser(), src: sources{}, root: abs, base: absBase}
 	root := l.loadModule(abs, nil, nil, nil)
-	c := &Config{name: ProjectName(abs), dir: abs, shown: dir, root: root, src: l.src}
+	c := &Config{name: ProjectName(abs), dir: abs, root: root, src: l.src}
 	if !l.diags.HasErrors() {
 		l.diags = append(l.diags, checkVersions(root)...)
 	}

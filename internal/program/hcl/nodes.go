@@ -200,6 +200,12 @@ func (r *run) expandCall(n *node) bool {
 			ok = false
 			continue
 		}
+		if _, ok := r.overrides.Modules[OverrideAddr(parent.prefix+"module."+c.name)]; ok {
+			r.mu.Lock()
+			r.overridden[parent.prefix+"module."+c.name] = keys // nothing in it is evaluated
+			r.mu.Unlock()
+			continue
+		}
 		for _, k := range keys {
 			made = append(made, r.childInstance(parent, c, k))
 		}
@@ -242,6 +248,16 @@ func (r *run) moduleValue(n *node, parent *modInst) {
 	c := n.call
 	var keys []instanceKey
 	var vals []cty.Value
+	if outs, ok := r.moduleOverride(parent, c); ok {
+		r.mu.Lock()
+		keys = r.overridden[parent.prefix+"module."+c.name]
+		r.mu.Unlock()
+		for range keys {
+			vals = append(vals, outs)
+		}
+		parent.set("module."+c.name, collect(keys, vals, c.count != nil, c.forEach != nil))
+		return
+	}
 	for _, child := range r.instancesOf(c.module) {
 		if child.parent != parent || child.call != c {
 			continue

@@ -54,22 +54,22 @@ func Files(dir string) ([]string, error) {
 type loader struct {
 	parser  *hclparse.Parser
 	src     sources
-	shown   string            // the root directory as given
 	root    string            // the root directory, absolute
+	base    string            // the directory files are named from, absolute
 	modules map[string]string // installed modules: key -> dir, from modules.json
 	diags   hcl.Diagnostics
 }
 
-// show is the path of a file as diagnostics name it.
+// show is the path of a file as diagnostics name it: relative to the
+// root directory (or the base LoadNamedFrom gives), whatever directory plinth was started in (-C DIR is
+// "as if started in DIR"), as terraform names files relative to its
+// working directory, -chdir's included; a module outside the root is
+// named by a path starting with "..".
 func (l *loader) show(abs string) string {
-	rel, err := filepath.Rel(l.root, abs)
-	if err != nil || strings.HasPrefix(rel, "..") {
-		return abs
-	}
-	if l.shown == "." || l.shown == "" {
+	if rel, err := filepath.Rel(l.base, abs); err == nil {
 		return rel
 	}
-	return filepath.Join(l.shown, rel)
+	return abs
 }
 
 // loadModule parses every file of a directory into a module.

@@ -119,6 +119,10 @@ func (r *run) registerInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.E
 		set(cty.NilVal, true)
 		return
 	}
+	if r.refersToAbsent(n, rc, ctx) {
+		set(cty.DynamicVal, false)
+		return
+	}
 	vals, ok := r.resourceArgs(rc, ctx)
 	if !ok {
 		set(cty.NilVal, true)
@@ -151,13 +155,61 @@ func (r *run) registerInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.E
 		r.mu.Lock()
 		st.urns = append(st.urns, res.URN)
 		st.pending = st.pending || res.ID.ContainsUnknowns()
+		st.absent = st.absent || res.Absent
 		r.mu.Unlock()
+		if res.Absent {
+			set(cty.NilVal, false) // left out of the resource's value
+			return
+		}
 		v := typedObject(resultMarks(resourceOutputs(res), r.resultSchemas[rc], reg.Inputs), r.resultSchemas[rc])
 		v = argTyped(v, rc.typ, vals)
 		// A resource outside the targets (--target) was left alone: as
 		// terraform, which leaves it out of the run, check nothing of it.
 		set(v, !leftAlone(res) && !r.postconditions(rc, ctx, v))
 	})
+}
+
+// refersToAbsent reports whether a resource instance's arguments cannot
+// be evaluated because they name an instance that a targeted run
+// (--target) leaves out and that does not exist (aws_x.y[1] when only
+// aws_x.y[0] is targeted and created). Such a resource is outside the
+// targets too (targets take in what they refer to), and terraform does
+// not evaluate it: it is not registered, the engine keeps its record as
+// it is, and its value is unknown.
+func (r *run) refersToAbsent(n *node, rc *resourceConfig, ctx *hcl.EvalContext) bool {
+	if !r.dependsOnAbsent(n) {
+		return false
+	}
+	_, ds := evalBody(rc.body, ctx, metaArguments)
+	return ds.HasErrors()
+}
+
+// dependsOnAbsent reports whether a node refers, through any number of
+// variables, locals and modules, to a resource with an absent instance.
+func (r *run) dependsOnAbsent(n *node) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	seen := map[*node]bool{}
+	var walk func(*node) bool
+	walk = func(m *node) bool {
+		for d := range m.deps {
+			if seen[d] {
+				continue
+			}
+			seen[d] = true
+			if d.kind == kindResource {
+				if r.st[d.idx].absent {
+					return true
+				}
+				continue
+			}
+			if walk(d) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(n)
 }
 
 // leftAlone reports whether the engine left a registered resource alone
@@ -307,6 +359,10 @@ func (r *run) readInstance(n *node, inst *modInst, k instanceKey, ctx *hcl.EvalC
 	args, ok := r.resourceBody(rc, ctx)
 	if !ok {
 		set(cty.NilVal, true)
+		return
+	}
+	if v, ok := r.dataOverride(inst, rc, k, args); ok {
+		set(v, !r.postconditions(rc, ctx, v))
 		return
 	}
 	token, pkg, err := typeToken(rc.typ)

@@ -125,7 +125,7 @@ func (in *inputs) file(path string, explicit bool) {
 		return
 	}
 	if rel, err := filepath.Rel(in.c.dir, path); err == nil && !strings.HasPrefix(rel, "..") {
-		shown = filepath.Join(in.c.shown, rel)
+		shown = rel // a file outside the configuration is named as given
 	}
 	in.c.src[shown] = data
 	var f *hcl.File

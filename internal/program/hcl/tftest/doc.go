@@ -7,11 +7,15 @@
 // newest state first. It writes terraform's report (in progress, each
 // run's pass, fail or skip, tearing down, the file's result, the totals).
 //
-// mock_provider and override_resource are parsed here into Mocks; the
-// caller's provider source fakes what they name. It leaves out
-// override_data, override_module, provider blocks in test files, a run's
-// providers, state_key and plan_options, and modules from registries:
-// Parse refuses each with a diagnostic at its file:line:col.
+// mock_provider and the override blocks are parsed here into Mocks; the
+// caller's provider source fakes the mocked providers and overridden
+// resources, the configuration's evaluation (hcl.Overrides) the
+// overridden data sources and module calls. plan_options' mode =
+// refresh-only reads the state back and evaluates the configuration
+// with every resource left alone. It leaves out provider blocks in test
+// files, a mock provider's source, a run's providers and
+// state_key, and modules from registries: Parse refuses each with a
+// diagnostic at its file:line:col.
 //
 // Neighbours: internal/program/hcl loads and evaluates the configuration
 // (its Scoped keeps the root module's values for the assertions);

@@ -8,32 +8,62 @@ import (
 )
 
 // Mocks are what a run fakes instead of asking the providers: mock
-// providers (mock_provider) and overridden resources (override_resource).
-// The caller's provider source answers for them; nothing a mocked
-// resource does reaches its provider.
+// providers (mock_provider), overridden resources (override_resource),
+// data sources (override_data) and module calls (override_module). The
+// caller's provider source answers for the mock providers and the
+// overridden resources; nothing a mocked resource does reaches its
+// provider. Overridden data sources and module calls are the
+// configuration's evaluation's (Overrides): they are neither read nor
+// evaluated.
 type Mocks struct {
-	// Providers are the mock providers by provider name (the package).
+	// Providers are the mock providers by provider name (the package),
+	// or NAME.ALIAS for an aliased configuration's.
 	Providers map[string]MockProvider
-	// Resources are the values of overridden resources, by address.
-	Resources map[string]resource.Object
+	// Resources are the overridden resources, by address.
+	Resources map[string]Override
+	// Data are the values of overridden data sources, by address.
+	Data map[string]resource.Object
+	// Modules are the outputs of overridden module calls, by address.
+	Modules map[string]resource.Object
+}
+
+// Override is what an override_resource block, or a mock_resource's
+// defaults, give a faked resource.
+type Override struct {
+	// Values are the values of its computed attributes; the others are
+	// generated.
+	Values resource.Object
+	// DuringPlan is override_during = plan: the values are known when
+	// the run plans, not only once it applies.
+	DuringPlan bool
 }
 
 // MockProvider is a mock_provider block: every resource and data source
 // of the provider is faked, their computed attributes taken from the
 // defaults of their type, or generated.
 type MockProvider struct {
-	Resources map[string]resource.Object // mock_resource defaults, by resource type
-	Data      map[string]resource.Object // mock_data defaults, by data source type
+	Resources map[string]Override // mock_resource defaults, by resource type
+	Data      map[string]Override // mock_data defaults, by data source type
+	// DuringPlan is the mock provider's override_during = plan: the
+	// values of its resources are known when a run plans.
+	DuringPlan bool
 }
 
-// Empty reports whether nothing is mocked.
+// Empty reports whether nothing is faked by the providers.
 func (m Mocks) Empty() bool { return len(m.Providers) == 0 && len(m.Resources) == 0 }
 
-// override is an override_resource block.
+// Overrides are the data sources and module calls the configuration's
+// evaluation overrides.
+func (m Mocks) Overrides() tfhcl.Overrides { return tfhcl.Overrides{Data: m.Data, Modules: m.Modules} }
+
+// override is an override_resource, override_data or override_module
+// block.
 type override struct {
-	target string
-	values hcl.Expression // nil when not given
-	rng    hcl.Range
+	kind       string // the block type
+	target     string
+	values     hcl.Expression // values (outputs for a module); nil when not given
+	duringPlan bool
+	rng        hcl.Range
 }
 
 var mockProviderSchema = &hcl.BodySchema{
@@ -42,55 +72,89 @@ var mockProviderSchema = &hcl.BodySchema{
 		{Type: "mock_data", LabelNames: []string{"type"}},
 		{Type: "override_resource"}, {Type: "override_data"},
 	},
-	Attributes: []hcl.AttributeSchema{{Name: "alias"}, {Name: "source"}},
+	Attributes: []hcl.AttributeSchema{{Name: "alias"}, {Name: "source"}, {Name: "override_during"}},
 }
 
-var defaultsSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "defaults"}}}
+var defaultsSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "defaults"}, {Name: "override_during"}}}
 
 var overrideSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "target", Required: true}, {Name: "values"}, {Name: "override_during"},
 }}
 
-// decodeMockProvider reads a mock_provider block into the file's mocks.
+var overrideModuleSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "target", Required: true}, {Name: "outputs"},
+}}
+
+// decodeMockProvider reads a mock_provider block into the file's mocks,
+// under the provider's name, or NAME.ALIAS for a mock of an aliased
+// configuration; the override blocks in it join the file's, which win
+// over them.
 func (f *File) decodeMockProvider(b *hcl.Block) hcl.Diagnostics {
 	c, ds := b.Body.Content(mockProviderSchema)
-	for _, name := range []string{"alias", "source"} {
-		if a, ok := c.Attributes[name]; ok {
-			ds = append(ds, errorAt(a.NameRange, "Unsupported mock_provider argument",
-				"plinth test mocks a provider by its name only, without %s. Remove it, or run this file with terraform test.", name))
-		}
+	if a, ok := c.Attributes["source"]; ok {
+		ds = append(ds, errorAt(a.NameRange, "Unsupported mock_provider argument",
+			"plinth test does not read mock data files (source). Write the mock_resource and mock_data blocks in the mock_provider block, or run this file with terraform test."))
 	}
-	mp := MockProvider{Resources: map[string]resource.Object{}, Data: map[string]resource.Object{}}
+	mp := MockProvider{Resources: map[string]Override{}, Data: map[string]Override{}}
+	mp.DuringPlan, ds = decodeDuring(c.Attributes["override_during"], false, ds)
 	for _, blk := range c.Blocks {
 		if blk.Type == "override_resource" || blk.Type == "override_data" {
-			ds = append(ds, errorAt(blk.DefRange, "Unsupported block in a mock_provider block",
-				"plinth test takes %s at the top of a test file or in a run block, not inside mock_provider. Move it out.", blk.Type))
+			o, more := decodeOverride(blk)
+			ds = append(ds, more...)
+			if o != nil {
+				f.mockOverrides = append(f.mockOverrides, o)
+			}
 			continue
 		}
-		v, more := decodeValues(blk.Body, defaultsSchema, "defaults")
-		ds = append(ds, more...)
-		into := mp.Resources
-		if blk.Type == "mock_data" {
-			into = mp.Data
-		}
-		into[blk.Labels[0]] = v
+		ds = append(ds, mp.decodeMock(blk)...)
 	}
 	if f.mocks.Providers == nil {
 		f.mocks.Providers = map[string]MockProvider{}
 	}
-	f.mocks.Providers[b.Labels[0]] = mp
+	key := b.Labels[0]
+	if a, ok := c.Attributes["alias"]; ok {
+		v, more := a.Expr.Value(nil)
+		if more.HasErrors() || v.IsNull() || !v.IsKnown() || v.Type().FriendlyName() != "string" {
+			return append(ds, errorAt(a.Expr.Range(), "Invalid mock_provider alias", "The alias of a mock_provider is a string naming an aliased provider configuration, such as \"east\"."))
+		}
+		key += "." + v.AsString()
+	}
+	f.mocks.Providers[key] = mp
 	return ds
 }
 
-// decodeValues evaluates a block's object attribute (defaults, values),
-// which may refer to nothing.
-func decodeValues(body hcl.Body, schema *hcl.BodySchema, name string) (resource.Object, hcl.Diagnostics) {
-	c, ds := body.Content(schema)
-	a, ok := c.Attributes[name]
-	if ds.HasErrors() || !ok {
-		return resource.Object{}, ds
+// decodeMock reads a mock_resource or mock_data block.
+func (mp MockProvider) decodeMock(blk *hcl.Block) hcl.Diagnostics {
+	c, ds := blk.Body.Content(defaultsSchema)
+	o := Override{Values: resource.Object{}}
+	o.DuringPlan, ds = decodeDuring(c.Attributes["override_during"], mp.DuringPlan, ds)
+	if a, ok := c.Attributes["defaults"]; ok && !ds.HasErrors() {
+		var more hcl.Diagnostics
+		o.Values, more = objectValue(a.Expr)
+		ds = append(ds, more...)
 	}
-	return objectValue(a.Expr)
+	into := mp.Resources
+	if blk.Type == "mock_data" {
+		into = mp.Data
+	}
+	into[blk.Labels[0]] = o
+	return ds
+}
+
+// decodeDuring reads override_during = plan | apply, a bare keyword;
+// without it, def.
+func decodeDuring(a *hcl.Attribute, def bool, ds hcl.Diagnostics) (bool, hcl.Diagnostics) {
+	if a == nil {
+		return def, ds
+	}
+	switch hcl.ExprAsKeyword(a.Expr) {
+	case "plan":
+		return true, ds
+	case "apply":
+		return false, ds
+	}
+	return def, append(ds, errorAt(a.Expr.Range(), "Invalid override_during",
+		"override_during is the keyword plan or apply: plan makes the values known when a run plans, apply (the default) only once it applies."))
 }
 
 // objectValue evaluates a constant object expression.
@@ -110,46 +174,108 @@ func objectValue(e hcl.Expression) (resource.Object, hcl.Diagnostics) {
 	return out, nil
 }
 
-// decodeOverride reads an override_resource block; override_data is
-// refused, as a data source's read does not say which block it is for.
+// decodeOverride reads an override_resource, override_data or
+// override_module block.
 func decodeOverride(b *hcl.Block) (*override, hcl.Diagnostics) {
-	if b.Type != "override_resource" {
-		return nil, hcl.Diagnostics{errorAt(b.DefRange, "Unsupported block in a test file",
-			"plinth test does not run %s blocks yet; override_resource and mock_provider are supported. Remove the block, or run this file with terraform test.", b.Type)}
+	schema, valuesName := overrideSchema, "values"
+	if b.Type == "override_module" {
+		schema, valuesName = overrideModuleSchema, "outputs"
 	}
-	c, ds := b.Body.Content(overrideSchema)
+	c, ds := b.Body.Content(schema)
 	if ds.HasErrors() {
 		return nil, ds
 	}
-	if a, ok := c.Attributes["override_during"]; ok {
-		return nil, hcl.Diagnostics{errorAt(a.NameRange, "Unsupported override argument",
-			"plinth test applies overrides when a run applies; override_during is not supported. Remove it, or run this file with terraform test.")}
+	o := &override{kind: b.Type, rng: b.DefRange}
+	o.duringPlan, ds = decodeDuring(c.Attributes["override_during"], false, ds)
+	target := c.Attributes["target"].Expr
+	t, more := hcl.AbsTraversalForExpr(target)
+	if more.HasErrors() || !overrideTarget(b.Type, t) {
+		return nil, append(ds, errorAt(target.Range(), "Invalid override target", "%s", overrideTargetHelp[b.Type]))
 	}
-	t, more := hcl.AbsTraversalForExpr(c.Attributes["target"].Expr)
-	if more.HasErrors() || len(t) != 2 {
-		return nil, hcl.Diagnostics{errorAt(c.Attributes["target"].Expr.Range(), "Invalid override target",
-			"The target of override_resource is a resource of the module under test, such as aws_s3_bucket.logs, without an index.")}
-	}
-	o := &override{target: traversalAddr(t), rng: b.DefRange}
-	if a, ok := c.Attributes["values"]; ok {
+	o.target = tfhcl.ReferenceAddr(t)
+	if a, ok := c.Attributes[valuesName]; ok {
 		o.values = a.Expr
 	}
-	return o, nil
+	return o, ds
+}
+
+var overrideTargetHelp = map[string]string{
+	"override_resource": "The target of override_resource is a resource of the module under test, such as aws_s3_bucket.logs, aws_s3_bucket.logs[0] or module.site.aws_s3_bucket.logs.",
+	"override_data":     "The target of override_data is a data source of the module under test, such as data.aws_ami.base, data.aws_ami.base[\"k\"] or module.site.data.aws_ami.base.",
+	"override_module":   "The target of override_module is a module call of the module under test, such as module.site, without an index.",
+}
+
+// overrideTarget reports whether t names what an override block of the
+// kind overrides: module.NAME steps, then TYPE.NAME or data.TYPE.NAME,
+// with or without an instance key, or nothing more (override_module,
+// without a key).
+func overrideTarget(kind string, t hcl.Traversal) bool {
+	var names []string
+	keyed := false
+	for _, step := range t {
+		switch s := step.(type) {
+		case hcl.TraverseRoot:
+			names = append(names, s.Name)
+		case hcl.TraverseAttr:
+			names = append(names, s.Name)
+		case hcl.TraverseIndex:
+			keyed = true
+		default:
+			return false
+		}
+	}
+	if keyed && (kind == "override_module" || !lastIndexed(t)) {
+		return false
+	}
+	for len(names) >= 2 && names[0] == "module" {
+		if kind == "override_module" && len(names) == 2 {
+			return true
+		}
+		names = names[2:]
+	}
+	switch kind {
+	case "override_resource":
+		return len(names) == 2 && names[0] != "data" && names[0] != "module"
+	case "override_data":
+		return len(names) == 3 && names[0] == "data"
+	}
+	return false
 }
 
 // mocksFor are the mocks of a run: the file's mock providers, and the
-// file's overrides with the run's on top.
+// overrides of the file's mock providers, of the file and of the run,
+// later ones winning.
 func (fr *fileRunner) mocksFor(r *Run) (Mocks, hcl.Diagnostics) {
-	m := Mocks{Providers: fr.f.mocks.Providers, Resources: map[string]resource.Object{}}
+	m := Mocks{Providers: fr.f.mocks.Providers, Resources: map[string]Override{},
+		Data: map[string]resource.Object{}, Modules: map[string]resource.Object{}}
 	var ds hcl.Diagnostics
-	for _, o := range append(append([]*override(nil), fr.f.overrides...), r.overrides...) {
+	all := append(append(append([]*override(nil), fr.f.mockOverrides...), fr.f.overrides...), r.overrides...)
+	for _, o := range all {
 		v := resource.Object{}
 		if o.values != nil {
 			var more hcl.Diagnostics
 			v, more = objectValue(o.values)
 			ds = append(ds, more...)
 		}
-		m.Resources[o.target] = v
+		switch o.kind {
+		case "override_resource":
+			m.Resources[o.target] = Override{Values: v, DuringPlan: o.duringPlan}
+		case "override_data":
+			m.Data[o.target] = v
+		default:
+			m.Modules[o.target] = v
+		}
 	}
 	return m, ds
+}
+
+// lastIndexed reports whether a traversal's only index is its last
+// step: aws_s3_bucket.b[0], not module.a[0].aws_s3_bucket.b.
+func lastIndexed(t hcl.Traversal) bool {
+	for i, step := range t {
+		if _, ok := step.(hcl.TraverseIndex); ok && i != len(t)-1 {
+			return false
+		}
+	}
+	return true
 }

@@ -20,8 +20,9 @@ type File struct {
 	vars []*hcl.Attribute // the file's variables block, in source order
 	runs []*Run
 
-	mocks     Mocks       // mock_provider blocks (Resources unused)
-	overrides []*override // override_resource blocks of the whole file
+	mocks         Mocks       // mock_provider blocks (Providers only)
+	overrides     []*override // override blocks of the whole file
+	mockOverrides []*override // override blocks inside mock_provider blocks
 }
 
 // Runs are the file's run blocks, in order.
@@ -47,7 +48,7 @@ type Run struct {
 	rng      hcl.Range       // the block's header
 	expectAt hcl.Range       // the expect_failures attribute
 
-	overrides []*override  // the run's override_resource blocks
+	overrides []*override  // the run's override blocks
 	plan      *planOptions // the plan_options block; nil without one
 }
 
@@ -158,7 +159,7 @@ func (f *File) decode(body hcl.Body) hcl.Diagnostics {
 			f.runs = append(f.runs, r)
 		case "mock_provider":
 			ds = append(ds, f.decodeMockProvider(b)...)
-		case "override_resource", "override_data":
+		case "override_resource", "override_data", "override_module":
 			o, more := decodeOverride(b)
 			ds = append(ds, more...)
 			if o != nil {
@@ -211,7 +212,7 @@ func (r *Run) decodeBlock(blk *hcl.Block) hcl.Diagnostics {
 		return r.decodeModule(blk)
 	case "plan_options":
 		return r.decodePlanOptions(blk)
-	case "override_resource", "override_data":
+	case "override_resource", "override_data", "override_module":
 		o, ds := decodeOverride(blk)
 		if o != nil {
 			r.overrides = append(r.overrides, o)

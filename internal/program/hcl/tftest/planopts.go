@@ -8,17 +8,19 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/plinth-iac/plinth/internal/engine"
+	tfhcl "github.com/plinth-iac/plinth/internal/program/hcl"
 	"github.com/plinth-iac/plinth/internal/state"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
 // planOptions is a run's plan_options block: resources to replace and
-// to target, by address. mode = normal and refresh are accepted: plinth
-// test's runs do not read resources back from their providers, which is
-// what refresh = false asks, and a test's state is its own, so reading
-// back finds nothing changed. mode = refresh-only is refused.
+// to target, by address, and mode = refresh-only. refresh is accepted:
+// plinth test's runs do not read resources back from their providers,
+// which is what refresh = false asks, and a test's state is its own, so
+// reading back finds nothing changed.
 type planOptions struct {
 	replace, target []hcl.Traversal
+	refreshOnly     bool
 }
 
 var planOptionsSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
@@ -31,12 +33,12 @@ func (r *Run) decodePlanOptions(blk *hcl.Block) hcl.Diagnostics {
 	if ds.HasErrors() {
 		return ds
 	}
+	po := &planOptions{}
 	if a, ok := c.Attributes["mode"]; ok {
 		switch hcl.ExprAsKeyword(a.Expr) {
 		case "normal":
 		case "refresh-only":
-			ds = append(ds, errorAt(a.Expr.Range(), "Unsupported plan mode",
-				"plinth test does not run refresh-only plans. Remove mode = refresh-only, or run this file with terraform test."))
+			po.refreshOnly = true
 		default:
 			ds = append(ds, errorAt(a.Expr.Range(), "Invalid plan mode",
 				"The mode of plan_options is the keyword normal or refresh-only."))
@@ -47,7 +49,6 @@ func (r *Run) decodePlanOptions(blk *hcl.Block) hcl.Diagnostics {
 			ds = append(ds, errorAt(a.Expr.Range(), "Invalid refresh option", "The refresh of plan_options is true or false."))
 		}
 	}
-	po := &planOptions{}
 	for name, into := range map[string]*[]hcl.Traversal{"replace": &po.replace, "target": &po.target} {
 		if a, ok := c.Attributes[name]; ok {
 			ts, more := addressList(a.Expr, name)
@@ -163,4 +164,38 @@ func namesResource(addr, name string) bool {
 	}
 	rest, ok := strings.CutPrefix(name, addr)
 	return ok && (rest[0] == '[' || rest[0] == '.' && strings.HasPrefix(addr, "module."))
+}
+
+// refreshOnly runs a run with plan_options { mode = refresh-only }, as
+// terraform's refresh-only plan: the resources the state records are
+// read back from their providers (and, for command = apply, the state
+// keeps what they read), nothing is created, changed or destroyed, data
+// sources are read, and the outputs and assertions see the state's
+// values; a resource the state does not record is unknown.
+func (fr *fileRunner) refreshOnly(ctx context.Context, r *Run, ms *modState, sc *tfhcl.Scoped, mocks Mocks, rv runVars, warns *collector) result {
+	snap := ms.snap
+	if len(snap.Resources) > 0 {
+		j := state.NewMemoryJournal(snap)
+		if _, err := engine.Refresh(ctx, snap, fr.c.Options(j, mocks)); err != nil {
+			return fr.judge(r, ms, nil, err, warns.take(), false)
+		}
+		snap = j.Snapshot()
+	}
+	opts := fr.c.Options(nil, mocks)
+	planned, err := plannedURNs(ctx, sc.Planning(), snap, opts)
+	if err != nil {
+		return fr.judge(r, ms, nil, err, warns.take(), false)
+	}
+	warns.take() // learning what the configuration plans evaluated it once already
+	for _, u := range append(recordedURNs(snap), planned...) {
+		if !state.IsProviderType(u.Type()) {
+			opts.Excludes = append(opts.Excludes, u)
+		}
+	}
+	plan := sc.Planning()
+	_, err = engine.Preview(ctx, plan, snap, opts)
+	if err == nil && r.Command == Apply {
+		ms.snap, ms.vars, ms.mocks = snap, rv, mocks
+	}
+	return fr.judge(r, ms, plan, err, warns.take(), false)
 }

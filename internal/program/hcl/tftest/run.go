@@ -205,7 +205,7 @@ func (fr *fileRunner) destroy(ctx context.Context, ms *modState) error {
 	}
 	j := state.NewMemoryJournal(ms.snap)
 	opts := fr.c.Options(j, ms.mocks)
-	opts.DestroySetup = setup
+	opts.DestroySetup = setup.WithOverrides(ms.mocks.Overrides())
 	_, err = engine.Destroy(ctx, ms.snap, opts)
 	ms.snap = j.Snapshot()
 	return err
@@ -222,7 +222,7 @@ func (fr *fileRunner) module(r *Run) (*modState, error) {
 	cfg, ok := fr.configs[r.module]
 	if !ok {
 		var err error
-		if cfg, err = tfhcl.Load(filepath.Join(fr.c.Dir, filepath.FromSlash(r.module))); err != nil {
+		if cfg, err = tfhcl.LoadNamedFrom(filepath.Join(fr.c.Dir, filepath.FromSlash(r.module)), fr.c.Dir); err != nil {
 			return nil, err
 		}
 		fr.configs[r.module] = cfg

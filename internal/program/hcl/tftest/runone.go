@@ -50,7 +50,10 @@ func (fr *fileRunner) runOne(ctx context.Context, r *Run) result {
 	if err != nil {
 		return fr.judge(r, ms, nil, err, warns.take(), r.Command == Apply)
 	}
-	sc := ev.Scoped()
+	sc := ev.WithOverrides(mocks.Overrides()).Scoped()
+	if r.plan != nil && r.plan.refreshOnly {
+		return fr.refreshOnly(ctx, r, ms, sc, mocks, rv, warns)
+	}
 	plan := sc.Planning()
 	opts, bad := r.withPlanOptions(ctx, fr.c.Options(nil, mocks), ms.snap, plan)
 	if len(bad) > 0 {

@@ -1,3 +1,3 @@
 mock_provider "aws" {
-  alias = "east"
+  alias = ["east"]
 }

@@ -1,3 +1,3 @@
 override_data {
-  target = data.aws_ami.a
+  target = aws_ami.a
 }

@@ -1,6 +1,6 @@
 run "a" {
   override_resource {
     target          = aws_s3_bucket.b
-    override_during = plan
+    override_during = later
   }
 }

@@ -1,3 +1,3 @@
 override_resource {
-  target = aws_s3_bucket.b[0]
+  target = module.a[0].aws_s3_bucket.b
 }

@@ -1,5 +1,5 @@
 mock_provider "aws" {
   override_resource {
-    target = aws_s3_bucket.b
+    target = data.aws_ami.a
   }
 }

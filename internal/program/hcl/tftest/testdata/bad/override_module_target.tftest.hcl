@@ -1,0 +1,3 @@
+override_module {
+  target = module.a[0]
+}

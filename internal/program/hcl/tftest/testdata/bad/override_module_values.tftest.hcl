@@ -1,0 +1,4 @@
+override_module {
+  target = module.a
+  values = {}
+}

@@ -1,5 +1,0 @@
-run "a" {
-  plan_options {
-    mode = refresh-only
-  }
-}
