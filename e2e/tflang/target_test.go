@@ -29,7 +29,8 @@ func TestTargetNewInstanceMatchesTerraform(t *testing.T) {
 	for _, a := range targets {
 		args = append(args, "--target", a)
 	}
-	gotPlan := planWithOutputs(p.must(append([]string{"preview", "--color", "never"}, args...)...).Stdout)
+	plinthPlan := p.must(append([]string{"preview", "--color", "never"}, args...)...).Stdout
+	gotPlan := planWithOutputs(plinthPlan)
 	p.must(append([]string{"up", "--yes"}, args...)...)
 	got := []map[string]any{shapeOf(p.outputs())}
 	p.must("up", "--yes")
@@ -51,7 +52,12 @@ func TestTargetNewInstanceMatchesTerraform(t *testing.T) {
 	for _, a := range targets {
 		args = append(args, "-target="+a)
 	}
-	wantPlan := planWithOutputs(string(terraform(append([]string{"plan", "-no-color"}, args...)...)))
+	tfPlan := string(terraform(append([]string{"plan", "-no-color"}, args...)...))
+	wantPlan := planWithOutputs(tfPlan)
+	const warning = "Resource targeting is in effect"
+	if strings.Contains(tfPlan, warning) != strings.Contains(plinthPlan, warning) {
+		t.Errorf("%q in terraform's plan: %v, in plinth's: %v\n%s", warning, strings.Contains(tfPlan, warning), strings.Contains(plinthPlan, warning), plinthPlan)
+	}
 	terraform(append([]string{"apply", "-auto-approve", "-no-color"}, args...)...)
 	want := []map[string]any{shapeOf(terraformOutputs(t, terraform))}
 	terraform("apply", "-auto-approve", "-no-color")
@@ -65,12 +71,13 @@ func TestTargetNewInstanceMatchesTerraform(t *testing.T) {
 }
 
 // planWithOutputs are a plan's resource blocks and its "Changes to
-// Outputs:", up to the warnings and notes terraform writes after them.
+// Outputs:", up to the warnings and notes terraform (and plinth, in its
+// own form of diagnostic) writes after them.
 func planWithOutputs(plan string) []string {
 	out := planBlocks(plan)
 	tail := planTail(plan)
 	for i, l := range tail {
-		if strings.HasPrefix(l, "Warning:") || strings.HasPrefix(l, "─") || strings.HasPrefix(l, "Note:") {
+		if strings.HasPrefix(l, "Warning:") || strings.HasPrefix(l, "warning:") || strings.HasPrefix(l, "─") || strings.HasPrefix(l, "Note:") {
 			tail = tail[:i]
 			break
 		}

@@ -40,3 +40,31 @@ func TestTerraformAddresses(t *testing.T) {
 		t.Errorf("an unknown address: exit %d, stderr:\n%s", r.Code, r.Stderr)
 	}
 }
+
+// TestTerraformTargetingWarns: a plan or an apply limited by --target
+// ends with terraform's warnings ("Resource targeting is in effect",
+// "Applied changes may be incomplete"), and one without --target, or
+// limited by --exclude alone, has neither.
+func TestTerraformTargetingWarns(t *testing.T) {
+	const plan, apply = "warning: Resource targeting is in effect", "warning: Applied changes may be incomplete"
+	dir := clitest.CopyDir(t, filepath.Join("testdata", "terraform", "targets"))
+	tests := []struct {
+		args        []string
+		plan, apply bool
+	}{
+		{args: []string{"preview", "--target", "terraform_data.copy"}, plan: true},
+		{args: []string{"up", "--yes", "--target", "terraform_data.copy"}, plan: true, apply: true},
+		{args: []string{"up", "--yes", "--skip-preview", "--exclude", "module.site"}},
+		{args: []string{"preview"}},
+		{args: []string{"up", "--yes"}},
+	}
+	for _, tc := range tests {
+		out := clitest.MustRun(t, dir, goldenOptions, tc.args...).Stdout
+		if got := strings.Contains(out, plan); got != tc.plan {
+			t.Errorf("plinth %s: plan warning shown %v, want %v:\n%s", strings.Join(tc.args, " "), got, tc.plan, out)
+		}
+		if got := strings.Contains(out, apply); got != tc.apply {
+			t.Errorf("plinth %s: apply warning shown %v, want %v:\n%s", strings.Join(tc.args, " "), got, tc.apply, out)
+		}
+	}
+}

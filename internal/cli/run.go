@@ -33,6 +33,9 @@ type stackRun struct {
 	config  map[string]resource.Value
 	view    display.View
 	source  engine.ProviderSource
+	// targeted says the operation's --target limits it (options sets it),
+	// which the Terraform style warns about.
+	targeted bool
 }
 
 // prepare loads everything an operation needs, in the order that finds
@@ -191,6 +194,7 @@ func (r *stackRun) options(journal engine.Journal, hard context.Context, f opFla
 	if err != nil {
 		return engine.Options{}, err
 	}
+	r.targeted = len(targets) > 0
 	if f.parallel < 0 || f.parallel == 0 && f.parallelSet != nil && f.parallelSet() {
 		return engine.Options{}, display.Errorf("Invalid parallelism", "--parallel %d is not allowed: give the number of provider steps to run at once, 1 or more (1 runs them one at a time).", f.parallel)
 	}
@@ -253,7 +257,7 @@ func (r *stackRun) phase(op display.Operation, outputs bool, run func() (*engine
 // phaseShowing is phase with the outcome's display options (outputs,
 // output changes) given by show.
 func (r *stackRun) phaseShowing(op display.Operation, show display.Outcome, run func() (*engine.Result, error)) (*engine.Result, error) {
-	op.Stack, op.Project = r.ws.stack, r.projectName()
+	op.Stack, op.Project, op.Targeted = r.ws.stack, r.projectName(), r.targeted
 	r.view.Begin(op)
 	res, err := run()
 	err = r.summarise(op, err)

@@ -161,9 +161,27 @@ func (v *terraformView) End(o Outcome) {
 	} else {
 		writeLines(v.opts.Out, v.applyEndLines(o))
 	}
+	if d, ok := targetingWarning(v.op); ok && o.Err == nil {
+		fmt.Fprintln(v.opts.Out, d.text(v.p))
+	}
 	for _, d := range Diagnose(o.Err, v.opts.Verbose) {
 		fmt.Fprintln(v.opts.errOut(), d.text(v.p))
 	}
+}
+
+// targetingWarning is the warning terraform ends a plan or an apply
+// limited by -target with (the refresh that opens a plan has none of its
+// own), in plinth's words.
+func targetingWarning(op Operation) (Diagnostic, bool) {
+	switch {
+	case !op.Targeted || op.Prelude:
+		return Diagnostic{}, false
+	case op.Preview:
+		return Diagnostic{Severity: engine.SeverityWarning, Summary: "Resource targeting is in effect",
+			Detail: "--target limited this plan to some resources, so it may leave out changes the configuration asks for.\n\nUse --target to recover from an error or a mistake, not for routine changes."}, true
+	}
+	return Diagnostic{Severity: engine.SeverityWarning, Summary: "Applied changes may be incomplete",
+		Detail: "--target limited this apply to some resources, so the configuration may still ask for changes that were not made, and outputs may not be up to date. Run `plinth preview` to see what is left to do.\n\nUse --target to recover from an error or a mistake, not for routine changes."}, true
 }
 
 // driftLines close the refresh that opens an update or preview: nothing

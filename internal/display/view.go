@@ -93,6 +93,10 @@ type Operation struct {
 	// output): a Pulumi update creates its pulumi:pulumi:Stack resource,
 	// and pulumi's output opens with that resource's line.
 	NewStack bool
+	// Targeted says --target limited the operation: the Terraform style
+	// ends it with terraform's warning that the plan or the apply may be
+	// incomplete.
+	Targeted bool
 }
 
 // Outcome is how an operation ended.
