@@ -61,6 +61,10 @@ func ToSnapshot(d *Deployment, t Target) (*state.Snapshot, []string, error) {
 	if err := rw.resources(d.Resources, c, snap); err != nil {
 		return nil, nil, err
 	}
+	notes := droppedNotes(rw.dropped)
+	if note := dropStackReferences(snap); note != "" {
+		notes = append(notes, note)
+	}
 	for i, op := range d.PendingOperations {
 		res, err := rw.resource(op.Resource, c)
 		if err != nil {
@@ -75,7 +79,7 @@ func ToSnapshot(d *Deployment, t Target) (*state.Snapshot, []string, error) {
 	if err := snap.Verify(); err != nil {
 		return nil, nil, fmt.Errorf("it fails plinth's integrity check (dangling or misordered references, duplicate URNs): %w", err)
 	}
-	return snap, droppedNotes(rw.dropped), nil
+	return snap, notes, nil
 }
 
 // resources maps the deployment's resources into snap; the root stack
