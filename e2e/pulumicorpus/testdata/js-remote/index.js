@@ -2,8 +2,8 @@
 // A remote component: comp:index:Site from e2e/component's
 // pulumi-resource-comp makes one comp:index:Item child per name in items,
 // in its provider's Construct. The component's own transform moves its
-// items to zone "west"; a stack transform appends "-stack" to every item's
-// label. The edit (edit/index.js) changes the label and the items.
+// items to zone "west"; a stack transform, run after it, appends "-stack"
+// to every item's label and zone (so the paths show both ran, in order). The edit (edit/index.js) changes the label and the items.
 const pulumi = require("@pulumi/pulumi");
 
 const label = "one";
@@ -16,7 +16,7 @@ class Site extends pulumi.ComponentResource {
 }
 
 pulumi.runtime.registerResourceTransform((args) => args.type === "comp:index:Item"
-    ? { props: { ...args.props, label: args.props.label + "-stack" }, opts: args.opts }
+    ? { props: { ...args.props, label: args.props.label + "-stack", zone: args.props.zone + "-stack" }, opts: args.opts }
     : undefined);
 
 const site = new Site("web", { items, label, zone: "east" }, {
