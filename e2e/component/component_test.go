@@ -71,7 +71,8 @@ func changes(out string) []string {
 // provider through the CLI: its children are created under it, updated in
 // place when an input changes, replaced when a replace-on-change input
 // changes, one is deleted when the component stops registering it, and all
-// are deleted with the component when the program drops it.
+// are deleted with the component when the program drops it. The component
+// itself is updated whenever its inputs change, as pulumi counts it.
 func TestComponentLifecycle(t *testing.T) {
 	p := newProject(t)
 	steps := []struct {
@@ -83,14 +84,14 @@ func TestComponentLifecycle(t *testing.T) {
 			[]string{"+ created a (comp:index:Item)", "+ created b (comp:index:Item)", "+ created web (comp:index:Site)"},
 			map[string]string{siteURN: "", itemURN + "a": "east/a", itemURN + "b": "east/b"}},
 		{"update in place", site("[a, b]", "two", "east"),
-			[]string{"~ updated a (comp:index:Item)", "~ updated b (comp:index:Item)"},
+			[]string{"~ updated a (comp:index:Item)", "~ updated b (comp:index:Item)", "~ updated web (comp:index:Site)"},
 			map[string]string{siteURN: "", itemURN + "a": "east/a", itemURN + "b": "east/b"}},
 		{"replace", site("[a, b]", "two", "west"),
 			[]string{"+- replaced a (comp:index:Item)", "+- replaced b (comp:index:Item)",
-				"-- deleted original a (comp:index:Item)", "-- deleted original b (comp:index:Item)"},
+				"-- deleted original a (comp:index:Item)", "-- deleted original b (comp:index:Item)", "~ updated web (comp:index:Site)"},
 			map[string]string{siteURN: "", itemURN + "a": "west/a", itemURN + "b": "west/b"}},
 		{"drop a child", site("[a]", "two", "west"),
-			[]string{"- deleted b (comp:index:Item)"},
+			[]string{"- deleted b (comp:index:Item)", "~ updated web (comp:index:Site)"},
 			map[string]string{siteURN: "", itemURN + "a": "west/a"}},
 		{"remove the component", noComponent,
 			[]string{"- deleted a (comp:index:Item)", "- deleted web (comp:index:Site)"},

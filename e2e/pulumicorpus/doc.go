@@ -23,6 +23,12 @@
 // of a program, what to put on PATH, whether pulumi can run it in CI.
 // Each language registers itself from its own file (lang_yaml_test.go).
 //
+// The programs' resources come from two provider plugins built into one
+// directory at TestMain, on PLINTH_PLUGIN_PATH for plinth and on PATH for
+// pulumi: pulumi-resource-plinth (plinth's built-in providers) and
+// e2e/component's pulumi-resource-comp (comp:index:Site, a remote
+// component its provider builds with Construct: yaml-remote, js-remote).
+//
 // pulumi-language-yaml comes from internal/langhost/runtime/yamltest; the
 // pulumi CLI from clitest.BuildPulumiCLI ($PLINTH_PULUMI_CLI, `pulumi` on
 // PATH, or built once into the user cache from e2e/pulumicli's module). Tests skip, saying why, when either is

@@ -58,10 +58,20 @@ func setUp(m *testing.M) (int, error) {
 	}
 	defer os.RemoveAll(dir)
 	pluginDir = filepath.Join(dir, "plugins")
-	build := exec.Command("go", "build", "-o", filepath.Join(pluginDir, "pulumi-resource-plinth"), "github.com/plinth-iac/plinth/cmd/pulumi-resource-plinth")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		return 0, fmt.Errorf("building pulumi-resource-plinth: %w", err)
+	for name, pkg := range plugins {
+		build := exec.Command("go", "build", "-o", filepath.Join(pluginDir, name), pkg)
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		if err := build.Run(); err != nil {
+			return 0, fmt.Errorf("building %s: %w", name, err)
+		}
 	}
 	return m.Run(), nil
+}
+
+// plugins are the provider plugins the programs use, built into pluginDir:
+// plinth's built-in providers, and e2e/component's component provider
+// (comp:index:Site, a remote component the yaml-remote program uses).
+var plugins = map[string]string{
+	"pulumi-resource-plinth": "github.com/plinth-iac/plinth/cmd/pulumi-resource-plinth",
+	"pulumi-resource-comp":   "github.com/plinth-iac/plinth/e2e/component/internal/pulumi-resource-comp",
 }

@@ -114,6 +114,42 @@ func TestComponentResources(t *testing.T) {
 	diffStrings(t, "world", nil, h.world.ids())
 }
 
+// TestComponentInputsChangeCountsUpdate: a recorded component whose
+// inputs changed is counted as updated, as Pulumi counts it (it diffs a
+// component's old and new inputs); one whose inputs are the same is the
+// same. Before, plinth counted both as the same, so a remote component
+// whose inputs changed (e2e/pulumicorpus yaml-remote) was "unchanged".
+func TestComponentInputsChangeCountsUpdate(t *testing.T) {
+	box := func(size int) engine.Program {
+		return engine.ProgramFunc(func(ctx context.Context, mon engine.Monitor) error {
+			_, err := engine.RegisterAndWait(ctx, mon, engine.Registration{Type: "my:index:Box", Name: "box", Inputs: resource.Object{"size": resource.NewNumber(float64(size))}})
+			return err
+		})
+	}
+	tests := map[string]struct {
+		second int
+		want   map[engine.StepOp]int
+	}{
+		"inputs changed": {second: 3, want: map[engine.StepOp]int{engine.OpUpdate: 1}},
+		"inputs same":    {second: 2, want: map[engine.StepOp]int{engine.OpSame: 1}},
+	}
+	for name, tt := range tests {
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t)
+			h.mustUp(box(2))
+			got := map[engine.StepOp]int{}
+			for op, n := range h.mustUp(box(tt.second)).Counts {
+				if n != 0 {
+					got[op] = n
+				}
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("counts of the second up (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 func TestPreviewUnknownsFlowAndNothingChanges(t *testing.T) {
 	h := newHarness(t)
 	var previews atomic.Int32

@@ -205,7 +205,7 @@ func (s componentStep) apply(x *executor) (Registered, error) {
 	case old == nil:
 		err = x.write(state.OpCreate, nil, nr)
 	default:
-		op = OpSame
+		op = componentOp(old, nr)
 		nr.Outputs, nr.Created, nr.Modified = old.Outputs, old.Created, old.Modified
 		if !sameRecord(old, nr) {
 			nr.Modified = x.now()
@@ -219,6 +219,16 @@ func (s componentStep) apply(x *executor) (Registered, error) {
 	x.count(op)
 	x.done(op, old, nr, nil, time.Now(), nil)
 	return Registered{URN: s.urn, Outputs: nr.Outputs}, nil
+}
+
+// componentOp is the step of a recorded component, as Pulumi counts it:
+// updated when its inputs changed (a remote component's, or any a program
+// registered with inputs), else the same.
+func componentOp(old, nr *state.Resource) StepOp {
+	if !old.Inputs.Equal(nr.Inputs) {
+		return OpUpdate
+	}
+	return OpSame
 }
 
 // sameRecord reports whether two records of one resource agree in
