@@ -39,7 +39,8 @@ var randomIDs = map[string]bool{"plinth:exec:Command": true, "plinth:time:Sleep"
 // ways:
 //   - timestamps, source positions and stack traces, provider IDs, random
 //     IDs (randomIDs), the program's directory in strings;
-//   - the order of dependencies (a set; plinth sorts it, pulumi keeps the
+//   - the order of dependencies and of each input's property
+//     dependencies (sets; plinth sorts them, pulumi keeps the
 //     program's order) and empty lists of property dependencies (pulumi
 //     lists every input, plinth only those with dependencies);
 //   - the root plinth's CLI gives its built-in provider (the program's
@@ -59,6 +60,8 @@ func comparable(d apitype.DeploymentV3, dir string) []apitype.ResourceV3 {
 		for k, deps := range r.PropertyDependencies {
 			if len(deps) == 0 {
 				delete(r.PropertyDependencies, k)
+			} else {
+				r.PropertyDependencies[k] = slices.Sorted(slices.Values(deps))
 			}
 		}
 		if len(r.PropertyDependencies) == 0 {
