@@ -14,14 +14,20 @@
 // pulumi's counts and outputs ("<any>" matches any value), and checks
 // skipped with their reasons. YAML programs are also run by `pulumi up`
 // at test time, with the same expectations (checked live); the stack
-// pulumi made is compared with plinth's (compare_test.go) and adopted by
+// pulumi made is compared with plinth's (internal/corpus/compare.go) and adopted by
 // plinth. JavaScript, TypeScript and Go programs are compared with
-// recordings made by `go test -run 'TestCorpus/js-' -record` with
-// PLINTH_CORPUS_HOSTS naming a directory of locally built language hosts.
+// recordings made by `go test ./e2e/pulumicorpus/jsts -run 'TestCorpus/js-'
+// -record` (or ./e2e/pulumicorpus/golang) with PLINTH_CORPUS_HOSTS naming
+// a directory of locally built language hosts.
 //
-// Languages plug in through a table (language_test.go): how to ready a copy
+// The harness is internal/corpus; this package runs the YAML programs,
+// ./jsts the JavaScript and TypeScript ones and ./golang the Go ones, each
+// its own test binary so that each stays well inside go test's ten-minute
+// limit.
+//
+// Languages plug in through a table (internal/corpus/language.go): how to ready a copy
 // of a program, what to put on PATH, whether pulumi can run it in CI.
-// Each language registers itself from its own file (lang_yaml_test.go).
+// Each language registers itself from its own file (internal/corpus/lang_yaml.go).
 //
 // The programs' resources come from two provider plugins built into one
 // directory at TestMain, on PLINTH_PLUGIN_PATH for plinth and on PATH for

@@ -1,6 +1,6 @@
 //go:build unix
 
-package pulumicorpus_test
+package corpus
 
 import (
 	"encoding/json"

@@ -1,6 +1,6 @@
 //go:build unix
 
-package pulumicorpus_test
+package corpus
 
 import (
 	"flag"
@@ -33,13 +33,26 @@ var (
 	cliMissing string
 )
 
-func TestMain(m *testing.M) {
+// root is e2e/pulumicorpus, holding testdata (dataDir) and the shared
+// Node.js package; set by Main.
+var root, dataDir string
+
+// Main is the TestMain of a package of the corpus's tests: root is the
+// path of e2e/pulumicorpus from the package's directory. It builds what
+// every program needs, runs the tests and returns the exit code.
+func Main(m *testing.M, rootDir string) int {
+	abs, err := filepath.Abs(rootDir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	root, dataDir = abs, filepath.Join(abs, "testdata")
 	code, err := setUp(m)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		return 1
 	}
-	os.Exit(code)
+	return code
 }
 
 func setUp(m *testing.M) (int, error) {
@@ -47,7 +60,7 @@ func setUp(m *testing.M) (int, error) {
 	if testing.Short() {
 		return m.Run(), nil // every program needs a language host and the plugin
 	}
-	if cli, err := clitest.BuildPulumiCLI(filepath.Join("..", "pulumicli", "testdata", "climodule")); err != nil {
+	if cli, err := clitest.BuildPulumiCLI(filepath.Join(root, "..", "pulumicli", "testdata", "climodule")); err != nil {
 		cliMissing = err.Error()
 	} else {
 		pulumiCLI = cli

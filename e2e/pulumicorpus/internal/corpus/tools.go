@@ -1,6 +1,6 @@
 //go:build unix
 
-package pulumicorpus_test
+package corpus
 
 import (
 	"bytes"
@@ -25,7 +25,7 @@ func (c *run) plinthIn(dir, backend string) *clitest.Project {
 		backend = filepath.Join(c.tmp, "plinth-state")
 	}
 	p := c.plinthAt(dir, backend)
-	if base := filepath.Join("testdata", c.program, "base"); exists(base) && !c.based["plinth:"+backend] {
+	if base := filepath.Join(dataDir, c.program, "base"); exists(base) && !c.based["plinth:"+backend] {
 		c.based["plinth:"+backend] = true
 		c.plinthAt(clitest.CopyDir(c.t, base), backend).Run("up", "--yes", "--stack", "base")
 	}
@@ -65,7 +65,7 @@ type pulumi struct {
 func (c *run) pulumiIn(dir, backend string, path []string) *pulumi {
 	c.t.Helper()
 	p := c.pulumiAt(dir, backend, path)
-	if base := filepath.Join("testdata", c.program, "base"); exists(base) && !c.based["pulumi:"+backend] {
+	if base := filepath.Join(dataDir, c.program, "base"); exists(base) && !c.based["pulumi:"+backend] {
 		c.based["pulumi:"+backend] = true
 		b := c.pulumiAt(clitest.CopyDir(c.t, base), backend, path)
 		b.run("stack", "init", "base")
@@ -143,7 +143,7 @@ func decodeOutputs(t *testing.T, who, out string) map[string]any {
 // edit/, base/ and expect.json.
 func copyProgram(t *testing.T, program string) string {
 	t.Helper()
-	dir := clitest.CopyDir(t, filepath.Join("testdata", program))
+	dir := clitest.CopyDir(t, filepath.Join(dataDir, program))
 	for _, p := range []string{"edit", "base", "expect.json"} {
 		if err := os.RemoveAll(filepath.Join(dir, p)); err != nil {
 			t.Fatal(err)
@@ -156,7 +156,7 @@ func copyProgram(t *testing.T, program string) string {
 // <name>.delete removes <name>.
 func applyEdit(t *testing.T, program, dir string) {
 	t.Helper()
-	src := filepath.Join("testdata", program, "edit")
+	src := filepath.Join(dataDir, program, "edit")
 	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err

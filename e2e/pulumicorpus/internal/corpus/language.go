@@ -1,6 +1,6 @@
 //go:build unix
 
-package pulumicorpus_test
+package corpus
 
 import (
 	"os"
@@ -10,7 +10,7 @@ import (
 
 // A language says how the harness runs the programs of one language: the
 // prefix of their directory names ("yaml", "js", "ts", "go") picks it.
-// Each language registers itself from a file of its own (lang_<name>_test.go)
+// Each language registers itself from a file of its own (lang_<name>.go)
 // with register, so that adding one touches no other language's file.
 type language struct {
 	// prepare readies a fresh copy of a program in dir (installs its
@@ -50,7 +50,7 @@ func languageOf(t *testing.T, program string) language {
 	prefix, _, _ := strings.Cut(program, "-")
 	l, ok := languages[prefix]
 	if !ok {
-		t.Fatalf("testdata/%s: no language registered for prefix %q (register one in lang_%s_test.go)", program, prefix, prefix)
+		t.Fatalf("testdata/%s: no language registered for prefix %q (register one in e2e/pulumicorpus/internal/corpus/lang_%s.go)", program, prefix, prefix)
 	}
 	return l
 }

@@ -1,10 +1,11 @@
 //go:build unix
 
-package pulumicorpus_test
+package corpus
 
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 
 	"github.com/plinth-iac/plinth/internal/langhost/nodejs/nodetest"
@@ -17,7 +18,7 @@ import (
 // links to it, so the corpus costs one install however many programs it
 // has. The programs' own package.json files name the same versions, as
 // a user's would.
-const nodePackage = "nodejs"
+func nodePackage() string { return filepath.Join(root, "nodejs") }
 
 // JavaScript and TypeScript programs run through plinth's own launch of
 // node; pulumi-language-nodejs is not served by the Go module proxy, so
@@ -54,7 +55,7 @@ func nodeEnv(typescript bool) func(*testing.T) map[string]string {
 // linkNodeModules makes the shared node_modules that of the program in dir.
 func linkNodeModules(t *testing.T, dir string) {
 	t.Helper()
-	nodetest.Link(t, dir, nodetest.Modules(t, nodePackage))
+	nodetest.Link(t, dir, nodetest.Modules(t, nodePackage()))
 }
 
 // needNode skips the test without node, which plinth and pulumi's host
