@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -102,42 +101,15 @@ func (h *harness) pulumiPhases(cli, path string, n int) (usages, error) {
 	return p, nil
 }
 
-// pulumiCLIVersion is the version built when there is no pulumi CLI; the
-// module pinning it is e2e/pulumicli/testdata/climodule.
-const pulumiCLIVersion = "v3.259.0"
-
-// pulumiCLI returns $PLINTH_PULUMI_CLI, pulumi on PATH, or the CLI in
-// <user cache dir>/plinth/pulumi-cli/<version> (where e2e/pulumicli
-// builds it), building it there first if it is missing.
+// pulumiCLI returns the pulumi CLI the e2e tests use (modbuild.PulumiCLI:
+// $PLINTH_PULUMI_CLI, pulumi on PATH, or the one built into the user
+// cache from e2e/pulumicli's module, building it there first if missing).
 func (h *harness) pulumiCLI() (string, error) {
-	if p := os.Getenv("PLINTH_PULUMI_CLI"); p != "" {
-		return p, nil
-	}
-	if p, err := exec.LookPath("pulumi"); err == nil {
-		return p, nil
-	}
-	base, err := os.UserCacheDir()
-	if err != nil {
-		return "", fmt.Errorf("no pulumi CLI: set PLINTH_PULUMI_CLI or put pulumi on PATH (%v)", err)
-	}
 	root, err := repoRoot()
-	if err != nil {
-		return "", err
-	}
-	mod, err := modbuild.ReadModule(filepath.Join(root, "e2e", "pulumicli", "testdata", "climodule"), "go.mod", "go.sum", "tools.go")
 	if err != nil {
 		return "", err
 	}
 	ctx, cancel := context.WithTimeout(h.ctx, 30*time.Minute)
 	defer cancel()
-	// The same cache directory, lock and build as e2e/pulumicli's.
-	bin, err := modbuild.Cached(ctx, modbuild.Spec{
-		Name: "the pulumi CLI", Version: pulumiCLIVersion, Binary: "pulumi",
-		Dir:     filepath.Join(base, "plinth", "pulumi-cli", pulumiCLIVersion),
-		Package: "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi", Module: mod,
-	})
-	if err != nil {
-		return "", fmt.Errorf("%w (set PLINTH_PULUMI_CLI to one instead)", err)
-	}
-	return bin, nil
+	return modbuild.PulumiCLI(ctx, filepath.Join(root, "e2e", "pulumicli", "testdata", "climodule"))
 }

@@ -12,7 +12,7 @@
 //
 // The CLI is $PLINTH_PULUMI_CLI, else `pulumi` on PATH, else built once
 // per machine from the Go module proxy (github.com/pulumi/pulumi/pkg/v3
-// at clitest.PulumiCLIVersion, from the module in testdata/climodule) into
+// at modbuild.PulumiCLIVersion, from the module in testdata/climodule) into
 // <user cache dir>/plinth/pulumi-cli/<version>, under a file lock so that
 // parallel test binaries build it once. Where it can be neither found
 // nor built, the tests skip and say how to provide it; -short skips them.

@@ -3,12 +3,13 @@
 package pulumicli_test
 
 import (
+	"context"
 	"flag"
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/plinth-iac/plinth/internal/cli/clitest"
+	"github.com/plinth-iac/plinth/internal/modbuild"
 )
 
 // pulumiCLI is the CLI the tests run; skipWhy, if set, is why there is none.
@@ -36,8 +37,8 @@ func needCLI(t *testing.T) string {
 	return pulumiCLI
 }
 
-// findCLI returns the CLI clitest.BuildPulumiCLI finds or builds, from
+// findCLI returns the CLI modbuild.PulumiCLI finds or builds, from
 // the module in testdata/climodule.
 func findCLI() (string, error) {
-	return clitest.BuildPulumiCLI(filepath.Join("testdata", "climodule"))
+	return modbuild.PulumiCLI(context.Background(), filepath.Join("testdata", "climodule"))
 }

@@ -36,7 +36,7 @@
 // component its provider builds with Construct: yaml-remote, js-remote).
 //
 // pulumi-language-yaml comes from internal/langhost/runtime/yamltest; the
-// pulumi CLI from clitest.BuildPulumiCLI ($PLINTH_PULUMI_CLI, `pulumi` on
+// pulumi CLI from modbuild.PulumiCLI ($PLINTH_PULUMI_CLI, `pulumi` on
 // PATH, or built once into the user cache from e2e/pulumicli's module). Tests skip, saying why, when either is
 // missing, and with -short. Plinth runs in process (internal/cli/clitest).
 package pulumicorpus

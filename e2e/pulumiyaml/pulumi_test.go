@@ -15,14 +15,15 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/plinth-iac/plinth/internal/cli/clitest"
+	"github.com/plinth-iac/plinth/internal/modbuild"
 )
 
-// pulumiCLI returns the pulumi CLI (see clitest.PulumiCLI), skipping the
+// pulumiCLI returns the pulumi CLI (see modbuild.FindPulumiCLI), skipping the
 // test when there is none: this package does not build it, e2e/pulumicli
 // does, once per machine.
 func pulumiCLI(t *testing.T) string {
 	t.Helper()
-	cli, err := clitest.PulumiCLI()
+	cli, err := modbuild.FindPulumiCLI()
 	if err != nil {
 		t.Skip(err.Error())
 	}

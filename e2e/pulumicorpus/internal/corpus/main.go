@@ -3,6 +3,7 @@
 package corpus
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -10,7 +11,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/plinth-iac/plinth/internal/cli/clitest"
+	"github.com/plinth-iac/plinth/internal/modbuild"
 )
 
 // record rewrites the up and edit expectations of the programs run from
@@ -60,7 +61,7 @@ func setUp(m *testing.M) (int, error) {
 	if testing.Short() {
 		return m.Run(), nil // every program needs a language host and the plugin
 	}
-	if cli, err := clitest.BuildPulumiCLI(filepath.Join(root, "..", "pulumicli", "testdata", "climodule")); err != nil {
+	if cli, err := modbuild.PulumiCLI(context.Background(), filepath.Join(root, "..", "pulumicli", "testdata", "climodule")); err != nil {
 		cliMissing = err.Error()
 	} else {
 		pulumiCLI = cli

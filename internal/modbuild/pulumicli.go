@@ -1,4 +1,4 @@
-package clitest
+package modbuild
 
 import (
 	"context"
@@ -7,24 +7,20 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"time"
-
-	"github.com/plinth-iac/plinth/internal/modbuild"
 )
 
 // PulumiCLIVersion is the version of github.com/pulumi/pulumi/pkg/v3 that
-// BuildPulumiCLI builds, pinned by e2e/pulumicli/testdata/climodule (its
-// go.mod and go.sum are `go mod tidy` of a module requiring it).
+// PulumiCLI builds, pinned by e2e/pulumicli/testdata/climodule (its go.mod
+// and go.sum are `go mod tidy` of a module requiring it).
 const PulumiCLIVersion = "v3.259.0"
 
-// providePulumi says how to give the tests a pulumi CLI.
+// providePulumi says how to give the tests and the benchmarks a pulumi CLI.
 const providePulumi = "set PLINTH_PULUMI_CLI to a pulumi binary, or put `pulumi` on PATH"
 
-// PulumiCLI finds the real pulumi CLI for tests that compare plinth with
-// it, without building one: $PLINTH_PULUMI_CLI, else pulumi on PATH, else
-// the one BuildPulumiCLI built into the user cache. The error says how to
-// provide one.
-func PulumiCLI() (string, error) {
+// FindPulumiCLI finds the real pulumi CLI without building one:
+// $PLINTH_PULUMI_CLI, else pulumi on PATH, else one PulumiCLI built into
+// the user cache. The error says how to provide one.
+func FindPulumiCLI() (string, error) {
 	if p, ok, err := givenPulumiCLI(); ok || err != nil {
 		return p, err
 	}
@@ -37,11 +33,11 @@ func PulumiCLI() (string, error) {
 	return "", errors.New("no pulumi CLI: set PLINTH_PULUMI_CLI, put pulumi on PATH, or run the tests of e2e/pulumicli once, which build it into the user cache")
 }
 
-// BuildPulumiCLI returns $PLINTH_PULUMI_CLI, else pulumi on PATH, else
-// the CLI built (once per machine, under a file lock) from the Go module
+// PulumiCLI returns $PLINTH_PULUMI_CLI, else pulumi on PATH, else the CLI
+// built (once per machine, under Cached's file lock) from the Go module
 // proxy into <user cache dir>/plinth/pulumi-cli/<PulumiCLIVersion>, from
 // the module in moduleDir (e2e/pulumicli/testdata/climodule).
-func BuildPulumiCLI(moduleDir string) (string, error) {
+func PulumiCLI(ctx context.Context, moduleDir string) (string, error) {
 	if p, ok, err := givenPulumiCLI(); ok || err != nil {
 		return p, err
 	}
@@ -49,13 +45,11 @@ func BuildPulumiCLI(moduleDir string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("no cache directory to build the pulumi CLI in (%v): %s", err, providePulumi)
 	}
-	mod, err := modbuild.ReadModule(moduleDir, "go.mod", "go.sum", "tools.go")
+	mod, err := ReadModule(moduleDir, "go.mod", "go.sum", "tools.go")
 	if err != nil {
 		return "", err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
-	defer cancel()
-	bin, err := modbuild.Cached(ctx, modbuild.Spec{
+	bin, err := Cached(ctx, Spec{
 		Name: "the pulumi CLI", Version: PulumiCLIVersion, Binary: "pulumi",
 		Dir:     filepath.Join(base, "plinth", "pulumi-cli", PulumiCLIVersion),
 		Package: "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi", Module: mod,
