@@ -3,7 +3,6 @@ package component_test
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -30,11 +29,8 @@ func buildAndRun(m *testing.M) (int, error) {
 	}
 	defer os.RemoveAll(dir)
 	pluginDir = filepath.Join(dir, "plugins")
-	build := exec.Command("go", "build", "-o", filepath.Join(pluginDir, "pulumi-resource-comp"),
-		"github.com/plinth-iac/plinth/e2e/component/internal/pulumi-resource-comp")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		return 0, fmt.Errorf("building pulumi-resource-comp: %w", err)
+	if err := clitest.BuildCommands(map[string]string{"github.com/plinth-iac/plinth/e2e/component/internal/pulumi-resource-comp": filepath.Join(pluginDir, "pulumi-resource-comp")}); err != nil {
+		return 0, err
 	}
 	return m.Run(), nil
 }

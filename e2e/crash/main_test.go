@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/plinth-iac/plinth/internal/cli/clitest"
 )
 
 // Built by TestMain: plinth, the test plugin in the directory that
@@ -54,16 +56,12 @@ func buildAndRun(m *testing.M) (int, error) {
 	pluginBinary = filepath.Join(pluginDir, "pulumi-resource-crash")
 	plinthBinary = filepath.Join(dir, "bin", "plinth")
 	plinthPluginDir = filepath.Join(dir, "plinth-plugin")
-	for pkg, out := range map[string]string{
+	if err := clitest.BuildCommands(map[string]string{
 		"github.com/plinth-iac/plinth/cmd/plinth":                               plinthBinary,
 		"github.com/plinth-iac/plinth/e2e/crash/internal/pulumi-resource-crash": pluginBinary,
 		"github.com/plinth-iac/plinth/cmd/pulumi-resource-plinth":               filepath.Join(plinthPluginDir, "pulumi-resource-plinth"),
-	} {
-		build := exec.Command("go", "build", "-o", out, pkg)
-		build.Stdout, build.Stderr = os.Stderr, os.Stderr
-		if err := build.Run(); err != nil {
-			return 0, fmt.Errorf("building %s: %w", pkg, err)
-		}
+	}); err != nil {
+		return 0, err
 	}
 	return m.Run(), nil
 }

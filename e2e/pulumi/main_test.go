@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"testing"
@@ -53,16 +52,12 @@ func buildAndRun(m *testing.M) (int, error) {
 	}
 	pluginDir = filepath.Join(dir, "plugins")
 	pluginBinary = filepath.Join(pluginDir, "pulumi-resource-plinth")
-	build := exec.Command("go", "build", "-o", pluginBinary, "github.com/plinth-iac/plinth/cmd/pulumi-resource-plinth")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		return 0, fmt.Errorf("building pulumi-resource-plinth: %w", err)
-	}
 	echoDir = filepath.Join(dir, "echo-plugin")
-	build = exec.Command("go", "build", "-o", filepath.Join(echoDir, "pulumi-resource-echo"), "github.com/plinth-iac/plinth/e2e/pulumi/internal/pulumi-resource-echo")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		return 0, fmt.Errorf("building pulumi-resource-echo: %w", err)
+	if err := clitest.BuildCommands(map[string]string{
+		"github.com/plinth-iac/plinth/cmd/pulumi-resource-plinth":               pluginBinary,
+		"github.com/plinth-iac/plinth/e2e/pulumi/internal/pulumi-resource-echo": filepath.Join(echoDir, "pulumi-resource-echo"),
+	}); err != nil {
+		return 0, err
 	}
 	if testBinary, err = os.Executable(); err == nil {
 		testBinary, err = filepath.EvalSymlinks(testBinary)

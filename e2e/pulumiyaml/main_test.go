@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -48,10 +47,8 @@ func setUp(m *testing.M) (int, error) {
 	defer os.RemoveAll(dir)
 	pluginDir = filepath.Join(dir, "plugins")
 	if hostDir != "" {
-		build := exec.Command("go", "build", "-o", filepath.Join(pluginDir, "pulumi-resource-plinth"), "github.com/plinth-iac/plinth/cmd/pulumi-resource-plinth")
-		build.Stdout, build.Stderr = os.Stderr, os.Stderr
-		if err := build.Run(); err != nil {
-			return 0, fmt.Errorf("building pulumi-resource-plinth: %w", err)
+		if err := clitest.BuildCommands(map[string]string{"github.com/plinth-iac/plinth/cmd/pulumi-resource-plinth": filepath.Join(pluginDir, "pulumi-resource-plinth")}); err != nil {
+			return 0, err
 		}
 	}
 	return m.Run(), nil

@@ -47,11 +47,8 @@ func setUp(m *testing.M) (int, error) {
 	}
 	defer os.RemoveAll(dir)
 	pluginDir = dir
-	build := exec.Command("go", "build", "-o", filepath.Join(pluginDir, "pulumi-resource-example"),
-		"github.com/plinth-iac/plinth/examples/provider/cmd/pulumi-resource-example")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		return 0, fmt.Errorf("building pulumi-resource-example: %w", err)
+	if err := clitest.BuildCommands(map[string]string{"github.com/plinth-iac/plinth/examples/provider/cmd/pulumi-resource-example": filepath.Join(pluginDir, "pulumi-resource-example")}); err != nil {
+		return 0, err
 	}
 	return m.Run(), nil
 }

@@ -7,10 +7,10 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
+	"github.com/plinth-iac/plinth/internal/cli/clitest"
 	"github.com/plinth-iac/plinth/internal/modbuild"
 )
 
@@ -72,12 +72,12 @@ func setUp(m *testing.M) (int, error) {
 	}
 	defer os.RemoveAll(dir)
 	pluginDir = filepath.Join(dir, "plugins")
+	binaries := map[string]string{}
 	for name, pkg := range plugins {
-		build := exec.Command("go", "build", "-o", filepath.Join(pluginDir, name), pkg)
-		build.Stdout, build.Stderr = os.Stderr, os.Stderr
-		if err := build.Run(); err != nil {
-			return 0, fmt.Errorf("building %s: %w", name, err)
-		}
+		binaries[pkg] = filepath.Join(pluginDir, name)
+	}
+	if err := clitest.BuildCommands(binaries); err != nil {
+		return 0, err
 	}
 	return m.Run(), nil
 }
