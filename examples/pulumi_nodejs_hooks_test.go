@@ -50,20 +50,7 @@ func TestPulumiNodejsHooks(t *testing.T) {
 		t.Helper()
 		return strings.TrimSpace(clitest.MustRun(t, dir, opts, args...).Stdout)
 	}
-	logged := func() []string {
-		b, err := os.ReadFile(filepath.Join(dir, "hooks.log"))
-		if err != nil && !os.IsNotExist(err) {
-			t.Fatal(err)
-		}
-		_ = os.Remove(filepath.Join(dir, "hooks.log"))
-		var lines []string
-		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-			if l != "" {
-				lines = append(lines, strings.ReplaceAll(l, " ", "_"))
-			}
-		}
-		return lines
-	}
+	logged := func() []string { return hookLog(t, dir) }
 	run("preview")
 	if diff := cmp.Diff([]string(nil), logged()); diff != "" {
 		t.Errorf("hooks ran in a preview:\n%s", diff)
@@ -137,20 +124,7 @@ func TestPulumiNodejsDeleteHooks(t *testing.T) {
 		t.Helper()
 		return strings.TrimSpace(clitest.MustRun(t, dir, opts, args...).Stdout)
 	}
-	logged := func() []string {
-		b, err := os.ReadFile(filepath.Join(dir, "hooks.log"))
-		if err != nil && !os.IsNotExist(err) {
-			t.Fatal(err)
-		}
-		_ = os.Remove(filepath.Join(dir, "hooks.log"))
-		var lines []string
-		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-			if l != "" {
-				lines = append(lines, strings.ReplaceAll(l, " ", "_"))
-			}
-		}
-		return lines
-	}
+	logged := func() []string { return hookLog(t, dir) }
 	refused := func(what, want string, args ...string) {
 		t.Helper()
 		before := run("state", "ls")
@@ -233,4 +207,22 @@ func TestPulumiNodejsErrorHooks(t *testing.T) {
 	if got, err := os.ReadFile(filepath.Join(dir, "out", "blocked", "f.txt")); err != nil || string(got) != "hello" {
 		t.Errorf("out/blocked/f.txt = %q (%v), want hello", got, err)
 	}
+}
+
+// hookLog returns and removes the lines the hook programs wrote to
+// hooks.log in dir since the last call, spaces as underscores.
+func hookLog(t *testing.T, dir string) []string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "hooks.log"))
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	_ = os.Remove(filepath.Join(dir, "hooks.log"))
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if l != "" {
+			lines = append(lines, strings.ReplaceAll(l, " ", "_"))
+		}
+	}
+	return lines
 }

@@ -36,29 +36,18 @@ func dropStackReferences(snap *state.Snapshot) string {
 		return ""
 	}
 	snap.Resources = kept
-	used := map[string]bool{}
+	used := map[resource.URN]bool{} // providers still referenced
 	for _, r := range snap.Resources {
 		r.Dependencies = slices.DeleteFunc(r.Dependencies, func(u resource.URN) bool { return refs[u] })
 		for k, deps := range r.PropertyDependencies {
 			r.PropertyDependencies[k] = slices.DeleteFunc(deps, func(u resource.URN) bool { return refs[u] })
 		}
-		if r.Provider != "" {
-			used[r.Provider] = true
+		if i := strings.LastIndex(r.Provider, "::"); i > 0 {
+			used[resource.URN(r.Provider[:i])] = true // "<URN>::<ID>"
 		}
 	}
 	snap.Resources = slices.DeleteFunc(snap.Resources, func(r *state.Resource) bool {
-		return r.Type == builtinProviderType && !usedByURN(used, r.URN)
+		return r.Type == builtinProviderType && !used[r.URN]
 	})
 	return fmt.Sprintf("%d StackReference record(s) left out: plinth reads a StackReference from its backend on every run and does not record it", len(refs))
-}
-
-// usedByURN says whether any provider reference in used names urn,
-// whatever the ID it gives.
-func usedByURN(used map[string]bool, urn resource.URN) bool {
-	for ref := range used {
-		if strings.HasPrefix(ref, string(urn)+"::") {
-			return true
-		}
-	}
-	return false
 }

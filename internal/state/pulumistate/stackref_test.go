@@ -36,6 +36,16 @@ func TestDropStackReferences(t *testing.T) {
 			wantDeps:  []resource.URN{},
 			wantNoted: true,
 		},
+		"the built-in provider still used": {
+			in: []*state.Resource{
+				{URN: builtin, Type: builtinProviderType, Custom: true, ID: "b0"},
+				{URN: ref, Type: stackReferenceType, Custom: true, External: true, ID: "org/app/base", Provider: string(builtin) + "::b0"},
+				{URN: file, Type: "plinth:fs:File", Custom: true, ID: "f", Provider: string(builtin) + "::b0", Dependencies: []resource.URN{ref}},
+			},
+			want:      []resource.URN{builtin, file},
+			wantDeps:  []resource.URN{},
+			wantNoted: true,
+		},
 		"none": {
 			in: []*state.Resource{
 				{URN: builtin, Type: builtinProviderType, Custom: true, ID: "b0"},
