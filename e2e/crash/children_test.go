@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/plinth-iac/plinth/internal/cli/clitest"
 )
 
 // The commands plinth runs for the user (plinth:exec:Command, a
@@ -315,24 +317,7 @@ func resourceName(urn string) string {
 
 // groupMembers lists the running (not zombie) processes of a process
 // group.
-func groupMembers(group int) []int {
-	var out []int
-	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
-	for _, stat := range stats {
-		data, err := os.ReadFile(stat)
-		if err != nil {
-			continue
-		}
-		s := string(data)
-		fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-		if len(fields) < 3 || fields[0] == "Z" || fields[0] == "X" || fields[2] != strconv.Itoa(group) {
-			continue
-		}
-		pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(stat)))
-		out = append(out, pid)
-	}
-	return out
-}
+func groupMembers(group int) []int { return clitest.GroupMembers(group) }
 
 // TestInterruptStopsCommands: Ctrl-C (SIGINT, twice, as a user stops a
 // plinth:exec:Command in flight; a local-exec stops on the first) sends

@@ -5,10 +5,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/plinth-iac/plinth/internal/cli/clitest"
 	"github.com/plinth-iac/plinth/internal/provider/tfplugin"
 )
 
@@ -88,27 +88,5 @@ func providerBinaries(t *testing.T) []string {
 }
 
 // children lists the processes this test process started that run one of
-// binaries, by reading /proc (so on Linux only; elsewhere it finds none).
-func children(binaries []string) []int {
-	var out []int
-	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
-	for _, stat := range stats {
-		dir := filepath.Dir(stat)
-		exe, err := os.Readlink(filepath.Join(dir, "exe"))
-		if err != nil || !slices.Contains(binaries, exe) {
-			continue
-		}
-		data, err := os.ReadFile(stat)
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid ...: comm may hold spaces, so read after
-		// the last ')'.
-		fields := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+1:]))
-		if len(fields) > 1 && fields[1] == strconv.Itoa(os.Getpid()) {
-			pid, _ := strconv.Atoi(filepath.Base(dir))
-			out = append(out, pid)
-		}
-	}
-	return out
-}
+// binaries (read from /proc, so on Linux only; elsewhere it finds none).
+func children(binaries []string) []int { return clitest.Children(binaries...) }
