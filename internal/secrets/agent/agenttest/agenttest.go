@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package agenttest finds and ends the key agents a test started, so
 // that none outlives the test (the agent is detached and would otherwise
 // live until its keys expire). It reads /proc, so it works on Linux only,
