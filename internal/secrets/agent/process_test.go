@@ -6,6 +6,8 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -127,6 +129,7 @@ func TestStoppedOrKilledAgentIsAMiss(t *testing.T) {
 	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
+	agenttest.WaitFor(t, "the agent is stopped", func() bool { return stopped(pid) })
 	if _, ok := c.Key(salt, kdf, "right"); ok {
 		t.Error("a stopped agent answered")
 	}
@@ -148,6 +151,19 @@ func TestStoppedOrKilledAgentIsAMiss(t *testing.T) {
 	}
 	c.Keep(salt, kdf, "right", key)
 	waitKey(t, c, salt, "right")
+}
+
+// stopped says whether every thread of process pid is stopped (state T
+// in /proc): SIGSTOP takes effect after kill returns.
+func stopped(pid int) bool {
+	stats, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/stat")
+	for _, f := range stats {
+		b, err := os.ReadFile(f)
+		if _, after, _ := strings.Cut(string(b), ") "); err != nil || !strings.HasPrefix(after, "T") {
+			return false
+		}
+	}
+	return len(stats) > 0
 }
 
 // TestDirectoryIsRefusedUnlessPrivate: an agent directory that is not
