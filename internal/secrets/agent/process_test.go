@@ -26,6 +26,9 @@ func TestMain(m *testing.M) {
 	if len(os.Args) == 3 && os.Args[1] == agent.Command {
 		os.Exit(agent.Main(os.Args[2]))
 	}
+	if os.Getenv(peerEnv) != "" {
+		peerMain()
+	}
 	os.Exit(m.Run())
 }
 
