@@ -61,7 +61,7 @@ func TestReadmeFromFreshClone(t *testing.T) {
 	args := strings.Fields(cmds[0])
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Dir = clone
-	cmd.Env = append(os.Environ(), "CI=true")
+	cmd.Env = append(os.Environ(), "CI=true", "PLINTH_KEY_AGENT=off") // no key agent outlives the test
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("%s in a fresh clone: %v\n%s", cmds[0], err, out)

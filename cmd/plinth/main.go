@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/plinth-iac/plinth/internal/cli"
+	"github.com/plinth-iac/plinth/internal/secrets/agent"
 )
 
 // gcPercent is the garbage collector's target when GOGC is not set: the
@@ -36,6 +37,9 @@ import (
 const gcPercent = 50
 
 func main() {
+	if len(os.Args) == 3 && os.Args[1] == agent.Command {
+		os.Exit(agent.Main(os.Args[2])) // the key agent a command started
+	}
 	tuneGC(os.Getenv)
 	stop := startCPUProfile(os.Getenv("PLINTH_CPUPROFILE"))
 	stopHeap := startHeapProfile(os.Getenv("PLINTH_HEAPPROFILE"))

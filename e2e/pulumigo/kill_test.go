@@ -28,7 +28,7 @@ func TestPlinthKillStopsItsGoProgram(t *testing.T) {
 	p := newGoProject(t, "idle")
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	cmd := exec.Command(plinth, "-C", p.Dir, "up", "--yes", "--skip-preview")
-	cmd.Env = append(os.Environ(), "PLINTH_PASSPHRASE=x", "PLINTH_HOME="+p.Opts.Env["PLINTH_HOME"], "IDLE_PIDFILE="+pidFile)
+	cmd.Env = append(os.Environ(), "PLINTH_PASSPHRASE=x", "PLINTH_KEY_AGENT=off", "PLINTH_HOME="+p.Opts.Env["PLINTH_HOME"], "IDLE_PIDFILE="+pidFile)
 	out := &syncWriter{}
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {

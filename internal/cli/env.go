@@ -11,6 +11,7 @@ import (
 
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/secrets"
+	"github.com/plinth-iac/plinth/internal/secrets/agent"
 )
 
 // Env is the world a command runs in. System returns the process's own;
@@ -38,6 +39,10 @@ type Env struct {
 	// passphrase starts: tests count them and hold one back to show that
 	// a command does not wait for it.
 	OnDerive func()
+	// KeyAgent, if set, keeps the keys of passphrase stacks between
+	// commands (see agent.FromEnv); nil means none, as in tests that run
+	// the command line in process, whose derivations must stay theirs.
+	KeyAgent *agent.Client
 	// ReadPassword reads a line from the terminal without echoing it (the
 	// passphrase prompt); nil reads a line from Stdin.
 	ReadPassword func() (string, error)
@@ -59,9 +64,11 @@ func System() Env {
 	if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil {
 		width = w
 	}
+	stdinTerminal := term.IsTerminal(int(os.Stdin.Fd()))
 	return Env{
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
-		StdinTerminal:  term.IsTerminal(int(os.Stdin.Fd())),
+		StdinTerminal:  stdinTerminal,
+		KeyAgent:       agent.FromEnv(os.Getenv, stdinTerminal),
 		StdoutTerminal: term.IsTerminal(int(os.Stdout.Fd())),
 		Width:          width,
 		Getenv:         os.Getenv,

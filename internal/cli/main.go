@@ -96,6 +96,7 @@ func (a *app) rootCommand() *cobra.Command {
 	root.AddCommand(
 		a.previewCommand(), a.upCommand(), a.refreshCommand(), a.destroyCommand(), a.importCommand(),
 		a.stackCommand(), a.stateCommand(), a.configCommand(), a.pluginCommand(), a.versionCommand(), a.testCommand(),
+		a.secretsCommand(),
 	)
 	root.AddCommand(a.initCommand())
 	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {

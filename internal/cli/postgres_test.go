@@ -11,10 +11,14 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/plinth-iac/plinth/internal/cli/clitest"
+	"github.com/plinth-iac/plinth/internal/secrets/agent"
 	"github.com/plinth-iac/plinth/internal/state/postgres/pgtest"
 )
 
 func TestMain(m *testing.M) {
+	if len(os.Args) == 3 && os.Args[1] == agent.Command { // the key agent keyagent_test.go starts
+		os.Exit(agent.Main(os.Args[2]))
+	}
 	os.Exit(pgtest.Main(m))
 }
 

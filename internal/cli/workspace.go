@@ -185,6 +185,9 @@ func (w *workspace) crypterWith(ctx context.Context, cf *stackConfig, readOnly, 
 	opts := secrets.Options{Passphrase: w.a.env.getenv(secrets.PassphraseEnv), KDF: w.a.env.KDF,
 		Salt: cf, ReadOnly: readOnly, Sealed: func() ([]string, error) { return w.sealedPlaces(ctx, cf) },
 		Background: background, OnDerive: w.a.env.OnDerive}
+	if w.a.env.KeyAgent != nil {
+		opts.Keys = w.a.env.KeyAgent
+	}
 	c, warning, err := secrets.Open(ctx, w.backend, w.stack, opts)
 	if errors.Is(err, secrets.ErrPassphraseRequired) && w.a.env.StdinTerminal {
 		if opts.Passphrase, err = w.promptPassphrase(); err == nil {

@@ -73,6 +73,24 @@ type Options struct {
 	// passphrase starts, in the goroutine that runs it: a test hook that
 	// counts derivations or holds one back.
 	OnDerive func()
+	// Keys, if set, keeps passphrase keys between commands (the key
+	// agent, internal/secrets/agent). A passphrase's key is asked of it
+	// before it is derived, and handed to it once it has opened the
+	// stack's check value. A key it returns is checked as a derived one
+	// is, and one that does not open the check value is derived again,
+	// so a wrong passphrase fails as it does without it.
+	Keys KeyCache
+}
+
+// KeyCache keeps keys derived from passphrases. It must return a key
+// only to a caller that gives the passphrase, salt and cost parameters
+// the key was kept with.
+type KeyCache interface {
+	// Key returns the key kept for salt, kdf and passphrase.
+	Key(salt []byte, kdf KDFParams, passphrase string) ([]byte, bool)
+	// Keep keeps a key that opened its stack's check value. It must not
+	// fail the command: a cache that cannot keep it drops it.
+	Keep(salt []byte, kdf KDFParams, passphrase string, key []byte)
 }
 
 // SaltStore holds the salt line committed with a stack's config.
@@ -128,8 +146,11 @@ func Open(ctx context.Context, store ConfigStore, stack string, opts Options) (c
 			return nil, "", passphraseRequired(stack)
 		}
 		pending := pendingConfig(ctx, store, stack)
+		if c := opts.kept(p); c != nil {
+			return withPending(stack, pending, opts, c), "", nil
+		}
 		derive := func() (*Crypter, error) {
-			c, _, err := openPassphrase(stack, p, opts)
+			c, err := opts.derived(stack, p)
 			if err != nil {
 				return nil, err
 			}
@@ -191,15 +212,56 @@ func openPassphrase(stack string, p *passphraseConfig, opts Options) (*Crypter, 
 	if opts.Passphrase == "" {
 		return nil, "", passphraseRequired(stack)
 	}
-	c, err := NewCrypter(opts.deriveKey(p.Salt, p.KDF))
+	if c := opts.kept(p); c != nil {
+		return c, "", nil
+	}
+	c, err := opts.derived(stack, p)
+	return c, "", err
+}
+
+// kept returns the Crypter of the key opts.Keys keeps for p and the
+// passphrase, if it has one that opens p's check value.
+func (opts Options) kept(p *passphraseConfig) *Crypter {
+	if opts.Keys == nil {
+		return nil
+	}
+	key, ok := opts.Keys.Key(p.Salt, p.KDF, opts.Passphrase)
+	if !ok {
+		return nil
+	}
+	c, err := checked(key, p)
+	clear(key)
 	if err != nil {
-		return nil, "", err
+		return nil
+	}
+	return c
+}
+
+// derived derives the key of the passphrase for p, checks it, and hands
+// it to opts.Keys.
+func (opts Options) derived(stack string, p *passphraseConfig) (*Crypter, error) {
+	key := opts.deriveKey(p.Salt, p.KDF)
+	c, err := checked(key, p)
+	if err != nil {
+		return nil, fmt.Errorf("%w: the passphrase in %s does not decrypt the secrets of stack %s; set it to the passphrase the stack was created with (nothing was changed)", ErrWrongPassphrase, PassphraseEnv, stack)
+	}
+	if opts.Keys != nil {
+		opts.Keys.Keep(p.Salt, p.KDF, opts.Passphrase, key)
+	}
+	return c, nil
+}
+
+// checked returns the Crypter of key if key opens p's check value.
+func checked(key []byte, p *passphraseConfig) (*Crypter, error) {
+	c, err := NewCrypter(key)
+	if err != nil {
+		return nil, err
 	}
 	got, err := c.Open(p.Check)
 	if err != nil || subtle.ConstantTimeCompare(got, []byte(checkText)) != 1 {
-		return nil, "", fmt.Errorf("%w: the passphrase in %s does not decrypt the secrets of stack %s; set it to the passphrase the stack was created with (nothing was changed)", ErrWrongPassphrase, PassphraseEnv, stack)
+		return nil, ErrDamaged
 	}
-	return c, "", nil
+	return c, nil
 }
 
 // deriveKey derives the key of opts.Passphrase with argon2id: the one
@@ -249,11 +311,15 @@ func newConfig(stack string, opts Options) (*config, *Crypter, string, error) {
 		kdf = DefaultKDF
 	}
 	p := &passphraseConfig{Salt: randomBytes(16), KDF: kdf}
-	c, err := NewCrypter(opts.deriveKey(p.Salt, kdf))
+	key := opts.deriveKey(p.Salt, kdf)
+	c, err := NewCrypter(key)
 	if err != nil {
 		return nil, nil, "", err
 	}
 	p.Check, _ = c.Seal([]byte(checkText))
+	if opts.Keys != nil {
+		opts.Keys.Keep(p.Salt, kdf, opts.Passphrase, key)
+	}
 	return &config{Version: 1, Passphrase: p}, c, "", nil
 }
 

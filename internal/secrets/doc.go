@@ -11,9 +11,12 @@
 // Deriving costs about 0.2 s of CPU, so with Options.Background Open
 // returns at once and the key is derived in a goroutine: Seal, Open and
 // Verify wait for it, and fail with the wrong-passphrase error as Open
-// would have. No cheaper check of the passphrase is stored, and the key
-// is never cached: either would let a stolen file be attacked faster
-// than argon2id allows.
+// would have. No cheaper check of the passphrase is stored, and no key
+// is written anywhere: either would let a stolen file be attacked faster
+// than argon2id allows. A KeyCache (Options.Keys: the key agent of
+// internal/secrets/agent, a process that holds keys in memory) may
+// spare a later command the derivation; it answers only to the same
+// passphrase, and its key is checked like a derived one.
 // Otherwise a random 32-byte key is generated and stored beside the stack
 // (the file backend writes it with mode 0600), and Open returns a one-time
 // warning for the caller to show.

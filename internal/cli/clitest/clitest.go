@@ -26,6 +26,7 @@ import (
 	"github.com/plinth-iac/plinth/internal/cli"
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/secrets"
+	"github.com/plinth-iac/plinth/internal/secrets/agent"
 )
 
 // Options adjust one run.
@@ -49,6 +50,9 @@ type Options struct {
 	// OnDerive, if set, is called as each derivation of a key from a
 	// passphrase starts (cli.Env's OnDerive).
 	OnDerive func()
+	// KeyAgent, if set, is the key agent the command uses (cli.Env's
+	// KeyAgent); nil means none, so that every command derives its keys.
+	KeyAgent *agent.Client
 	// Progress, if set, receives a copy of standard output as it is
 	// written, so a test can wait for a step to start.
 	Progress io.Writer
@@ -80,6 +84,7 @@ func Run(t testing.TB, dir string, opts Options, args ...string) Result {
 		KDF:      CheapKDF,
 		Rewrite:  opts.Rewrite,
 		OnDerive: opts.OnDerive,
+		KeyAgent: opts.KeyAgent,
 	}
 	if opts.Interrupts != nil {
 		env.Interrupts = func() (<-chan os.Signal, func()) { return opts.Interrupts, func() {} }
