@@ -9,6 +9,13 @@
 //	go run ./bench -n 20                    # everything, small: a smoke test
 //	go run ./bench -scenario terraform -profile   # and where plinth's CPU goes
 //	go run ./bench -scenario pulumi -peers=false   # plinth alone, no pulumi
+//	go run ./bench -agent=false             # every command derives its key
+//
+// plinth runs with a passphrase (PLINTH_PASSPHRASE) and its key agent on,
+// as it is by default at a terminal: each scenario's create makes a new
+// stack and derives its key (argon2id), and the preview and destroy after
+// it get the key from the agent. With -agent=false every command derives
+// it, as in CI; the passphrase scenario shows the difference alone.
 //
 // Scenarios (-n sets the number of resources of every scenario run; the
 // defaults are the sizes the targets are set at):
@@ -103,8 +110,9 @@ func main() {
 	keep := flag.Bool("keep", false, "keep the work directory")
 	profile := flag.Bool("profile", false, "profile plinth's CPU in every create and print its top functions")
 	peers := flag.Bool("peers", true, "run the pulumi CLI in the pulumi scenario (false: plinth alone, for quick iterations)")
+	agent := flag.Bool("agent", true, "run plinth with its key agent on, as at a terminal (false: every command derives the stack's key)")
 	flag.Parse()
-	if err := run(*scenario, *n, *keep, options{profile: *profile, peers: *peers}); err != nil {
+	if err := run(*scenario, *n, *keep, options{profile: *profile, peers: *peers, agent: *agent}); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
@@ -117,6 +125,7 @@ var order = []string{"terraform", "pulumi", "plugin", "scale", "backends"}
 type options struct {
 	profile bool // -profile: profile plinth's creates
 	peers   bool // -peers: run the pulumi CLI in the pulumi scenario
+	agent   bool // -agent: plinth's key agent on
 }
 
 func run(scenario string, n int, keep bool, opt options) error {
@@ -129,10 +138,13 @@ func run(scenario string, n int, keep bool, opt options) error {
 	} else {
 		defer os.RemoveAll(work)
 	}
+	if err := os.Mkdir(filepath.Join(work, "xdg"), 0o700); err != nil {
+		return err
+	}
 	if err := becomeSubreaper(); err != nil {
 		return fmt.Errorf("becoming a child subreaper (to count the CPU of children that outlive a command): %w", err)
 	}
-	h := &harness{ctx: context.Background(), work: work, n: n, profile: opt.profile, peers: opt.peers, runs: map[string]usages{}}
+	h := &harness{ctx: context.Background(), work: work, n: n, profile: opt.profile, peers: opt.peers, agent: opt.agent, runs: map[string]usages{}}
 	scenarios := map[string]func() error{
 		"terraform": h.terraform, "pulumi": h.pulumi, "plugin": h.plugin,
 		"scale": h.scale, "backends": h.backends, "passphrase": h.passphrase,
@@ -147,6 +159,7 @@ func run(scenario string, n int, keep bool, opt options) error {
 	if err := h.buildPlinth(); err != nil {
 		return err
 	}
+	defer h.stopAgent()
 	var failed []string
 	for _, name := range names {
 		if err := scenarios[name](); err != nil {
@@ -168,6 +181,7 @@ type harness struct {
 	n         int    // -n; 0 means each scenario's default
 	profile   bool   // -profile: profile plinth's creates
 	peers     bool   // -peers: run the pulumi CLI in the pulumi scenario
+	agent     bool   // -agent: plinth's key agent on
 	plinth    string // the plinth binary
 	pluginBin string // pulumi-resource-plinth, once built
 	runs      map[string]usages
@@ -280,6 +294,29 @@ func (l *limitedBuffer) Write(p []byte) (int, error) {
 
 func (l *limitedBuffer) tail() string { return string(l.b) }
 
+// agentEnv turns plinth's key agent on or off for every command. On, as
+// it is by default at a terminal, a create derives its new stack's key
+// and hands it to the agent, and the commands after it get the key from
+// there; its socket is in the work directory, so the bench uses no agent
+// of the user's, and the agent (a daemon, not a child the harness waits
+// for: see reapOrphans) is made to forget and exit at the end.
+func (h *harness) agentEnv() []string {
+	if !h.agent {
+		return []string{"PLINTH_KEY_AGENT=off"}
+	}
+	return []string{"PLINTH_KEY_AGENT=on", "XDG_RUNTIME_DIR=" + filepath.Join(h.work, "xdg")}
+}
+
+// stopAgent empties the bench's key agent, which then exits.
+func (h *harness) stopAgent() {
+	if !h.agent || h.plinth == "" {
+		return
+	}
+	forget := exec.Command(h.plinth, "secrets", "forget")
+	forget.Env = append(os.Environ(), h.agentEnv()...)
+	_ = forget.Run()
+}
+
 // plinthEnv isolates plinth's home and gives it a passphrase, as a user
 // with secrets in the stack would. The providers' schema cache is the
 // user's (<user cache dir>/plinth/schemas), not the fresh home's, so a
@@ -288,6 +325,7 @@ func (l *limitedBuffer) tail() string { return string(l.b) }
 // hashing the binary as the very first run does.
 func (h *harness) plinthEnv(extra ...string) []string {
 	env := []string{"PLINTH_HOME=" + filepath.Join(h.work, "plinth-home"), "PLINTH_PASSPHRASE=bench"}
+	env = append(env, h.agentEnv()...)
 	if base, err := os.UserCacheDir(); err == nil {
 		env = append(env, "PLINTH_SCHEMA_CACHE="+filepath.Join(base, "plinth", "schemas"))
 	}

@@ -40,9 +40,6 @@ func (h *harness) passphrase() error {
 		warm    bool // the agent is started, untimed, before the runs
 	}
 	xdg := filepath.Join(h.work, "xdg")
-	if err := os.MkdirAll(xdg, 0o700); err != nil {
-		return err
-	}
 	pw := []string{"PLINTH_PASSPHRASE=bench-passphrase", "PLINTH_KEY_AGENT=off"}
 	agent := []string{"PLINTH_PASSPHRASE=bench-passphrase", "PLINTH_KEY_AGENT=on", "XDG_RUNTIME_DIR=" + xdg}
 	defer func() {
