@@ -50,7 +50,10 @@ func (t target) config(inputs resource.Object) (cty.Value, error) {
 
 // loadState turns a stored resource back into the provider's current state
 // value: UpgradeResourceState with the schema version it was written with,
-// as Terraform does on every read of stored state.
+// as Terraform does on every read of stored state, unless this binary
+// wrote the state at the schema version it has now (private.go says why
+// the call is then an identity); such a state is decoded here, and
+// pd.current says so.
 func (p *Provider) loadState(ctx context.Context, t target, id string, outputs resource.Object, priv []byte) (cty.Value, private, error) {
 	pd, err := decodePrivate(priv)
 	if err != nil {
@@ -65,6 +68,13 @@ func (p *Provider) loadState(ctx context.Context, t target, id string, outputs r
 	if _, ok := outputs["id"]; !ok && id != "" && t.s.block.attributes["id"] != nil {
 		outputs = outputs.Copy()
 		outputs["id"] = resource.NewString(id)
+	}
+	if p.upToDate(t, pd) {
+		if state, err := toCty(resource.NewObject(outputs), t.ty, nil); err == nil {
+			pd.current = true
+			return state, pd, nil
+		}
+		// Not the form this binary writes after all: let it upgrade.
 	}
 	raw, err := stateJSON(outputs)
 	if err != nil {
