@@ -80,7 +80,7 @@ func benchPet(b *testing.B) (*Provider, provider.CreateResponse, resource.Object
 	if !ok {
 		b.Skipf("random provider not built: %v", buildErr)
 	}
-	p, err := Start(context.Background(), Config{Path: path, Dir: b.TempDir()})
+	p, err := Start(context.Background(), Config{Path: path, Dir: b.TempDir(), SchemaCache: b.TempDir()})
 	if err != nil {
 		b.Fatal(err)
 	}

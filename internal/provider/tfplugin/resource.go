@@ -97,7 +97,10 @@ func (p *Provider) loadState(ctx context.Context, t target, id string, outputs r
 // planned is the result of PlanResourceChange, with the request and the
 // configuration it was made from (for keep).
 type planned struct {
-	state   cty.Value
+	state cty.Value
+	// raw is state as the provider sent it (msgpack), if it did: apply
+	// sends it back as it came instead of encoding state again.
+	raw     dynamicValue
 	replace []cty.Path
 	private []byte
 	legacy  bool
@@ -144,7 +147,8 @@ func (p *Provider) planOrReuse(ctx context.Context, t target, prior, config cty.
 	if err := p.invalidPlan(t, prior, config, state, resp.legacyTypes); err != nil {
 		return planned{}, err
 	}
-	return planned{state: state, replace: resp.requiresReplace, private: resp.plannedPrivate, legacy: resp.legacyTypes, request: req, config: config}, nil
+	return planned{state: state, raw: dynamicValue{msgpack: resp.planned.msgpack}, replace: resp.requiresReplace,
+		private: resp.plannedPrivate, legacy: resp.legacyTypes, request: req, config: config}, nil
 }
 
 // InconsistentError is a provider breaking its own promise: a final plan
@@ -185,7 +189,7 @@ func (p *Provider) apply(ctx context.Context, t target, prior cty.Value, plan pl
 	if req.prior, err = encodedOr(plan.request.prior, prior, t.ty); err != nil {
 		return cty.NilVal, nil, err
 	}
-	if req.planned, err = encode(plan.state, t.ty); err != nil {
+	if req.planned, err = encodedOr(plan.raw, plan.state, t.ty); err != nil {
 		return cty.NilVal, nil, err
 	}
 	if req.config, err = encodedOr(plan.request.config, config, t.ty); err != nil {
@@ -205,10 +209,10 @@ func (p *Provider) apply(ctx context.Context, t target, prior cty.Value, plan pl
 	return p.applied(t, plan, resp)
 }
 
-// encodedOr is the encoding the plan was asked with, if it has one, else
-// v's: apply is always called with the prior state and configuration its
-// plan was made from, so the plan's bytes are theirs and need not be
-// made again.
+// encodedOr is the encoding the plan was asked or answered with, if it
+// has one, else v's: apply is always called with the prior state,
+// configuration and planned state of its plan, so the plan's bytes are
+// theirs and need not be made again.
 func encodedOr(planned dynamicValue, v cty.Value, ty cty.Type) (dynamicValue, error) {
 	if planned.msgpack != nil {
 		return planned, nil
@@ -316,6 +320,11 @@ func realReplacements(prior, planned cty.Value, paths []cty.Path) []cty.Path {
 // be unique): created first, the new object would be destroyed, or refused,
 // by its predecessor.
 func diffResponse(prior, plannedState cty.Value, replace []cty.Path) provider.DiffResponse {
+	if len(replace) == 0 && prior.RawEquals(plannedState) {
+		// The common case of a plan that changes nothing, decided without
+		// converting both states for a diff that would be empty.
+		return provider.DiffResponse{Changes: provider.DiffNone}
+	}
 	paths := make([]resource.PropertyPath, len(replace))
 	for i, r := range replace {
 		paths[i] = propertyPath(r)
