@@ -127,7 +127,7 @@ func (p *Provider) planOrReuse(ctx context.Context, t target, prior, config cty.
 	if pl, ok := p.reuse(t, req, kept); ok {
 		return pl, nil
 	}
-	if req.proposed, err = encode(proposedNew(t.s.block, prior, config), t.ty); err != nil {
+	if req.proposed, err = encodeProposed(proposedNew(t.s.block, prior, config), prior, config, req, t.ty); err != nil {
 		return planned{}, err
 	}
 	resp, err := p.wire.planChange(ctx, req)
@@ -149,6 +149,20 @@ func (p *Provider) planOrReuse(ctx context.Context, t target, prior, config cty.
 	}
 	return planned{state: state, raw: dynamicValue{msgpack: resp.planned.msgpack}, replace: resp.requiresReplace,
 		private: resp.plannedPrivate, legacy: resp.legacyTypes, request: req, config: config}, nil
+}
+
+// encodeProposed encodes the proposed new state, reusing the prior
+// state's or the configuration's bytes when it equals one of them, as it
+// does for every unchanged resource (the prior state) and most creates
+// (the configuration).
+func encodeProposed(proposed, prior, config cty.Value, req planRequest, ty cty.Type) (dynamicValue, error) {
+	switch {
+	case proposed.RawEquals(prior):
+		return req.prior, nil
+	case proposed.RawEquals(config):
+		return req.config, nil
+	}
+	return encode(proposed, ty)
 }
 
 // InconsistentError is a provider breaking its own promise: a final plan
