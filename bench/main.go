@@ -9,6 +9,7 @@
 //	go run ./bench -n 20                    # everything, small: a smoke test
 //	go run ./bench -scenario terraform -profile   # and where plinth's CPU goes
 //	go run ./bench -scenario pulumi -peers=false   # plinth alone, no pulumi
+//	go run ./bench -scenario terraform -peers=false   # plinth alone, no terraform
 //	go run ./bench -agent=false             # every command derives its key
 //
 // plinth runs with a passphrase (PLINTH_PASSPHRASE) and its key agent on,
@@ -109,7 +110,7 @@ func main() {
 	scenario := flag.String("scenario", "all", "terraform, pulumi, plugin, scale, backends, passphrase or all")
 	keep := flag.Bool("keep", false, "keep the work directory")
 	profile := flag.Bool("profile", false, "profile plinth's CPU in every create and print its top functions")
-	peers := flag.Bool("peers", true, "run the pulumi CLI in the pulumi scenario (false: plinth alone, for quick iterations)")
+	peers := flag.Bool("peers", true, "run the terraform and pulumi CLIs beside plinth (false: plinth alone, for quick iterations)")
 	agent := flag.Bool("agent", true, "run plinth with its key agent on, as at a terminal (false: every command derives the stack's key)")
 	flag.Parse()
 	if err := run(*scenario, *n, *keep, options{profile: *profile, peers: *peers, agent: *agent}); err != nil {
@@ -124,7 +125,7 @@ var order = []string{"terraform", "pulumi", "plugin", "scale", "backends"}
 // options are the command line's switches that reach the harness.
 type options struct {
 	profile bool // -profile: profile plinth's creates
-	peers   bool // -peers: run the pulumi CLI in the pulumi scenario
+	peers   bool // -peers: run the terraform and pulumi CLIs for comparison
 	agent   bool // -agent: plinth's key agent on
 }
 
@@ -180,7 +181,7 @@ type harness struct {
 	work      string
 	n         int    // -n; 0 means each scenario's default
 	profile   bool   // -profile: profile plinth's creates
-	peers     bool   // -peers: run the pulumi CLI in the pulumi scenario
+	peers     bool   // -peers: run the terraform and pulumi CLIs for comparison
 	agent     bool   // -agent: plinth's key agent on
 	plinth    string // the plinth binary
 	pluginBin string // pulumi-resource-plinth, once built

@@ -39,6 +39,7 @@ func (a *app) runDestroy(ctx context.Context, f opFlags) error {
 	if err != nil {
 		return err
 	}
+	defer r.close()
 	sess, err := r.openSession(ctx, "plinth destroy")
 	if err != nil {
 		return err

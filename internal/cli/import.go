@@ -46,6 +46,7 @@ func (a *app) runImport(ctx context.Context, f opFlags, typ, name, id string) er
 	if err != nil {
 		return err
 	}
+	defer r.close()
 	req, err := r.importRequest(typ, name, id)
 	if err != nil {
 		return err

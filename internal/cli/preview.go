@@ -64,6 +64,7 @@ func (a *app) runPreview(ctx context.Context, f previewFlags) error {
 	if err != nil {
 		return err
 	}
+	defer r.close()
 	ev, err := r.evaluator(f.opFlags)
 	if err != nil {
 		return err

@@ -36,6 +36,7 @@ func (a *app) runRefresh(ctx context.Context, f opFlags) error {
 	if err != nil {
 		return err
 	}
+	defer r.close()
 	sess, err := r.openSession(ctx, "plinth refresh")
 	if err != nil {
 		return err

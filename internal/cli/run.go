@@ -36,6 +36,8 @@ type stackRun struct {
 	// targeted says the operation's --target limits it (options sets it),
 	// which the Terraform style warns about.
 	targeted bool
+	// release closes providers started ahead and not used (close).
+	release func()
 }
 
 // prepare loads everything an operation needs, in the order that finds
@@ -83,11 +85,24 @@ func (a *app) prepareFor(ctx context.Context, view display.View, runsProgram boo
 	}
 	src := providerSource(ws.dir, a.env.getenv, a.env.Stderr, a.g.verbose)
 	if p.Terraform() {
-		if err := checkTerraformProviders(ctx, ws.dir, src.Finder); err != nil {
+		found, err := checkTerraformProviders(ctx, ws.dir, src.Finder)
+		if err != nil {
 			return nil, err
 		}
+		// Start them while the state loads (registry.Source.Prestart).
+		for _, pl := range found {
+			src.Prestart(pl)
+		}
 	}
-	return &stackRun{a: a, ws: ws, project: p, crypter: c, config: cfg, view: view, source: src}, nil
+	return &stackRun{a: a, ws: ws, project: p, crypter: c, config: cfg, view: view, source: src, release: src.Release}, nil
+}
+
+// close releases what prepare started ahead of the operation and the
+// operation did not take. Every command that prepares defers it.
+func (r *stackRun) close() {
+	if r.release != nil {
+		r.release()
+	}
 }
 
 // evaluator checks the stack's config against the program and returns

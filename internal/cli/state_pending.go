@@ -108,6 +108,7 @@ func (a *app) resolvePending(ctx context.Context, f pendingFlags, urn, id string
 	if err != nil {
 		return err
 	}
+	defer r.close()
 	sess, err := r.openSession(ctx, "plinth state pending")
 	if err != nil {
 		return err

@@ -23,18 +23,20 @@ import (
 // the command that fixes them. Providers dev_overrides names are not
 // checked; nor are plugins found outside a Terraform plugin directory
 // (plinth's own plugin directories), which have no package to hash.
-func checkTerraformProviders(ctx context.Context, dir string, finder *plugin.Finder) error {
+// It returns the plugins it found, which the run will start.
+func checkTerraformProviders(ctx context.Context, dir string, finder *plugin.Finder) ([]plugin.Plugin, error) {
 	reqs, err := install.Requirements(dir, hcl.Files)
 	if err != nil {
-		return nil // the program's own loading reports a bad configuration
+		return nil, nil // the program's own loading reports a bad configuration
 	}
 	lockPath := filepath.Join(dir, lock.FileName)
 	_, statErr := os.Stat(lockPath)
 	lk, err := lock.Read(lockPath)
 	if err != nil {
-		return display.Errorf("Invalid dependency lock file", "%s. Run plinth init to write it anew.", err)
+		return nil, display.Errorf("Invalid dependency lock file", "%s. Run plinth init to write it anew.", err)
 	}
 	var missing, inconsistent []string
+	var found []plugin.Plugin
 	for _, rq := range reqs {
 		addr := rq.Source.String()
 		if _, ok := finder.Env.DevOverrides[addr]; ok {
@@ -55,14 +57,17 @@ func checkTerraformProviders(ctx context.Context, dir string, finder *plugin.Fin
 		case errors.As(err, &nf):
 			missing = append(missing, notInstalled(rq, entry))
 		case err != nil:
-			return err
+			return nil, err
 		case locked:
 			if msg := unlockedPackage(p, entry); msg != "" {
 				inconsistent = append(inconsistent, msg)
 			}
 		}
+		if err == nil {
+			found = append(found, p)
+		}
 	}
-	return providerProblems(missing, inconsistent, statErr == nil)
+	return found, providerProblems(missing, inconsistent, statErr == nil)
 }
 
 func notInstalled(rq install.Requirement, entry lock.Provider) string {

@@ -55,6 +55,7 @@ func (a *app) runUp(ctx context.Context, f upFlags) error {
 		return err
 	}
 	defer closeSession(sess)
+	defer r.close()
 	ctx, hard, stop := a.interruptible(ctx, view)
 	defer stop()
 	base := sess.Base()
@@ -97,18 +98,19 @@ func (a *app) runUp(ctx context.Context, f upFlags) error {
 
 // startUpdate does the setup that `up` and `up --plan` share: it
 // prepares the stack, builds the program's evaluator and opens the state
-// session the update records into (the caller closes it).
+// session the update records into (the caller closes both).
 func (a *app) startUpdate(ctx context.Context, view display.View, f opFlags) (*stackRun, engine.Program, *state.Session, error) {
 	r, err := a.prepare(ctx, view)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	ev, err := r.evaluator(f)
-	if err != nil {
-		return nil, nil, nil, err
+	var sess *state.Session
+	if err == nil {
+		sess, err = r.openSession(ctx, "plinth up")
 	}
-	sess, err := r.openSession(ctx, "plinth up")
 	if err != nil {
+		r.close()
 		return nil, nil, nil, err
 	}
 	return r, ev, sess, nil
@@ -183,6 +185,7 @@ func (a *app) runUpPlan(ctx context.Context, f upFlags) error {
 		return err
 	}
 	defer closeSession(sess)
+	defer r.close()
 	p, err := r.readPlan(f.plan, f.opFlags, sess)
 	if err != nil {
 		return err

@@ -15,6 +15,11 @@
 // on the program's own @pulumi/pulumi, with the stack config, described
 // by internal/langhost and wired by the CLI.
 //
+// A command that knows its plugins before it loads its state may
+// Prestart them (prestart.go): NewProvider hands a prestarted provider to
+// the first request that picks the same binary, and Release closes the
+// rest when the command ends.
+//
 // The CLI builds a Source and hands it to the engine; the engine sees only
 // its ProviderSource interface. internal/plugin, below, only finds binaries
 // and chooses versions: it imports neither the engine nor an adapter. The

@@ -39,6 +39,8 @@ type Source struct {
 	// at an exact version from downloadURL ("" for the default), as the
 	// pulumi CLI installs a plugin a program names that is not on disk.
 	Install func(ctx context.Context, pkg, version, downloadURL string) error
+
+	pre prestarts // see Prestart
 }
 
 var _ engine.ProviderSource = (*Source)(nil)
@@ -101,6 +103,12 @@ func (s *Source) NewProvider(ctx context.Context, req engine.ProviderRequest) (p
 	}
 	if prov := kept.take(p.Path); prov != nil {
 		return prov, nil // started to ask its version
+	}
+	if prov, ok, err := s.takePrestarted(ctx, p.Path); ok {
+		if err != nil {
+			return nil, fmt.Errorf("starting %s: %w", p, err)
+		}
+		return prov, nil
 	}
 	prov, err := l.Launch(ctx, p)
 	if err != nil {

@@ -80,7 +80,7 @@ func benchPet(b *testing.B) (*Provider, provider.CreateResponse, resource.Object
 	if !ok {
 		b.Skipf("random provider not built: %v", buildErr)
 	}
-	p, err := Start(context.Background(), Config{Path: path, Dir: b.TempDir()})
+	p, err := Start(context.Background(), Config{Path: path, Dir: b.TempDir(), SchemaCache: b.TempDir()})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func BenchmarkSchema(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		key := cfg.schemaKeys()(p.protocol)
+		key := schemaEntry(schemacache.Cache{Dir: cfg.SchemaCache}.Sum(cfg.Path), p.protocol)
 		b.Run(name+"/ask", func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				if _, err := p.wire.schema(ctx); err != nil {

@@ -27,7 +27,10 @@
 //     input is encrypted in state and masked in output like a sensitive
 //     output.
 //   - Diff, Create, Update: the stored state is upgraded
-//     (UpgradeResourceState), the proposed new state built from prior state
+//     (UpgradeResourceState; skipped for a state this very binary wrote at
+//     the schema version it still has, when its plans do not use the
+//     legacy SDK type system: private.go says why that is an identity),
+//     the proposed new state built from prior state
 //     and configuration, and PlanResourceChange asked; a plan that changes
 //     what the configuration sets (an unknown of another type included) is
 //     refused as terraform refuses it (InvalidPlanError, planvalid.go);
@@ -55,7 +58,9 @@
 //     secrets go out as plain values, sets are compared as sets, the id
 //     attribute is the resource ID.
 //   - The engine's Private bytes hold the schema version the state was
-//     written with and the provider's private bytes (see private.go).
+//     written with, the provider's private bytes and, for a state that
+//     needs no upgrade by the binary that wrote it, a fingerprint of that
+//     binary (see private.go).
 //
 // Ephemeral resources (ephemeral.go): OpenEphemeral validates and opens
 // one, RenewEphemeral and CloseEphemeral pass the provider's private

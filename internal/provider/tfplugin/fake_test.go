@@ -42,7 +42,12 @@ const (
 	modeNormalise    = "normalise"    // v5: plans the configured value upper-cased
 	modePlain        = "plain"        // v5: no fault
 	modeCacheable    = "cacheable"    // v5: GetProviderSchemaOptional; GetSchema appends a line to $PLINTH_TFPLUGIN_FAKE_SCHEMA_LOG
+	modeLegacy       = "legacy"       // v5: plans and applies flagged as the legacy SDK's type system
 )
+
+// fakeUpgradeLogEnv names a file the fake appends a line to on every
+// UpgradeResourceState, so tests count the calls.
+const fakeUpgradeLogEnv = "PLINTH_TFPLUGIN_FAKE_UPGRADE_LOG"
 
 // fakeSchemaLogEnv names a file the fake appends a line to on every
 // GetSchema, so tests count the calls.
@@ -165,6 +170,11 @@ func (f *fake5) ValidateResourceTypeConfig(_ context.Context, req *tfplugin5.Val
 // UpgradeResourceState renames old_value to value for states of version 1
 // (in upgrade mode).
 func (f *fake5) UpgradeResourceState(_ context.Context, req *tfplugin5.UpgradeResourceState_Request) (*tfplugin5.UpgradeResourceState_Response, error) {
+	if log := os.Getenv(fakeUpgradeLogEnv); log != "" {
+		if err := appendLine(log, req.TypeName); err != nil {
+			return nil, err
+		}
+	}
 	raw := req.RawState.Json
 	if f.mode == modeUpgrade && req.Version == 1 {
 		var m map[string]any
@@ -204,7 +214,7 @@ func (f *fake5) PlanResourceChange(_ context.Context, req *tfplugin5.PlanResourc
 		attrs["out"] = cty.StringVal(fmt.Sprintf("plan %d", f.plans.Add(1)))
 	}
 	b, err := ctymsgpack.Marshal(cty.ObjectVal(attrs), thingType)
-	return &tfplugin5.PlanResourceChange_Response{PlannedState: &tfplugin5.DynamicValue{Msgpack: b}}, err
+	return &tfplugin5.PlanResourceChange_Response{PlannedState: &tfplugin5.DynamicValue{Msgpack: b}, LegacyTypeSystem: f.mode == modeLegacy}, err
 }
 
 func (f *fake5) ApplyResourceChange(ctx context.Context, req *tfplugin5.ApplyResourceChange_Request) (*tfplugin5.ApplyResourceChange_Response, error) {
@@ -248,6 +258,7 @@ func (f *fake5) ApplyResourceChange(ctx context.Context, req *tfplugin5.ApplyRes
 	}
 	b, err := ctymsgpack.Marshal(cty.ObjectVal(attrs), thingType)
 	resp.NewState = &tfplugin5.DynamicValue{Msgpack: b}
+	resp.LegacyTypeSystem = f.mode == modeLegacy
 	return resp, err
 }
 

@@ -82,7 +82,7 @@ func (p *Provider) Create(ctx context.Context, req provider.CreateRequest) (prov
 	return provider.CreateResponse{
 		ID:      stateID(state, noID),
 		Outputs: t.outputs(state, req.Inputs),
-		Private: encodePrivate(t.s.version, priv),
+		Private: p.privateFor(t, priv, !plan.legacy),
 	}, nil
 }
 
@@ -151,7 +151,7 @@ func (p *Provider) Update(ctx context.Context, req provider.UpdateRequest) (prov
 	case state.IsNull():
 		return provider.UpdateResponse{}, provider.OutcomeUnknown(fmt.Errorf("%s: provider %s returned no object after updating it, and no error; this is a bug in the provider", t.op, p.cfg.Name))
 	}
-	return provider.UpdateResponse{Outputs: t.outputs(state, req.News), Private: encodePrivate(t.s.version, priv)}, nil
+	return provider.UpdateResponse{Outputs: t.outputs(state, req.News), Private: p.privateFor(t, priv, !plan.legacy)}, nil
 }
 
 // Delete implements provider.Provider: plan (if the provider asks for

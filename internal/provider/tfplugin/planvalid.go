@@ -59,7 +59,7 @@ func (c *planChecker) block(path cty.Path, b *block, prior, config, plan cty.Val
 		prior = cty.NullVal(b.impliedType())
 	}
 	for name, a := range b.attributes {
-		c.attribute(path.GetAttr(name), a, attrOf(prior, name), attrOf(config, name), attrOf(plan, name))
+		c.attribute(path, name, a, attrOf(prior, name), attrOf(config, name), attrOf(plan, name))
 	}
 	for name, nb := range b.blocks {
 		c.nestedBlocks(path.GetAttr(name), nb, attrOf(prior, name), attrOf(config, name), attrOf(plan, name))
@@ -68,10 +68,15 @@ func (c *planChecker) block(path cty.Path, b *block, prior, config, plan cty.Val
 
 func knownObject(v cty.Value) bool { return v.IsKnown() && !v.IsNull() }
 
-// attribute checks one attribute: the configured value, or the prior one
-// when the configuration sets it (the provider judged them equal); any
-// value for a computed attribute the configuration leaves null.
-func (c *planChecker) attribute(path cty.Path, a *attribute, prior, config, plan cty.Value) {
+// attribute checks one attribute, name in the block at parent: the
+// configured value, or the prior one when the configuration sets it (the
+// provider judged them equal); any value for a computed attribute the
+// configuration leaves null.
+func (c *planChecker) attribute(parent cty.Path, name string, a *attribute, prior, config, plan cty.Value) {
+	if plan.RawEquals(config) {
+		return // the common case, decided before anything is unmarked or a path made
+	}
+	path := parent.GetAttr(name)
 	prior, _ = prior.UnmarkDeep()
 	config, _ = config.UnmarkDeep()
 	plan, _ = plan.UnmarkDeep()

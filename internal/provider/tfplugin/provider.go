@@ -38,6 +38,9 @@ type Provider struct {
 	plans  planCache
 	// validated remembers ValidateResourceConfig's answers (validated.go).
 	validated validations
+	// producer fingerprints this binary and protocol for the states it
+	// writes (private.go); nil when the binary's checksum is unknown.
+	producer []byte
 
 	exportOnce sync.Once
 	exported   *plschema.Schema
@@ -65,25 +68,22 @@ func Start(ctx context.Context, cfg Config) (*Provider, error) {
 		cfg.Name = filepath.Base(cfg.Path)
 	}
 	tail := newOutputTail()
-	sums := make(chan func(protocol int) string, 1)
-	go func() { sums <- cfg.schemaKeys() }() // hash the binary while it starts
+	sums := make(chan string, 1)
+	// Hash the binary while it starts; "" when there is no cache or the
+	// binary cannot be read.
+	go func() { sums <- schemacache.Cache{Dir: cfg.SchemaCache}.Sum(cfg.Path) }()
 	client, run, w, err := launch(ctx, cfg, tail)
 	if err != nil {
 		return nil, err
 	}
 	p := &Provider{cfg: cfg, client: client, runner: run, wire: w, protocol: client.NegotiatedVersion(), tail: tail}
-	if p.schemas, err = p.loadSchema(ctx, (<-sums)(p.protocol)); err != nil {
+	sum := <-sums
+	p.producer = producerOf(sum, p.protocol)
+	if p.schemas, err = p.loadSchema(ctx, schemaEntry(sum, p.protocol)); err != nil {
 		p.Close()
 		return nil, err
 	}
 	return p, nil
-}
-
-// schemaKeys returns the schema cache's entry name for each protocol, ""
-// when there is no cache or the binary cannot be read.
-func (c Config) schemaKeys() func(protocol int) string {
-	sum := schemacache.Cache{Dir: c.SchemaCache}.Sum(c.Path)
-	return func(protocol int) string { return schemaEntry(sum, protocol) }
 }
 
 // loadSchema reads the provider's schema from the cache entry key, or asks

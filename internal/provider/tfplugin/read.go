@@ -41,7 +41,7 @@ func (p *Provider) Read(ctx context.Context, req provider.ReadRequest) (provider
 		ID:      stateID(state, req.ID),
 		Inputs:  refreshedInputs(t.s.block, outputs, req.Inputs),
 		Outputs: outputs,
-		Private: encodePrivate(t.s.version, priv),
+		Private: p.privateFor(t, priv, pd.current),
 	}, nil
 }
 

@@ -50,7 +50,10 @@ func (t target) config(inputs resource.Object) (cty.Value, error) {
 
 // loadState turns a stored resource back into the provider's current state
 // value: UpgradeResourceState with the schema version it was written with,
-// as Terraform does on every read of stored state.
+// as Terraform does on every read of stored state, unless this binary
+// wrote the state at the schema version it has now (private.go says why
+// the call is then an identity); such a state is decoded here, and
+// pd.current says so.
 func (p *Provider) loadState(ctx context.Context, t target, id string, outputs resource.Object, priv []byte) (cty.Value, private, error) {
 	pd, err := decodePrivate(priv)
 	if err != nil {
@@ -65,6 +68,13 @@ func (p *Provider) loadState(ctx context.Context, t target, id string, outputs r
 	if _, ok := outputs["id"]; !ok && id != "" && t.s.block.attributes["id"] != nil {
 		outputs = outputs.Copy()
 		outputs["id"] = resource.NewString(id)
+	}
+	if p.upToDate(t, pd) {
+		if state, err := toCty(resource.NewObject(outputs), t.ty, nil); err == nil {
+			pd.current = true
+			return state, pd, nil
+		}
+		// Not the form this binary writes after all: let it upgrade.
 	}
 	raw, err := stateJSON(outputs)
 	if err != nil {
@@ -87,7 +97,10 @@ func (p *Provider) loadState(ctx context.Context, t target, id string, outputs r
 // planned is the result of PlanResourceChange, with the request and the
 // configuration it was made from (for keep).
 type planned struct {
-	state   cty.Value
+	state cty.Value
+	// raw is state as the provider sent it (msgpack), if it did: apply
+	// sends it back as it came instead of encoding state again.
+	raw     dynamicValue
 	replace []cty.Path
 	private []byte
 	legacy  bool
@@ -114,7 +127,7 @@ func (p *Provider) planOrReuse(ctx context.Context, t target, prior, config cty.
 	if pl, ok := p.reuse(t, req, kept); ok {
 		return pl, nil
 	}
-	if req.proposed, err = encode(proposedNew(t.s.block, prior, config), t.ty); err != nil {
+	if req.proposed, err = encodeProposed(proposedNew(t.s.block, prior, config), prior, config, req, t.ty); err != nil {
 		return planned{}, err
 	}
 	resp, err := p.wire.planChange(ctx, req)
@@ -134,7 +147,22 @@ func (p *Provider) planOrReuse(ctx context.Context, t target, prior, config cty.
 	if err := p.invalidPlan(t, prior, config, state, resp.legacyTypes); err != nil {
 		return planned{}, err
 	}
-	return planned{state: state, replace: resp.requiresReplace, private: resp.plannedPrivate, legacy: resp.legacyTypes, request: req, config: config}, nil
+	return planned{state: state, raw: dynamicValue{msgpack: resp.planned.msgpack}, replace: resp.requiresReplace,
+		private: resp.plannedPrivate, legacy: resp.legacyTypes, request: req, config: config}, nil
+}
+
+// encodeProposed encodes the proposed new state, reusing the prior
+// state's or the configuration's bytes when it equals one of them, as it
+// does for every unchanged resource (the prior state) and most creates
+// (the configuration).
+func encodeProposed(proposed, prior, config cty.Value, req planRequest, ty cty.Type) (dynamicValue, error) {
+	switch {
+	case proposed.RawEquals(prior):
+		return req.prior, nil
+	case proposed.RawEquals(config):
+		return req.config, nil
+	}
+	return encode(proposed, ty)
 }
 
 // InconsistentError is a provider breaking its own promise: a final plan
@@ -175,7 +203,7 @@ func (p *Provider) apply(ctx context.Context, t target, prior cty.Value, plan pl
 	if req.prior, err = encodedOr(plan.request.prior, prior, t.ty); err != nil {
 		return cty.NilVal, nil, err
 	}
-	if req.planned, err = encode(plan.state, t.ty); err != nil {
+	if req.planned, err = encodedOr(plan.raw, plan.state, t.ty); err != nil {
 		return cty.NilVal, nil, err
 	}
 	if req.config, err = encodedOr(plan.request.config, config, t.ty); err != nil {
@@ -195,10 +223,10 @@ func (p *Provider) apply(ctx context.Context, t target, prior cty.Value, plan pl
 	return p.applied(t, plan, resp)
 }
 
-// encodedOr is the encoding the plan was asked with, if it has one, else
-// v's: apply is always called with the prior state and configuration its
-// plan was made from, so the plan's bytes are theirs and need not be
-// made again.
+// encodedOr is the encoding the plan was asked or answered with, if it
+// has one, else v's: apply is always called with the prior state,
+// configuration and planned state of its plan, so the plan's bytes are
+// theirs and need not be made again.
 func encodedOr(planned dynamicValue, v cty.Value, ty cty.Type) (dynamicValue, error) {
 	if planned.msgpack != nil {
 		return planned, nil
@@ -306,6 +334,11 @@ func realReplacements(prior, planned cty.Value, paths []cty.Path) []cty.Path {
 // be unique): created first, the new object would be destroyed, or refused,
 // by its predecessor.
 func diffResponse(prior, plannedState cty.Value, replace []cty.Path) provider.DiffResponse {
+	if len(replace) == 0 && prior.RawEquals(plannedState) {
+		// The common case of a plan that changes nothing, decided without
+		// converting both states for a diff that would be empty.
+		return provider.DiffResponse{Changes: provider.DiffNone}
+	}
 	paths := make([]resource.PropertyPath, len(replace))
 	for i, r := range replace {
 		paths[i] = propertyPath(r)

@@ -50,7 +50,7 @@ func (p *Provider) keep(t target, pl planned) []byte {
 	if !pl.config.IsWhollyKnown() || !p.configKnown() {
 		return nil
 	}
-	state, err := encode(pl.state, t.ty)
+	state, err := encodedOr(pl.raw, pl.state, t.ty)
 	if err != nil {
 		return nil
 	}
@@ -74,7 +74,7 @@ func (p *Provider) reuse(t target, req planRequest, b []byte) (planned, bool) {
 	if err != nil {
 		return planned{}, false
 	}
-	return planned{state: state, private: k.Private, legacy: k.Legacy, request: req}, true
+	return planned{state: state, raw: dynamicValue{msgpack: k.State}, private: k.Private, legacy: k.Legacy, request: req}, true
 }
 
 // providerConfig is what a kept plan remembers of the provider's
