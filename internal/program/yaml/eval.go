@@ -135,9 +135,9 @@ func (r *run) lookup(rf *ref) (resource.Value, error) {
 // resource's ID is unknown (a preview of its creation).
 func (r *run) resourceValue(rf *ref, d *resourceDecl, st *nodeState) (resource.Value, error) {
 	if len(rf.path) == 0 {
-		ref := resource.Reference{URN: st.reg.URN}
+		ref := resource.Reference{URN: st.registered().URN}
 		if !d.component {
-			id := st.reg.ID
+			id := st.registered().ID
 			ref.ID = &id
 		}
 		return resource.NewReference(ref), nil
@@ -148,17 +148,17 @@ func (r *run) resourceValue(rf *ref, d *resourceDecl, st *nodeState) (resource.V
 			if d.component {
 				return resource.Null(), nil
 			}
-			return st.reg.ID, nil
+			return st.registered().ID, nil
 		case "urn":
-			return resource.NewString(string(st.reg.URN)), nil
+			return resource.NewString(string(st.registered().URN)), nil
 		}
 	}
-	outputs := st.reg.Outputs
+	outputs := st.registered().Outputs
 	if d.component && len(outputs) == 0 {
 		outputs = st.inputs
 	}
 	missing := resource.Null()
-	if !d.component && st.reg.ID.ContainsUnknowns() {
+	if !d.component && st.registered().ID.ContainsUnknowns() {
 		missing = resource.Unknown()
 	}
 	return r.walk(rf, resource.NewObject(outputs), &missing)

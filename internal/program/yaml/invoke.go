@@ -130,7 +130,7 @@ func (r *run) dependsOnPending(args *expr) bool {
 	pending := false
 	check := func(j int) {
 		n := r.p.nodes[j]
-		if n.kind == nodeResource && !n.res.component && r.state[j].reg.ID.ContainsUnknowns() {
+		if n.kind == nodeResource && !n.res.component && r.state[j].registered().ID.ContainsUnknowns() {
 			pending = true
 		}
 	}
@@ -149,10 +149,10 @@ func (r *run) dependsOnPending(args *expr) bool {
 // the providers-block provider of its package.
 func (r *run) invokeProvider(spec *invokeSpec) string {
 	if spec.provider != nil {
-		return r.state[r.p.index[spec.provider.root]].reg.ProviderRef
+		return r.state[r.p.index[spec.provider.root]].registered().ProviderRef
 	}
 	if i, ok := r.p.defaultProviders[spec.pkg]; ok {
-		return r.state[i].reg.ProviderRef
+		return r.state[i].registered().ProviderRef
 	}
 	return ""
 }
