@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -81,5 +82,31 @@ func TestDecodeSnapshotKeepsOrderAndFirstError(t *testing.T) {
 	_, err = decodeSnapshot([]byte(bad), nil, false)
 	if err == nil || !strings.Contains(err.Error(), `holds a JSON string`) {
 		t.Errorf("got %v, want the first bad resource's error (custom holds a JSON string)", err)
+	}
+}
+
+// TestDecodedObjectsShareKeys: the property names of decoded objects are
+// one string each, however many objects repeat them.
+func TestDecodedObjectsShareKeys(t *testing.T) {
+	a, err := DecodeObject([]byte(`{"length":2,"nested":{"length":3}}`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := DecodeObject([]byte(`{"length":4}`), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyData := func(o resource.Object, name string) *byte {
+		for k := range o {
+			if k == name {
+				return unsafe.StringData(k)
+			}
+		}
+		t.Fatalf("no key %q in %v", name, o)
+		return nil
+	}
+	first, second, nested := keyData(a, "length"), keyData(b, "length"), keyData(a["nested"].Object(), "length")
+	if first != second || first != nested {
+		t.Errorf("the three decoded \"length\" keys are at %p, %p, %p; want one shared string", first, second, nested)
 	}
 }
