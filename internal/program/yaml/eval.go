@@ -29,8 +29,8 @@ func (r *run) eval(e *expr) (resource.Value, error) {
 	case exprInterp:
 		return r.interpolate(e)
 	case exprList:
-		out := make([]resource.Value, len(e.elems))
-		for i, el := range e.elems {
+		out := make([]resource.Value, len(e.elems()))
+		for i, el := range e.elems() {
 			v, err := r.eval(el)
 			if err != nil {
 				return resource.Value{}, err
@@ -47,9 +47,9 @@ func (r *run) eval(e *expr) (resource.Value, error) {
 }
 
 func (r *run) evalObject(e *expr) (resource.Value, error) {
-	o := make(resource.Object, len(e.keys))
-	for i, k := range e.keys {
-		v, err := r.eval(e.vals[i])
+	o := make(resource.Object, len(e.keys()))
+	for i, k := range e.keys() {
+		v, err := r.eval(e.vals()[i])
 		if err != nil {
 			return resource.Value{}, err
 		}
@@ -59,14 +59,14 @@ func (r *run) evalObject(e *expr) (resource.Value, error) {
 }
 
 func (r *run) evalCall(e *expr) (resource.Value, error) {
-	if e.call != nil {
+	if e.call() != nil {
 		return r.invoke(e)
 	}
-	arg, err := r.eval(e.arg)
+	arg, err := r.eval(e.arg())
 	if err != nil {
 		return resource.Value{}, err
 	}
-	return r.fns[e.fn].run(r, e, arg)
+	return r.fns[e.fn()].run(r, e, arg)
 }
 
 // interpolate builds a string from text and references. An unknown part

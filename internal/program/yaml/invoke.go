@@ -86,7 +86,7 @@ func (r *reader) invokeOptions(n *yaml.Node, where string, spec *invokeSpec) boo
 // on a resource yet to be created or replaced; secret arguments are passed
 // plain, since functions take no secrets, and make the result secret.
 func (r *run) invoke(e *expr) (resource.Value, error) {
-	spec := e.call
+	spec := e.call()
 	args := resource.NewObject(nil)
 	if spec.args != nil {
 		v, err := r.eval(spec.args)

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 	"weak"
 
 	"github.com/google/go-cmp/cmp"
@@ -276,5 +277,31 @@ resources:
 	}
 	if !mon.released {
 		t.Error("the outputs of resource a, which nothing refers to, are still reachable after it settled; the run should keep a registration only for its dependents (keepsRegistration)")
+	}
+}
+
+// TestLiteralExprsAreSmall: a program's literals and references, most of
+// its expressions, do not carry the fields only lists, objects and calls
+// use (compound): an expr stays within 112 bytes, not 208.
+func TestLiteralExprsAreSmall(t *testing.T) {
+	if got := unsafe.Sizeof(expr{}); got > 112 {
+		t.Errorf("an expr is %d bytes, want at most 112: keep what only lists, objects and calls need in compound", got)
+	}
+	p := mustParse(t, `
+name: mem
+resources:
+  a:
+    type: pkg:index:Thing
+    properties: { n: 2, s: "${b.id}", l: [1], o: { k: v }, c: { fn::toJSON: [1] } }
+  b:
+    type: pkg:index:Thing
+`)
+	got := map[string]bool{}
+	for _, pr := range p.resources[0].props {
+		got[pr.key] = pr.val.more != nil
+	}
+	want := map[string]bool{"n": false, "s": false, "l": true, "o": true, "c": true}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("properties with a compound part (-want +got):\n%s", diff)
 	}
 }
