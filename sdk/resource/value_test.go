@@ -124,7 +124,8 @@ func TestKindsAndAccessors(t *testing.T) {
 			}
 		})
 	}
-	if NewNumber(0).Equal(NewNumber(math.Copysign(0, -1))) != (0 == math.Copysign(0, -1)) {
+	negZero := math.Copysign(0, -1)
+	if NewNumber(0).Equal(NewNumber(negZero)) != (negZero == 0) {
 		t.Error("0 and -0 compare as doubles do")
 	}
 	if !math.Signbit(NewNumber(math.Copysign(0, -1)).Number()) {
