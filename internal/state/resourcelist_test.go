@@ -3,6 +3,7 @@ package state
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"unsafe"
@@ -108,5 +109,35 @@ func TestDecodedObjectsShareKeys(t *testing.T) {
 	first, second, nested := keyData(a, "length"), keyData(b, "length"), keyData(a["nested"].Object(), "length")
 	if first != second || first != nested {
 		t.Errorf("the three decoded \"length\" keys are at %p, %p, %p; want one shared string", first, second, nested)
+	}
+}
+
+// TestDecodedResourcesShareEqualInputs: resources stored with the same
+// inputs share one decoded object; different or empty inputs do not.
+func TestDecodedResourcesShareEqualInputs(t *testing.T) {
+	s := bigSnapshot(4)
+	same := resource.Object{"length": resource.NewNumber(2), "secret": resource.MakeSecret(resource.NewString("s"))}
+	s.Resources[1].Inputs, s.Resources[2].Inputs = same.Copy(), same.Copy()
+	s.Resources[3].Inputs = resource.Object{"length": resource.NewNumber(3)}
+	s.Resources[4].Inputs = resource.Object{}
+	data, err := EncodeSnapshot(s, 1, &fakeCrypter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := DecodeSnapshot(data, &fakeCrypter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := func(i int) uintptr { return reflect.ValueOf(got.Resources[i].Inputs).Pointer() }
+	if id(1) != id(2) {
+		t.Error("resources 1 and 2, stored with the same inputs, have two decoded objects; want one shared")
+	}
+	if id(1) == id(3) {
+		t.Error("resources 1 and 3 have different inputs but share a decoded object")
+	}
+	for i, r := range got.Resources[1:4] {
+		if !r.Inputs.Equal(s.Resources[i+1].Inputs) {
+			t.Errorf("resource %d: inputs %v, want %v", i+1, r.Inputs, s.Resources[i+1].Inputs)
+		}
 	}
 }
