@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -39,7 +40,7 @@ func (w *workspace) backendChoice() (addr, from string) {
 // or cannot be read (loading the program reports that).
 func projectBackend(path string) string {
 	data, err := os.ReadFile(path)
-	if err != nil {
+	if err != nil || !mayNameBackend(data) {
 		return ""
 	}
 	var top struct {
@@ -47,6 +48,15 @@ func projectBackend(path string) string {
 	}
 	_ = yaml.Unmarshal(data, &top)
 	return top.Backend
+}
+
+// mayNameBackend reports whether a YAML document could have a backend
+// key: only if it spells the word, or has an escape (a double-quoted
+// "\x62ackend" is the same key). Most programs do neither, and parsing
+// one only to find no key cost a second full parse of the program (0.7 s
+// CPU for 100,000 resources).
+func mayNameBackend(data []byte) bool {
+	return bytes.Contains(data, []byte("backend")) || bytes.IndexByte(data, '\\') >= 0
 }
 
 // openBackend opens the backend at addr for the project in dir: a

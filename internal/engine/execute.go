@@ -44,6 +44,8 @@ type executor struct {
 	// failOp fails the operation without failing the step under way (an
 	// after hook that failed: hooks.go).
 	failOp func(error)
+	// alike shares equal inputs between new records (alike.go).
+	alike alikeInputs
 }
 
 func newExecutor(ctx context.Context, opts *Options, recs *records, preview bool) *executor {
@@ -142,5 +144,6 @@ func (x *executor) newResource(urn resource.URN, reg *Registration, inputs resou
 		Created:     now, Modified: now,
 	}
 	sealSecrets(r)
+	r.Inputs = x.alike.share(r.Type, r.Inputs)
 	return r
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
 	"strconv"
 	"time"
 
@@ -465,39 +464,6 @@ func (doc *snapshotHeader) decode(list *resourceList, c Crypter) (*Snapshot, err
 		s.Pending = append(s.Pending, PendingOperation{Op: pj.Op, Resource: r, Started: timeOf(pj.Started)})
 	}
 	return s, nil
-}
-
-// decodeResources decodes a snapshot's resources list, the span of data
-// that is its JSON array, one resource at a time, each straight into a
-// Resource. The strings every resource of a stack repeats (type,
-// provider, parent) are shared.
-func decodeResources(data, span []byte, c Crypter) ([]*Resource, error) {
-	out := []*Resource{}
-	if len(span) == 0 {
-		return out, nil
-	}
-	if span[0] != '[' && span[0] != 'n' {
-		return nil, DescribeJSONError(data, &json.UnmarshalTypeError{Value: jsonKind(span[0]), Type: reflect.TypeFor[[]*resourceJSON](),
-			Offset: int64(cap(data) - cap(span)), Field: "resources"})
-	}
-	dec := json.NewDecoder(bytes.NewReader(span))
-	if tok, err := dec.Token(); err != nil || tok == nil {
-		return out, err // null
-	}
-	shared := map[string]string{}
-	for i := 0; dec.More(); i++ {
-		var rj resourceJSON
-		if err := dec.Decode(&rj); err != nil {
-			return nil, DescribeJSONError(data, atSpan(data, span, err))
-		}
-		rj.Type, rj.Provider, rj.Parent = share(shared, rj.Type), share(shared, rj.Provider), resource.URN(share(shared, string(rj.Parent)))
-		r, err := rj.decode(c)
-		if err != nil {
-			return nil, fmt.Errorf("resource %d: %w", i, err)
-		}
-		out = append(out, r)
-	}
-	return out, nil
 }
 
 // jsonKind names the kind of JSON value that starts with c, as

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"unicode/utf8"
+	"unique"
 
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
@@ -225,6 +226,20 @@ func (d *valueDecoder) object() (resource.Value, error) {
 	return resource.NewObject(o), nil
 }
 
+// maxSharedKey is the longest property name shareKey shares.
+const maxSharedKey = 64
+
+// shareKey returns the one copy of a property name that every object
+// decoded with it shares (unique keeps it while any holds it): the
+// resources of a stack repeat the same few names, and each decoded copy
+// cost a small allocation per property for the whole command.
+func shareKey(k string) string {
+	if len(k) > maxSharedKey {
+		return k
+	}
+	return unique.Make(k).Value()
+}
+
 func (d *valueDecoder) members() (resource.Object, error) {
 	d.pos++ // {
 	o := resource.Object{}
@@ -241,6 +256,7 @@ func (d *valueDecoder) members() (resource.Object, error) {
 		if err != nil {
 			return nil, err
 		}
+		k = shareKey(k)
 		if d.skipSpace(); d.pos >= len(d.data) || d.data[d.pos] != ':' {
 			return nil, d.fail("want ':' after property name %q", k)
 		}

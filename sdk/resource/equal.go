@@ -4,14 +4,15 @@ package resource
 // secret is equal only to a secret with an equal element. Two unknowns are
 // equal to each other.
 func (v Value) Equal(w Value) bool {
-	if v.kind != w.kind {
+	kind := v.Kind()
+	if kind != w.Kind() {
 		return false
 	}
-	switch v.kind {
+	switch kind {
 	case NullKind, UnknownKind:
 		return true
 	case BoolKind:
-		return v.num == w.num
+		return v.Bool() == w.Bool()
 	case NumberKind:
 		return numbersEqual(v, w)
 	case StringKind:
@@ -34,7 +35,7 @@ func (v Value) Equal(w Value) bool {
 
 func numbersEqual(v, w Value) bool {
 	if v.str == "" && w.str == "" {
-		return v.num == w.num
+		return v.Number() == w.Number()
 	}
 	return v.BigNumber().Cmp(w.BigNumber()) == 0
 }

@@ -84,11 +84,11 @@ func ObjectFromGo(m map[string]any) Object {
 // map[string]any. Secrets are unwrapped; assets, archives and references are
 // returned as themselves; unknowns as Unknown().
 func (v Value) ToGo() any {
-	switch v.kind {
+	switch v.Kind() {
 	case BoolKind:
 		return v.Bool()
 	case NumberKind:
-		return v.num
+		return v.Number()
 	case StringKind:
 		return v.str
 	case ArrayKind:

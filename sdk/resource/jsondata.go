@@ -93,7 +93,7 @@ func ToJSONData(v Value, path PropertyPath, reject func(v Value, path PropertyPa
 // through math/big, at a fraction of the cost (state JSON of every
 // resource in a plan goes through here).
 func jsonNumber(v Value) string {
-	if f := v.num; v.str == "" && f == math.Trunc(f) && math.Abs(f) < 1<<53 && !(f == 0 && math.Signbit(f)) {
+	if f := v.Number(); v.str == "" && f == math.Trunc(f) && math.Abs(f) < 1<<53 && !(f == 0 && math.Signbit(f)) {
 		return strconv.FormatInt(int64(f), 10)
 	}
 	if bf := v.BigNumber(); bf.IsInt() {

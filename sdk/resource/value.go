@@ -71,30 +71,70 @@ func (o Object) Copy() Object {
 // Numbers are IEEE-754 doubles; a number made from a decimal literal that a
 // double cannot hold exactly (a 20-digit integer, say) also keeps the literal,
 // so it round-trips with every digit.
+//
+// A Value is two words, 32 bytes: the kind is the dynamic type of x, not a
+// field of its own. A stack's state is mostly small maps of values, whose
+// every slot holds a Value, so each byte here costs eight times over in a
+// map's group: at 48 bytes a two-property object took a 576-byte group,
+// at 32 a 416-byte one.
 type Value struct {
-	str  string  // StringKind: the string; NumberKind: exact literal or ""
-	x    any     // []Value, Object, *Asset, *Archive, *Reference, *Value (secret element)
-	num  float64 // NumberKind; BoolKind as 0 or 1
-	kind Kind
+	str string // StringKind: the string; NumberKind: exact literal or ""
+	// x is nil (null), a scalar (bool, string, unknown), a number, or
+	// []Value, Object, *Asset, *Archive, *Reference, *Value (the element
+	// of a secret).
+	x any
+}
+
+// scalar is the x of the kinds that need no more than str: a constant
+// stored in an interface costs no allocation.
+type scalar uint8
+
+const (
+	scalarFalse scalar = iota
+	scalarTrue
+	scalarString
+	scalarUnknown
+)
+
+var scalarKinds = [...]Kind{scalarFalse: BoolKind, scalarTrue: BoolKind, scalarString: StringKind, scalarUnknown: UnknownKind}
+
+// number is the x of a number.
+type number float64
+
+// smallNumbers holds the integers 0-255 already in interfaces, so the
+// commonest numbers (counts, lengths, ports below 256) cost no
+// allocation. It is never written after initialisation.
+var smallNumbers = func() (a [256]any) {
+	for i := range a {
+		a[i] = number(i)
+	}
+	return a
+}()
+
+// boxNumber returns f as an x.
+func boxNumber(f float64) any {
+	if f >= 0 && f < float64(len(smallNumbers)) && f == math.Trunc(f) && !math.Signbit(f) {
+		return smallNumbers[int(f)]
+	}
+	return number(f)
 }
 
 // Null returns the null value.
 func Null() Value { return Value{} }
 
 // Unknown returns a value whose type and contents are not yet known.
-func Unknown() Value { return Value{kind: UnknownKind} }
+func Unknown() Value { return Value{x: scalarUnknown} }
 
 // NewBool returns a bool value.
 func NewBool(b bool) Value {
-	v := Value{kind: BoolKind}
 	if b {
-		v.num = 1
+		return Value{x: scalarTrue}
 	}
-	return v
+	return Value{x: scalarFalse}
 }
 
 // NewNumber returns a number value.
-func NewNumber(f float64) Value { return Value{kind: NumberKind, num: f} }
+func NewNumber(f float64) Value { return Value{x: boxNumber(f)} }
 
 // ParseNumber returns the number written as a decimal literal. If a double
 // cannot represent it exactly the literal is kept, so no digit is lost.
@@ -103,7 +143,7 @@ func ParseNumber(literal string) (Value, error) {
 	if err != nil && !isRangeError(err) {
 		return Value{}, fmt.Errorf("%q is not a number", literal)
 	}
-	v := Value{kind: NumberKind, num: f}
+	v := Value{x: boxNumber(f)}
 	if !exactFloat(f, literal) {
 		v.str = literal
 	}
@@ -132,14 +172,14 @@ func exactFloat(f float64, literal string) bool {
 }
 
 // NewString returns a string value.
-func NewString(s string) Value { return Value{kind: StringKind, str: s} }
+func NewString(s string) Value { return Value{str: s, x: scalarString} }
 
 // NewArray returns an array value holding elems (not copied).
 func NewArray(elems ...Value) Value {
 	if elems == nil {
 		elems = []Value{}
 	}
-	return Value{kind: ArrayKind, x: elems}
+	return Value{x: elems}
 }
 
 // NewObject returns an object value holding o (not copied).
@@ -147,72 +187,105 @@ func NewObject(o Object) Value {
 	if o == nil {
 		o = Object{}
 	}
-	return Value{kind: ObjectKind, x: o}
+	return Value{x: o}
 }
 
 // NewAsset returns an asset value.
-func NewAsset(a *Asset) Value { return Value{kind: AssetKind, x: a} }
+func NewAsset(a *Asset) Value { return Value{x: a} }
 
 // NewArchive returns an archive value.
-func NewArchive(a *Archive) Value { return Value{kind: ArchiveKind, x: a} }
+func NewArchive(a *Archive) Value { return Value{x: a} }
 
 // NewReference returns a resource reference value.
-func NewReference(r Reference) Value { return Value{kind: ReferenceKind, x: &r} }
+func NewReference(r Reference) Value { return Value{x: &r} }
 
 // MakeSecret marks v as secret. Marking a secret again changes nothing.
 func MakeSecret(v Value) Value {
-	if v.kind == SecretKind {
+	if v.IsSecret() {
 		return v
 	}
-	return Value{kind: SecretKind, x: &v}
+	return Value{x: &v}
 }
 
 // Kind returns the value's kind.
-func (v Value) Kind() Kind { return v.kind }
+func (v Value) Kind() Kind {
+	switch x := v.x.(type) {
+	case nil:
+		return NullKind
+	case scalar:
+		return scalarKinds[x]
+	case number:
+		return NumberKind
+	case Object:
+		return ObjectKind
+	case []Value:
+		return ArrayKind
+	case *Value:
+		return SecretKind
+	case *Asset:
+		return AssetKind
+	case *Archive:
+		return ArchiveKind
+	case *Reference:
+		return ReferenceKind
+	}
+	panic(fmt.Sprintf("resource.Value holds a %T", v.x))
+}
 
 // IsNull reports whether v is null.
-func (v Value) IsNull() bool { return v.kind == NullKind }
+func (v Value) IsNull() bool { return v.x == nil }
 
 // IsUnknown reports whether v itself is unknown (see ContainsUnknowns).
-func (v Value) IsUnknown() bool { return v.kind == UnknownKind }
+func (v Value) IsUnknown() bool { return v.x == any(scalarUnknown) }
 
 // IsSecret reports whether v itself is marked secret (see ContainsSecrets).
-func (v Value) IsSecret() bool { return v.kind == SecretKind }
+func (v Value) IsSecret() bool {
+	_, ok := v.x.(*Value)
+	return ok
+}
+
+// isString reports whether v is a string.
+func (v Value) isString() bool { return v.x == any(scalarString) }
 
 // Bool returns the value of a bool; false for any other kind.
-func (v Value) Bool() bool { return v.kind == BoolKind && v.num != 0 }
+func (v Value) Bool() bool { return v.x == any(scalarTrue) }
 
 // Number returns the value of a number; 0 for any other kind.
 func (v Value) Number() float64 {
-	if v.kind != NumberKind {
-		return 0
-	}
-	return v.num
+	n, _ := v.x.(number)
+	return float64(n)
+}
+
+// isNumber reports whether v is a number.
+func (v Value) isNumber() bool {
+	_, ok := v.x.(number)
+	return ok
 }
 
 // BigNumber returns a number with every digit it was written with. A
 // number held as a double stands for the double's shortest decimal form, so
 // 1e16+2 written as "10000000000000002" and the double nearest it agree.
 func (v Value) BigNumber() *big.Float {
-	if v.kind != NumberKind {
+	if !v.isNumber() {
 		return nil
 	}
 	f, ok := new(big.Float).SetPrec(512).SetString(v.NumberLiteral())
 	if !ok { // infinities and NaN have no decimal form
-		return new(big.Float).SetFloat64(v.num)
+		return new(big.Float).SetFloat64(v.Number())
 	}
 	return f
 }
 
 // NumberLiteral formats a number with every digit it holds.
 func (v Value) NumberLiteral() string {
-	if v.kind != NumberKind {
+	n, ok := v.x.(number)
+	if !ok {
 		return ""
 	}
 	if v.str != "" {
 		return v.str
 	}
-	return formatFloat(v.num)
+	return formatFloat(float64(n))
 }
 
 // formatFloat writes a double as JSON does: the shortest digits that read
@@ -227,7 +300,7 @@ func formatFloat(f float64) string {
 
 // Str returns the value of a string; "" for any other kind.
 func (v Value) Str() string {
-	if v.kind != StringKind {
+	if !v.isString() {
 		return ""
 	}
 	return v.str
@@ -269,7 +342,7 @@ func (v Value) Reference() Reference {
 
 // SecretElement returns the value inside a secret; v itself otherwise.
 func (v Value) SecretElement() Value {
-	if e, ok := v.x.(*Value); ok && v.kind == SecretKind {
+	if e, ok := v.x.(*Value); ok {
 		return *e
 	}
 	return v
@@ -277,20 +350,17 @@ func (v Value) SecretElement() Value {
 
 // ContainsUnknowns reports whether v or anything inside it is unknown.
 func (v Value) ContainsUnknowns() bool {
-	return v.any(func(e Value) bool { return e.kind == UnknownKind || refUnknown(e) })
+	return v.any(func(e Value) bool { return e.IsUnknown() || refUnknown(e) })
 }
 
 func refUnknown(e Value) bool {
-	if e.kind != ReferenceKind {
-		return false
-	}
-	r := e.Reference()
-	return r.ID != nil && r.ID.IsUnknown()
+	r, ok := e.x.(*Reference)
+	return ok && r.ID != nil && r.ID.IsUnknown()
 }
 
 // ContainsSecrets reports whether v or anything inside it is secret.
 func (v Value) ContainsSecrets() bool {
-	return v.any(func(e Value) bool { return e.kind == SecretKind })
+	return v.any(func(e Value) bool { return e.IsSecret() })
 }
 
 // any reports whether pred holds for v or any value nested in it.
@@ -298,17 +368,17 @@ func (v Value) any(pred func(Value) bool) bool {
 	if pred(v) {
 		return true
 	}
-	switch v.kind {
-	case SecretKind:
-		return v.SecretElement().any(pred)
-	case ArrayKind:
-		for _, e := range v.Array() {
+	switch x := v.x.(type) {
+	case *Value:
+		return x.any(pred)
+	case []Value:
+		for _, e := range x {
 			if e.any(pred) {
 				return true
 			}
 		}
-	case ObjectKind:
-		for _, e := range v.Object() {
+	case Object:
+		for _, e := range x {
 			if e.any(pred) {
 				return true
 			}
@@ -329,10 +399,10 @@ func (v Value) Unsecret() (Value, bool) {
 // Map rebuilds v bottom-up, replacing every value with f of it. Secret
 // elements are mapped inside their secret.
 func (v Value) Map(f func(Value) Value) Value {
-	switch v.kind {
+	switch v.Kind() {
 	case SecretKind:
 		inner := v.SecretElement().Map(f)
-		return f(Value{kind: SecretKind, x: &inner})
+		return f(Value{x: &inner})
 	case ArrayKind:
 		elems := make([]Value, len(v.Array()))
 		for i, e := range v.Array() {
@@ -368,7 +438,7 @@ func (v Value) String() string {
 }
 
 func (v Value) write(b *strings.Builder) {
-	switch v.kind {
+	switch v.Kind() {
 	case NullKind:
 		b.WriteString("null")
 	case BoolKind:

@@ -1,7 +1,9 @@
 package resource
 
 import (
+	"math"
 	"testing"
+	"unsafe"
 )
 
 func TestParseNumberKeepsDigitsOnlyWhenADoubleCannot(t *testing.T) {
@@ -58,5 +60,78 @@ func TestNumberLiteralReadsLikeJSON(t *testing.T) {
 		if got := NewNumber(f).NumberLiteral(); got != want {
 			t.Errorf("NumberLiteral(%g) = %q, want %q", f, got, want)
 		}
+	}
+}
+
+// TestValueIsAStringAndAnInterface: a Value is a string and an interface (32 bytes on
+// a 64-bit machine), so a map slot of a property (16-byte key, Value) is
+// 48 bytes and a small object's group 8 of them. A third word or a kind
+// byte would take it to 40 or 48 bytes, and every object of a large
+// stack's state a size class up.
+func TestValueIsAStringAndAnInterface(t *testing.T) {
+	if got, want := unsafe.Sizeof(Value{}), 2*unsafe.Sizeof(""); got != want {
+		t.Errorf("resource.Value is %d bytes, want %d (a string and an interface)", got, want)
+	}
+}
+
+// TestKindsAndAccessors: every constructor makes a value of its kind,
+// whose accessors give back what it was made from and zero values for
+// the other kinds.
+func TestKindsAndAccessors(t *testing.T) {
+	asset, archive := &Asset{Text: "a"}, &Archive{Path: "p"}
+	tests := map[string]struct {
+		v      Value
+		kind   Kind
+		boolV  bool
+		num    float64
+		str    string
+		lit    string
+		secret bool
+	}{
+		"null":          {v: Null(), kind: NullKind},
+		"zero":          {v: Value{}, kind: NullKind},
+		"unknown":       {v: Unknown(), kind: UnknownKind},
+		"true":          {v: NewBool(true), kind: BoolKind, boolV: true},
+		"false":         {v: NewBool(false), kind: BoolKind},
+		"small integer": {v: NewNumber(2), kind: NumberKind, num: 2, lit: "2"},
+		"255":           {v: NewNumber(255), kind: NumberKind, num: 255, lit: "255"},
+		"256":           {v: NewNumber(256), kind: NumberKind, num: 256, lit: "256"},
+		"fraction":      {v: NewNumber(2.5), kind: NumberKind, num: 2.5, lit: "2.5"},
+		"negative":      {v: NewNumber(-3), kind: NumberKind, num: -3, lit: "-3"},
+		"zero number":   {v: NewNumber(0), kind: NumberKind, lit: "0"},
+		"empty string":  {v: NewString(""), kind: StringKind},
+		"string":        {v: NewString("x"), kind: StringKind, str: "x"},
+		"array":         {v: NewArray(NewString("a")), kind: ArrayKind},
+		"object":        {v: NewObject(Object{"a": NewNumber(1)}), kind: ObjectKind},
+		"asset":         {v: NewAsset(asset), kind: AssetKind},
+		"archive":       {v: NewArchive(archive), kind: ArchiveKind},
+		"reference":     {v: NewReference(Reference{URN: "urn:pulumi:s::p::t::n"}), kind: ReferenceKind},
+		"secret":        {v: MakeSecret(NewString("s")), kind: SecretKind, secret: true},
+		"secret twice":  {v: MakeSecret(MakeSecret(NewNumber(1))), kind: SecretKind, secret: true},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			v := tc.v
+			got := []any{v.Kind(), v.IsNull(), v.IsUnknown(), v.IsSecret(), v.Bool(), v.Number(), v.Str(), v.NumberLiteral()}
+			want := []any{tc.kind, tc.kind == NullKind, tc.kind == UnknownKind, tc.secret, tc.boolV, tc.num, tc.str, tc.lit}
+			for i := range got {
+				if got[i] != want[i] {
+					t.Errorf("accessor %d: got %v, want %v (kind, null, unknown, secret, bool, number, str, literal)", i, got[i], want[i])
+				}
+			}
+			if !v.Equal(tc.v) {
+				t.Errorf("%v is not equal to itself", v)
+			}
+		})
+	}
+	negZero := math.Copysign(0, -1)
+	if NewNumber(0).Equal(NewNumber(negZero)) != (negZero == 0) {
+		t.Error("0 and -0 compare as doubles do")
+	}
+	if !math.Signbit(NewNumber(math.Copysign(0, -1)).Number()) {
+		t.Error("-0 lost its sign")
+	}
+	if NewBool(true).Equal(NewBool(false)) || NewString("1").Equal(NewNumber(1)) {
+		t.Error("values of different content or kind compare equal")
 	}
 }

@@ -61,11 +61,11 @@ func functionNames() []string {
 // parseCall parses an fn:: call and checks its argument's shape where the
 // program states it literally.
 func (r *reader) parseCall(en entry, name string, e *expr, depth int) *expr {
-	e.kind, e.fn, e.at = exprCall, name, en.at
+	e.kind, e.compound().fn, e.at = exprCall, name, en.at
 	where := e.where + ".fn::" + name
 	if name == "invoke" {
-		e.call = r.parseInvoke(en.value, where, depth)
-		if e.call == nil {
+		e.compound().call = r.parseInvoke(en.value, where, depth)
+		if e.call() == nil {
 			return nil
 		}
 		return e
@@ -76,11 +76,11 @@ func (r *reader) parseCall(en entry, name string, e *expr, depth int) *expr {
 			"There is no function %q.%s The functions are %s.", en.key, suggest(en.key, functionNames()), quoteList(functionNames(), 20))
 		return nil
 	}
-	if e.arg = r.parseExpr(en.value, where, depth+1); e.arg == nil {
+	if e.compound().arg = r.parseExpr(en.value, where, depth+1); e.arg() == nil {
 		return nil
 	}
-	if b.arity > 0 && e.arg.kind != exprRef && (e.arg.kind != exprList || len(e.arg.elems) != b.arity) {
-		r.errorf(e.arg.at, where, "Invalid function argument",
+	if b.arity > 0 && e.arg().kind != exprRef && (e.arg().kind != exprList || len(e.arg().elems()) != b.arity) {
+		r.errorf(e.arg().at, where, "Invalid function argument",
 			"fn::%s takes a list of %d items: %s.", name, b.arity, b.usage)
 		return nil
 	}
@@ -114,7 +114,7 @@ func hideDetail(r *run, e *expr, err error) error {
 	if d, ok := err.(program.Diagnostic); ok {
 		summary = d.Summary
 	}
-	return r.fail(e, summary, "fn::%s failed on a secret argument; the details are not shown, to keep the secret. Check the value it is given.", e.fn)
+	return r.fail(e, summary, "fn::%s failed on a secret argument; the details are not shown, to keep the secret. Check the value it is given.", e.fn())
 }
 
 func fnSecret(_ *run, _ *expr, arg resource.Value) (resource.Value, error) {
@@ -126,7 +126,7 @@ func pair(r *run, e *expr, arg resource.Value) (resource.Value, resource.Value, 
 	a := arg.SecretElement().Array()
 	if arg.SecretElement().Kind() != resource.ArrayKind || len(a) != 2 {
 		return resource.Value{}, resource.Value{}, r.fail(e, "Invalid function argument",
-			"fn::%s takes a list of 2 items: %s. It was given %s.", e.fn, builtins()[e.fn].usage, describeValue(arg))
+			"fn::%s takes a list of 2 items: %s. It was given %s.", e.fn(), builtins()[e.fn()].usage, describeValue(arg))
 	}
 	return a[0], a[1], nil
 }
@@ -237,7 +237,7 @@ func fnFromJSON(r *run, e *expr, arg resource.Value) (resource.Value, error) {
 func stringArg(r *run, e *expr, arg resource.Value) (string, error) {
 	if arg.Kind() != resource.StringKind {
 		return "", r.fail(e, "Invalid function argument",
-			"fn::%s takes a string (%s); it was given %s.", e.fn, builtins()[e.fn].usage, describeValue(arg))
+			"fn::%s takes a string (%s); it was given %s.", e.fn(), builtins()[e.fn()].usage, describeValue(arg))
 	}
 	return arg.Str(), nil
 }

@@ -172,8 +172,8 @@ func literalValue(e *expr) (resource.Value, bool) {
 	case exprLiteral:
 		return e.lit, true
 	case exprList:
-		out := make([]resource.Value, len(e.elems))
-		for i, el := range e.elems {
+		out := make([]resource.Value, len(e.elems()))
+		for i, el := range e.elems() {
 			v, ok := literalValue(el)
 			if !ok {
 				return resource.Value{}, false
@@ -182,9 +182,9 @@ func literalValue(e *expr) (resource.Value, bool) {
 		}
 		return resource.NewArray(out...), true
 	case exprObject:
-		o := make(resource.Object, len(e.keys))
-		for i, k := range e.keys {
-			v, ok := literalValue(e.vals[i])
+		o := make(resource.Object, len(e.keys()))
+		for i, k := range e.keys() {
+			v, ok := literalValue(e.vals()[i])
 			if !ok {
 				return resource.Value{}, false
 			}

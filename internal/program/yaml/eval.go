@@ -29,8 +29,8 @@ func (r *run) eval(e *expr) (resource.Value, error) {
 	case exprInterp:
 		return r.interpolate(e)
 	case exprList:
-		out := make([]resource.Value, len(e.elems))
-		for i, el := range e.elems {
+		out := make([]resource.Value, len(e.elems()))
+		for i, el := range e.elems() {
 			v, err := r.eval(el)
 			if err != nil {
 				return resource.Value{}, err
@@ -47,9 +47,9 @@ func (r *run) eval(e *expr) (resource.Value, error) {
 }
 
 func (r *run) evalObject(e *expr) (resource.Value, error) {
-	o := make(resource.Object, len(e.keys))
-	for i, k := range e.keys {
-		v, err := r.eval(e.vals[i])
+	o := make(resource.Object, len(e.keys()))
+	for i, k := range e.keys() {
+		v, err := r.eval(e.vals()[i])
 		if err != nil {
 			return resource.Value{}, err
 		}
@@ -59,14 +59,14 @@ func (r *run) evalObject(e *expr) (resource.Value, error) {
 }
 
 func (r *run) evalCall(e *expr) (resource.Value, error) {
-	if e.call != nil {
+	if e.call() != nil {
 		return r.invoke(e)
 	}
-	arg, err := r.eval(e.arg)
+	arg, err := r.eval(e.arg())
 	if err != nil {
 		return resource.Value{}, err
 	}
-	return r.fns[e.fn].run(r, e, arg)
+	return r.fns[e.fn()].run(r, e, arg)
 }
 
 // interpolate builds a string from text and references. An unknown part
@@ -135,9 +135,9 @@ func (r *run) lookup(rf *ref) (resource.Value, error) {
 // resource's ID is unknown (a preview of its creation).
 func (r *run) resourceValue(rf *ref, d *resourceDecl, st *nodeState) (resource.Value, error) {
 	if len(rf.path) == 0 {
-		ref := resource.Reference{URN: st.reg.URN}
+		ref := resource.Reference{URN: st.registered().URN}
 		if !d.component {
-			id := st.reg.ID
+			id := st.registered().ID
 			ref.ID = &id
 		}
 		return resource.NewReference(ref), nil
@@ -148,17 +148,17 @@ func (r *run) resourceValue(rf *ref, d *resourceDecl, st *nodeState) (resource.V
 			if d.component {
 				return resource.Null(), nil
 			}
-			return st.reg.ID, nil
+			return st.registered().ID, nil
 		case "urn":
-			return resource.NewString(string(st.reg.URN)), nil
+			return resource.NewString(string(st.registered().URN)), nil
 		}
 	}
-	outputs := st.reg.Outputs
+	outputs := st.registered().Outputs
 	if d.component && len(outputs) == 0 {
 		outputs = st.inputs
 	}
 	missing := resource.Null()
-	if !d.component && st.reg.ID.ContainsUnknowns() {
+	if !d.component && st.registered().ID.ContainsUnknowns() {
 		missing = resource.Unknown()
 	}
 	return r.walk(rf, resource.NewObject(outputs), &missing)

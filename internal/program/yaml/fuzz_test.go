@@ -62,18 +62,18 @@ func touchesFiles(p *Project) bool {
 		if e == nil || found {
 			return
 		}
-		if e.kind == exprCall && (strings.Contains(strings.ToLower(e.fn), "file") || strings.HasPrefix(e.fn, "remote")) {
+		if e.kind == exprCall && (strings.Contains(strings.ToLower(e.fn()), "file") || strings.HasPrefix(e.fn(), "remote")) {
 			found = true
 		}
-		for _, el := range e.elems {
+		for _, el := range e.elems() {
 			visit(el)
 		}
-		for _, v := range e.vals {
+		for _, v := range e.vals() {
 			visit(v)
 		}
-		visit(e.arg)
-		if e.call != nil {
-			visit(e.call.args)
+		visit(e.arg())
+		if e.call() != nil {
+			visit(e.call().args)
 		}
 	}
 	for _, n := range p.nodes {
@@ -132,7 +132,7 @@ func TestJSONRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := &run{Evaluator: &Evaluator{p: &Project{}}}
-		s, err := fnToJSON(r, &expr{fn: "toJSON"}, v)
+		s, err := fnToJSON(r, &expr{more: &compound{fn: "toJSON"}}, v)
 		if err != nil {
 			t.Fatalf("toJSON(%v): %v (data %v)", v, err, g)
 		}

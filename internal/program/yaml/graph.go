@@ -494,11 +494,14 @@ func (p *Project) exprResDeps(e *expr) []int {
 }
 
 func (p *Project) resourceDeps(d *resourceDecl) {
-	d.propDeps = map[string][]int{}
+	d.propDeps = nil // most resources have none: no map for them
 	all := map[int]bool{}
 	for _, pr := range d.props {
 		deps := p.exprResDeps(pr.val)
 		if len(deps) > 0 {
+			if d.propDeps == nil {
+				d.propDeps = map[string][]int{}
+			}
 			d.propDeps[pr.key] = deps
 		}
 		for _, j := range deps {

@@ -86,7 +86,7 @@ func (r *reader) invokeOptions(n *yaml.Node, where string, spec *invokeSpec) boo
 // on a resource yet to be created or replaced; secret arguments are passed
 // plain, since functions take no secrets, and make the result secret.
 func (r *run) invoke(e *expr) (resource.Value, error) {
-	spec := e.call
+	spec := e.call()
 	args := resource.NewObject(nil)
 	if spec.args != nil {
 		v, err := r.eval(spec.args)
@@ -130,7 +130,7 @@ func (r *run) dependsOnPending(args *expr) bool {
 	pending := false
 	check := func(j int) {
 		n := r.p.nodes[j]
-		if n.kind == nodeResource && !n.res.component && r.state[j].reg.ID.ContainsUnknowns() {
+		if n.kind == nodeResource && !n.res.component && r.state[j].registered().ID.ContainsUnknowns() {
 			pending = true
 		}
 	}
@@ -149,10 +149,10 @@ func (r *run) dependsOnPending(args *expr) bool {
 // the providers-block provider of its package.
 func (r *run) invokeProvider(spec *invokeSpec) string {
 	if spec.provider != nil {
-		return r.state[r.p.index[spec.provider.root]].reg.ProviderRef
+		return r.state[r.p.index[spec.provider.root]].registered().ProviderRef
 	}
 	if i, ok := r.p.defaultProviders[spec.pkg]; ok {
-		return r.state[i].reg.ProviderRef
+		return r.state[i].registered().ProviderRef
 	}
 	return ""
 }

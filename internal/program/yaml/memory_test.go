@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 	"weak"
 
 	"github.com/google/go-cmp/cmp"
@@ -219,5 +220,88 @@ func TestPendingRegistrationsAreBounded(t *testing.T) {
 	}
 	if len(mon.regs) != total {
 		t.Errorf("%d resources registered, want %d", len(mon.regs), total)
+	}
+}
+
+// leafMonitor answers resource "a" with outputs holding an asset it keeps
+// only a weak pointer to, and on the registration of "c" (registered
+// once "b" has settled, after "a") records whether that asset is gone.
+type leafMonitor struct {
+	*fakeMonitor
+	asset    weak.Pointer[resource.Asset]
+	released bool
+}
+
+func (m *leafMonitor) Register(reg engine.Registration, done func(engine.Registered, error)) {
+	outputs := resource.Object{}
+	switch reg.Name {
+	case "a":
+		asset := &resource.Asset{Text: "only the outputs hold this"}
+		m.asset, outputs["text"] = weak.Make(asset), resource.NewAsset(asset)
+	case "c":
+		for range 100 {
+			runtime.GC()
+			if m.released = m.asset.Value() == nil; m.released {
+				break
+			}
+		}
+	}
+	urn := m.URN(reg.Type, reg.Name, reg.Parent)
+	done(engine.Registered{URN: urn, ID: resource.NewString(reg.Name + "-id"), Custom: true, Outputs: outputs}, nil)
+}
+
+// TestLeafRegistrationIsNotKept: once a resource that nothing refers to
+// has settled, the run keeps nothing of what the engine answered (its
+// URN, ID, outputs), so a program of many independent resources does
+// not hold every one's registration to its end. One that is referred to
+// is kept: c reads b's ID.
+func TestLeafRegistrationIsNotKept(t *testing.T) {
+	p := mustParse(t, `
+name: mem
+resources:
+  a:
+    type: pkg:index:Thing
+  b:
+    type: pkg:index:Thing
+  c:
+    type: pkg:index:Thing
+    properties: { dep: "${b.id}" }
+`)
+	ev, err := p.Program(nil, program.Options{})
+	if err != nil {
+		t.Fatalf("program: %v", err)
+	}
+	mon := &leafMonitor{fakeMonitor: &fakeMonitor{}}
+	if err := ev.Run(context.Background(), mon); err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	if !mon.released {
+		t.Error("the outputs of resource a, which nothing refers to, are still reachable after it settled; the run should keep a registration only for its dependents (keepsRegistration)")
+	}
+}
+
+// TestLiteralExprsAreSmall: a program's literals and references, most of
+// its expressions, do not carry the fields only lists, objects and calls
+// use (compound): an expr stays within 112 bytes, not 208.
+func TestLiteralExprsAreSmall(t *testing.T) {
+	if got := unsafe.Sizeof(expr{}); got > 112 {
+		t.Errorf("an expr is %d bytes, want at most 112: keep what only lists, objects and calls need in compound", got)
+	}
+	p := mustParse(t, `
+name: mem
+resources:
+  a:
+    type: pkg:index:Thing
+    properties: { n: 2, s: "${b.id}", l: [1], o: { k: v }, c: { fn::toJSON: [1] } }
+  b:
+    type: pkg:index:Thing
+`)
+	got := map[string]bool{}
+	for _, pr := range p.resources[0].props {
+		got[pr.key] = pr.val.more != nil
+	}
+	want := map[string]bool{"n": false, "s": false, "l": true, "o": true, "c": true}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("properties with a compound part (-want +got):\n%s", diff)
 	}
 }

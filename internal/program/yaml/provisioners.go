@@ -61,7 +61,8 @@ func (r *reader) provisioner(n *yaml.Node, where string) (provisionerDecl, bool)
 			d.timeout, ok = t, good && err == nil && t > 0
 		default:
 			e := r.parseExpr(en.value, w, 1)
-			d.config.keys, d.config.vals = append(d.config.keys, en.key), append(d.config.vals, e)
+			c := d.config.compound()
+			c.keys, c.vals = append(c.keys, en.key), append(c.vals, e)
 			ok = e != nil
 		}
 		if !ok {

@@ -32,7 +32,7 @@ func (r *run) registration(i int) (engine.Registration, error) {
 		}
 	}
 	if rf := d.opts.parent; rf != nil {
-		reg.Parent = r.state[r.p.index[rf.root]].reg.URN
+		reg.Parent = r.state[r.p.index[rf.root]].registered().URN
 	}
 	if d.get != nil {
 		if err := r.readID(d, &reg); err != nil {
@@ -67,7 +67,7 @@ func (r *run) urns(nodes []int) []resource.URN {
 	}
 	out := make([]resource.URN, len(nodes))
 	for i, j := range nodes {
-		out[i] = r.state[j].reg.URN
+		out[i] = r.state[j].registered().URN
 	}
 	return out
 }
@@ -79,10 +79,10 @@ func (r *run) provider(d *resourceDecl) string {
 		return ""
 	}
 	if rf := d.opts.provider; rf != nil {
-		return r.state[r.p.index[rf.root]].reg.ProviderRef
+		return r.state[r.p.index[rf.root]].registered().ProviderRef
 	}
 	if j, ok := r.p.defaultProviders[d.pkg]; ok {
-		return r.state[j].reg.ProviderRef
+		return r.state[j].registered().ProviderRef
 	}
 	return ""
 }

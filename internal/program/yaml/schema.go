@@ -163,8 +163,8 @@ func propNames(m map[string]schema.Property) []string {
 func (c *schemaChecker) value(e *expr, t schema.Type, what string) {
 	got, ok := staticKind(e)
 	if !ok || t.Kind == schema.TypeAny || t.Kind == "" {
-		if e.kind == exprCall && e.fn == "secret" {
-			c.value(e.arg, t, what)
+		if e.kind == exprCall && e.fn() == "secret" {
+			c.value(e.arg(), t, what)
 		}
 		return
 	}
@@ -174,11 +174,11 @@ func (c *schemaChecker) value(e *expr, t schema.Type, what string) {
 	}
 	switch {
 	case e.kind == exprList && t.Elem != nil:
-		for _, el := range e.elems {
+		for _, el := range e.elems() {
 			c.value(el, *t.Elem, what)
 		}
 	case e.kind == exprObject && t.Kind == schema.TypeMap && t.Elem != nil:
-		for _, v := range e.vals {
+		for _, v := range e.vals() {
 			c.value(v, *t.Elem, what)
 		}
 	case e.kind == exprObject && t.Properties != nil:
@@ -187,14 +187,14 @@ func (c *schemaChecker) value(e *expr, t schema.Type, what string) {
 }
 
 func (c *schemaChecker) object(e *expr, props map[string]schema.Property, what string) {
-	for i, k := range e.keys {
+	for i, k := range e.keys() {
 		sp, ok := props[k]
 		if !ok {
 			names := propNames(props)
-			c.d.errorf(e.vals[i].at, e.vals[i].where, "Unknown property", "%s has no property %q here.%s The properties are %s.", what, k, suggest(k, names), quoteList(names, 30))
+			c.d.errorf(e.vals()[i].at, e.vals()[i].where, "Unknown property", "%s has no property %q here.%s The properties are %s.", what, k, suggest(k, names), quoteList(names, 30))
 			continue
 		}
-		c.value(e.vals[i], sp.Type, what)
+		c.value(e.vals()[i], sp.Type, what)
 	}
 }
 
@@ -210,7 +210,7 @@ func staticKind(e *expr) (string, bool) {
 	case exprObject:
 		return "a mapping", true
 	case exprCall:
-		switch e.fn {
+		switch e.fn() {
 		case "fileAsset", "stringAsset", "remoteAsset":
 			return "an asset", true
 		case "fileArchive", "remoteArchive", "assetArchive":
