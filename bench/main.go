@@ -19,7 +19,8 @@
 // it, as in CI; the passphrase scenario shows the difference alone.
 //
 // Scenarios (-n sets the number of resources of every scenario run; the
-// defaults are the sizes the targets are set at):
+// defaults are the sizes the targets are set at). Every pet has a prefix of
+// its own, so no two resources have equal inputs:
 //
 //	terraform  n Terraform resources (n/2 random_pet, n/2 terraform_data
 //	           with triggers_replace = its pet) from one Terraform

@@ -62,7 +62,7 @@ func pulumiYAMLProgram(n int) string {
 	var b strings.Builder
 	b.WriteString("name: pulumibench\nruntime: yaml\nresources:\n")
 	for i := range n {
-		fmt.Fprintf(&b, "  pet%d:\n    type: plinth:random:Pet\n    properties: { length: 2 }\n", i)
+		fmt.Fprintf(&b, "  pet%d:\n    type: plinth:random:Pet\n    properties: { length: 2, prefix: p%d }\n", i, i) // as petsProgram
 	}
 	return b.String()
 }

@@ -126,11 +126,15 @@ func (h *harness) plugin() error {
 	return nil
 }
 
+// petsProgram is n pets in plinth YAML. Each has its own prefix, so no
+// two resources have equal inputs: the engine and the state share equal
+// input objects, and a program of identical resources would measure that
+// sharing rather than what a resource costs.
 func petsProgram(name string, n int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "name: %s\nresources:\n", name)
 	for i := range n {
-		fmt.Fprintf(&b, "  pet%d:\n    type: plinth:random:Pet\n    properties: { length: 2 }\n", i)
+		fmt.Fprintf(&b, "  pet%d:\n    type: plinth:random:Pet\n    properties: { length: 2, prefix: p%d }\n", i, i)
 	}
 	return b.String()
 }
