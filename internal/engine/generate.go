@@ -69,7 +69,7 @@ func (d *deployment) resourceStep(urn resource.URN, reg *Registration) (step, er
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", urn, err)
 	}
-	if c.inputs, err = check(d.callCtx, c, news, c.old != nil); err != nil {
+	if c.inputs, err = d.check(c, news, c.old != nil); err != nil {
 		return nil, err
 	}
 	switch {
@@ -123,6 +123,23 @@ func untargeted(c *change) step {
 		return keepStep{registered(c.gone)}
 	}
 	return keepStep{Registered{URN: c.urn, ID: resource.NewString(""), Outputs: c.reg.Inputs, Custom: true, Absent: true}}
+}
+
+// check is check's answer for c, unless the preview before this update
+// already checked the same inputs from the same state (see Plans).
+func (d *deployment) check(c *change, news resource.Object, withOlds bool) (resource.Object, error) {
+	op := opCheckFresh
+	if withOlds && c.old != nil {
+		op = opCheck
+	}
+	if checked, ok := d.x.checkedOf(c, op, news); ok {
+		return checked, nil
+	}
+	checked, err := check(d.callCtx, c, news, withOlds)
+	if err == nil {
+		d.x.keepCheck(c, op, news, checked)
+	}
+	return checked, err
 }
 
 // check validates a registration's inputs with the provider. withOlds

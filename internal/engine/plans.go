@@ -16,6 +16,9 @@ import (
 // hands a resource's plan back to its provider (CreateRequest.Plan), which
 // can then apply it without planning the resource a second time.
 //
+// The same goes for the preview's Check and Diff responses: the update
+// uses them instead of asking the provider again, on the same conditions.
+//
 // A plan is handed back only for the same step of the same resource, with
 // the same provider resource and configuration, the same checked inputs
 // and the same recorded state (ID, inputs, outputs, private data) as in
@@ -46,6 +49,15 @@ type planKey struct {
 // is a plan too.
 const opDiff StepOp = "diff"
 
+// opCheck keeps a resource's checked inputs from a Check given its old
+// inputs; opCheckFresh from a Check given none (a create's, or a
+// replacement's). One step may make both: a replacement checks afresh
+// after the Check against its old inputs chose to replace it.
+const (
+	opCheck      StepOp = "check"
+	opCheckFresh StepOp = "check afresh"
+)
+
 // keptPlan is a plan and what it was made from.
 type keptPlan struct {
 	op       StepOp
@@ -56,6 +68,7 @@ type keptPlan struct {
 	old      *state.Resource
 	plan     []byte
 	diff     provider.DiffResponse
+	checked  resource.Object // a Check's result; inputs are then what it checked
 }
 
 // planned describes what c's step op would be planned from.
@@ -88,18 +101,43 @@ func (ps *Plans) take(c *change, op StepOp) []byte {
 // takeKept returns, and forgets, what the preview kept for c's step op if
 // it was made from what the step will send now.
 func (ps *Plans) takeKept(c *change, op StepOp) (keptPlan, bool) {
+	return ps.takeSame(planKey{c.urn, op}, planned(c, op, nil))
+}
+
+// takeSame returns, and forgets, what the preview kept under key if it was
+// made from what now describes.
+func (ps *Plans) takeSame(key planKey, now keptPlan) (keptPlan, bool) {
 	if ps == nil {
 		return keptPlan{}, false
 	}
-	key := planKey{c.urn, op}
 	ps.mu.Lock()
 	k, ok := ps.kept[key]
 	delete(ps.kept, key)
 	ps.mu.Unlock()
-	if !ok || !k.same(planned(c, op, nil)) {
+	if !ok || !k.same(now) {
 		return keptPlan{}, false
 	}
 	return k, true
+}
+
+// checkOf describes a Check of news for c, with its old inputs or afresh
+// (op opCheck or opCheckFresh).
+func checkOf(c *change, op StepOp, news resource.Object) keptPlan {
+	k := planned(c, op, nil)
+	k.inputs = news
+	return k
+}
+
+// keepCheck records the inputs a preview's provider checked news into.
+func (ps *Plans) keepCheck(c *change, op StepOp, news, checked resource.Object) {
+	k := checkOf(c, op, news)
+	if ps == nil || k.unknowns() || resource.NewObject(checked).ContainsUnknowns() {
+		return
+	}
+	k.checked = checked
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	ps.kept[planKey{c.urn, op}] = k
 }
 
 // keepDiff records the Diff response a preview's provider gave for c.
@@ -156,6 +194,24 @@ func (x *executor) diffOf(c *change) (provider.DiffResponse, bool) {
 func (x *executor) keepDiff(c *change, resp provider.DiffResponse) {
 	if x.preview {
 		x.opts.Plans.keepDiff(c, resp)
+	}
+}
+
+// checkedOf is what the preview's provider checked news into for c, in
+// an update, if the preview checked the same inputs against the same
+// state with the same provider.
+func (x *executor) checkedOf(c *change, op StepOp, news resource.Object) (resource.Object, bool) {
+	if x.preview {
+		return nil, false
+	}
+	k, ok := x.opts.Plans.takeSame(planKey{c.urn, op}, checkOf(c, op, news))
+	return k.checked, ok
+}
+
+// keepCheck keeps what a preview's provider checked news into for c.
+func (x *executor) keepCheck(c *change, op StepOp, news, checked resource.Object) {
+	if x.preview {
+		x.opts.Plans.keepCheck(c, op, news, checked)
 	}
 }
 

@@ -16,7 +16,7 @@ func (d *deployment) replace(c *change, news resource.Object) (step, error) {
 	if c.old.Protect {
 		return refuseStep{op: OpReplace, old: c.old, nu: c.old, c: c, err: &ProtectedError{URN: c.urn, Action: "replace"}}, nil
 	}
-	checked, err := check(d.callCtx, c, news, false)
+	checked, err := d.check(c, news, false)
 	if err != nil {
 		return nil, err
 	}

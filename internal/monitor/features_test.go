@@ -7,9 +7,15 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/structpb"
+
+	"github.com/plinth-iac/plinth/internal/monitor"
+	"github.com/plinth-iac/plinth/internal/provider/grpcplugin/framecount"
+	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
 // TestSupportsFeature: every feature the Node.js SDK probes is answered
@@ -79,5 +85,32 @@ func TestUnsupportedFeatureRefusedByPlinth(t *testing.T) {
 				t.Error("the operation is not marked failed")
 			}
 		})
+	}
+}
+
+// TestMonitorSendsNoPings: the monitor sends no PING of its own however
+// many requests it reads (gRPC's bandwidth estimation, which pings on
+// nearly every request of a program registering resources one by one, is
+// off: grpcplugin.Window).
+func TestMonitorSendsNoPings(t *testing.T) {
+	srv, err := monitor.Start(&fakeMonitor{outputs: map[resource.URN]resource.Object{}}, monitor.Config{Stack: "dev", Project: "proj"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	proxy := framecount.Start(t, srv.Addr())
+	conn, err := grpc.NewClient(proxy.Addr(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	c := pulumirpc.NewResourceMonitorClient(conn)
+	for range 20 {
+		if _, err := c.SupportsFeature(context.Background(), &pulumirpc.SupportsFeatureRequest{Id: "secrets"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := proxy.ServerPings.Load(); n != 0 {
+		t.Errorf("the monitor sent %d PINGs over 20 requests, want none", n)
 	}
 }

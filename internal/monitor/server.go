@@ -16,6 +16,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/plinth-iac/plinth/internal/engine"
+	"github.com/plinth-iac/plinth/internal/provider/grpcplugin"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -80,8 +81,11 @@ func Start(mon engine.Monitor, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("starting the resource monitor: %w", err)
 	}
+	// The fixed window spares each registration the PING and ack of
+	// gRPC's bandwidth estimation (see grpcplugin.Window).
 	s := &Server{cfg: cfg, mon: mon, lis: lis, providers: map[string]string{}, external: map[resource.URN]bool{}, failed: make(chan struct{}),
-		grpc: grpc.NewServer(grpc.MaxRecvMsgSize(256<<20), grpc.MaxSendMsgSize(256<<20), grpc.NumStreamWorkers(uint32(runtime.NumCPU())))}
+		grpc: grpc.NewServer(grpc.MaxRecvMsgSize(256<<20), grpc.MaxSendMsgSize(256<<20), grpc.NumStreamWorkers(uint32(runtime.NumCPU())),
+			grpc.InitialWindowSize(grpcplugin.Window), grpc.InitialConnWindowSize(grpcplugin.Window))}
 	pulumirpc.RegisterResourceMonitorServer(s.grpc, &resourceMonitor{s: s})
 	pulumirpc.RegisterEngineServer(s.grpc, &engineService{s: s})
 	go func() { _ = s.grpc.Serve(lis) }()

@@ -1,10 +1,13 @@
 // Package grpcplugin holds what the gRPC plugin adapters share: starting a
-// plugin that prints its port on stdout, reading and dialing that port,
-// describing how the plugin ended and what it last wrote to stderr, and
-// the error a failed call returns.
+// plugin that prints its port on stdout, reading and dialing that port
+// (with a fixed flow-control window, Window, which the resource monitor
+// sets on its server too), describing how the plugin ended and what it
+// last wrote to stderr, and the error a failed call returns.
+// framecount, under it, is a test proxy counting a connection's PINGs.
 //
 // It imports neither the engine nor the adapters.
 //
-// Neighbours: internal/provider/pulumirpc and internal/provider/mu use it;
-// the processes themselves come from internal/plugin/proc.
+// Neighbours: internal/provider/pulumirpc, internal/provider/mu and
+// internal/langhost/runtime use it; internal/monitor takes its Window; the
+// processes themselves come from internal/plugin/proc.
 package grpcplugin
