@@ -21,6 +21,7 @@ import (
 
 	plinthplugin "github.com/plinth-iac/plinth/internal/plugin"
 	"github.com/plinth-iac/plinth/internal/plugin/proc"
+	"github.com/plinth-iac/plinth/internal/provider/grpcplugin"
 	"github.com/plinth-iac/plinth/sdk/tfplugin5"
 	"github.com/plinth-iac/plinth/sdk/tfplugin6"
 )
@@ -146,7 +147,10 @@ func launch(ctx context.Context, cfg Config, tail *outputTail) (*plugin.Client, 
 		SyncStdout:       log,
 		Logger:           hclog.New(&hclog.LoggerOptions{Name: "provider." + cfg.Name, Output: log, Level: hclog.Warn}),
 		GRPCDialOptions: []grpc.DialOption{grpc.WithDefaultCallOptions(
-			grpc.MaxCallRecvMsgSize(maxMessage), grpc.MaxCallSendMsgSize(maxMessage))},
+			grpc.MaxCallRecvMsgSize(maxMessage), grpc.MaxCallSendMsgSize(maxMessage)),
+			// A fixed window, as on plinth's other plugin connections
+			// (grpcplugin.Window says why): no PING per call.
+			grpc.WithInitialWindowSize(grpcplugin.Window), grpc.WithInitialConnWindowSize(grpcplugin.Window)},
 	})
 	rpc, err := handshake(ctx, client, func() {
 		if run != nil {
