@@ -16,6 +16,7 @@ import (
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/langhost"
 	"github.com/plinth-iac/plinth/internal/monitor"
+	"github.com/plinth-iac/plinth/internal/plugin/schemacache"
 	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/internal/secrets"
 	"github.com/plinth-iac/plinth/internal/state"
@@ -85,7 +86,7 @@ func (a *app) prepareFor(ctx context.Context, view display.View, runsProgram boo
 	}
 	src := providerSource(ws.dir, a.env.getenv, a.env.Stderr, a.g.verbose)
 	if p.Terraform() {
-		found, err := checkTerraformProviders(ctx, ws.dir, src.Finder)
+		found, err := checkTerraformProviders(ctx, ws.dir, src.Finder, schemacache.Cache{Dir: schemaCacheDir(a.env.getenv)})
 		if err != nil {
 			return nil, err
 		}
