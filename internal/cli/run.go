@@ -39,6 +39,9 @@ type stackRun struct {
 	targeted bool
 	// release closes providers started ahead and not used (close).
 	release func()
+	// carry, if set, keeps the providers one operation closes for the
+	// command's next (registry.Source.Carry), until release.
+	carry func(context.Context)
 }
 
 // prepare loads everything an operation needs, in the order that finds
@@ -95,7 +98,7 @@ func (a *app) prepareFor(ctx context.Context, view display.View, runsProgram boo
 			src.Prestart(pl)
 		}
 	}
-	return &stackRun{a: a, ws: ws, project: p, crypter: c, config: cfg, view: view, source: src, release: src.Release}, nil
+	return &stackRun{a: a, ws: ws, project: p, crypter: c, config: cfg, view: view, source: src, release: src.Release, carry: src.Carry}, nil
 }
 
 // close releases what prepare started ahead of the operation and the

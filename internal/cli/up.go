@@ -58,6 +58,11 @@ func (a *app) runUp(ctx context.Context, f upFlags) error {
 	defer r.close()
 	ctx, hard, stop := a.interruptible(ctx, view)
 	defer stop()
+	if r.carry != nil && (!f.skipPreview || f.refresh) {
+		// The preview's providers serve the update (and --refresh's the
+		// preview) while their configuration is unchanged.
+		r.carry(ctx)
+	}
 	base := sess.Base()
 	if err := r.resolveAddresses(&f.opFlags, base, r.learnURNs(ctx, hard, f.opFlags, ev, base)); err != nil {
 		return err
