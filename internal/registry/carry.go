@@ -20,9 +20,10 @@ import (
 // the provider already has exactly that configuration, wholly known
 // (ConfiguredAs); asked for any other configuration, the carried process
 // is closed and a fresh one started and configured, since a Terraform
-// provider is never configured twice. A provider whose process has
-// exited, or that was told to stop because the command was cancelled,
-// is not carried. Only providers that can answer these questions
+// provider is never configured twice. A provider the first operation
+// never configured (it only asked for the schema) is carried as a fresh
+// one. A provider whose process has exited, or that was told to stop
+// because the command was cancelled, is not carried. Only providers that can answer these questions
 // (Carriable: Terraform providers) are carried; Release closes what is
 // left when the command ends.
 
@@ -47,10 +48,12 @@ type carrying struct {
 	parked    map[string][]parked
 }
 
-// parked is a provider an operation closed, kept for the next.
+// parked is a provider an operation closed, kept for the next; resp is
+// how it answered its Configure, nil if it was never configured (an
+// operation that only asked its schema, as a destroy's preview may).
 type parked struct {
 	p    Carriable
-	resp provider.ConfigureResponse
+	resp *provider.ConfigureResponse
 }
 
 // Carry makes the Source keep the providers an operation closes for the
@@ -95,17 +98,18 @@ func (s *Source) takeCarried(p plugin.Plugin, l Launcher) provider.Provider {
 			_ = k.p.Close()
 			continue
 		}
-		c := &carried{src: s, plugin: p, launcher: l, prior: &k.resp}
+		c := &carried{src: s, plugin: p, launcher: l, prior: k.resp}
 		c.cur.Store(&k.p)
 		return c
 	}
 	return nil
 }
 
-// park keeps c's provider for the next operation; false if it cannot be
-// carried (the Source does not carry, the command was cancelled, the
-// provider was never configured, was told to stop, or has exited).
-func (s *Source) park(c *carried, resp provider.ConfigureResponse) bool {
+// park keeps c's provider, configured as resp says (nil: never), for the
+// next operation; false if it cannot be carried (the Source does not
+// carry, the command was cancelled, the provider was told to stop, or
+// has exited).
+func (s *Source) park(c *carried, resp *provider.ConfigureResponse) bool {
 	p := c.get()
 	if c.spoiled.Load() || p.Exited() {
 		return false
@@ -147,7 +151,7 @@ type carried struct {
 
 	mu sync.Mutex // Configure's
 	// prior is how cur was configured in an earlier operation; nil for a
-	// provider started in this one.
+	// provider started in this one, or never configured.
 	prior *provider.ConfigureResponse
 	// resp is what this operation's Configure answered; nil until then.
 	resp *provider.ConfigureResponse
@@ -216,9 +220,9 @@ func (c *carried) SignalCancellation(ctx context.Context) error {
 	return c.get().SignalCancellation(ctx)
 }
 
-// Close implements provider.Provider: a provider configured in this
-// operation or an earlier one is carried when it can be; otherwise
-// closed.
+// Close implements provider.Provider: the provider is carried, as
+// configured in this operation or an earlier one or not at all, when it
+// can be; otherwise closed.
 func (c *carried) Close() error {
 	c.mu.Lock()
 	resp := c.resp
@@ -226,7 +230,7 @@ func (c *carried) Close() error {
 		resp = c.prior
 	}
 	c.mu.Unlock()
-	if resp != nil && c.src.park(c, *resp) {
+	if c.src.park(c, resp) {
 		return nil
 	}
 	return c.get().Close()

@@ -79,38 +79,43 @@ func (l *processLog) launcher() Launcher {
 // an operation (a preview) closes serves the next (the update) when it
 // is configured the same way, without a second process or a second
 // ConfigureProvider; configured otherwise, it is replaced by a fresh
-// process; one that exited, or one stopped because the command was
+// process; one the first never configured is configured by the second; one that exited, or one stopped because the command was
 // cancelled, is not carried; without Carry each operation starts its own.
 func TestSourceCarriesProvidersAcrossOperations(t *testing.T) {
 	tests := map[string]struct {
 		carry   bool
+		first   string // the first operation's configuration; "" for none
 		second  string // the second operation's configuration
 		between func(t *testing.T, prov provider.Provider, cancel context.CancelFunc)
 		want    []string
 	}{
 		"same configuration": {
-			carry: true, second: "eu",
+			carry: true, first: "eu", second: "eu",
 			want: []string{"launch p1", "configure p1 eu", "configure (skipped)", "release", "close p1"},
 		},
 		"another configuration": {
-			carry: true, second: "us",
+			carry: true, first: "eu", second: "us",
 			want: []string{"launch p1", "configure p1 eu", "launch p2", "close p1", "configure p2 us", "release", "close p2"},
 		},
-		"exited between the operations": {
+		"never configured by the first": {
 			carry: true, second: "eu",
+			want: []string{"launch p1", "configure p1 eu", "release", "close p1"},
+		},
+		"exited between the operations": {
+			carry: true, first: "eu", second: "eu",
 			between: func(t *testing.T, prov provider.Provider, _ context.CancelFunc) {
 				prov.(*carried).get().(*carriable).exited = true
 			},
 			want: []string{"launch p1", "configure p1 eu", "close p1", "launch p2", "configure p2 eu", "release", "close p2"},
 		},
 		"command cancelled": {
-			carry: true, second: "eu",
+			carry: true, first: "eu", second: "eu",
 			between: func(t *testing.T, _ provider.Provider, cancel context.CancelFunc) { cancel() },
 			want:    []string{"launch p1", "configure p1 eu", "signal p1", "close p1", "launch p2", "configure p2 eu", "signal p2", "close p2", "release"},
 		},
 		"not carrying": {
-			second: "eu",
-			want:   []string{"launch p1", "configure p1 eu", "signal p1", "close p1", "launch p2", "configure p2 eu", "signal p2", "close p2", "release"},
+			first: "eu", second: "eu",
+			want: []string{"launch p1", "configure p1 eu", "signal p1", "close p1", "launch p2", "configure p2 eu", "signal p2", "close p2", "release"},
 		},
 	}
 	for name, tc := range tests {
@@ -127,11 +132,13 @@ func TestSourceCarriesProvidersAcrossOperations(t *testing.T) {
 			operation := func(region string, between func(provider.Provider)) {
 				prov, err := s.NewProvider(ctx, req)
 				mustOK(t, "NewProvider", err)
-				before := len(log.events)
-				_, err = prov.Configure(ctx, provider.ConfigureRequest{Inputs: resource.Object{"region": resource.NewString(region)}})
-				mustOK(t, "Configure", err)
-				if len(log.events) == before {
-					log.add("configure (skipped)")
+				if region != "" {
+					before := len(log.events)
+					_, err = prov.Configure(ctx, provider.ConfigureRequest{Inputs: resource.Object{"region": resource.NewString(region)}})
+					mustOK(t, "Configure", err)
+					if len(log.events) == before {
+						log.add("configure (skipped)")
+					}
 				}
 				if between != nil {
 					between(prov)
@@ -140,7 +147,7 @@ func TestSourceCarriesProvidersAcrossOperations(t *testing.T) {
 				_ = prov.SignalCancellation(ctx)
 				_ = prov.Close()
 			}
-			operation("eu", func(prov provider.Provider) {
+			operation(tc.first, func(prov provider.Provider) {
 				if tc.between != nil {
 					tc.between(t, prov, cancel)
 				}
