@@ -56,6 +56,7 @@ func (a *app) runDestroy(ctx context.Context, f opFlags) error {
 	}
 	ctx, hard, stop := a.interruptible(ctx, view)
 	defer stop()
+	r.carryProviders(ctx, !f.skipPreview)
 	setup, err := r.destroySetup(f)
 	if err != nil {
 		return err

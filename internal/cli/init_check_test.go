@@ -65,6 +65,93 @@ func TestUpChecksProvidersAsTerraformDoes(t *testing.T) {
 	}
 }
 
+// TestUpRehashesAProviderChangedWithTimesPutBack: once a command has
+// checked a provider package against the lock (recording its binary's
+// sum in the schema cache), a binary rewritten in place with the same
+// size and its modification time put back is hashed again and refused,
+// as is one whose cache record is damaged. An unchanged binary is not
+// read again: the recorded sum stands for it (a record made to lie is
+// believed, and the package refused).
+func TestUpRehashesAProviderChangedWithTimesPutBack(t *testing.T) {
+	for name, change := range map[string]func(t *testing.T, dir string, records []string){
+		"binary changed, record kept": func(t *testing.T, dir string, _ []string) { tamperKeepingStamp(t, dir, "terraform-provider-random*") },
+		"binary changed, record damaged": func(t *testing.T, dir string, records []string) {
+			editFiles(t, records, func(string) string { return "garbage" })
+			tamperKeepingStamp(t, dir, "terraform-provider-random*")
+		},
+		"binary unchanged, record lies": func(t *testing.T, _ string, records []string) {
+			editFiles(t, records, func(s string) string { return s[:strings.Index(s, "sha256:")+7] + strings.Repeat("0", 64) + "\n" })
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, env := initRegistry(t)
+			cache := t.TempDir()
+			env["PLINTH_SCHEMA_CACHE"] = cache
+			dir := initConfig(t, madeUpHost)
+			opts := clitest.Options{Env: env}
+			clitest.MustRun(t, dir, opts, "init")
+			clitest.Run(t, dir, opts, "preview") // checks the lock, recording the sums
+			records, _ := filepath.Glob(filepath.Join(cache, "sums", "*"))
+			if len(records) == 0 {
+				t.Fatalf("the check recorded no sums under %s", cache)
+			}
+			change(t, dir, records)
+			r := clitest.Run(t, dir, opts, "up", "--yes", "--skip-preview")
+			if r.Code == 0 || !strings.Contains(r.Stderr, "not among the checksums") {
+				t.Fatalf("plinth up with a changed random binary: code %d, want the lock's refusal:\n%s", r.Code, r.Output())
+			}
+		})
+	}
+}
+
+func editFiles(t *testing.T, paths []string, edit func(string) string) {
+	t.Helper()
+	for _, p := range paths {
+		if err := os.WriteFile(p, []byte(edit(readFile(t, p))), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// tamperKeepingStamp changes one byte of the installed binary matching
+// pattern under dir's .terraform, keeping its size and putting back its
+// modification time. The binary must be the work directory's own copy,
+// never a link into a cache other tests share.
+func tamperKeepingStamp(t *testing.T, dir, pattern string) {
+	t.Helper()
+	found, _ := filepath.Glob(filepath.Join(dir, ".terraform", "providers", "*", "*", "*", "*", "*", pattern))
+	if len(found) != 1 {
+		t.Fatalf("installed binaries matching %s: %v, want one", pattern, found)
+	}
+	real, err := filepath.EvalSymlinks(found[0])
+	if err != nil || !strings.HasPrefix(real, dir) {
+		t.Fatalf("the binary %s resolves to %s (%v), outside the work directory", found[0], real, err)
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(real, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := make([]byte, 1)
+	off := fi.Size() - 1
+	if _, err := f.ReadAt(b, off); err != nil {
+		t.Fatal(err)
+	}
+	b[0] ^= 0xff
+	if _, err := f.WriteAt(b, off); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(real, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func editLock(t *testing.T, dir string, edit func(string) string) {
 	t.Helper()
 	path := filepath.Join(dir, ".terraform.lock.hcl")

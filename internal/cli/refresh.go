@@ -47,6 +47,7 @@ func (a *app) runRefresh(ctx context.Context, f opFlags) error {
 	}
 	ctx, hard, stop := a.interruptible(ctx, view)
 	defer stop()
+	r.carryProviders(ctx, !f.skipPreview)
 	expected, err := r.previewAndConfirm(ctx, hard, "refresh", "Do you want to record these changes in the state?", f, nil, func(opts engine.Options) (*engine.Result, error) {
 		return engine.PreviewRefresh(ctx, sess.Base(), opts)
 	})

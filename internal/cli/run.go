@@ -16,6 +16,7 @@ import (
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/langhost"
 	"github.com/plinth-iac/plinth/internal/monitor"
+	"github.com/plinth-iac/plinth/internal/plugin/schemacache"
 	"github.com/plinth-iac/plinth/internal/program"
 	"github.com/plinth-iac/plinth/internal/secrets"
 	"github.com/plinth-iac/plinth/internal/state"
@@ -38,6 +39,9 @@ type stackRun struct {
 	targeted bool
 	// release closes providers started ahead and not used (close).
 	release func()
+	// carry, if set, keeps the providers one operation closes for the
+	// command's next (registry.Source.Carry), until release.
+	carry func(context.Context)
 }
 
 // prepare loads everything an operation needs, in the order that finds
@@ -85,7 +89,7 @@ func (a *app) prepareFor(ctx context.Context, view display.View, runsProgram boo
 	}
 	src := providerSource(ws.dir, a.env.getenv, a.env.Stderr, a.g.verbose)
 	if p.Terraform() {
-		found, err := checkTerraformProviders(ctx, ws.dir, src.Finder)
+		found, err := checkTerraformProviders(ctx, ws.dir, src.Finder, schemacache.Cache{Dir: schemaCacheDir(a.env.getenv)})
 		if err != nil {
 			return nil, err
 		}
@@ -94,7 +98,7 @@ func (a *app) prepareFor(ctx context.Context, view display.View, runsProgram boo
 			src.Prestart(pl)
 		}
 	}
-	return &stackRun{a: a, ws: ws, project: p, crypter: c, config: cfg, view: view, source: src, release: src.Release}, nil
+	return &stackRun{a: a, ws: ws, project: p, crypter: c, config: cfg, view: view, source: src, release: src.Release, carry: src.Carry}, nil
 }
 
 // close releases what prepare started ahead of the operation and the

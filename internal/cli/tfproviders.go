@@ -12,6 +12,7 @@ import (
 	"github.com/plinth-iac/plinth/internal/install"
 	"github.com/plinth-iac/plinth/internal/install/lock"
 	"github.com/plinth-iac/plinth/internal/plugin"
+	"github.com/plinth-iac/plinth/internal/plugin/schemacache"
 	"github.com/plinth-iac/plinth/internal/program/hcl"
 )
 
@@ -24,7 +25,12 @@ import (
 // checked; nor are plugins found outside a Terraform plugin directory
 // (plinth's own plugin directories), which have no package to hash.
 // It returns the plugins it found, which the run will start.
-func checkTerraformProviders(ctx context.Context, dir string, finder *plugin.Finder) ([]plugin.Plugin, error) {
+//
+// sums is the schema cache whose recorded binary sums stand in for
+// hashing a package's files that are unchanged since (see
+// lockedPackageHash): the check then reads no large binary, and the
+// provider's schema lookup, which wants the same sum, finds it recorded.
+func checkTerraformProviders(ctx context.Context, dir string, finder *plugin.Finder, sums schemacache.Cache) ([]plugin.Plugin, error) {
 	reqs, err := install.Requirements(dir, hcl.Files)
 	if err != nil {
 		return nil, nil // the program's own loading reports a bad configuration
@@ -59,7 +65,7 @@ func checkTerraformProviders(ctx context.Context, dir string, finder *plugin.Fin
 		case err != nil:
 			return nil, err
 		case locked:
-			if msg := unlockedPackage(p, entry); msg != "" {
+			if msg := unlockedPackage(p, entry, sums); msg != "" {
 				inconsistent = append(inconsistent, msg)
 			}
 		}
@@ -83,17 +89,30 @@ func notInstalled(rq install.Requirement, entry lock.Provider) string {
 // unlockedPackage says what is wrong with a plugin found in a Terraform
 // package directory (.../VERSION/OS_ARCH/) whose hash the lock does not
 // list; "" if nothing is, or the plugin has no such directory.
-func unlockedPackage(p plugin.Plugin, entry lock.Provider) string {
+func unlockedPackage(p plugin.Plugin, entry lock.Provider, sums schemacache.Cache) string {
 	pkg := filepath.Dir(p.Path)
 	if p.Address == "" || !strings.Contains(filepath.Base(pkg), "_") {
 		return ""
 	}
-	h, err := lock.HashDir(pkg)
+	h, err := lockedPackageHash(pkg, sums)
 	if err != nil || entry.Has(h) {
 		return ""
 	}
 	return fmt.Sprintf("provider %s: the installed package for %s %s (in %s) has hash %s, which is not among the checksums the dependency lock file records for it (%s)",
 		entry.Address, entry.Address, entry.Version, pkg, h, strings.Join(entry.Hashes, ", "))
+}
+
+// lockedPackageHash is the h1: hash of a package directory. Where the
+// schema cache's stamps carry the change time and inode
+// (schemacache.TrustedStamps), a file whose stamp matches its record is
+// not read again: a file changed in any way since it was hashed, even
+// with its size and modification time put back, is hashed afresh, so a
+// package that no longer matches the lock is still refused.
+func lockedPackageHash(pkg string, sums schemacache.Cache) (string, error) {
+	if !schemacache.TrustedStamps {
+		sums = schemacache.Cache{}
+	}
+	return lock.HashDirSums(pkg, sums.Sum)
 }
 
 // providerProblems is the error terraform gives for providers that are

@@ -58,6 +58,7 @@ func (a *app) runUp(ctx context.Context, f upFlags) error {
 	defer r.close()
 	ctx, hard, stop := a.interruptible(ctx, view)
 	defer stop()
+	r.carryProviders(ctx, !f.skipPreview || f.refresh)
 	base := sess.Base()
 	if err := r.resolveAddresses(&f.opFlags, base, r.learnURNs(ctx, hard, f.opFlags, ev, base)); err != nil {
 		return err
@@ -114,6 +115,16 @@ func (a *app) startUpdate(ctx context.Context, view display.View, f opFlags) (*s
 		return nil, nil, nil, err
 	}
 	return r, ev, sess, nil
+}
+
+// carryProviders has the source keep the providers one operation
+// closes for the command's next (registry.Source.Carry) when the command
+// runs several: the preview's providers serve the operation it previews
+// while their configuration is unchanged.
+func (r *stackRun) carryProviders(ctx context.Context, several bool) {
+	if r.carry != nil && several {
+		r.carry(ctx)
+	}
 }
 
 // refreshFirst runs the refresh of `up --refresh` and returns the state

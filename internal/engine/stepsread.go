@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -176,7 +177,16 @@ func (x *executor) refresh(r *state.Resource, referenced bool) error {
 	sealSecrets(nr) // as recorded, so that they are no drift
 	drift := resource.DiffObjects(r.Outputs, nr.Outputs, nil)
 	op := OpSame
-	if !sameRecord(r, nr) {
+	switch {
+	case privateOnly(r, nr):
+		// Recorded, so the next read or plan passes them on (a Terraform
+		// provider finds its fingerprint and skips upgrading the state),
+		// but nothing the user manages changed: not an update, as
+		// terraform's refresh-only plan shows none.
+		if err := x.write(state.OpRead, r, nr); err != nil {
+			return err
+		}
+	case !sameRecord(r, nr):
 		op = OpUpdate
 		nr.Modified = x.now()
 		if err := x.write(state.OpRead, r, nr); err != nil {
@@ -186,6 +196,19 @@ func (x *executor) refresh(r *state.Resource, referenced bool) error {
 	x.count(op)
 	x.emit(Event{Kind: EventStepDone, Op: OpRefresh, URN: r.URN, Type: r.Type, Old: r, New: nr, Diff: drift, Duration: time.Since(start)})
 	return nil
+}
+
+// privateOnly reports whether a refreshed record differs from the old
+// one in its provider-private bytes alone.
+func privateOnly(old, nr *state.Resource) bool {
+	if slices.Equal(old.Private, nr.Private) {
+		return false
+	}
+	p := nr.Private
+	nr.Private = old.Private
+	same := sameRecord(old, nr)
+	nr.Private = p
+	return same
 }
 
 // refreshedGone records a resource deleted outside plinth: it leaves the

@@ -79,8 +79,10 @@ func (s *Source) takePrestarted(ctx context.Context, path string) (prov provider
 }
 
 // Release closes the prestarted providers no NewProvider took, once they
-// have started.
+// have started, and the providers carried for an operation that did not
+// come (see Carry).
 func (s *Source) Release() {
+	s.releaseCarried()
 	s.pre.mu.Lock()
 	left := s.pre.started
 	s.pre.started = nil

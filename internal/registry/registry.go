@@ -40,7 +40,8 @@ type Source struct {
 	// pulumi CLI installs a plugin a program names that is not on disk.
 	Install func(ctx context.Context, pkg, version, downloadURL string) error
 
-	pre prestarts // see Prestart
+	pre   prestarts // see Prestart
+	carry carrying  // see Carry
 }
 
 var _ engine.ProviderSource = (*Source)(nil)
@@ -104,17 +105,20 @@ func (s *Source) NewProvider(ctx context.Context, req engine.ProviderRequest) (p
 	if prov := kept.take(p.Path); prov != nil {
 		return prov, nil // started to ask its version
 	}
+	if prov := s.takeCarried(p, l); prov != nil {
+		return prov, nil // the command's previous operation's
+	}
 	if prov, ok, err := s.takePrestarted(ctx, p.Path); ok {
 		if err != nil {
 			return nil, fmt.Errorf("starting %s: %w", p, err)
 		}
-		return prov, nil
+		return s.carriable(p, l, prov), nil
 	}
 	prov, err := l.Launch(ctx, p)
 	if err != nil {
 		return nil, fmt.Errorf("starting %s: %w", p, err)
 	}
-	return prov, nil
+	return s.carriable(p, l, prov), nil
 }
 
 // find asks the Finder for the request's plugin; when none is on disk and

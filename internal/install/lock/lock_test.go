@@ -141,3 +141,45 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestHashDirSumsMatchesHashDir: the h1: hash built from file sums is
+// HashDir's, whether sum knows a file or not, for a package with several
+// files and a subdirectory; a sum that lies is believed (the caller keeps
+// sums only of files unchanged since they were hashed).
+func TestHashDirSumsMatchesHashDir(t *testing.T) {
+	dir := t.TempDir()
+	for name, data := range map[string]string{"terraform-provider-x": "binary", "LICENSE": "text\n", "docs/README": "more"} {
+		path := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := HashDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	binary := filepath.Join(dir, "terraform-provider-x")
+	known, _ := fileSum(binary)
+	tests := map[string]struct {
+		sum  func(string) string
+		same bool
+	}{
+		"no sums known":   {sum: func(string) string { return "" }, same: true},
+		"binary's known":  {sum: func(p string) string { return map[string]string{binary: known}[p] }, same: true},
+		"a sum that lies": {sum: func(p string) string { return map[string]string{binary: strings.Repeat("0", 64)}[p] }, same: false},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			got, err := HashDirSums(dir, tc.sum)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (got == want) != tc.same {
+				t.Errorf("HashDirSums = %s, HashDir = %s; want equal: %v", got, want, tc.same)
+			}
+		})
+	}
+}

@@ -12,12 +12,19 @@
 //
 // Layout under Dir:
 //
-//	sums/<sha256 of the binary's real path>  "<size> <mtime ns> sha256:<sum>"
+//	sums/<sha256 of the binary's real path>  "<stamp> sha256:<sum>"
 //	v1/<entry name>                           SHA-256 of the data, then the data
 //
 // The sums spare hashing a large binary on every run: a binary whose
-// resolved path, size and modification time are unchanged keeps its
-// checksum. The checksum in front of an entry catches a damaged one, which
+// resolved path and stamp are unchanged keeps its checksum. The stamp is
+// the file's size and modification time and, where the system has them,
+// its change time, inode and device: a binary rewritten in place with its
+// size and modification time put back (os.Chtimes) still gets a new
+// change time, which no user can set, and a binary replaced by a rename
+// gets a new inode. So the sum is as good as hashing for a check that
+// must not be fooled (the dependency lock's, internal/cli), short of
+// someone who can write the cache itself, who could as well write the
+// binary. The checksum in front of an entry catches a damaged one, which
 // a lenient decoder (protobuf's) might otherwise read as a smaller schema.
 package schemacache
 
@@ -28,7 +35,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 )
 
@@ -61,7 +67,7 @@ func (c Cache) Sum(path string) string {
 	if err != nil {
 		return ""
 	}
-	stamp := strconv.FormatInt(fi.Size(), 10) + " " + strconv.FormatInt(fi.ModTime().UnixNano(), 10)
+	stamp := stampOf(fi)
 	name := sha256.Sum256([]byte(abs))
 	record := filepath.Join(c.Dir, "sums", hex.EncodeToString(name[:]))
 	if b, err := os.ReadFile(record); err == nil {

@@ -1,8 +1,11 @@
 package schemacache
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,8 +19,10 @@ func must(t *testing.T, what string, err error) {
 	}
 }
 
-// TestSumIsRecorded shows the binary is hashed once per path,
-// size and modification time: a sums record that matches them is trusted.
+// TestSumIsRecorded shows the binary is hashed once per path and stamp:
+// a sums record whose stamp matches the binary is trusted (here a record
+// with a made-up sum, which only the record can have given), and a
+// change of modification time hashes again.
 func TestSumIsRecorded(t *testing.T) {
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "bin")
@@ -26,15 +31,74 @@ func TestSumIsRecorded(t *testing.T) {
 	stamp := time.Now().Add(-time.Hour)
 	must(t, "touching", os.Chtimes(bin, stamp, stamp))
 	sum := c.Sum(bin)
-	must(t, "rewriting", os.WriteFile(bin, []byte("two"), 0o755))
-	must(t, "touching", os.Chtimes(bin, stamp, stamp))
-	if got := c.Sum(bin); got != sum {
-		t.Errorf("Sum after a same-size, same-time change = %s, want the recorded %s", got, sum)
+	record := recordOf(t, c, bin)
+	b, err := os.ReadFile(record)
+	must(t, "reading the record", err)
+	made := strings.Repeat("ab", 32)
+	must(t, "editing the record", os.WriteFile(record, []byte(strings.Replace(string(b), sum, made, 1)), 0o644))
+	if got := c.Sum(bin); got != made {
+		t.Errorf("Sum of an unchanged binary = %s, want the recorded %s", got, made)
 	}
 	must(t, "touching", os.Chtimes(bin, time.Now(), time.Now()))
-	if got := c.Sum(bin); got == sum || len(got) != 64 {
-		t.Errorf("Sum after the modification time changed = %q, want a fresh checksum", got)
+	if got := c.Sum(bin); got != sum {
+		t.Errorf("Sum after the modification time changed = %q, want a fresh checksum %s", got, sum)
 	}
+}
+
+// TestSumSeesARewriteWithTimesPutBack: a binary rewritten in place with
+// the same size and its modification time put back is hashed again (its
+// change time moved), as is one replaced by a rename (a new inode); a
+// record that is damaged or cannot be read is a miss, never an error.
+func TestSumSeesARewriteWithTimesPutBack(t *testing.T) {
+	if !TrustedStamps {
+		t.Skip("stamps carry no change time or inode on this system")
+	}
+	stamp := time.Now().Add(-time.Hour)
+	tests := map[string]func(t *testing.T, c Cache, bin string){
+		"rewritten in place": func(t *testing.T, _ Cache, bin string) {
+			time.Sleep(10 * time.Millisecond) // a change time distinct from the first write's
+			must(t, "rewriting", os.WriteFile(bin, []byte("two"), 0o755))
+		},
+		"replaced by a rename": func(t *testing.T, _ Cache, bin string) {
+			must(t, "writing", os.WriteFile(bin+".new", []byte("two"), 0o755))
+			must(t, "renaming", os.Rename(bin+".new", bin))
+		},
+		"record damaged": func(t *testing.T, c Cache, bin string) {
+			must(t, "rewriting", os.WriteFile(bin, []byte("two"), 0o755))
+			must(t, "damaging", os.WriteFile(recordOf(t, c, bin), []byte("\x00garbage"), 0o644))
+		},
+		"record unreadable": func(t *testing.T, c Cache, bin string) {
+			must(t, "rewriting", os.WriteFile(bin, []byte("two"), 0o755))
+			record := recordOf(t, c, bin)
+			must(t, "removing", os.Remove(record))
+			must(t, "making a directory", os.Mkdir(record, 0o755))
+		},
+	}
+	for name, change := range tests {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			bin := filepath.Join(dir, "bin")
+			must(t, "writing", os.WriteFile(bin, []byte("one"), 0o755))
+			must(t, "touching", os.Chtimes(bin, stamp, stamp))
+			c := Cache{Dir: filepath.Join(dir, "cache")}
+			first := c.Sum(bin)
+			change(t, c, bin)
+			must(t, "touching", os.Chtimes(bin, stamp, stamp))
+			want := sha256.Sum256([]byte("two"))
+			if got := c.Sum(bin); got != hex.EncodeToString(want[:]) {
+				t.Errorf("Sum = %s, want the new contents' %x (the old was %s)", got, want, first)
+			}
+		})
+	}
+}
+
+// recordOf is the path of bin's sums record.
+func recordOf(t *testing.T, c Cache, bin string) string {
+	t.Helper()
+	real, err := filepath.EvalSymlinks(bin)
+	must(t, "resolving", err)
+	name := sha256.Sum256([]byte(real))
+	return filepath.Join(c.Dir, "sums", hex.EncodeToString(name[:]))
 }
 
 // TestSumFollowsLinks: a link pointed at another binary of the
