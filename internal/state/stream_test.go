@@ -3,11 +3,15 @@ package state
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
 // streamingBackend is fakeBackend with StreamSnapshot; WriteSnapshot
@@ -89,5 +93,47 @@ func TestWriteSnapshotIsTheWholeDocument(t *testing.T) {
 	}
 	if storedChecksum(got) != string(p.Data) {
 		t.Errorf("patch %q is not the snapshot's checksum %q", p.Data, storedChecksum(got))
+	}
+}
+
+// TestDecodedSnapshotKeepsNoBytes decodes snapshots, then overwrites the
+// bytes they were decoded from: the decoded state must not change, as a
+// backend may lend the bytes (the file backend maps the file) and take
+// them back once the state is decoded.
+func TestDecodedSnapshotKeepsNoBytes(t *testing.T) {
+	odd := thing("a<b>&c", "id-\"1\"", providerURN("test"))
+	odd.Outputs = resource.Object{"html": resource.NewString("<p>&amp;</p>"), "list": resource.NewArray(resource.NewString("x"))}
+	odd.InputTypes = map[string]json.RawMessage{"html": json.RawMessage(`"string"`)}
+	odd.Private = []byte("private")
+	tests := map[string]*Snapshot{
+		"big": bigSnapshot(50),
+		"the rest": {
+			Resources:   []*Resource{prov("test"), odd},
+			Outputs:     resource.Object{"out": resource.NewString("<x>")},
+			OutputTypes: map[string]json.RawMessage{"out": json.RawMessage(`"string"`)},
+			Pending:     []PendingOperation{{Op: OpCreate, Resource: thing("b", ""), Started: t0}},
+		},
+	}
+	for name, snap := range tests {
+		t.Run(name, func(t *testing.T) {
+			data, err := EncodeSnapshot(snap, 4, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _, err := DecodeSnapshot(bytes.Clone(data), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _, err := DecodeSnapshot(data, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range data {
+				data[i] = 'X'
+			}
+			if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("after the bytes were overwritten (-decoded from a copy +decoded from them):\n%s", diff)
+			}
+		})
 	}
 }

@@ -75,6 +75,25 @@ func (b *Backend) readFile(stack, name string) ([]byte, error) {
 	return os.ReadFile(p)
 }
 
+var _ state.SnapshotMapper = (*Backend)(nil)
+
+// MapSnapshot is ReadSnapshot with snapshot.json mapped into memory
+// rather than read into the heap; release unmaps it.
+func (b *Backend) MapSnapshot(ctx context.Context, stack string) ([]byte, func(), error) {
+	p, err := b.path(stack, snapshotFile)
+	if err != nil {
+		return nil, func() {}, err
+	}
+	data, release, err := mapFile(p)
+	if err == nil {
+		return data, release, nil
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		data, err = b.ReadSnapshot(ctx, stack) // says whether it was lost
+	}
+	return data, func() {}, err
+}
+
 // ReadSnapshot reads snapshot.json. If it is missing although the stack
 // has written one (its marker or backup exists), the error matches
 // state.ErrSnapshotLost rather than fs.ErrNotExist.

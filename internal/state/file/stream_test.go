@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -49,5 +50,35 @@ func TestStreamSnapshot(t *testing.T) {
 	want := map[string]string{"snapshot": "second-2222", "backup": "first-1111"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("files (-want +got):\n%s", diff)
+	}
+}
+
+// TestMapSnapshot lends snapshot.json's bytes, reads an empty one, and
+// tells a lost snapshot from one never written, as ReadSnapshot does.
+func TestMapSnapshot(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	b := New(dir)
+	if _, _, err := b.MapSnapshot(ctx, "dev"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("no snapshot yet: got %v, want fs.ErrNotExist", err)
+	}
+	for _, text := range []string{`{"version":1}`, ""} {
+		if err := b.WriteSnapshot(ctx, "dev", []byte(text)); err != nil {
+			t.Fatal(err)
+		}
+		data, release, err := b.MapSnapshot(ctx, "dev")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(data) != text {
+			t.Errorf("mapped %q, want %q", data, text)
+		}
+		release()
+	}
+	if err := os.Remove(filepath.Join(dir, "stacks", "dev", snapshotFile)); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := b.MapSnapshot(ctx, "dev"); !errors.Is(err, state.ErrSnapshotLost) {
+		t.Errorf("snapshot deleted: got %v, want state.ErrSnapshotLost", err)
 	}
 }
