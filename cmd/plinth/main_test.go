@@ -9,26 +9,54 @@ import (
 // GOGC is set, which Go itself has then applied and plinth leaves alone.
 func TestTuneGC(t *testing.T) {
 	tests := map[string]struct {
-		gogc string
-		want int
+		gogc   string
+		want   int
+		follow bool
 	}{
-		"unset": {"", gcPercent},
-		"set":   {"200", 200},
-		"off":   {"off", 200}, // whatever Go applied stays: here the 200 set below
+		"unset": {"", gcPercent, true},
+		"set":   {"200", 200, false},
+		"off":   {"off", 200, false}, // whatever Go applied stays: here the 200 set below
 	}
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			debug.SetGCPercent(200) // stands for what Go took from GOGC
-			tuneGC(func(k string) string {
+			follow := tuneGC(func(k string) string {
 				if k == "GOGC" {
 					return tc.gogc
 				}
 				return ""
 			})
+			if follow != tc.follow {
+				t.Errorf("GOGC=%q: tuneGC reported %v, want %v (plinth follows the live heap only with its own target)", tc.gogc, follow, tc.follow)
+			}
 			if got := debug.SetGCPercent(200); got != tc.want {
 				t.Errorf("GOGC=%q: the collector's target is %d%%, want %d%%", tc.gogc, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestGCPercentFor: a small heap keeps gcPercent; a large one keeps at
+// most maxHeadroom of garbage, down to minGCPercent.
+func TestGCPercentFor(t *testing.T) {
+	const mb = 1 << 20
+	tests := map[string]struct {
+		live uint64
+		want int
+	}{
+		"no collection yet": {0, gcPercent},
+		"small stack":       {20 * mb, gcPercent},
+		"at the knee":       {100 * maxHeadroom / gcPercent, gcPercent},
+		"large stack":       {200 * mb, 100 * maxHeadroom / (200 * mb)},
+		"huge":              {4096 * mb, minGCPercent},
+	}
+	for name, tc := range tests {
+		if got := gcPercentFor(tc.live); got != tc.want {
+			t.Errorf("%s: gcPercentFor(%d MB) = %d, want %d", name, tc.live/mb, got, tc.want)
+		}
+	}
+	if p := gcPercentFor(200 * mb); p >= gcPercent || p <= minGCPercent {
+		t.Errorf("gcPercentFor(200 MB) = %d: want it between %d and %d, the headroom capped", p, minGCPercent, gcPercent)
 	}
 }

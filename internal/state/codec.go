@@ -1,10 +1,14 @@
 package state
 
 import (
+	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"time"
 
@@ -119,11 +123,63 @@ func EncodeSnapshot(s *Snapshot, seq uint64, c Crypter) ([]byte, error) {
 	return encodeSnapshot(s, Mark{Seq: seq}, c)
 }
 
-// encodeSnapshot is EncodeSnapshot with the snapshot's whole mark. The
-// resources are encoded one at a time straight into the output, so that
-// a large state is never held a second time as encoded structs; the bytes
-// are those encoding/json gives the whole snapshotJSON.
+// encodeSnapshot is EncodeSnapshot with the snapshot's whole mark.
 func encodeSnapshot(s *Snapshot, m Mark, c Crypter) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.Grow(4096 + len(s.Resources)*512)
+	patch, err := writeSnapshot(&buf, s, m, c)
+	if err != nil {
+		return nil, err
+	}
+	data := buf.Bytes()
+	copy(data[patch.At:], patch.Data)
+	return data, nil
+}
+
+// SnapshotPatch is what goes at offset At of a snapshot written as it
+// was encoded, once all of it is written: its checksum, which is known
+// only at the end.
+type SnapshotPatch struct {
+	At   int64
+	Data []byte
+}
+
+// writeSnapshot writes the stored form of s to w with the checksum's
+// digits as the placeholder, and returns the patch that puts the
+// checksum in their place. The resources are encoded one at a time
+// straight into w, so that a large state is never held a second time,
+// neither as encoded structs nor, when w is a file, as bytes; the bytes
+// are those encoding/json gives the whole snapshotJSON.
+func writeSnapshot(w io.Writer, s *Snapshot, m Mark, c Crypter) (SnapshotPatch, error) {
+	frame, err := snapshotFrame(s, m, c)
+	if err != nil {
+		return SnapshotPatch{}, err
+	}
+	// The frame's resources are the first "resources":[] in it: no string
+	// before them can hold that text, as a quote in a string is escaped.
+	at := bytes.Index(frame, []byte(`"resources":[]`))
+	digits := checksumPrefix.FindSubmatchIndex(frame)
+	if at < 0 || digits == nil {
+		return SnapshotPatch{}, errors.New("encoding state: the snapshot has no resources list or checksum") // a broken invariant of marshalDoc
+	}
+	at += len(`"resources":[`)
+	h := sha256.New()
+	out := bufio.NewWriterSize(io.MultiWriter(w, h), 64<<10)
+	out.Write(frame[:at])
+	if err := writeResources(out, s.Resources, &valueEncoder{crypter: c}); err != nil {
+		return SnapshotPatch{}, err
+	}
+	out.Write(frame[at:])
+	if err := out.Flush(); err != nil {
+		return SnapshotPatch{}, fmt.Errorf("writing state: %w", err)
+	}
+	sum := h.Sum(nil)
+	return SnapshotPatch{At: int64(digits[2]), Data: []byte(hex.EncodeToString(sum))}, nil
+}
+
+// snapshotFrame is the stored form of s without its resources (an empty
+// list in their place), with the placeholder for the checksum.
+func snapshotFrame(s *Snapshot, m Mark, c Crypter) ([]byte, error) {
 	enc := &valueEncoder{crypter: c}
 	doc := snapshotJSON{Version: SnapshotVersion, Checksum: checksumPlaceholder, Seq: m.Seq, Lineage: m.Lineage, Serial: m.Serial,
 		Resources: []*resourceJSON{}}
@@ -139,37 +195,31 @@ func encodeSnapshot(s *Snapshot, m Mark, c Crypter) ([]byte, error) {
 		}
 		doc.Pending = append(doc.Pending, pj)
 	}
-	frame, err := marshalDoc(doc)
-	if err != nil {
-		return nil, err
-	}
-	// The frame's resources are the first "resources":[] in it: no string
-	// before them can hold that text, as a quote in a string is escaped.
-	at := bytes.Index(frame, []byte(`"resources":[]`))
-	if at < 0 {
-		return nil, errors.New("encoding state: the snapshot has no resources list") // a broken invariant of marshalDoc
-	}
-	at += len(`"resources":[`)
-	var buf bytes.Buffer
-	buf.Grow(len(frame) + len(s.Resources)*512)
-	buf.Write(frame[:at])
-	je := json.NewEncoder(&buf)
+	return marshalDoc(doc)
+}
+
+// writeResources writes the resources, comma-separated, to w. Each is
+// encoded into one reused buffer first, to drop the newline the Encoder
+// ends a value with.
+func writeResources(w io.Writer, rs []*Resource, enc *valueEncoder) error {
+	var one bytes.Buffer
+	je := json.NewEncoder(&one)
 	je.SetEscapeHTML(false)
-	for i, r := range s.Resources {
+	for i, r := range rs {
 		rj, err := enc.resource(r)
 		if err != nil {
-			return nil, err
+			return err
 		}
+		one.Reset()
 		if i > 0 {
-			buf.WriteByte(',')
+			one.WriteByte(',')
 		}
 		if err := je.Encode(rj); err != nil {
-			return nil, fmt.Errorf("encoding state: resource %s: %w", r.URN, err)
+			return fmt.Errorf("encoding state: resource %s: %w", r.URN, err)
 		}
-		buf.Truncate(buf.Len() - 1) // the Encoder's newline
+		w.Write(one.Bytes()[:one.Len()-1]) // a write error is the Flush's
 	}
-	buf.Write(frame[at:])
-	return sealChecksum(buf.Bytes())
+	return nil
 }
 
 func marshalDoc(doc any) ([]byte, error) {

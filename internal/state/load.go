@@ -84,7 +84,8 @@ func loadUnchecked(ctx context.Context, b Backend, stack string, opts OpenOption
 }
 
 func readSnapshot(ctx context.Context, b Backend, stack string, c Crypter) (loaded, error) {
-	data, err := b.ReadSnapshot(ctx, stack)
+	data, release, err := lendSnapshot(ctx, b, stack)
+	defer release()
 	switch {
 	case errors.Is(err, ErrSnapshotLost):
 		return loaded{}, missing(b, stack)
@@ -238,4 +239,18 @@ func (e *MissingSnapshotError) Unwrap() error { return ErrSnapshotLost }
 
 func missing(b Backend, stack string) *MissingSnapshotError {
 	return &MissingSnapshotError{Stack: stack, Where: b.Describe(stack, PartSnapshot), Backup: backupOf(b, stack)}
+}
+
+// lendSnapshot reads the stack's snapshot through MapSnapshot if the
+// backend has it, else ReadSnapshot. release gives the bytes back.
+func lendSnapshot(ctx context.Context, b Backend, stack string) (data []byte, release func(), err error) {
+	if m, ok := b.(SnapshotMapper); ok {
+		data, release, err = m.MapSnapshot(ctx, stack)
+		if release == nil {
+			release = func() {}
+		}
+		return data, release, err
+	}
+	data, err = b.ReadSnapshot(ctx, stack)
+	return data, func() {}, err
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sync"
 	"sync/atomic"
 )
@@ -408,7 +409,11 @@ func (s *Session) checkLock(ctx context.Context) error {
 // entries the snapshot already covers.
 func (s *Session) compact(ctx context.Context, snap *Snapshot) error {
 	serial := s.floor + 1
-	data, err := encodeSnapshot(snap, Mark{Lineage: s.lineage, Serial: serial, Seq: s.seq}, s.crypter)
+	m := Mark{Lineage: s.lineage, Serial: serial, Seq: s.seq}
+	if st, ok := s.backend.(SnapshotStreamer); ok && !isCompactor(s.backend) {
+		return s.streamCompact(ctx, st, snap, m)
+	}
+	data, err := encodeSnapshot(snap, m, s.crypter)
 	if err != nil {
 		return fmt.Errorf("encoding the state of stack %s: %w", s.stack, err)
 	}
@@ -416,23 +421,53 @@ func (s *Session) compact(ctx context.Context, snap *Snapshot) error {
 		if err := c.Compact(ctx, s.stack, data); err != nil {
 			return fmt.Errorf("writing the state of stack %s (%s): %w", s.stack, s.backend.Describe(s.stack, PartSnapshot), err)
 		}
-		s.compacted(ctx, serial, data)
+		s.compacted(ctx, serial, storedChecksum(data))
 		return nil
 	}
 	if err := s.backend.WriteSnapshot(ctx, s.stack, data); err != nil {
 		return fmt.Errorf("writing the state of stack %s (%s): %w", s.stack, s.backend.Describe(s.stack, PartSnapshot), err)
 	}
+	return s.truncated(ctx, serial, storedChecksum(data))
+}
+
+func isCompactor(b Backend) bool {
+	_, ok := b.(Compactor)
+	return ok
+}
+
+// streamCompact is compact on a backend that writes the snapshot as it
+// is encoded.
+func (s *Session) streamCompact(ctx context.Context, st SnapshotStreamer, snap *Snapshot, m Mark) error {
+	var sum string
+	var encErr error
+	err := st.StreamSnapshot(ctx, s.stack, func(w io.Writer) (SnapshotPatch, error) {
+		p, err := writeSnapshot(w, snap, m, s.crypter)
+		encErr, sum = err, string(p.Data)
+		return p, err
+	})
+	if encErr != nil {
+		return fmt.Errorf("encoding the state of stack %s: %w", s.stack, encErr)
+	}
+	if err != nil {
+		return fmt.Errorf("writing the state of stack %s (%s): %w", s.stack, s.backend.Describe(s.stack, PartSnapshot), err)
+	}
+	return s.truncated(ctx, m.Serial, sum)
+}
+
+// truncated empties the journal once a snapshot at serial, whose
+// checksum is sum, is written.
+func (s *Session) truncated(ctx context.Context, serial uint64, sum string) error {
 	if err := s.backend.TruncateJournal(ctx, s.stack); err != nil {
 		return fmt.Errorf("emptying the journal of stack %s (%s): %w", s.stack, s.backend.Describe(s.stack, PartJournal), err)
 	}
-	s.compacted(ctx, serial, data)
+	s.compacted(ctx, serial, sum)
 	return nil
 }
 
-// compacted notes a snapshot written at serial, and records its mark
-// outside the state.
-func (s *Session) compacted(ctx context.Context, serial uint64, data []byte) {
-	s.baseSeq, s.checksum, s.floor = s.seq, storedChecksum(data), serial
+// compacted notes a snapshot written at serial, whose checksum is sum,
+// and records its mark outside the state.
+func (s *Session) compacted(ctx context.Context, serial uint64, sum string) {
+	s.baseSeq, s.checksum, s.floor = s.seq, sum, serial
 	s.serial.Store(serial)
 	writeMark(ctx, s.backend, s.stack, s.markAt(s.seq))
 }

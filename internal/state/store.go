@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/user"
 	"regexp"
@@ -105,6 +106,29 @@ var ErrSnapshotLost = errors.New("the snapshot is missing although one was writt
 // skipping entries the snapshot already covers if it dies in between.
 type Compactor interface {
 	Compact(ctx context.Context, stack string, snapshot []byte) error
+}
+
+// SnapshotStreamer is implemented by backends that can write a snapshot
+// as it is encoded, rather than from its whole bytes: a large state's
+// stored form (44 MB at 100,000 resources) is then never held in memory
+// beside the state. A session uses it for the snapshot it compacts into.
+type SnapshotStreamer interface {
+	// StreamSnapshot replaces the snapshot atomically, as WriteSnapshot
+	// does, with what write writes to w, after which the patch write
+	// returns is written at its offset. If write fails, the snapshot is
+	// left as it was.
+	StreamSnapshot(ctx context.Context, stack string, write func(w io.Writer) (SnapshotPatch, error)) error
+}
+
+// SnapshotMapper is implemented by backends that can lend a snapshot's
+// bytes without copying them into the heap (the file backend maps the
+// file): a large state's stored form (44 MB at 100,000 resources) then
+// takes no heap while it is decoded, and leaves none behind. The bytes
+// are read-only and valid until release is called; nothing decoded
+// from them may keep them.
+type SnapshotMapper interface {
+	// MapSnapshot is ReadSnapshot with a release for the bytes.
+	MapSnapshot(ctx context.Context, stack string) (data []byte, release func(), err error)
 }
 
 // BackupStore is implemented by backends that keep the previous snapshot

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -74,6 +75,25 @@ func (b *Backend) readFile(stack, name string) ([]byte, error) {
 	return os.ReadFile(p)
 }
 
+var _ state.SnapshotMapper = (*Backend)(nil)
+
+// MapSnapshot is ReadSnapshot with snapshot.json mapped into memory
+// rather than read into the heap; release unmaps it.
+func (b *Backend) MapSnapshot(ctx context.Context, stack string) ([]byte, func(), error) {
+	p, err := b.path(stack, snapshotFile)
+	if err != nil {
+		return nil, func() {}, err
+	}
+	data, release, err := mapFile(p)
+	if err == nil {
+		return data, release, nil
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		data, err = b.ReadSnapshot(ctx, stack) // says whether it was lost
+	}
+	return data, func() {}, err
+}
+
 // ReadSnapshot reads snapshot.json. If it is missing although the stack
 // has written one (its marker or backup exists), the error matches
 // state.ErrSnapshotLost rather than fs.ErrNotExist.
@@ -94,7 +114,18 @@ func (b *Backend) ReadSnapshot(_ context.Context, stack string) ([]byte, error) 
 // replaces as snapshot.json.bak (the first snapshot is kept as the backup
 // too, so that there is always one). The first write also creates the
 // stack's marker, so that the snapshot can never silently go missing.
-func (b *Backend) WriteSnapshot(_ context.Context, stack string, data []byte) error {
+func (b *Backend) WriteSnapshot(ctx context.Context, stack string, data []byte) error {
+	return b.StreamSnapshot(ctx, stack, func(w io.Writer) (state.SnapshotPatch, error) {
+		_, err := w.Write(data)
+		return state.SnapshotPatch{}, err
+	})
+}
+
+var _ state.SnapshotStreamer = (*Backend)(nil)
+
+// StreamSnapshot is WriteSnapshot with the snapshot written by write as
+// it is encoded, then patched (see state.SnapshotStreamer).
+func (b *Backend) StreamSnapshot(_ context.Context, stack string, write func(io.Writer) (state.SnapshotPatch, error)) error {
 	dir, err := b.stackDir(stack)
 	if err != nil {
 		return err
@@ -103,7 +134,7 @@ func (b *Backend) WriteSnapshot(_ context.Context, stack string, data []byte) er
 		return err
 	}
 	_ = os.Remove(filepath.Join(dir, staleBackup))
-	if err := atomicWrite(dir, snapshotFile, data, backupFile); err != nil {
+	if err := atomicStream(dir, snapshotFile, write, backupFile); err != nil {
 		return err
 	}
 	if _, err := os.Stat(filepath.Join(dir, backupFile)); errors.Is(err, fs.ErrNotExist) {
@@ -185,6 +216,14 @@ func (b *Backend) RemoveStack(_ context.Context, stack string) error {
 // a process after a crash, sees the old contents or the new, never a mix.
 // If backup is not empty the old file is kept under that name too.
 func atomicWrite(dir, name string, data []byte, backup string) error {
+	return atomicStream(dir, name, func(w io.Writer) (state.SnapshotPatch, error) {
+		_, err := w.Write(data)
+		return state.SnapshotPatch{}, err
+	}, backup)
+}
+
+// atomicStream is atomicWrite of what write writes, patched.
+func atomicStream(dir, name string, write func(io.Writer) (state.SnapshotPatch, error), backup string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("creating %s: %w", dir, err)
 	}
@@ -193,7 +232,7 @@ func atomicWrite(dir, name string, data []byte, backup string) error {
 		return fmt.Errorf("writing %s: %w", filepath.Join(dir, name), err)
 	}
 	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
-	if err := writeSynced(tmp, data); err != nil {
+	if err := writePatched(tmp, write); err != nil {
 		return fmt.Errorf("writing %s: %w", tmp.Name(), err)
 	}
 	target := filepath.Join(dir, name)
@@ -204,6 +243,19 @@ func atomicWrite(dir, name string, data []byte, backup string) error {
 		return fmt.Errorf("replacing %s: %w", target, err)
 	}
 	return syncDir(dir)
+}
+
+// writePatched writes f through write, then the patch it returns, syncs
+// f and closes it.
+func writePatched(f *os.File, write func(io.Writer) (state.SnapshotPatch, error)) error {
+	p, err := write(f)
+	if err == nil && len(p.Data) > 0 {
+		_, err = f.WriteAt(p.Data, p.At)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	return errors.Join(err, f.Close())
 }
 
 func writeSynced(f *os.File, data []byte) error {
@@ -221,16 +273,23 @@ func writeSynced(f *os.File, data []byte) error {
 // there is no current file the backup is left as it is: it may be the
 // only copy left. A failure only loses the new backup.
 func keepBackup(dir, current, backup string) {
-	data, err := os.ReadFile(filepath.Join(dir, current))
+	src, err := os.Open(filepath.Join(dir, current))
 	if err != nil {
 		return
 	}
+	defer src.Close()
 	tmp, err := os.CreateTemp(dir, "."+backup+".*.tmp")
 	if err != nil {
 		return
 	}
 	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
-	if writeSynced(tmp, data) == nil {
+	// The copy is streamed: reading the whole current snapshot held a
+	// second large state file while the new one was being written.
+	err = writePatched(tmp, func(w io.Writer) (state.SnapshotPatch, error) {
+		_, err := io.Copy(w, src)
+		return state.SnapshotPatch{}, err
+	})
+	if err == nil {
 		_ = os.Rename(tmp.Name(), filepath.Join(dir, backup))
 	}
 }
