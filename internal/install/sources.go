@@ -2,11 +2,8 @@ package install
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -139,25 +136,12 @@ func (m fsMirror) get(_ context.Context, p tfaddr.Provider, v string, pl Platfor
 		return fetched{dir: unpacked, link: true, auth: "unauthenticated"}, nil
 	}
 	zip := filepath.Join(m.providerDir(p), m.zipName(p, v))
-	sum, err := fileSHA256(zip)
+	sum, err := lock.FileSum(zip)
 	if err != nil {
 		return fetched{}, fmt.Errorf("provider %s v%s is not in the filesystem mirror %s for %s (neither %s nor %s)", p.ForDisplay(), v, m.path, pl, unpacked, zip)
 	}
 	dir, err := unzipInto(zip, tmp, p, v, zip)
 	return fetched{dir: dir, zipSum: sum, auth: "unauthenticated"}, err
-}
-
-func fileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // netMirror is a network_mirror: the provider network mirror protocol,

@@ -52,7 +52,7 @@ func HashDirSums(dir string, sum func(path string) string) (string, error) {
 		path := filepath.Join(real, filepath.FromSlash(name))
 		s := sum(path)
 		if s == "" {
-			if s, err = fileSum(path); err != nil {
+			if s, err = FileSum(path); err != nil {
 				return "", fmt.Errorf("hashing provider package %s: %w", dir, err)
 			}
 		}
@@ -61,8 +61,9 @@ func HashDirSums(dir string, sum func(path string) string) (string, error) {
 	return "h1:" + base64.StdEncoding.EncodeToString(manifest.Sum(nil)), nil
 }
 
-// fileSum is the SHA-256 of a file's contents in lower-case hex.
-func fileSum(path string) (string, error) {
+// FileSum is the SHA-256 of a file's contents in lower-case hex (the
+// "zh:" form of a zip's hash, and each line of an "h1:" manifest).
+func FileSum(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", err

@@ -162,7 +162,7 @@ func TestHashDirSumsMatchesHashDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	binary := filepath.Join(dir, "terraform-provider-x")
-	known, _ := fileSum(binary)
+	known, _ := FileSum(binary)
 	tests := map[string]struct {
 		sum  func(string) string
 		same bool
