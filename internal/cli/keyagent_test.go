@@ -3,11 +3,9 @@
 package cli_test
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -21,16 +19,7 @@ import (
 // test's, ended when the test ends. Every other test runs without one.
 
 // keyAgent returns a Client for a fresh agent directory.
-func keyAgent(t *testing.T) *agent.Client {
-	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(t.TempDir(), "agent")
-	agenttest.Cleanup(t, dir)
-	return &agent.Client{Dir: dir, Start: []string{exe, agent.Command}, TTL: time.Minute}
-}
+func keyAgent(t *testing.T) *agent.Client { return agenttest.Client(t) }
 
 // derivations runs a command with the agent and returns how many times
 // it derived a key.

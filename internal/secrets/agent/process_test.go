@@ -40,16 +40,7 @@ var (
 
 // client returns a Client for a fresh agent directory whose agents are
 // this test binary, ended when the test ends.
-func client(t *testing.T) *agent.Client {
-	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(t.TempDir(), "agent")
-	agenttest.Cleanup(t, dir)
-	return &agent.Client{Dir: dir, Start: []string{exe, agent.Command}, TTL: time.Minute}
-}
+func client(t *testing.T) *agent.Client { return agenttest.Client(t) }
 
 // waitKey waits until the agent of c holds key for pass.
 func waitKey(t *testing.T, c *agent.Client, salt []byte, pass string) {

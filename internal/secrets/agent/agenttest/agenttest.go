@@ -57,3 +57,17 @@ func Cleanup(t testing.TB, dir string) {
 		WaitFor(t, "no agent serves "+dir, func() bool { return len(Pids(dir)) == 0 })
 	})
 }
+
+// Client returns a Client for a fresh agent directory of the test's
+// whose agents are the test binary itself (its TestMain must run
+// agent.Main for agent.Command), ended when the test ends.
+func Client(t testing.TB) *agent.Client {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "agent")
+	Cleanup(t, dir)
+	return &agent.Client{Dir: dir, Start: []string{exe, agent.Command}, TTL: time.Minute}
+}
