@@ -42,6 +42,7 @@ func (h *harness) pulumi() error {
 	})
 	if !h.peers {
 		report(title, rs)
+		printProfile("plinth", pl)
 		return nil
 	}
 	cli, err := h.pulumiCLI()
