@@ -136,3 +136,28 @@ func TestSecretsForget(t *testing.T) {
 		t.Errorf("preview after forget: exit %d, %d derivations; want 0 and 1\n%s", r.Code, n, r.Output())
 	}
 }
+
+// TestNewStackKeyIsDerivedOnceWithTheAgent: `stack init` hands the key
+// it derived to the key agent, so the `up` that follows derives none;
+// and so does an `up` that creates the stack (deriving its key in the
+// background), for the command after it. The agent is running already
+// (warmed by another project), so a key handed over reaches it before
+// the command ends.
+func TestNewStackKeyIsDerivedOnceWithTheAgent(t *testing.T) {
+	for name, first := range map[string][]string{
+		"stack init": {"stack", "init", "dev"},
+		"up":         {"up", "--yes"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := clitest.CopyDir(t, filepath.Join("testdata", "base"))
+			ka := keyAgent(t)
+			warm(t, passphraseStack(t, "right", false), ka)
+			if r, n := derivations(t, dir, ka, "right", first...); r.Code != 0 || n != 1 {
+				t.Fatalf("%s: exit %d, %d derivations; want 0 and 1\n%s", name, r.Code, n, r.Output())
+			}
+			if r, n := derivations(t, dir, ka, "right", "up", "--yes"); r.Code != 0 || n != 0 {
+				t.Errorf("up after %s: exit %d, %d derivations; want 0 and 0 (the agent has the key)\n%s", name, r.Code, n, r.Output())
+			}
+		})
+	}
+}

@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/plinth-iac/plinth/internal/display"
-	"github.com/plinth-iac/plinth/internal/secrets"
 )
 
 // Exit codes.
@@ -38,7 +37,7 @@ type app struct {
 	// keys are the stacks' Crypters whose keys are derived in the
 	// background; the command fails if one of them was given a wrong
 	// passphrase (see checkKeys).
-	keys []*secrets.Crypter
+	keys []backgroundKey
 }
 
 // globals are the flags every command takes.

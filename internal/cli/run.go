@@ -217,6 +217,9 @@ func (r *stackRun) options(journal engine.Journal, hard context.Context, f opFla
 	if f.parallel < 0 || f.parallel == 0 && f.parallelSet != nil && f.parallelSet() {
 		return engine.Options{}, display.Errorf("Invalid parallelism", "--parallel %d is not allowed: give the number of provider steps to run at once, 1 or more (1 runs them one at a time).", f.parallel)
 	}
+	if journal != nil && r.crypter != nil && r.crypter.Fresh() {
+		journal = keyedJournal{Journal: journal, c: r.crypter}
+	}
 	return engine.Options{
 		Stack: r.ws.stack, Project: r.projectName(), Providers: r.source, Journal: journal,
 		Parallel: f.parallel, Targets: targets, Excludes: excludes, Replace: replaces,

@@ -141,7 +141,10 @@ func (w *workspace) crypter(ctx context.Context) (*secrets.Crypter, error) {
 // reads the program and the state, evaluates and starts providers. The
 // command waits for it only to open or seal a secret, before it records
 // anything (openRecorded), and before it ends (checkKeys), so a wrong
-// passphrase still fails it with the same error.
+// passphrase still fails it with the same error. A stack the command
+// creates has its key made in the background as well (the salt line is
+// committed once the key is stored, in checkKeys); the operation's first
+// record waits for it (keyedJournal).
 func (w *workspace) crypterInBackground(ctx context.Context) (*secrets.Crypter, error) {
 	return w.openCrypter(ctx, true)
 }
@@ -156,8 +159,17 @@ func (w *workspace) openCrypter(ctx context.Context, background bool) (*secrets.
 	if err != nil {
 		return nil, err
 	}
-	if had == "" && cf.Salt() != "" {
-		w.commitSalt(cf)
+	commit := func() {
+		if had == "" && cf.Salt() != "" {
+			w.commitSalt(cf)
+		}
+	}
+	if c.Fresh() {
+		// A new stack's salt line is set with its key: commit it once
+		// the key is stored (checkKeys).
+		w.a.whenKeyed(c, commit)
+	} else {
+		commit()
 	}
 	return c, nil
 }
@@ -201,9 +213,27 @@ func (w *workspace) crypterWith(ctx context.Context, cf *stackConfig, readOnly, 
 		fmt.Fprintln(w.a.env.Stderr, "note: "+warning)
 	}
 	if background {
-		w.a.keys = append(w.a.keys, c)
+		w.a.keys = append(w.a.keys, backgroundKey{c: c})
 	}
 	return c, nil
+}
+
+// backgroundKey is a key derived in the background, and what the
+// command does once it has it.
+type backgroundKey struct {
+	c *secrets.Crypter
+	// then, if set, runs once the key is ready and right (a new stack's
+	// salt line is committed to its config file).
+	then func()
+}
+
+// whenKeyed has checkKeys run f once c's key is ready and right.
+func (a *app) whenKeyed(c *secrets.Crypter, f func()) {
+	for i := range a.keys {
+		if a.keys[i].c == c {
+			a.keys[i].then = f
+		}
+	}
 }
 
 // checkKeys waits for the keys derived in the background and returns the
@@ -213,9 +243,12 @@ func (w *workspace) crypterWith(ctx context.Context, cf *stackConfig, readOnly, 
 // wrong passphrase never passes silently, and is reported as it was when
 // the key was derived before the command began.
 func (a *app) checkKeys(err error) error {
-	for _, c := range a.keys {
-		if kerr := c.Verify(); kerr != nil {
+	for _, k := range a.keys {
+		if kerr := k.c.Verify(); kerr != nil {
 			return secretsError(kerr)
+		}
+		if k.then != nil {
+			k.then()
 		}
 	}
 	return err
@@ -232,6 +265,23 @@ func verifyKey(c state.Crypter) error {
 		}
 	}
 	return nil
+}
+
+// keyedJournal is an operation's journal that waits for the stack's key
+// before its first record: a new stack's key is derived while the
+// program is evaluated and the providers start (see openRecorded), and
+// no resource is recorded, and so none created, unless the stack's
+// secrets configuration, with its check value, was stored.
+type keyedJournal struct {
+	engine.Journal
+	c *secrets.Crypter
+}
+
+func (j keyedJournal) Record(ctx context.Context, e *state.Entry) error {
+	if err := verifyKey(j.c); err != nil {
+		return err
+	}
+	return j.Journal.Record(ctx, e)
 }
 
 // promptPassphrase asks for the stack's passphrase on the terminal, as
@@ -313,10 +363,17 @@ func (w *workspace) open(ctx context.Context, c state.Crypter, command string) (
 }
 
 // openRecorded locks the stack for an operation that the update history
-// records as kind ("" records nothing).
+// records as kind ("" records nothing). It waits first for a key being
+// derived in the background, so that a wrong passphrase locks, replays
+// and records nothing; a new stack's key (secrets.Crypter.Fresh), which
+// no passphrase gets wrong, is waited for only by the operation's first
+// record (keyedJournal), and the state is read and the program evaluated
+// while it is derived.
 func (w *workspace) openRecorded(ctx context.Context, c state.Crypter, command, kind string) (*state.Session, error) {
-	if err := verifyKey(c); err != nil {
-		return nil, err
+	if sc, ok := c.(*secrets.Crypter); !ok || sc == nil || !sc.Fresh() {
+		if err := verifyKey(c); err != nil {
+			return nil, err
+		}
 	}
 	opts := state.OpenOptions{Crypter: c, Command: command, Verify: true, Warn: w.warnState, LockWait: w.lockWait()}
 	if kind != "" {

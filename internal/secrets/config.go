@@ -68,6 +68,12 @@ type Options struct {
 	// the Crypter's Seal, Open and Verify wait for it. A wrong passphrase
 	// is then reported by the first of them, with the error Open would
 	// have returned, and nothing can be sealed with the wrong key.
+	//
+	// A new passphrase stack's Open returns at once too, with a Fresh
+	// Crypter: the salt is chosen, and the key derived, its check value
+	// sealed and the configuration stored in the goroutine, which hands
+	// the salt line to Salt.SetSalt before the Crypter is ready. The
+	// caller must not read Salt until Verify has returned.
 	Background bool
 	// OnDerive, if set, is called as each derivation of a key from a
 	// passphrase starts, in the goroutine that runs it: a test hook that
@@ -280,21 +286,57 @@ func create(ctx context.Context, store ConfigStore, stack string, opts Options) 
 	if opts.ReadOnly {
 		return nil, "", fmt.Errorf("%w: stack %s", ErrNotConfigured, stack)
 	}
+	if opts.Background && opts.Passphrase != "" {
+		return createLater(ctx, store, stack, opts), "", nil
+	}
 	cfg, c, warning, err := newConfig(stack, opts)
 	if err != nil {
 		return nil, "", err
 	}
+	if err := storeNew(ctx, store, stack, opts, cfg); err != nil {
+		return nil, "", err
+	}
+	return c, warning, nil
+}
+
+// createLater is create for a new passphrase stack with
+// Options.Background. The key is derived, its check value sealed and
+// the configuration stored in a goroutine; the returned Crypter is Fresh
+// and ready once all that is done, so nothing is sealed with its key
+// before the check value that guards it is stored. Any passphrase opens
+// a new stack, so the only error Verify can give is the store's.
+func createLater(ctx context.Context, store ConfigStore, stack string, opts Options) *Crypter {
+	// The store is written even if the command is interrupted meanwhile,
+	// as a synchronous create would have written it before anything.
+	ctx = context.WithoutCancel(ctx)
+	c := deriveLater(func() (*Crypter, error) {
+		cfg, c, _, err := newConfig(stack, opts)
+		if err == nil {
+			err = storeNew(ctx, store, stack, opts, cfg)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
+	})
+	c.fresh = true
+	return c
+}
+
+// storeNew stores a new configuration, and hands a passphrase's salt
+// line to opts.Salt.
+func storeNew(ctx context.Context, store ConfigStore, stack string, opts Options, cfg *config) error {
 	if cfg.Passphrase != nil && opts.Salt != nil {
 		opts.Salt.SetSalt(cfg.Passphrase.line())
 	}
 	data, err := json.Marshal(cfg)
 	if err != nil {
-		return nil, "", fmt.Errorf("encoding the secrets configuration: %w", err)
+		return fmt.Errorf("encoding the secrets configuration: %w", err)
 	}
 	if err := store.WriteSecretsConfig(ctx, stack, data); err != nil {
-		return nil, "", fmt.Errorf("storing the secrets configuration of stack %s: %w", stack, err)
+		return fmt.Errorf("storing the secrets configuration of stack %s: %w", stack, err)
 	}
-	return c, warning, nil
+	return nil
 }
 
 func newConfig(stack string, opts Options) (*config, *Crypter, string, error) {

@@ -30,6 +30,9 @@ type Crypter struct {
 	// (Options.Background): every method waits for it and then uses the
 	// Crypter it made, or fails with its error.
 	later *derivation
+	// fresh says the key is a new stack's, being made in the background
+	// (see Fresh).
+	fresh bool
 }
 
 // derivation is a key being derived in a goroutine.
@@ -69,6 +72,14 @@ func (c *Crypter) Verify() error {
 	_, err := c.ready()
 	return err
 }
+
+// Fresh reports whether c is the key of a stack that Open is creating
+// in the background (Options.Background). Any passphrase opens a new
+// stack, so its Verify cannot report a wrong passphrase, only a failure
+// to store the stack's configuration: a command need not wait for it
+// before it reads or locks the state, only before it records anything
+// (and Seal waits for it anyway).
+func (c *Crypter) Fresh() bool { return c.fresh }
 
 // with returns a Crypter that seals with c and opens with c or o.
 func (c *Crypter) with(o *Crypter) *Crypter {

@@ -11,7 +11,11 @@
 // Deriving costs about 0.2 s of CPU, so with Options.Background Open
 // returns at once and the key is derived in a goroutine: Seal, Open and
 // Verify wait for it, and fail with the wrong-passphrase error as Open
-// would have. No cheaper check of the passphrase is stored, and no key
+// would have. A new stack's key is made in the background too: its salt
+// is chosen, and its check value sealed and the configuration stored
+// once the key is derived, before the Crypter (Fresh) is ready, so
+// nothing is sealed with a key whose check value is not stored. No
+// cheaper check of the passphrase is stored, and no key
 // is written anywhere: either would let a stolen file be attacked faster
 // than argon2id allows. A KeyCache (Options.Keys: the key agent of
 // internal/secrets/agent, a process that holds keys in memory) may
