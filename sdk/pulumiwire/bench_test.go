@@ -1,0 +1,36 @@
+package pulumiwire
+
+import (
+	"testing"
+
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// petState is what a plinth:random:Pet's state looks like: a few strings
+// and numbers, one nested object.
+var petState = resource.Object{
+	"length": resource.NewNumber(2), "prefix": resource.NewString("p7"), "separator": resource.NewString("-"),
+	"id": resource.NewString("p7-keen-otter"), "keepers": resource.NewObject(resource.Object{"a": resource.NewString("b")}),
+}
+
+func BenchmarkEncodeObject(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := EncodeObject(petState, Full()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkDecodeObject(b *testing.B) {
+	s, err := EncodeObject(petState, Full())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := DecodeObject(s, Full()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
