@@ -3,6 +3,8 @@ package pulumiwire
 import (
 	"testing"
 
+	"google.golang.org/protobuf/proto"
+
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -30,6 +32,34 @@ func BenchmarkDecodeObject(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := DecodeObject(s, Full()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkAppendObject is BenchmarkEncodeObject's object written
+// straight to the wire, as the Pulumi-protocol client sends it.
+func BenchmarkAppendObject(b *testing.B) {
+	b.ReportAllocs()
+	var buf []byte
+	for b.Loop() {
+		var err error
+		if buf, err = AppendObject(buf[:0], petState, Full()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkMarshalEncodedObject is what the client did before
+// AppendObject: EncodeObject, then the Struct's size and marshalling.
+func BenchmarkMarshalEncodedObject(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		s, err := EncodeObject(petState, Full())
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := proto.Marshal(s); err != nil {
 			b.Fatal(err)
 		}
 	}

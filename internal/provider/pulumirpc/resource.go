@@ -15,18 +15,13 @@ import (
 )
 
 func (p *Provider) checkRequest(req provider.CheckRequest, opts pulumiwire.Options) (*pb.CheckRequest, error) {
-	olds, err := encodeOrEmpty(req.Olds, opts)
-	if err != nil {
-		return nil, err
+	w := &pb.CheckRequest{Urn: string(req.URN), Name: req.URN.Name(), Type: req.URN.Type(), RandomSeed: req.RandomSeed}
+	s, err := structs(nil).add(checkOlds, req.Olds, opts)
+	if err == nil {
+		s, err = s.add(checkNews, req.News, opts)
 	}
-	news, err := encodeOrEmpty(req.News, opts)
-	if err != nil {
-		return nil, err
-	}
-	return &pb.CheckRequest{
-		Urn: string(req.URN), Name: req.URN.Name(), Type: req.URN.Type(),
-		Olds: olds, News: news, RandomSeed: req.RandomSeed,
-	}, nil
+	s.set(w)
+	return w, err
 }
 
 func (p *Provider) checkResponse(method string, req provider.CheckRequest, resp *pb.CheckResponse) (provider.CheckResponse, error) {
@@ -83,22 +78,16 @@ func (p *Provider) Check(ctx context.Context, req provider.CheckRequest) (provid
 }
 
 func (p *Provider) diffRequest(req provider.DiffRequest, opts pulumiwire.Options) (*pb.DiffRequest, error) {
-	oldIns, err := encodeOrEmpty(req.OldInputs, opts)
-	if err != nil {
-		return nil, err
+	w := &pb.DiffRequest{Id: req.ID, Urn: string(req.URN), Name: req.URN.Name(), Type: req.URN.Type(), IgnoreChanges: paths(req.IgnoreChanges)}
+	s, err := structs(nil).add(diffOldInputs, req.OldInputs, opts)
+	if err == nil {
+		s, err = s.add(diffOlds, req.OldOutputs, opts)
 	}
-	oldOuts, err := encodeOrEmpty(req.OldOutputs, opts)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		s, err = s.add(diffNews, req.News, opts)
 	}
-	news, err := encodeOrEmpty(req.News, opts)
-	if err != nil {
-		return nil, err
-	}
-	return &pb.DiffRequest{
-		Id: req.ID, Urn: string(req.URN), Name: req.URN.Name(), Type: req.URN.Type(),
-		OldInputs: oldIns, Olds: oldOuts, News: news, IgnoreChanges: paths(req.IgnoreChanges),
-	}, nil
+	s.set(w)
+	return w, err
 }
 
 func paths(ps []resource.PropertyPath) []string {
@@ -161,16 +150,18 @@ func (p *Provider) Create(ctx context.Context, req provider.CreateRequest) (prov
 	}
 	opts := p.sendOptions()
 	opts.RejectUnknowns = !req.Preview
-	props, err := encodeOrEmpty(req.Inputs, opts)
+	wreq := &pb.CreateRequest{
+		Urn: string(req.URN), Name: req.URN.Name(), Type: req.URN.Type(),
+		Timeout: req.Timeout.Seconds(), Preview: req.Preview,
+	}
+	props, err := structs(nil).add(createProps, req.Inputs, opts)
 	if err != nil {
 		return provider.CreateResponse{}, p.codecError("Create", req.URN, "encoding the inputs", err)
 	}
+	props.set(wreq)
 	ctx, cancel := withTimeout(ctx, req.Timeout)
 	defer cancel()
-	resp, err := p.client.Create(ctx, &pb.CreateRequest{
-		Urn: string(req.URN), Name: req.URN.Name(), Type: req.URN.Type(),
-		Properties: props, Timeout: req.Timeout.Seconds(), Preview: req.Preview,
-	})
+	resp, err := p.client.Create(ctx, wreq)
 	if err != nil {
 		return provider.CreateResponse{}, p.resourceError(ctx, "Create", req.URN, "", req.Timeout, err)
 	}
@@ -220,21 +211,18 @@ func (p *Provider) resourceError(ctx context.Context, method string, urn resourc
 // resource no longer exists.
 func (p *Provider) Read(ctx context.Context, req provider.ReadRequest) (provider.ReadResponse, error) {
 	opts := p.sendOptions()
-	state, err := pulumiwire.EncodeObject(req.State, opts)
-	if err == nil && state == nil {
-		state, err = encodeOrEmpty(nil, opts)
-	}
+	wreq := &pb.ReadRequest{Id: req.ID, Urn: string(req.URN), Name: req.URN.Name(), Type: req.URN.Type()}
+	s, err := structs(nil).add(readProps, req.State, opts)
 	if err != nil {
 		return provider.ReadResponse{}, p.codecError("Read", req.URN, "encoding the state", err)
 	}
-	inputs, err := pulumiwire.EncodeObject(req.Inputs, opts)
-	if err != nil {
-		return provider.ReadResponse{}, p.codecError("Read", req.URN, "encoding the inputs", err)
+	if req.Inputs != nil { // no inputs (an import) are sent as none
+		if s, err = s.add(readInputs, req.Inputs, opts); err != nil {
+			return provider.ReadResponse{}, p.codecError("Read", req.URN, "encoding the inputs", err)
+		}
 	}
-	resp, err := p.client.Read(ctx, &pb.ReadRequest{
-		Id: req.ID, Urn: string(req.URN), Name: req.URN.Name(), Type: req.URN.Type(),
-		Properties: state, Inputs: inputs,
-	})
+	s.set(wreq)
+	resp, err := p.client.Read(ctx, wreq)
 	if err != nil {
 		return provider.ReadResponse{}, p.resourceError(ctx, "Read", req.URN, req.ID, 0, err)
 	}
@@ -285,44 +273,38 @@ func (p *Provider) Update(ctx context.Context, req provider.UpdateRequest) (prov
 }
 
 func (p *Provider) updateRequest(req provider.UpdateRequest) (*pb.UpdateRequest, error) {
-	opts := p.sendOptions()
-	olds, err := encodeOrEmpty(req.OldOutputs, opts)
-	if err != nil {
-		return nil, err
+	w := &pb.UpdateRequest{
+		Id: req.ID, Urn: string(req.URN), Name: req.URN.Name(), Type: req.URN.Type(),
+		Timeout: req.Timeout.Seconds(), IgnoreChanges: paths(req.IgnoreChanges), Preview: req.Preview,
 	}
-	oldIns, err := encodeOrEmpty(req.OldInputs, opts)
-	if err != nil {
-		return nil, err
+	opts := p.sendOptions()
+	s, err := structs(nil).add(updateOlds, req.OldOutputs, opts)
+	if err == nil {
+		s, err = s.add(updateOldInputs, req.OldInputs, opts)
 	}
 	opts.RejectUnknowns = !req.Preview
-	news, err := encodeOrEmpty(req.News, opts)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		s, err = s.add(updateNews, req.News, opts)
 	}
-	return &pb.UpdateRequest{
-		Id: req.ID, Urn: string(req.URN), Name: req.URN.Name(), Type: req.URN.Type(),
-		Olds: olds, OldInputs: oldIns, News: news, Timeout: req.Timeout.Seconds(),
-		IgnoreChanges: paths(req.IgnoreChanges), Preview: req.Preview,
-	}, nil
+	s.set(w)
+	return w, err
 }
 
 // Delete implements provider.Provider.
 func (p *Provider) Delete(ctx context.Context, req provider.DeleteRequest) (provider.DeleteResponse, error) {
 	opts := p.sendOptions()
-	outs, err := encodeOrEmpty(req.Outputs, opts)
+	s, err := structs(nil).add(deleteProps, req.Outputs, opts)
 	if err != nil {
 		return provider.DeleteResponse{}, p.codecError("Delete", req.URN, "encoding the state", err)
 	}
-	ins, err := encodeOrEmpty(req.Inputs, opts)
-	if err != nil {
+	if s, err = s.add(deleteOldInputs, req.Inputs, opts); err != nil {
 		return provider.DeleteResponse{}, p.codecError("Delete", req.URN, "encoding the inputs", err)
 	}
+	wreq := &pb.DeleteRequest{Id: req.ID, Urn: string(req.URN), Name: req.URN.Name(), Type: req.URN.Type(), Timeout: req.Timeout.Seconds()}
+	s.set(wreq)
 	ctx, cancel := withTimeout(ctx, req.Timeout)
 	defer cancel()
-	_, err = p.client.Delete(ctx, &pb.DeleteRequest{
-		Id: req.ID, Urn: string(req.URN), Name: req.URN.Name(), Type: req.URN.Type(),
-		Properties: outs, OldInputs: ins, Timeout: req.Timeout.Seconds(),
-	})
+	_, err = p.client.Delete(ctx, wreq)
 	if err != nil {
 		return provider.DeleteResponse{}, p.callError(ctx, "Delete", req.URN, req.Timeout, err)
 	}
@@ -333,11 +315,13 @@ func (p *Provider) Delete(ctx context.Context, req provider.DeleteRequest) (prov
 func (p *Provider) Invoke(ctx context.Context, req provider.InvokeRequest) (provider.InvokeResponse, error) {
 	opts := p.sendOptions()
 	opts.RejectUnknowns = true
-	args, err := encodeOrEmpty(req.Args, opts)
+	args, err := structs(nil).add(invokeArgs, req.Args, opts)
 	if err != nil {
 		return provider.InvokeResponse{}, p.codecError("Invoke", "", "encoding the arguments of "+req.Token, err)
 	}
-	resp, err := p.client.Invoke(ctx, &pb.InvokeRequest{Tok: req.Token, Args: args})
+	wreq := &pb.InvokeRequest{Tok: req.Token}
+	args.set(wreq)
+	resp, err := p.client.Invoke(ctx, wreq)
 	if err != nil {
 		return provider.InvokeResponse{}, p.callError(ctx, "Invoke "+req.Token, "", 0, err)
 	}
