@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
@@ -60,6 +61,40 @@ func BenchmarkMarshalEncodedObject(b *testing.B) {
 			b.Fatal(err)
 		}
 		if _, err := proto.Marshal(s); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDecodeObjectBytes is BenchmarkDecodeObject's object read
+// straight from the wire.
+func BenchmarkDecodeObjectBytes(b *testing.B) {
+	buf, err := AppendObject(nil, petState, Full())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := DecodeObjectBytes(buf, Full()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkUnmarshalDecodeObject is what the client and the plugin did
+// before DecodeObjectBytes: unmarshal the Struct, then DecodeObject.
+func BenchmarkUnmarshalDecodeObject(b *testing.B) {
+	buf, err := AppendObject(nil, petState, Full())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		s := &structpb.Struct{}
+		if err := proto.Unmarshal(buf, s); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := DecodeObject(s, Full()); err != nil {
 			b.Fatal(err)
 		}
 	}
