@@ -6,8 +6,6 @@ import (
 	"time"
 
 	pb "github.com/pulumi/pulumi/sdk/v3/proto/go"
-	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/plinth-iac/plinth/internal/provider"
 	"github.com/plinth-iac/plinth/sdk/pulumiwire"
@@ -25,7 +23,7 @@ func (p *Provider) checkRequest(req provider.CheckRequest, opts pulumiwire.Optio
 }
 
 func (p *Provider) checkResponse(method string, req provider.CheckRequest, resp *pb.CheckResponse) (provider.CheckResponse, error) {
-	inputs, err := pulumiwire.DecodeObject(resp.GetInputs(), receiveOptions(true))
+	inputs, err := pulumiwire.GetStructField(resp, checkInputs).Decode(receiveOptions(true))
 	if err != nil {
 		return provider.CheckResponse{}, p.codecError(method, req.URN, "decoding the checked inputs", err)
 	}
@@ -70,7 +68,7 @@ func (p *Provider) Check(ctx context.Context, req provider.CheckRequest) (provid
 	if err != nil {
 		return provider.CheckResponse{}, p.codecError("Check", req.URN, "encoding the inputs", err)
 	}
-	resp, err := p.client.Check(ctx, wreq)
+	resp, err := p.client.Check(ctx, wreq, leaveStructs)
 	if err != nil {
 		return provider.CheckResponse{}, p.callError(ctx, "Check", req.URN, 0, err)
 	}
@@ -154,24 +152,25 @@ func (p *Provider) Create(ctx context.Context, req provider.CreateRequest) (prov
 		Urn: string(req.URN), Name: req.URN.Name(), Type: req.URN.Type(),
 		Timeout: req.Timeout.Seconds(), Preview: req.Preview,
 	}
-	props, err := structs(nil).add(createProps, req.Inputs, opts)
+	ins, err := structs(nil).add(createProps, req.Inputs, opts)
 	if err != nil {
 		return provider.CreateResponse{}, p.codecError("Create", req.URN, "encoding the inputs", err)
 	}
-	props.set(wreq)
+	ins.set(wreq)
 	ctx, cancel := withTimeout(ctx, req.Timeout)
 	defer cancel()
-	resp, err := p.client.Create(ctx, wreq)
+	resp, err := p.client.Create(ctx, wreq, leaveStructs)
 	if err != nil {
 		return provider.CreateResponse{}, p.resourceError(ctx, "Create", req.URN, "", req.Timeout, err)
 	}
 	if resp.GetId() == "" && !req.Preview {
 		return provider.CreateResponse{}, provider.OutcomeUnknown(fmt.Errorf("provider %s: Create of %s returned no ID; the provider is broken, and the resource may exist", p.name, req.URN))
 	}
-	if err := tooLarge(req.URN, resp.GetProperties()); err != nil {
+	props := pulumiwire.GetStructField(resp, createOutputs)
+	if err := tooLarge(req.URN, props); err != nil {
 		return provider.CreateResponse{}, &provider.InitError{ID: resp.GetId(), Reasons: []string{err.Error()}}
 	}
-	outs, err := pulumiwire.DecodeObject(resp.GetProperties(), receiveOptions(req.Preview))
+	outs, err := props.Decode(receiveOptions(req.Preview))
 	if err != nil {
 		return provider.CreateResponse{}, &provider.InitError{ID: resp.GetId(), Reasons: []string{p.codecError("Create", req.URN, "decoding the outputs", err).Error()}}
 	}
@@ -179,8 +178,8 @@ func (p *Provider) Create(ctx context.Context, req provider.CreateRequest) (prov
 }
 
 // tooLarge refuses a state over provider.MaxStateBytes.
-func tooLarge(urn resource.URN, props *structpb.Struct) error {
-	if n := proto.Size(props); n > provider.MaxStateBytes {
+func tooLarge(urn resource.URN, props pulumiwire.StructField) error {
+	if n := props.Size(); n > provider.MaxStateBytes {
 		return &provider.StateTooLargeError{URN: urn, Size: n}
 	}
 	return nil
@@ -222,7 +221,7 @@ func (p *Provider) Read(ctx context.Context, req provider.ReadRequest) (provider
 		}
 	}
 	s.set(wreq)
-	resp, err := p.client.Read(ctx, wreq)
+	resp, err := p.client.Read(ctx, wreq, leaveStructs)
 	if err != nil {
 		return provider.ReadResponse{}, p.resourceError(ctx, "Read", req.URN, req.ID, 0, err)
 	}
@@ -233,14 +232,15 @@ func (p *Provider) readResponse(req provider.ReadRequest, resp *pb.ReadResponse)
 	if resp.GetId() == "" {
 		return provider.ReadResponse{}, nil
 	}
-	if err := tooLarge(req.URN, resp.GetProperties()); err != nil {
+	props := pulumiwire.GetStructField(resp, readOutputs)
+	if err := tooLarge(req.URN, props); err != nil {
 		return provider.ReadResponse{}, err
 	}
-	outs, err := pulumiwire.DecodeObject(resp.GetProperties(), receiveOptions(false))
+	outs, err := props.Decode(receiveOptions(false))
 	if err != nil {
 		return provider.ReadResponse{}, p.codecError("Read", req.URN, "decoding the state", err)
 	}
-	ins, err := pulumiwire.DecodeObject(resp.GetInputs(), receiveOptions(false))
+	ins, err := pulumiwire.GetStructField(resp, readOutputInputs).Decode(receiveOptions(false))
 	if err != nil {
 		return provider.ReadResponse{}, p.codecError("Read", req.URN, "decoding the inputs", err)
 	}
@@ -258,14 +258,15 @@ func (p *Provider) Update(ctx context.Context, req provider.UpdateRequest) (prov
 	}
 	ctx, cancel := withTimeout(ctx, req.Timeout)
 	defer cancel()
-	resp, err := p.client.Update(ctx, wreq)
+	resp, err := p.client.Update(ctx, wreq, leaveStructs)
 	if err != nil {
 		return provider.UpdateResponse{}, p.resourceError(ctx, "Update", req.URN, req.ID, req.Timeout, err)
 	}
-	if err := tooLarge(req.URN, resp.GetProperties()); err != nil {
+	props := pulumiwire.GetStructField(resp, updateOutputs)
+	if err := tooLarge(req.URN, props); err != nil {
 		return provider.UpdateResponse{}, &provider.InitError{ID: req.ID, Reasons: []string{err.Error()}}
 	}
-	outs, err := pulumiwire.DecodeObject(resp.GetProperties(), receiveOptions(req.Preview))
+	outs, err := props.Decode(receiveOptions(req.Preview))
 	if err != nil {
 		return provider.UpdateResponse{}, &provider.InitError{ID: req.ID, Reasons: []string{p.codecError("Update", req.URN, "decoding the outputs", err).Error()}}
 	}
@@ -321,11 +322,11 @@ func (p *Provider) Invoke(ctx context.Context, req provider.InvokeRequest) (prov
 	}
 	wreq := &pb.InvokeRequest{Tok: req.Token}
 	args.set(wreq)
-	resp, err := p.client.Invoke(ctx, wreq)
+	resp, err := p.client.Invoke(ctx, wreq, leaveStructs)
 	if err != nil {
 		return provider.InvokeResponse{}, p.callError(ctx, "Invoke "+req.Token, "", 0, err)
 	}
-	ret, err := pulumiwire.DecodeObject(resp.GetReturn(), receiveOptions(true))
+	ret, err := pulumiwire.GetStructField(resp, invokeReturn).Decode(receiveOptions(true))
 	if err != nil {
 		return provider.InvokeResponse{}, p.codecError("Invoke", "", "decoding the result of "+req.Token, err)
 	}

@@ -1,9 +1,8 @@
 package pulumirpc
 
 import (
-	"fmt"
-
 	pb "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"google.golang.org/grpc"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -12,6 +11,10 @@ import (
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
+// A response's objects are left as bytes by the codec leaveStructs and
+// decoded from them (pulumiwire.Codec, pulumiwire.DecodeObjectBytes)
+// rather than parsed into Structs and decoded from those.
+//
 // A request's objects (inputs, state) are written straight to the wire by
 // pulumiwire.AppendObject and set as the request's unknown fields, under
 // the numbers of its google.protobuf.Struct fields, rather than built as
@@ -19,35 +22,36 @@ import (
 // most of the client's work per call. Protobuf writes unknown fields as
 // they are, and the plugin reads them as the fields they number.
 
-// Numbers of the requests' Struct fields, looked up by name in the
-// generated descriptors.
+// Numbers of the Struct fields, looked up by name in the generated
+// descriptors.
 var (
-	checkOlds       = structNumber(&pb.CheckRequest{}, "olds")
-	checkNews       = structNumber(&pb.CheckRequest{}, "news")
-	diffOlds        = structNumber(&pb.DiffRequest{}, "olds")
-	diffNews        = structNumber(&pb.DiffRequest{}, "news")
-	diffOldInputs   = structNumber(&pb.DiffRequest{}, "old_inputs")
-	createProps     = structNumber(&pb.CreateRequest{}, "properties")
-	readProps       = structNumber(&pb.ReadRequest{}, "properties")
-	readInputs      = structNumber(&pb.ReadRequest{}, "inputs")
-	updateOlds      = structNumber(&pb.UpdateRequest{}, "olds")
-	updateNews      = structNumber(&pb.UpdateRequest{}, "news")
-	updateOldInputs = structNumber(&pb.UpdateRequest{}, "old_inputs")
-	deleteProps     = structNumber(&pb.DeleteRequest{}, "properties")
-	deleteOldInputs = structNumber(&pb.DeleteRequest{}, "old_inputs")
-	invokeArgs      = structNumber(&pb.InvokeRequest{}, "args")
+	checkOlds       = pulumiwire.StructFieldNumber(&pb.CheckRequest{}, "olds")
+	checkNews       = pulumiwire.StructFieldNumber(&pb.CheckRequest{}, "news")
+	diffOlds        = pulumiwire.StructFieldNumber(&pb.DiffRequest{}, "olds")
+	diffNews        = pulumiwire.StructFieldNumber(&pb.DiffRequest{}, "news")
+	diffOldInputs   = pulumiwire.StructFieldNumber(&pb.DiffRequest{}, "old_inputs")
+	createProps     = pulumiwire.StructFieldNumber(&pb.CreateRequest{}, "properties")
+	readProps       = pulumiwire.StructFieldNumber(&pb.ReadRequest{}, "properties")
+	readInputs      = pulumiwire.StructFieldNumber(&pb.ReadRequest{}, "inputs")
+	updateOlds      = pulumiwire.StructFieldNumber(&pb.UpdateRequest{}, "olds")
+	updateNews      = pulumiwire.StructFieldNumber(&pb.UpdateRequest{}, "news")
+	updateOldInputs = pulumiwire.StructFieldNumber(&pb.UpdateRequest{}, "old_inputs")
+	deleteProps     = pulumiwire.StructFieldNumber(&pb.DeleteRequest{}, "properties")
+	deleteOldInputs = pulumiwire.StructFieldNumber(&pb.DeleteRequest{}, "old_inputs")
+	invokeArgs      = pulumiwire.StructFieldNumber(&pb.InvokeRequest{}, "args")
+
+	checkInputs      = pulumiwire.StructFieldNumber(&pb.CheckResponse{}, "inputs")
+	createOutputs    = pulumiwire.StructFieldNumber(&pb.CreateResponse{}, "properties")
+	readOutputs      = pulumiwire.StructFieldNumber(&pb.ReadResponse{}, "properties")
+	readOutputInputs = pulumiwire.StructFieldNumber(&pb.ReadResponse{}, "inputs")
+	updateOutputs    = pulumiwire.StructFieldNumber(&pb.UpdateResponse{}, "properties")
+	invokeReturn     = pulumiwire.StructFieldNumber(&pb.InvokeResponse{}, "return")
 )
 
-// structNumber returns the number of m's google.protobuf.Struct field
-// name; it panics if m has none, which a change of the protocol's
-// generated code would show at start-up.
-func structNumber(m proto.Message, name protoreflect.Name) protowire.Number {
-	f := m.ProtoReflect().Descriptor().Fields().ByName(name)
-	if f == nil || f.Message() == nil || f.Message().FullName() != "google.protobuf.Struct" || f.IsList() {
-		panic(fmt.Sprintf("pulumirpc: %s has no google.protobuf.Struct field %q", m.ProtoReflect().Descriptor().FullName(), name))
-	}
-	return f.Number()
-}
+// leaveStructs is the call option of the calls whose responses carry
+// objects: it leaves their Structs as bytes.
+var leaveStructs = grpc.ForceCodecV2(pulumiwire.NewCodec(
+	&pb.CheckResponse{}, &pb.CreateResponse{}, &pb.ReadResponse{}, &pb.UpdateResponse{}, &pb.InvokeResponse{}))
 
 // structs is a request's Struct fields, encoded, to set as its unknown
 // fields. A nil object is sent as an empty one, as peers expect of olds.

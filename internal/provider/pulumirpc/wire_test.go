@@ -120,7 +120,10 @@ func TestRequestsOnTheWire(t *testing.T) {
 				_, err := p.Delete(ctx, provider.DeleteRequest{URN: u, ID: "i-1", Outputs: outs})
 				return err
 			},
-			func() error { _, err := p.Invoke(ctx, provider.InvokeRequest{Token: "f:index:g", Args: known}); return err },
+			func() error {
+				_, err := p.Invoke(ctx, provider.InvokeRequest{Token: "f:index:g", Args: known})
+				return err
+			},
 		}
 		want := []proto.Message{
 			&pb.CheckRequest{Urn: string(u), Name: "t", Type: "fault:index:Thing", Olds: empty, News: enc(ins), RandomSeed: []byte("r")},

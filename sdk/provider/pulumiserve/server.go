@@ -9,6 +9,8 @@ import (
 
 	pb "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/emptypb"
 	"google.golang.org/protobuf/types/known/structpb"
 
@@ -135,11 +137,11 @@ type checkFunc func(context.Context, provider.CheckRequest) (provider.CheckRespo
 // check runs f and warns of the deprecated properties the inputs set
 // (props picks their schema).
 func (s *Server) check(ctx context.Context, req *pb.CheckRequest, f checkFunc, props func(provider.Schema) map[string]provider.Property) (*pb.CheckResponse, error) {
-	olds, err := decode(req.GetOlds(), "olds")
+	olds, err := decodeField(req, checkOlds, "olds")
 	if err != nil {
 		return nil, err
 	}
-	news, err := decode(req.GetNews(), "news")
+	news, err := decodeField(req, checkNews, "news")
 	if err != nil {
 		return nil, err
 	}
@@ -199,15 +201,15 @@ func (s *Server) diff(ctx context.Context, req *pb.DiffRequest, f diffFunc) (*pb
 }
 
 func diffRequest(req *pb.DiffRequest) (provider.DiffRequest, error) {
-	olds, err := decode(req.GetOlds(), "olds")
+	olds, err := decodeField(req, diffOlds, "olds")
 	if err != nil {
 		return provider.DiffRequest{}, err
 	}
-	oldIns, err := decode(req.GetOldInputs(), "old inputs")
+	oldIns, err := decodeField(req, diffOldInputs, "old inputs")
 	if err != nil {
 		return provider.DiffRequest{}, err
 	}
-	news, err := decode(req.GetNews(), "news")
+	news, err := decodeField(req, diffNews, "news")
 	if err != nil {
 		return provider.DiffRequest{}, err
 	}
@@ -289,7 +291,7 @@ func variableValue(v string, kind provider.TypeKind) resource.Value {
 
 // Create creates a resource.
 func (s *Server) Create(ctx context.Context, req *pb.CreateRequest) (*pb.CreateResponse, error) {
-	inputs, err := decode(req.GetProperties(), "inputs")
+	inputs, err := decodeField(req, createProps, "inputs")
 	if err != nil {
 		return nil, err
 	}
@@ -310,11 +312,11 @@ func seconds(f float64) time.Duration { return time.Duration(f * float64(time.Se
 
 // Read reads a resource's live state.
 func (s *Server) Read(ctx context.Context, req *pb.ReadRequest) (*pb.ReadResponse, error) {
-	state, err := decode(req.GetProperties(), "state")
+	state, err := decodeField(req, readProps, "state")
 	if err != nil {
 		return nil, err
 	}
-	inputs, err := decode(req.GetInputs(), "inputs")
+	inputs, err := decodeField(req, readInputs, "inputs")
 	if err != nil {
 		return nil, err
 	}
@@ -354,15 +356,15 @@ func (s *Server) Update(ctx context.Context, req *pb.UpdateRequest) (*pb.UpdateR
 }
 
 func updateRequest(req *pb.UpdateRequest) (provider.UpdateRequest, error) {
-	olds, err := decode(req.GetOlds(), "olds")
+	olds, err := decodeField(req, updateOlds, "olds")
 	if err != nil {
 		return provider.UpdateRequest{}, err
 	}
-	oldIns, err := decode(req.GetOldInputs(), "old inputs")
+	oldIns, err := decodeField(req, updateOldInputs, "old inputs")
 	if err != nil {
 		return provider.UpdateRequest{}, err
 	}
-	news, err := decode(req.GetNews(), "news")
+	news, err := decodeField(req, updateNews, "news")
 	if err != nil {
 		return provider.UpdateRequest{}, err
 	}
@@ -378,11 +380,11 @@ func updateRequest(req *pb.UpdateRequest) (provider.UpdateRequest, error) {
 
 // Delete deletes a resource.
 func (s *Server) Delete(ctx context.Context, req *pb.DeleteRequest) (*emptypb.Empty, error) {
-	outs, err := decode(req.GetProperties(), "state")
+	outs, err := decodeField(req, deleteProps, "state")
 	if err != nil {
 		return nil, err
 	}
-	ins, err := decode(req.GetOldInputs(), "inputs")
+	ins, err := decodeField(req, deleteOldInputs, "inputs")
 	if err != nil {
 		return nil, err
 	}
@@ -397,7 +399,7 @@ func (s *Server) Delete(ctx context.Context, req *pb.DeleteRequest) (*emptypb.Em
 
 // Invoke calls a provider function.
 func (s *Server) Invoke(ctx context.Context, req *pb.InvokeRequest) (*pb.InvokeResponse, error) {
-	args, err := decode(req.GetArgs(), "arguments")
+	args, err := decodeField(req, invokeArgs, "arguments")
 	if err != nil {
 		return nil, err
 	}
@@ -414,6 +416,16 @@ func (s *Server) Invoke(ctx context.Context, req *pb.InvokeRequest) (*pb.InvokeR
 
 func decode(st *structpb.Struct, what string) (resource.Object, error) {
 	o, err := pulumiwire.DecodeObject(st, receive())
+	if err != nil {
+		return nil, invalid("decoding the %s: %v", what, err)
+	}
+	return o, nil
+}
+
+// decodeField decodes m's Struct field num, which Codec may have left as
+// bytes.
+func decodeField(m proto.Message, num protowire.Number, what string) (resource.Object, error) {
+	o, err := pulumiwire.GetStructField(m, num).Decode(receive())
 	if err != nil {
 		return nil, invalid("decoding the %s: %v", what, err)
 	}
