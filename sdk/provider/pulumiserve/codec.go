@@ -32,4 +32,11 @@ var (
 	deleteProps     = pulumiwire.StructFieldNumber(&pb.DeleteRequest{}, "properties")
 	deleteOldInputs = pulumiwire.StructFieldNumber(&pb.DeleteRequest{}, "old_inputs")
 	invokeArgs      = pulumiwire.StructFieldNumber(&pb.InvokeRequest{}, "args")
+
+	checkInputs      = pulumiwire.StructFieldNumber(&pb.CheckResponse{}, "inputs")
+	createOutputs    = pulumiwire.StructFieldNumber(&pb.CreateResponse{}, "properties")
+	readOutputs      = pulumiwire.StructFieldNumber(&pb.ReadResponse{}, "properties")
+	readOutputInputs = pulumiwire.StructFieldNumber(&pb.ReadResponse{}, "inputs")
+	updateOutputs    = pulumiwire.StructFieldNumber(&pb.UpdateResponse{}, "properties")
+	invokeReturn     = pulumiwire.StructFieldNumber(&pb.InvokeResponse{}, "return")
 )

@@ -80,7 +80,9 @@ func Serve(ctx context.Context, p provider.Provider, opts Options) error {
 	gs := grpc.NewServer(grpc.MaxRecvMsgSize(400*1024*1024), grpc.MaxSendMsgSize(400*1024*1024),
 		grpc.InitialWindowSize(window), grpc.InitialConnWindowSize(window),
 		grpc.NumStreamWorkers(streamWorkers()), grpc.ForceServerCodecV2(Codec))
-	pb.RegisterResourceProviderServer(gs, NewServer(p, opts.EngineAddress))
+	srv := NewServer(p, opts.EngineAddress)
+	srv.wire = true
+	pb.RegisterResourceProviderServer(gs, srv)
 	if _, err := fmt.Fprintf(out, "%d\n", lis.Addr().(*net.TCPAddr).Port); err != nil {
 		return fmt.Errorf("printing the port: %w", err)
 	}
