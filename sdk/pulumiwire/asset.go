@@ -6,7 +6,7 @@ import (
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
-func encodeAsset(path resource.PropertyPath, a *resource.Asset) (*structpb.Value, error) {
+func encodeAsset(path at, a *resource.Asset) (*structpb.Value, error) {
 	if a == nil {
 		return nil, fail(path, "the asset is missing")
 	}
@@ -18,7 +18,7 @@ func encodeAsset(path resource.PropertyPath, a *resource.Asset) (*structpb.Value
 	return tagged(AssetSig, fields), nil
 }
 
-func encodeArchive(path resource.PropertyPath, a *resource.Archive) (*structpb.Value, error) {
+func encodeArchive(path at, a *resource.Archive) (*structpb.Value, error) {
 	if a == nil {
 		return nil, fail(path, "the archive is missing")
 	}
@@ -29,7 +29,7 @@ func encodeArchive(path resource.PropertyPath, a *resource.Archive) (*structpb.V
 	if a.Assets != nil {
 		members := make(map[string]*structpb.Value, len(a.Assets))
 		for name, m := range a.Assets {
-			e, err := encodeMember(child(path, name), m)
+			e, err := encodeMember(path.key(name), m)
 			if err != nil {
 				return nil, err
 			}
@@ -40,7 +40,7 @@ func encodeArchive(path resource.PropertyPath, a *resource.Archive) (*structpb.V
 	return tagged(ArchiveSig, fields), nil
 }
 
-func encodeMember(path resource.PropertyPath, m resource.Value) (*structpb.Value, error) {
+func encodeMember(path at, m resource.Value) (*structpb.Value, error) {
 	switch m.Kind() {
 	case resource.AssetKind:
 		return encodeAsset(path, m.Asset())
@@ -56,7 +56,7 @@ func putString(fields map[string]*structpb.Value, key, s string) {
 	}
 }
 
-func decodeAsset(path resource.PropertyPath, fields map[string]*structpb.Value) (resource.Value, error) {
+func decodeAsset(path at, fields map[string]*structpb.Value) (resource.Value, error) {
 	var a resource.Asset
 	for key, dst := range map[string]*string{"hash": &a.Hash, "text": &a.Text, "path": &a.Path, "uri": &a.URI} {
 		if err := getString(path, fields, key, dst); err != nil {
@@ -68,7 +68,7 @@ func decodeAsset(path resource.PropertyPath, fields map[string]*structpb.Value) 
 
 // decodeArchive reads an archive. A path wins over a URI, and a URI over
 // members, as Pulumi peers read them.
-func decodeArchive(path resource.PropertyPath, fields map[string]*structpb.Value) (resource.Value, error) {
+func decodeArchive(path at, fields map[string]*structpb.Value) (resource.Value, error) {
 	var a resource.Archive
 	for key, dst := range map[string]*string{"hash": &a.Hash, "path": &a.Path, "uri": &a.URI} {
 		if err := getString(path, fields, key, dst); err != nil {
@@ -91,7 +91,7 @@ func decodeArchive(path resource.PropertyPath, fields map[string]*structpb.Value
 
 // decodeMembers reads an archive's members. An archive with neither path,
 // URI nor members is an empty archive, not a missing one.
-func decodeMembers(path resource.PropertyPath, v *structpb.Value) (map[string]resource.Value, error) {
+func decodeMembers(path at, v *structpb.Value) (map[string]resource.Value, error) {
 	members := map[string]resource.Value{}
 	if v == nil {
 		return members, nil
@@ -101,7 +101,7 @@ func decodeMembers(path resource.PropertyPath, v *structpb.Value) (map[string]re
 		return nil, fail(path, "malformed archive: its assets are not an object")
 	}
 	for name, m := range s.StructValue.GetFields() {
-		p := child(path, name)
+		p := path.key(name)
 		ms, ok := m.GetKind().(*structpb.Value_StructValue)
 		if !ok {
 			return nil, fail(p, "malformed archive: a member is not an asset or archive")
@@ -124,7 +124,7 @@ func decodeMembers(path resource.PropertyPath, v *structpb.Value) (map[string]re
 }
 
 // getString reads an optional string field into dst.
-func getString(path resource.PropertyPath, fields map[string]*structpb.Value, key string, dst *string) error {
+func getString(path at, fields map[string]*structpb.Value, key string, dst *string) error {
 	v, ok := fields[key]
 	if !ok {
 		return nil

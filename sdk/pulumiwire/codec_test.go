@@ -1,6 +1,7 @@
 package pulumiwire
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -116,6 +117,8 @@ func TestEncodeErrors(t *testing.T) {
 			"property r: a resource reference's ID must be a string or unknown"},
 		"archive member not an asset": {resource.Object{"a": resource.NewArchive(&resource.Archive{Assets: map[string]resource.Value{"m": resource.NewString("x")}})}, Full(),
 			"property a.m: an archive member must be an asset or an archive"},
+		"after a deeper sibling": {resource.Object{"l": resource.NewArray(deep(10, resource.NewString("ok")), resource.NewObject(resource.Object{"z": resource.Unknown()}))},
+			Options{RejectUnknowns: true}, "property l[1].z: the value is unknown"},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -182,6 +185,37 @@ func TestDecodeMalformed(t *testing.T) {
 				t.Fatalf("got error %v, want one containing %q", err, tc.wantErr)
 			}
 		})
+	}
+}
+
+// deep nests v in n objects, each under the key "k".
+func deep(n int, v resource.Value) resource.Value {
+	for range n {
+		v = resource.NewObject(resource.Object{"k": v})
+	}
+	return v
+}
+
+// TestErrorPathAfterSiblings: the path of a value in error is its own,
+// whatever its siblings before it held (the codec reuses one buffer for
+// the paths of siblings).
+func TestErrorPathAfterSiblings(t *testing.T) {
+	first, err := EncodeValue(deep(10, resource.NewString("ok")), Full())
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := structpb.NewListValue(&structpb.ListValue{Values: []*structpb.Value{first, obj(map[string]*structpb.Value{"z": {}})}})
+	_, err = DecodeObject(&structpb.Struct{Fields: map[string]*structpb.Value{"l": list}}, Full())
+	const want = "property l[1].z: the value is empty"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("got error %v, want one containing %q", err, want)
+	}
+	var we *Error
+	if !errors.As(err, &we) {
+		t.Fatalf("error %T is not an *Error", err)
+	}
+	if diff := cmp.Diff(resource.PropertyPath{"l", 1, "z"}, we.Path); diff != "" {
+		t.Errorf("path (-want +got):\n%s", diff)
 	}
 }
 

@@ -14,18 +14,18 @@ func DecodeObject(s *structpb.Struct, opts Options) (resource.Object, error) {
 	if s == nil {
 		return nil, nil
 	}
-	return decodeFields(nil, s.GetFields(), opts)
+	return decodeFields(top(), s.GetFields(), opts)
 }
 
 // DecodeValue decodes one value.
 func DecodeValue(v *structpb.Value, opts Options) (resource.Value, error) {
-	return decodeValue(nil, v, opts)
+	return decodeValue(top(), v, opts)
 }
 
-func decodeFields(path resource.PropertyPath, fields map[string]*structpb.Value, opts Options) (resource.Object, error) {
+func decodeFields(path at, fields map[string]*structpb.Value, opts Options) (resource.Object, error) {
 	o := make(resource.Object, len(fields))
 	for k, f := range fields {
-		v, err := decodeValue(child(path, k), f, opts)
+		v, err := decodeValue(path.key(k), f, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -34,7 +34,7 @@ func decodeFields(path resource.PropertyPath, fields map[string]*structpb.Value,
 	return o, nil
 }
 
-func decodeValue(path resource.PropertyPath, v *structpb.Value, opts Options) (resource.Value, error) {
+func decodeValue(path at, v *structpb.Value, opts Options) (resource.Value, error) {
 	switch k := v.GetKind().(type) {
 	case *structpb.Value_NullValue:
 		return resource.Null(), nil
@@ -55,10 +55,10 @@ func decodeValue(path resource.PropertyPath, v *structpb.Value, opts Options) (r
 	return resource.Value{}, fail(path, "the value is empty (a protobuf Value with no kind set)")
 }
 
-func decodeArray(path resource.PropertyPath, values []*structpb.Value, opts Options) (resource.Value, error) {
+func decodeArray(path at, values []*structpb.Value, opts Options) (resource.Value, error) {
 	elems := make([]resource.Value, len(values))
 	for i, e := range values {
-		v, err := decodeValue(child(path, i), e, opts)
+		v, err := decodeValue(path.index(i), e, opts)
 		if err != nil {
 			return resource.Value{}, err
 		}
@@ -67,7 +67,7 @@ func decodeArray(path resource.PropertyPath, values []*structpb.Value, opts Opti
 	return resource.NewArray(elems...), nil
 }
 
-func decodeUnknown(path resource.PropertyPath, opts Options) (resource.Value, error) {
+func decodeUnknown(path at, opts Options) (resource.Value, error) {
 	if opts.RejectUnknowns {
 		return resource.Value{}, fail(path, "the value is unknown, but this call needs every value known")
 	}
@@ -76,7 +76,7 @@ func decodeUnknown(path resource.PropertyPath, opts Options) (resource.Value, er
 
 // decodeStruct decodes a plain object or, if it carries a signature, the
 // special value it stands for.
-func decodeStruct(path resource.PropertyPath, fields map[string]*structpb.Value, opts Options) (resource.Value, error) {
+func decodeStruct(path at, fields map[string]*structpb.Value, opts Options) (resource.Value, error) {
 	tag, ok := fields[SigKey]
 	if !ok {
 		o, err := decodeFields(path, fields, opts)
@@ -103,7 +103,7 @@ func decodeStruct(path resource.PropertyPath, fields map[string]*structpb.Value,
 	return resource.Value{}, fail(path, "unrecognized signature %q", sig.StringValue)
 }
 
-func decodeSecret(path resource.PropertyPath, fields map[string]*structpb.Value, opts Options) (resource.Value, error) {
+func decodeSecret(path at, fields map[string]*structpb.Value, opts Options) (resource.Value, error) {
 	inner, ok := fields["value"]
 	if !ok {
 		return resource.Value{}, fail(path, "malformed secret: it has no value")
@@ -115,7 +115,7 @@ func decodeSecret(path resource.PropertyPath, fields map[string]*structpb.Value,
 	return resource.MakeSecret(v), nil
 }
 
-func decodeByteString(path resource.PropertyPath, fields map[string]*structpb.Value) (resource.Value, error) {
+func decodeByteString(path at, fields map[string]*structpb.Value) (resource.Value, error) {
 	var enc string
 	if err := getString(path, fields, "value", &enc); err != nil {
 		return resource.Value{}, err
@@ -133,7 +133,7 @@ func decodeByteString(path resource.PropertyPath, fields map[string]*structpb.Va
 // decodeOutput decodes an output value into what plinth's values can say of
 // it: its value, or unknown, marked secret if it is. Its dependencies are
 // checked but not kept (see OutputDependencies).
-func decodeOutput(path resource.PropertyPath, fields map[string]*structpb.Value, opts Options) (resource.Value, error) {
+func decodeOutput(path at, fields map[string]*structpb.Value, opts Options) (resource.Value, error) {
 	secret := false
 	if s, ok := fields["secret"]; ok {
 		b, ok := s.GetKind().(*structpb.Value_BoolValue)
@@ -158,7 +158,7 @@ func decodeOutput(path resource.PropertyPath, fields map[string]*structpb.Value,
 	return resource.MakeSecret(v), nil
 }
 
-func outputDeps(path resource.PropertyPath, fields map[string]*structpb.Value) ([]resource.URN, error) {
+func outputDeps(path at, fields map[string]*structpb.Value) ([]resource.URN, error) {
 	d, ok := fields["dependencies"]
 	if !ok {
 		return nil, nil

@@ -14,7 +14,7 @@ import (
 // response, say) asks here.
 func OutputDependencies(s *structpb.Struct) ([]resource.URN, error) {
 	seen := map[resource.URN]bool{}
-	if err := collectDeps(nil, structpb.NewStructValue(s), seen); err != nil {
+	if err := collectDeps(top(), structpb.NewStructValue(s), seen); err != nil {
 		return nil, err
 	}
 	out := make([]resource.URN, 0, len(seen))
@@ -25,11 +25,11 @@ func OutputDependencies(s *structpb.Struct) ([]resource.URN, error) {
 	return out, nil
 }
 
-func collectDeps(path resource.PropertyPath, v *structpb.Value, seen map[resource.URN]bool) error {
+func collectDeps(path at, v *structpb.Value, seen map[resource.URN]bool) error {
 	switch k := v.GetKind().(type) {
 	case *structpb.Value_ListValue:
 		for i, e := range k.ListValue.GetValues() {
-			if err := collectDeps(child(path, i), e, seen); err != nil {
+			if err := collectDeps(path.index(i), e, seen); err != nil {
 				return err
 			}
 		}
@@ -46,7 +46,7 @@ func collectDeps(path resource.PropertyPath, v *structpb.Value, seen map[resourc
 		}
 		for name, e := range fields {
 			if name != SigKey {
-				if err := collectDeps(child(path, name), e, seen); err != nil {
+				if err := collectDeps(path.key(name), e, seen); err != nil {
 					return err
 				}
 			}

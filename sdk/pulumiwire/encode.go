@@ -15,18 +15,18 @@ func EncodeObject(o resource.Object, opts Options) (*structpb.Struct, error) {
 	if o == nil {
 		return nil, nil
 	}
-	return encodeFields(nil, o, opts)
+	return encodeFields(top(), o, opts)
 }
 
 // EncodeValue encodes one value.
 func EncodeValue(v resource.Value, opts Options) (*structpb.Value, error) {
-	return encodeValue(nil, v, opts)
+	return encodeValue(top(), v, opts)
 }
 
-func encodeFields(path resource.PropertyPath, o resource.Object, opts Options) (*structpb.Struct, error) {
+func encodeFields(path at, o resource.Object, opts Options) (*structpb.Struct, error) {
 	fields := make(map[string]*structpb.Value, len(o))
 	for k, v := range o {
-		e, err := encodeValue(child(path, k), v, opts)
+		e, err := encodeValue(path.key(k), v, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -35,7 +35,7 @@ func encodeFields(path resource.PropertyPath, o resource.Object, opts Options) (
 	return &structpb.Struct{Fields: fields}, nil
 }
 
-func encodeValue(path resource.PropertyPath, v resource.Value, opts Options) (*structpb.Value, error) {
+func encodeValue(path at, v resource.Value, opts Options) (*structpb.Value, error) {
 	switch v.Kind() {
 	case resource.NullKind:
 		return structpb.NewNullValue(), nil
@@ -67,7 +67,7 @@ func encodeValue(path resource.PropertyPath, v resource.Value, opts Options) (*s
 	return nil, fail(path, "cannot encode a value of kind %s", v.Kind())
 }
 
-func encodeString(path resource.PropertyPath, s string, opts Options) (*structpb.Value, error) {
+func encodeString(path at, s string, opts Options) (*structpb.Value, error) {
 	if utf8.ValidString(s) {
 		return structpb.NewStringValue(s), nil
 	}
@@ -79,10 +79,10 @@ func encodeString(path resource.PropertyPath, s string, opts Options) (*structpb
 	}), nil
 }
 
-func encodeArray(path resource.PropertyPath, elems []resource.Value, opts Options) (*structpb.Value, error) {
+func encodeArray(path at, elems []resource.Value, opts Options) (*structpb.Value, error) {
 	values := make([]*structpb.Value, len(elems))
 	for i, e := range elems {
-		w, err := encodeValue(child(path, i), e, opts)
+		w, err := encodeValue(path.index(i), e, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -91,7 +91,7 @@ func encodeArray(path resource.PropertyPath, elems []resource.Value, opts Option
 	return structpb.NewListValue(&structpb.ListValue{Values: values}), nil
 }
 
-func encodeUnknown(path resource.PropertyPath, opts Options) (*structpb.Value, error) {
+func encodeUnknown(path at, opts Options) (*structpb.Value, error) {
 	if opts.RejectUnknowns {
 		return nil, fail(path, "the value is unknown, but this call needs every value known")
 	}
@@ -101,7 +101,7 @@ func encodeUnknown(path resource.PropertyPath, opts Options) (*structpb.Value, e
 	return structpb.NewStringValue(UnknownString), nil
 }
 
-func encodeSecret(path resource.PropertyPath, elem resource.Value, opts Options) (*structpb.Value, error) {
+func encodeSecret(path at, elem resource.Value, opts Options) (*structpb.Value, error) {
 	if !opts.Secrets {
 		return encodeValue(path, elem, opts)
 	}
@@ -121,7 +121,7 @@ func encodeSecret(path resource.PropertyPath, elem resource.Value, opts Options)
 // encodeReference writes a reference, or, for a peer that does not accept
 // references, what the guide says to treat it as: its ID if it has one
 // (unknown when empty or unknown), else its URN.
-func encodeReference(path resource.PropertyPath, r resource.Reference, opts Options) (*structpb.Value, error) {
+func encodeReference(path at, r resource.Reference, opts Options) (*structpb.Value, error) {
 	if !opts.Resources {
 		if r.ID == nil {
 			return structpb.NewStringValue(string(r.URN)), nil
@@ -147,7 +147,7 @@ func encodeReference(path resource.PropertyPath, r resource.Reference, opts Opti
 
 // referenceID gives the wire form of a reference's ID: the empty string
 // stands for an unknown ID.
-func referenceID(path resource.PropertyPath, id resource.Value) (string, error) {
+func referenceID(path at, id resource.Value) (string, error) {
 	switch id.Kind() {
 	case resource.StringKind:
 		return id.Str(), nil

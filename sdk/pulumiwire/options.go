@@ -2,6 +2,7 @@ package pulumiwire
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
@@ -50,12 +51,45 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("property %s: %s", FormatPath(e.Path), e.Reason)
 }
 
-// child returns path extended by one element without aliasing path's
-// backing array, so sibling paths never overwrite each other.
-func child(path resource.PropertyPath, elem any) resource.PropertyPath {
-	return append(path[:len(path):len(path)], elem)
+// at is where a value is: the steps from the top, kept in one buffer
+// that the codec extends as it descends (a sibling's steps overwrite
+// those of the one before, which no one keeps), turned into a
+// resource.PropertyPath only for an error. A path slice per value was a
+// fifth of the codec's allocations.
+type at []step
+
+// step is a key, or an index when index >= 0.
+type step struct {
+	key   string
+	index int
 }
 
-func fail(path resource.PropertyPath, format string, args ...any) error {
-	return &Error{Path: path, Reason: fmt.Sprintf(format, args...)}
+// top is the path of a top-level value, with room for a few steps on the
+// stack.
+func top() at { return make(at, 0, 8) }
+
+func (a at) key(k string) at { return append(a, step{key: k, index: -1}) }
+
+func (a at) index(i int) at { return append(a, step{index: i}) }
+
+// path returns a copy of a as a property path.
+func (a at) path() resource.PropertyPath {
+	if len(a) == 0 {
+		return nil
+	}
+	out := make(resource.PropertyPath, len(a))
+	for i, s := range a {
+		if s.index >= 0 {
+			out[i] = s.index
+		} else {
+			// A copy, so that a's storage (escape analysis tells no
+			// field from another) stays on the stack.
+			out[i] = strings.Clone(s.key)
+		}
+	}
+	return out
+}
+
+func fail(path at, format string, args ...any) error {
+	return &Error{Path: path.path(), Reason: fmt.Sprintf(format, args...)}
 }

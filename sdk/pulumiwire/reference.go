@@ -9,7 +9,7 @@ import (
 // decodeReference decodes a resource reference; without opts.Resources it
 // gives what a provider that does not accept references would have been
 // sent: the ID (unknown if empty), or the URN when there is no ID.
-func decodeReference(path resource.PropertyPath, fields map[string]*structpb.Value, opts Options) (resource.Value, error) {
+func decodeReference(path at, fields map[string]*structpb.Value, opts Options) (resource.Value, error) {
 	var urn, version string
 	if err := getString(path, fields, "urn", &urn); err != nil {
 		return resource.Value{}, err
@@ -46,7 +46,7 @@ func decodeReference(path resource.PropertyPath, fields map[string]*structpb.Val
 // unknown), an unknown sentinel, or an output value holding either. It is
 // decoded with the caller's options, so a secret ID is refused where
 // secrets are kept, as Pulumi peers do.
-func decodeReferenceID(path resource.PropertyPath, fields map[string]*structpb.Value, opts Options) (*resource.Value, error) {
+func decodeReferenceID(path at, fields map[string]*structpb.Value, opts Options) (*resource.Value, error) {
 	raw, ok := fields["id"]
 	if !ok {
 		return nil, nil

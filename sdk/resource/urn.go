@@ -209,13 +209,23 @@ func (u URN) IsValid() bool {
 }
 
 // parts splits a URN known to be valid; a malformed URN yields empty parts.
+// It splits as strings.SplitN(s, "::", 4) would, without the slice: the
+// plugin path asks for a URN's name and type on every call.
 func (u URN) parts() [4]string {
 	var p [4]string
 	s, ok := strings.CutPrefix(string(u), urnPrefix)
 	if !ok {
 		return p
 	}
-	copy(p[:], strings.SplitN(s, "::", 4))
+	for i := range 3 {
+		before, after, found := strings.Cut(s, "::")
+		if !found {
+			p[i] = s
+			return p
+		}
+		p[i], s = before, after
+	}
+	p[3] = s
 	return p
 }
 

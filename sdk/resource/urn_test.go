@@ -2,6 +2,7 @@ package resource
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -63,5 +64,39 @@ func TestParseURN(t *testing.T) {
 		if !errors.As(err, &ue) || ue.Part != part {
 			t.Errorf("ParseURN(%q) = %v, want an error about the %s", s, err, part)
 		}
+	}
+}
+
+// TestURNPartsAsSplitN: a URN's parts are what splitting it at "::" into
+// at most four gives, for well-formed URNs, names holding "::", and
+// malformed ones (missing parts, no prefix).
+func TestURNPartsAsSplitN(t *testing.T) {
+	for _, u := range []URN{
+		"urn:pulumi:dev::proj::a:b:C::name",
+		"urn:pulumi:dev::proj::a:b:C$d:e:F::name::with::colons",
+		"urn:pulumi:dev::proj::a:b:C::",
+		"urn:pulumi:dev::proj::a:b:C",
+		"urn:pulumi:dev::proj",
+		"urn:pulumi:dev",
+		"urn:pulumi:",
+		"urn:pulumi:::::::",
+		"not-a-urn::a::b::c::d",
+		"",
+	} {
+		var want [4]string
+		if s, ok := strings.CutPrefix(string(u), urnPrefix); ok {
+			copy(want[:], strings.SplitN(s, "::", 4))
+		}
+		if got := u.parts(); got != want {
+			t.Errorf("%q: parts %q, want %q", u, got, want)
+		}
+	}
+}
+
+func BenchmarkURNNameType(b *testing.B) {
+	u := URN("urn:pulumi:dev::proj::plinth:random:Pet::pet7")
+	b.ReportAllocs()
+	for b.Loop() {
+		_, _ = u.Name(), u.Type()
 	}
 }

@@ -20,7 +20,7 @@ func (p *Provider) CheckConfig(ctx context.Context, req provider.CheckRequest) (
 	if err != nil {
 		return provider.CheckResponse{}, p.codecError("CheckConfig", req.URN, "encoding the configuration", err)
 	}
-	resp, err := p.client.CheckConfig(ctx, wreq)
+	resp, err := p.client.CheckConfig(ctx, wreq, leaveStructs)
 	if status.Code(err) == codes.Unimplemented {
 		return provider.CheckResponse{Inputs: req.News}, nil
 	}

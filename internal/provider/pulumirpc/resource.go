@@ -6,8 +6,6 @@ import (
 	"time"
 
 	pb "github.com/pulumi/pulumi/sdk/v3/proto/go"
-	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/plinth-iac/plinth/internal/provider"
 	"github.com/plinth-iac/plinth/sdk/pulumiwire"
@@ -15,22 +13,17 @@ import (
 )
 
 func (p *Provider) checkRequest(req provider.CheckRequest, opts pulumiwire.Options) (*pb.CheckRequest, error) {
-	olds, err := encodeOrEmpty(req.Olds, opts)
-	if err != nil {
-		return nil, err
+	w := &pb.CheckRequest{Urn: string(req.URN), Name: req.URN.Name(), Type: req.URN.Type(), RandomSeed: req.RandomSeed}
+	s, err := structs(nil).add(checkOlds, req.Olds, opts)
+	if err == nil {
+		s, err = s.add(checkNews, req.News, opts)
 	}
-	news, err := encodeOrEmpty(req.News, opts)
-	if err != nil {
-		return nil, err
-	}
-	return &pb.CheckRequest{
-		Urn: string(req.URN), Name: req.URN.Name(), Type: req.URN.Type(),
-		Olds: olds, News: news, RandomSeed: req.RandomSeed,
-	}, nil
+	s.set(w)
+	return w, err
 }
 
 func (p *Provider) checkResponse(method string, req provider.CheckRequest, resp *pb.CheckResponse) (provider.CheckResponse, error) {
-	inputs, err := pulumiwire.DecodeObject(resp.GetInputs(), receiveOptions(true))
+	inputs, err := pulumiwire.GetStructField(resp, checkInputs).Decode(receiveOptions(true))
 	if err != nil {
 		return provider.CheckResponse{}, p.codecError(method, req.URN, "decoding the checked inputs", err)
 	}
@@ -75,7 +68,7 @@ func (p *Provider) Check(ctx context.Context, req provider.CheckRequest) (provid
 	if err != nil {
 		return provider.CheckResponse{}, p.codecError("Check", req.URN, "encoding the inputs", err)
 	}
-	resp, err := p.client.Check(ctx, wreq)
+	resp, err := p.client.Check(ctx, wreq, leaveStructs)
 	if err != nil {
 		return provider.CheckResponse{}, p.callError(ctx, "Check", req.URN, 0, err)
 	}
@@ -83,22 +76,16 @@ func (p *Provider) Check(ctx context.Context, req provider.CheckRequest) (provid
 }
 
 func (p *Provider) diffRequest(req provider.DiffRequest, opts pulumiwire.Options) (*pb.DiffRequest, error) {
-	oldIns, err := encodeOrEmpty(req.OldInputs, opts)
-	if err != nil {
-		return nil, err
+	w := &pb.DiffRequest{Id: req.ID, Urn: string(req.URN), Name: req.URN.Name(), Type: req.URN.Type(), IgnoreChanges: paths(req.IgnoreChanges)}
+	s, err := structs(nil).add(diffOldInputs, req.OldInputs, opts)
+	if err == nil {
+		s, err = s.add(diffOlds, req.OldOutputs, opts)
 	}
-	oldOuts, err := encodeOrEmpty(req.OldOutputs, opts)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		s, err = s.add(diffNews, req.News, opts)
 	}
-	news, err := encodeOrEmpty(req.News, opts)
-	if err != nil {
-		return nil, err
-	}
-	return &pb.DiffRequest{
-		Id: req.ID, Urn: string(req.URN), Name: req.URN.Name(), Type: req.URN.Type(),
-		OldInputs: oldIns, Olds: oldOuts, News: news, IgnoreChanges: paths(req.IgnoreChanges),
-	}, nil
+	s.set(w)
+	return w, err
 }
 
 func paths(ps []resource.PropertyPath) []string {
@@ -161,26 +148,29 @@ func (p *Provider) Create(ctx context.Context, req provider.CreateRequest) (prov
 	}
 	opts := p.sendOptions()
 	opts.RejectUnknowns = !req.Preview
-	props, err := encodeOrEmpty(req.Inputs, opts)
+	wreq := &pb.CreateRequest{
+		Urn: string(req.URN), Name: req.URN.Name(), Type: req.URN.Type(),
+		Timeout: req.Timeout.Seconds(), Preview: req.Preview,
+	}
+	ins, err := structs(nil).add(createProps, req.Inputs, opts)
 	if err != nil {
 		return provider.CreateResponse{}, p.codecError("Create", req.URN, "encoding the inputs", err)
 	}
+	ins.set(wreq)
 	ctx, cancel := withTimeout(ctx, req.Timeout)
 	defer cancel()
-	resp, err := p.client.Create(ctx, &pb.CreateRequest{
-		Urn: string(req.URN), Name: req.URN.Name(), Type: req.URN.Type(),
-		Properties: props, Timeout: req.Timeout.Seconds(), Preview: req.Preview,
-	})
+	resp, err := p.client.Create(ctx, wreq, leaveStructs)
 	if err != nil {
 		return provider.CreateResponse{}, p.resourceError(ctx, "Create", req.URN, "", req.Timeout, err)
 	}
 	if resp.GetId() == "" && !req.Preview {
 		return provider.CreateResponse{}, provider.OutcomeUnknown(fmt.Errorf("provider %s: Create of %s returned no ID; the provider is broken, and the resource may exist", p.name, req.URN))
 	}
-	if err := tooLarge(req.URN, resp.GetProperties()); err != nil {
+	props := pulumiwire.GetStructField(resp, createOutputs)
+	if err := tooLarge(req.URN, props); err != nil {
 		return provider.CreateResponse{}, &provider.InitError{ID: resp.GetId(), Reasons: []string{err.Error()}}
 	}
-	outs, err := pulumiwire.DecodeObject(resp.GetProperties(), receiveOptions(req.Preview))
+	outs, err := props.Decode(receiveOptions(req.Preview))
 	if err != nil {
 		return provider.CreateResponse{}, &provider.InitError{ID: resp.GetId(), Reasons: []string{p.codecError("Create", req.URN, "decoding the outputs", err).Error()}}
 	}
@@ -188,8 +178,8 @@ func (p *Provider) Create(ctx context.Context, req provider.CreateRequest) (prov
 }
 
 // tooLarge refuses a state over provider.MaxStateBytes.
-func tooLarge(urn resource.URN, props *structpb.Struct) error {
-	if n := proto.Size(props); n > provider.MaxStateBytes {
+func tooLarge(urn resource.URN, props pulumiwire.StructField) error {
+	if n := props.Size(); n > provider.MaxStateBytes {
 		return &provider.StateTooLargeError{URN: urn, Size: n}
 	}
 	return nil
@@ -220,21 +210,18 @@ func (p *Provider) resourceError(ctx context.Context, method string, urn resourc
 // resource no longer exists.
 func (p *Provider) Read(ctx context.Context, req provider.ReadRequest) (provider.ReadResponse, error) {
 	opts := p.sendOptions()
-	state, err := pulumiwire.EncodeObject(req.State, opts)
-	if err == nil && state == nil {
-		state, err = encodeOrEmpty(nil, opts)
-	}
+	wreq := &pb.ReadRequest{Id: req.ID, Urn: string(req.URN), Name: req.URN.Name(), Type: req.URN.Type()}
+	s, err := structs(nil).add(readProps, req.State, opts)
 	if err != nil {
 		return provider.ReadResponse{}, p.codecError("Read", req.URN, "encoding the state", err)
 	}
-	inputs, err := pulumiwire.EncodeObject(req.Inputs, opts)
-	if err != nil {
-		return provider.ReadResponse{}, p.codecError("Read", req.URN, "encoding the inputs", err)
+	if req.Inputs != nil { // no inputs (an import) are sent as none
+		if s, err = s.add(readInputs, req.Inputs, opts); err != nil {
+			return provider.ReadResponse{}, p.codecError("Read", req.URN, "encoding the inputs", err)
+		}
 	}
-	resp, err := p.client.Read(ctx, &pb.ReadRequest{
-		Id: req.ID, Urn: string(req.URN), Name: req.URN.Name(), Type: req.URN.Type(),
-		Properties: state, Inputs: inputs,
-	})
+	s.set(wreq)
+	resp, err := p.client.Read(ctx, wreq, leaveStructs)
 	if err != nil {
 		return provider.ReadResponse{}, p.resourceError(ctx, "Read", req.URN, req.ID, 0, err)
 	}
@@ -245,14 +232,15 @@ func (p *Provider) readResponse(req provider.ReadRequest, resp *pb.ReadResponse)
 	if resp.GetId() == "" {
 		return provider.ReadResponse{}, nil
 	}
-	if err := tooLarge(req.URN, resp.GetProperties()); err != nil {
+	props := pulumiwire.GetStructField(resp, readOutputs)
+	if err := tooLarge(req.URN, props); err != nil {
 		return provider.ReadResponse{}, err
 	}
-	outs, err := pulumiwire.DecodeObject(resp.GetProperties(), receiveOptions(false))
+	outs, err := props.Decode(receiveOptions(false))
 	if err != nil {
 		return provider.ReadResponse{}, p.codecError("Read", req.URN, "decoding the state", err)
 	}
-	ins, err := pulumiwire.DecodeObject(resp.GetInputs(), receiveOptions(false))
+	ins, err := pulumiwire.GetStructField(resp, readOutputInputs).Decode(receiveOptions(false))
 	if err != nil {
 		return provider.ReadResponse{}, p.codecError("Read", req.URN, "decoding the inputs", err)
 	}
@@ -270,14 +258,15 @@ func (p *Provider) Update(ctx context.Context, req provider.UpdateRequest) (prov
 	}
 	ctx, cancel := withTimeout(ctx, req.Timeout)
 	defer cancel()
-	resp, err := p.client.Update(ctx, wreq)
+	resp, err := p.client.Update(ctx, wreq, leaveStructs)
 	if err != nil {
 		return provider.UpdateResponse{}, p.resourceError(ctx, "Update", req.URN, req.ID, req.Timeout, err)
 	}
-	if err := tooLarge(req.URN, resp.GetProperties()); err != nil {
+	props := pulumiwire.GetStructField(resp, updateOutputs)
+	if err := tooLarge(req.URN, props); err != nil {
 		return provider.UpdateResponse{}, &provider.InitError{ID: req.ID, Reasons: []string{err.Error()}}
 	}
-	outs, err := pulumiwire.DecodeObject(resp.GetProperties(), receiveOptions(req.Preview))
+	outs, err := props.Decode(receiveOptions(req.Preview))
 	if err != nil {
 		return provider.UpdateResponse{}, &provider.InitError{ID: req.ID, Reasons: []string{p.codecError("Update", req.URN, "decoding the outputs", err).Error()}}
 	}
@@ -285,44 +274,38 @@ func (p *Provider) Update(ctx context.Context, req provider.UpdateRequest) (prov
 }
 
 func (p *Provider) updateRequest(req provider.UpdateRequest) (*pb.UpdateRequest, error) {
-	opts := p.sendOptions()
-	olds, err := encodeOrEmpty(req.OldOutputs, opts)
-	if err != nil {
-		return nil, err
+	w := &pb.UpdateRequest{
+		Id: req.ID, Urn: string(req.URN), Name: req.URN.Name(), Type: req.URN.Type(),
+		Timeout: req.Timeout.Seconds(), IgnoreChanges: paths(req.IgnoreChanges), Preview: req.Preview,
 	}
-	oldIns, err := encodeOrEmpty(req.OldInputs, opts)
-	if err != nil {
-		return nil, err
+	opts := p.sendOptions()
+	s, err := structs(nil).add(updateOlds, req.OldOutputs, opts)
+	if err == nil {
+		s, err = s.add(updateOldInputs, req.OldInputs, opts)
 	}
 	opts.RejectUnknowns = !req.Preview
-	news, err := encodeOrEmpty(req.News, opts)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		s, err = s.add(updateNews, req.News, opts)
 	}
-	return &pb.UpdateRequest{
-		Id: req.ID, Urn: string(req.URN), Name: req.URN.Name(), Type: req.URN.Type(),
-		Olds: olds, OldInputs: oldIns, News: news, Timeout: req.Timeout.Seconds(),
-		IgnoreChanges: paths(req.IgnoreChanges), Preview: req.Preview,
-	}, nil
+	s.set(w)
+	return w, err
 }
 
 // Delete implements provider.Provider.
 func (p *Provider) Delete(ctx context.Context, req provider.DeleteRequest) (provider.DeleteResponse, error) {
 	opts := p.sendOptions()
-	outs, err := encodeOrEmpty(req.Outputs, opts)
+	s, err := structs(nil).add(deleteProps, req.Outputs, opts)
 	if err != nil {
 		return provider.DeleteResponse{}, p.codecError("Delete", req.URN, "encoding the state", err)
 	}
-	ins, err := encodeOrEmpty(req.Inputs, opts)
-	if err != nil {
+	if s, err = s.add(deleteOldInputs, req.Inputs, opts); err != nil {
 		return provider.DeleteResponse{}, p.codecError("Delete", req.URN, "encoding the inputs", err)
 	}
+	wreq := &pb.DeleteRequest{Id: req.ID, Urn: string(req.URN), Name: req.URN.Name(), Type: req.URN.Type(), Timeout: req.Timeout.Seconds()}
+	s.set(wreq)
 	ctx, cancel := withTimeout(ctx, req.Timeout)
 	defer cancel()
-	_, err = p.client.Delete(ctx, &pb.DeleteRequest{
-		Id: req.ID, Urn: string(req.URN), Name: req.URN.Name(), Type: req.URN.Type(),
-		Properties: outs, OldInputs: ins, Timeout: req.Timeout.Seconds(),
-	})
+	_, err = p.client.Delete(ctx, wreq)
 	if err != nil {
 		return provider.DeleteResponse{}, p.callError(ctx, "Delete", req.URN, req.Timeout, err)
 	}
@@ -333,15 +316,17 @@ func (p *Provider) Delete(ctx context.Context, req provider.DeleteRequest) (prov
 func (p *Provider) Invoke(ctx context.Context, req provider.InvokeRequest) (provider.InvokeResponse, error) {
 	opts := p.sendOptions()
 	opts.RejectUnknowns = true
-	args, err := encodeOrEmpty(req.Args, opts)
+	args, err := structs(nil).add(invokeArgs, req.Args, opts)
 	if err != nil {
 		return provider.InvokeResponse{}, p.codecError("Invoke", "", "encoding the arguments of "+req.Token, err)
 	}
-	resp, err := p.client.Invoke(ctx, &pb.InvokeRequest{Tok: req.Token, Args: args})
+	wreq := &pb.InvokeRequest{Tok: req.Token}
+	args.set(wreq)
+	resp, err := p.client.Invoke(ctx, wreq, leaveStructs)
 	if err != nil {
 		return provider.InvokeResponse{}, p.callError(ctx, "Invoke "+req.Token, "", 0, err)
 	}
-	ret, err := pulumiwire.DecodeObject(resp.GetReturn(), receiveOptions(true))
+	ret, err := pulumiwire.GetStructField(resp, invokeReturn).Decode(receiveOptions(true))
 	if err != nil {
 		return provider.InvokeResponse{}, p.codecError("Invoke", "", "decoding the result of "+req.Token, err)
 	}

@@ -9,6 +9,9 @@ import (
 
 	pb "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/known/emptypb"
 	"google.golang.org/protobuf/types/known/structpb"
 
@@ -27,6 +30,7 @@ type Server struct {
 	engineAddr  string
 	engineConn  *grpc.ClientConn   // to engineAddr, for warnings; see engine
 	peer        pulumiwire.Options // what the engine accepts
+	wire        bool               // responses' objects go straight to the wire; see setObjects
 	schemaOnce  sync.Once
 	schema      provider.Schema
 	schemaError error
@@ -135,11 +139,11 @@ type checkFunc func(context.Context, provider.CheckRequest) (provider.CheckRespo
 // check runs f and warns of the deprecated properties the inputs set
 // (props picks their schema).
 func (s *Server) check(ctx context.Context, req *pb.CheckRequest, f checkFunc, props func(provider.Schema) map[string]provider.Property) (*pb.CheckResponse, error) {
-	olds, err := decode(req.GetOlds(), "olds")
+	olds, err := decodeField(req, checkOlds, "olds")
 	if err != nil {
 		return nil, err
 	}
-	news, err := decode(req.GetNews(), "news")
+	news, err := decodeField(req, checkNews, "news")
 	if err != nil {
 		return nil, err
 	}
@@ -150,14 +154,14 @@ func (s *Server) check(ctx context.Context, req *pb.CheckRequest, f checkFunc, p
 	if err != nil {
 		return nil, s.status(err)
 	}
-	inputs, err := s.encode(resp.Inputs, true, "checked inputs")
-	if err != nil {
+	out := &pb.CheckResponse{Failures: pulumiwire.EncodeCheckFailures(failures(resp.Failures))}
+	if err := s.setObjects(out, true, outField{checkInputs, resp.Inputs, "checked inputs"}); err != nil {
 		return nil, err
 	}
 	if sc, err := s.getSchema(ctx); err == nil {
 		s.warnDeprecated(ctx, req.GetUrn(), props(sc), news)
 	}
-	return &pb.CheckResponse{Inputs: inputs, Failures: pulumiwire.EncodeCheckFailures(failures(resp.Failures))}, nil
+	return out, nil
 }
 
 func failures(fs []provider.CheckFailure) []pulumiwire.CheckFailure {
@@ -199,15 +203,15 @@ func (s *Server) diff(ctx context.Context, req *pb.DiffRequest, f diffFunc) (*pb
 }
 
 func diffRequest(req *pb.DiffRequest) (provider.DiffRequest, error) {
-	olds, err := decode(req.GetOlds(), "olds")
+	olds, err := decodeField(req, diffOlds, "olds")
 	if err != nil {
 		return provider.DiffRequest{}, err
 	}
-	oldIns, err := decode(req.GetOldInputs(), "old inputs")
+	oldIns, err := decodeField(req, diffOldInputs, "old inputs")
 	if err != nil {
 		return provider.DiffRequest{}, err
 	}
-	news, err := decode(req.GetNews(), "news")
+	news, err := decodeField(req, diffNews, "news")
 	if err != nil {
 		return provider.DiffRequest{}, err
 	}
@@ -289,7 +293,7 @@ func variableValue(v string, kind provider.TypeKind) resource.Value {
 
 // Create creates a resource.
 func (s *Server) Create(ctx context.Context, req *pb.CreateRequest) (*pb.CreateResponse, error) {
-	inputs, err := decode(req.GetProperties(), "inputs")
+	inputs, err := decodeField(req, createProps, "inputs")
 	if err != nil {
 		return nil, err
 	}
@@ -299,22 +303,22 @@ func (s *Server) Create(ctx context.Context, req *pb.CreateRequest) (*pb.CreateR
 	if err != nil {
 		return nil, s.status(err)
 	}
-	outs, err := s.encode(resp.Outputs, req.GetPreview(), "outputs")
-	if err != nil {
+	out := &pb.CreateResponse{Id: resp.ID}
+	if err := s.setObjects(out, req.GetPreview(), outField{createOutputs, resp.Outputs, "outputs"}); err != nil {
 		return nil, err
 	}
-	return &pb.CreateResponse{Id: resp.ID, Properties: outs}, nil
+	return out, nil
 }
 
 func seconds(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
 
 // Read reads a resource's live state.
 func (s *Server) Read(ctx context.Context, req *pb.ReadRequest) (*pb.ReadResponse, error) {
-	state, err := decode(req.GetProperties(), "state")
+	state, err := decodeField(req, readProps, "state")
 	if err != nil {
 		return nil, err
 	}
-	inputs, err := decode(req.GetInputs(), "inputs")
+	inputs, err := decodeField(req, readInputs, "inputs")
 	if err != nil {
 		return nil, err
 	}
@@ -325,15 +329,11 @@ func (s *Server) Read(ctx context.Context, req *pb.ReadRequest) (*pb.ReadRespons
 	if resp.ID == "" {
 		return &pb.ReadResponse{}, nil
 	}
-	outs, err := s.encode(resp.Outputs, false, "state")
-	if err != nil {
+	out := &pb.ReadResponse{Id: resp.ID}
+	if err := s.setObjects(out, false, outField{readOutputs, resp.Outputs, "state"}, outField{readOutputInputs, resp.Inputs, "inputs"}); err != nil {
 		return nil, err
 	}
-	ins, err := s.encode(resp.Inputs, false, "inputs")
-	if err != nil {
-		return nil, err
-	}
-	return &pb.ReadResponse{Id: resp.ID, Properties: outs, Inputs: ins}, nil
+	return out, nil
 }
 
 // Update updates a resource in place.
@@ -346,23 +346,23 @@ func (s *Server) Update(ctx context.Context, req *pb.UpdateRequest) (*pb.UpdateR
 	if err != nil {
 		return nil, s.status(err)
 	}
-	outs, err := s.encode(resp.Outputs, req.GetPreview(), "outputs")
-	if err != nil {
+	out := &pb.UpdateResponse{}
+	if err := s.setObjects(out, req.GetPreview(), outField{updateOutputs, resp.Outputs, "outputs"}); err != nil {
 		return nil, err
 	}
-	return &pb.UpdateResponse{Properties: outs}, nil
+	return out, nil
 }
 
 func updateRequest(req *pb.UpdateRequest) (provider.UpdateRequest, error) {
-	olds, err := decode(req.GetOlds(), "olds")
+	olds, err := decodeField(req, updateOlds, "olds")
 	if err != nil {
 		return provider.UpdateRequest{}, err
 	}
-	oldIns, err := decode(req.GetOldInputs(), "old inputs")
+	oldIns, err := decodeField(req, updateOldInputs, "old inputs")
 	if err != nil {
 		return provider.UpdateRequest{}, err
 	}
-	news, err := decode(req.GetNews(), "news")
+	news, err := decodeField(req, updateNews, "news")
 	if err != nil {
 		return provider.UpdateRequest{}, err
 	}
@@ -378,11 +378,11 @@ func updateRequest(req *pb.UpdateRequest) (provider.UpdateRequest, error) {
 
 // Delete deletes a resource.
 func (s *Server) Delete(ctx context.Context, req *pb.DeleteRequest) (*emptypb.Empty, error) {
-	outs, err := decode(req.GetProperties(), "state")
+	outs, err := decodeField(req, deleteProps, "state")
 	if err != nil {
 		return nil, err
 	}
-	ins, err := decode(req.GetOldInputs(), "inputs")
+	ins, err := decodeField(req, deleteOldInputs, "inputs")
 	if err != nil {
 		return nil, err
 	}
@@ -397,7 +397,7 @@ func (s *Server) Delete(ctx context.Context, req *pb.DeleteRequest) (*emptypb.Em
 
 // Invoke calls a provider function.
 func (s *Server) Invoke(ctx context.Context, req *pb.InvokeRequest) (*pb.InvokeResponse, error) {
-	args, err := decode(req.GetArgs(), "arguments")
+	args, err := decodeField(req, invokeArgs, "arguments")
 	if err != nil {
 		return nil, err
 	}
@@ -405,11 +405,11 @@ func (s *Server) Invoke(ctx context.Context, req *pb.InvokeRequest) (*pb.InvokeR
 	if err != nil {
 		return nil, s.status(err)
 	}
-	ret, err := s.encode(resp.Return, false, "result")
-	if err != nil {
+	out := &pb.InvokeResponse{Failures: pulumiwire.EncodeCheckFailures(failures(resp.Failures))}
+	if err := s.setObjects(out, false, outField{invokeReturn, resp.Return, "result"}); err != nil {
 		return nil, err
 	}
-	return &pb.InvokeResponse{Return: ret, Failures: pulumiwire.EncodeCheckFailures(failures(resp.Failures))}, nil
+	return out, nil
 }
 
 func decode(st *structpb.Struct, what string) (resource.Object, error) {
@@ -418,6 +418,56 @@ func decode(st *structpb.Struct, what string) (resource.Object, error) {
 		return nil, invalid("decoding the %s: %v", what, err)
 	}
 	return o, nil
+}
+
+// decodeField decodes m's Struct field num, which Codec may have left as
+// bytes.
+func decodeField(m proto.Message, num protowire.Number, what string) (resource.Object, error) {
+	o, err := pulumiwire.GetStructField(m, num).Decode(receive())
+	if err != nil {
+		return nil, invalid("decoding the %s: %v", what, err)
+	}
+	return o, nil
+}
+
+// outField is an object of a response and the number of its Struct field.
+type outField struct {
+	num  protowire.Number
+	obj  resource.Object
+	what string
+}
+
+// setObjects sets m's Struct fields to the objects, encoded for the
+// engine; a nil object leaves its field unset. Served by Serve, whose
+// codec writes unknown fields as they are, they are written straight to
+// the wire (pulumiwire.AppendObjectField) as m's unknown fields; else
+// they are set as Structs, for callers that read the messages.
+func (s *Server) setObjects(m proto.Message, preview bool, fields ...outField) error {
+	opts := s.send(preview)
+	r := m.ProtoReflect()
+	var raw []byte
+	for _, f := range fields {
+		if f.obj == nil {
+			continue
+		}
+		if s.wire {
+			b, err := pulumiwire.AppendObjectField(raw, f.num, f.obj, opts)
+			if err != nil {
+				return internal("encoding the %s: %v", f.what, err)
+			}
+			raw = b
+			continue
+		}
+		st, err := pulumiwire.EncodeObject(f.obj, opts)
+		if err != nil {
+			return internal("encoding the %s: %v", f.what, err)
+		}
+		r.Set(r.Descriptor().Fields().ByNumber(f.num), protoreflect.ValueOfMessage(st.ProtoReflect()))
+	}
+	if raw != nil {
+		r.SetUnknown(raw)
+	}
+	return nil
 }
 
 func (s *Server) encode(o resource.Object, preview bool, what string) (*structpb.Struct, error) {
