@@ -198,26 +198,20 @@ func snapshotFrame(s *Snapshot, m Mark, c Crypter) ([]byte, error) {
 	return marshalDoc(doc)
 }
 
-// writeResources writes the resources, comma-separated, to w. Each is
-// encoded into one reused buffer first, to drop the newline the Encoder
-// ends a value with.
+// writeResources writes the resources, comma-separated, to w, each
+// encoded into one reused buffer first.
 func writeResources(w io.Writer, rs []*Resource, enc *valueEncoder) error {
-	var one bytes.Buffer
-	je := json.NewEncoder(&one)
-	je.SetEscapeHTML(false)
+	var one []byte
 	for i, r := range rs {
-		rj, err := enc.resource(r)
-		if err != nil {
+		one = one[:0]
+		if i > 0 {
+			one = append(one, ',')
+		}
+		var err error
+		if one, err = enc.appendResource(one, r); err != nil {
 			return err
 		}
-		one.Reset()
-		if i > 0 {
-			one.WriteByte(',')
-		}
-		if err := je.Encode(rj); err != nil {
-			return fmt.Errorf("encoding state: resource %s: %w", r.URN, err)
-		}
-		w.Write(one.Bytes()[:one.Len()-1]) // a write error is the Flush's
+		w.Write(one) // a write error is the Flush's
 	}
 	return nil
 }
@@ -353,32 +347,7 @@ func EncodeEntry(e *Entry, c Crypter) ([]byte, error) {
 // encodeEntryBody encodes e without its Seq, so that the costly part can
 // run before the journal assigns the Seq (see withSeq).
 func encodeEntryBody(e *Entry, c Crypter) ([]byte, error) {
-	enc := &valueEncoder{crypter: c}
-	doc := entryJSON{Version: FormatVersion, Step: e.Step, Kind: e.Kind.String(), Op: e.Op, Time: timePtr(e.Time)}
-	var err error
-	if e.Old != nil {
-		if doc.Old, err = enc.resource(e.Old); err != nil {
-			return nil, fmt.Errorf("journal entry for %s %s: old state: %w", e.Kind, e.Op, err)
-		}
-	}
-	if e.New != nil {
-		if err := checkRecordable(e); err != nil {
-			return nil, fmt.Errorf("journal entry for %s %s: refused, since the state loader would not read it back: %w", e.Kind, e.Op, err)
-		}
-		if doc.New, err = enc.resource(e.New); err != nil {
-			return nil, fmt.Errorf("journal entry for %s %s: new state: %w", e.Kind, e.Op, err)
-		}
-	}
-	if doc.Outputs, err = enc.rawObject(e.Outputs); err != nil {
-		return nil, fmt.Errorf("journal entry for %s %s: stack outputs: %w", e.Kind, e.Op, err)
-	}
-	doc.OutputTypes = e.OutputTypes
-	body, err := marshalDoc(doc)
-	if err != nil {
-		return nil, err
-	}
-	// Drop the placeholder `"seq":0,` and the trailing newline.
-	return append([]byte{'{'}, body[len(`{"seq":0,`):len(body)-1]...), nil
+	return appendEntryBody(make([]byte, 0, 512), e, c)
 }
 
 // checkRecordable refuses an entry that would put into the state a
