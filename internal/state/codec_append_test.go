@@ -32,8 +32,8 @@ func genText() *rapid.Generator[string] {
 		rapid.Map(rapid.SliceOfN(rapid.Byte(), 0, 8), func(b []byte) string { return "x" + string(b) }))
 }
 
-func genURNs() *rapid.Generator[[]resource.URN] {
-	return rapid.SliceOfN(rapid.Map(genText(), func(s string) resource.URN { return resource.URN(s) }), 0, 3)
+func genURNs(text *rapid.Generator[string]) *rapid.Generator[[]resource.URN] {
+	return rapid.SliceOfN(rapid.Map(text, func(s string) resource.URN { return resource.URN(s) }), 0, 3)
 }
 
 func genTime() *rapid.Generator[time.Time] {
@@ -42,8 +42,9 @@ func genTime() *rapid.Generator[time.Time] {
 	}))
 }
 
-// genFullResource draws a resource with any of its stored fields set.
-func genFullResource(t *rapid.T) *Resource {
+// genFullResource draws a resource with any of its stored fields set,
+// its strings drawn from text.
+func genFullResource(t *rapid.T, text *rapid.Generator[string]) *Resource {
 	obj := func(label string) resource.Object {
 		if rapid.Bool().Draw(t, label+" nil") {
 			return nil
@@ -57,32 +58,32 @@ func genFullResource(t *rapid.T) *Resource {
 		return ""
 	}
 	r := &Resource{
-		URN: resource.URN(genText().Draw(t, "urn")), Type: genText().Draw(t, "type"), Custom: rapid.Bool().Draw(t, "custom"),
-		ID: opt("id", genText()), SecretID: rapid.Bool().Draw(t, "secret id"),
+		URN: resource.URN(text.Draw(t, "urn")), Type: text.Draw(t, "type"), Custom: rapid.Bool().Draw(t, "custom"),
+		ID: opt("id", text), SecretID: rapid.Bool().Draw(t, "secret id"),
 		Inputs: obj("inputs"), Outputs: obj("outputs"),
-		Parent: resource.URN(opt("parent", genText())), Provider: opt("provider", genText()),
-		Dependencies: genURNs().Draw(t, "deps"), DependencyGroups: genURNs().Draw(t, "groups"),
+		Parent: resource.URN(opt("parent", text)), Provider: opt("provider", text),
+		Dependencies: genURNs(text).Draw(t, "deps"), DependencyGroups: genURNs(text).Draw(t, "groups"),
 		Protect: rapid.Bool().Draw(t, "protect"), RetainOnDelete: rapid.Bool().Draw(t, "retain"),
 		DeleteBeforeReplace: rapid.Bool().Draw(t, "dbr"),
-		IgnoreChanges:       rapid.SliceOfN(genText(), 0, 2).Draw(t, "ignore"), ReplaceOnChanges: rapid.SliceOfN(genText(), 0, 2).Draw(t, "roc"),
-		External: rapid.Bool().Draw(t, "external"), DeletedWith: resource.URN(opt("deletedWith", genText())),
-		AdditionalSecretOutputs: rapid.SliceOfN(genText(), 0, 2).Draw(t, "aso"),
+		IgnoreChanges:       rapid.SliceOfN(text, 0, 2).Draw(t, "ignore"), ReplaceOnChanges: rapid.SliceOfN(text, 0, 2).Draw(t, "roc"),
+		External: rapid.Bool().Draw(t, "external"), DeletedWith: resource.URN(opt("deletedWith", text)),
+		AdditionalSecretOutputs: rapid.SliceOfN(text, 0, 2).Draw(t, "aso"),
 		Delete:                  rapid.Bool().Draw(t, "delete"), Missing: rapid.Bool().Draw(t, "missing"), Tainted: rapid.Bool().Draw(t, "tainted"),
-		InitErrors: rapid.SliceOfN(genText(), 0, 2).Draw(t, "init errors"),
+		InitErrors: rapid.SliceOfN(text, 0, 2).Draw(t, "init errors"),
 		Private:    rapid.SliceOfN(rapid.Byte(), 0, 6).Draw(t, "private"),
 		Created:    genTime().Draw(t, "created"), Modified: genTime().Draw(t, "modified"),
 		CustomTimeouts: CustomTimeouts{Create: time.Duration(rapid.IntRange(0, 3).Draw(t, "create")) * time.Minute,
 			Delete: time.Duration(rapid.IntRange(0, 3).Draw(t, "delete t")) * time.Second},
-		DeleteHooks: DeleteHooks{Before: rapid.SliceOfN(genText(), 0, 2).Draw(t, "before")},
+		DeleteHooks: DeleteHooks{Before: rapid.SliceOfN(text, 0, 2).Draw(t, "before")},
 	}
 	if rapid.Bool().Draw(t, "property deps") {
-		r.PropertyDependencies = map[string][]resource.URN{genText().Draw(t, "pd key"): genURNs().Draw(t, "pd")}
+		r.PropertyDependencies = map[string][]resource.URN{text.Draw(t, "pd key"): genURNs(text).Draw(t, "pd")}
 	}
 	if rapid.Bool().Draw(t, "input types") {
-		r.InputTypes = map[string]json.RawMessage{genText().Draw(t, "it key"): json.RawMessage(`[ "map", "string" ]`)}
+		r.InputTypes = map[string]json.RawMessage{text.Draw(t, "it key"): json.RawMessage(`[ "map", "string" ]`)}
 	}
 	if rapid.Bool().Draw(t, "provisioner") {
-		r.DestroyProvisioners = []Provisioner{{Type: genText().Draw(t, "prov type"), Config: obj("config"), Continue: true, Timeout: time.Minute}}
+		r.DestroyProvisioners = []Provisioner{{Type: text.Draw(t, "prov type"), Config: obj("config"), Continue: true, Timeout: time.Minute}}
 	}
 	return r
 }
@@ -92,7 +93,7 @@ func genFullResource(t *rapid.T) *Resource {
 // stored structs, so that neither snapshots nor journals change form.
 func TestAppendResourceMatchesEncodingJSON(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		r := genFullResource(t)
+		r := genFullResource(t, genText())
 		enc := &valueEncoder{crypter: &fakeCrypter{}}
 		rj, err := enc.resource(r)
 		if err != nil {
