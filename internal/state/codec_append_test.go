@@ -144,3 +144,26 @@ func TestAppendJSONString(t *testing.T) {
 		}
 	}
 }
+
+// TestWithSeqFillsTheRoomKept: the sequence number goes in the room kept
+// before the body, for numbers of one digit to twenty, and the entry
+// reads back.
+func TestWithSeqFillsTheRoomKept(t *testing.T) {
+	for _, seq := range []uint64{0, 7, 12345, 1<<64 - 1} {
+		e := &Entry{Seq: seq, Step: 3, Kind: End, Op: OpCreate, New: thing("a", "a-1"), Time: t0}
+		data, err := EncodeEntry(e, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := `{"seq":` + strconv.FormatUint(seq, 10) + `,"v":1,"step":3,`; !bytes.HasPrefix(data, []byte(want)) {
+			t.Errorf("seq %d: entry starts %.60s, want %s", seq, data, want)
+		}
+		got, err := DecodeEntry(data, nil)
+		if err != nil {
+			t.Fatalf("seq %d: %v", seq, err)
+		}
+		if diff := cmp.Diff(e, got, resourceCmp); diff != "" {
+			t.Errorf("seq %d: round trip (-want +got):\n%s", seq, diff)
+		}
+	}
+}
