@@ -48,7 +48,7 @@ func (enc *valueEncoder) appendResource(b []byte, r *Resource) ([]byte, error) {
 	b = appendStringField(b, "provider", r.Provider)
 	b = appendStringsField(b, "dependencies", r.Dependencies)
 	if b, err = appendMarshalledField(b, "propertyDependencies", len(r.PropertyDependencies) > 0, r.PropertyDependencies); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("resource %s: %w", r.URN, err)
 	}
 	b = appendStringsField(b, "dependencyGroups", r.DependencyGroups)
 	b = appendBoolField(b, "protect", r.Protect)
@@ -79,22 +79,22 @@ func (enc *valueEncoder) appendResource(b []byte, r *Resource) ([]byte, error) {
 			return nil, fmt.Errorf("resource %s: destroy provisioners: %w", r.URN, err)
 		}
 		if b, err = appendMarshalledField(b, "destroyProvisioners", true, provs); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("resource %s: %w", r.URN, err)
 		}
 	}
 	if h := deleteHooksOf(r.DeleteHooks); h != nil {
 		if b, err = appendMarshalledField(b, "deleteHooks", true, h); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("resource %s: %w", r.URN, err)
 		}
 	}
 	if b, err = appendTimeField(b, "created", r.Created); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("resource %s: %w", r.URN, err)
 	}
 	if b, err = appendTimeField(b, "modified", r.Modified); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("resource %s: %w", r.URN, err)
 	}
 	if b, err = appendMarshalledField(b, "inputTypes", len(r.InputTypes) > 0, r.InputTypes); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("resource %s: %w", r.URN, err)
 	}
 	return append(b, '}'), nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -165,5 +166,16 @@ func TestWithSeqFillsTheRoomKept(t *testing.T) {
 		if diff := cmp.Diff(e, got, resourceCmp); diff != "" {
 			t.Errorf("seq %d: round trip (-want +got):\n%s", seq, diff)
 		}
+	}
+}
+
+// TestAppendResourceErrorNamesTheResource: a field encoding/json refuses
+// (a malformed input type) fails the snapshot with the resource's URN.
+func TestAppendResourceErrorNamesTheResource(t *testing.T) {
+	r := thing("bad", "b-1")
+	r.InputTypes = map[string]json.RawMessage{"x": json.RawMessage(`{bad`)}
+	_, err := EncodeSnapshot(&Snapshot{Resources: []*Resource{r}}, 1, nil)
+	if err == nil || !strings.Contains(err.Error(), string(r.URN)) || !strings.Contains(err.Error(), "inputTypes") {
+		t.Fatalf("err = %v, want one naming %s and inputTypes", err, r.URN)
 	}
 }
