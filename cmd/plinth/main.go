@@ -37,16 +37,24 @@ import (
 // the collector's 4 MB minimum either way.
 const gcPercent = 50
 
-// maxHeadroom and minGCPercent bound the garbage a large heap may gather
-// between collections: once the live heap passes 2*maxHeadroom, the
-// target falls from gcPercent so that the headroom stays maxHeadroom,
-// down to minGCPercent. At 50% of a 100,000-resource stack's ~320 MB of
-// live state and program, the headroom was 160 MB and the no-change
-// preview's peak RSS 575 MB; capped, 472 MB for about 10% more CPU
-// (2 cores, load ~7). A small stack's heap never comes near 128 MB, so
-// it keeps gcPercent and pays nothing. See capHeadroom.
+// maxHeadroom, heapBudget and minGCPercent bound the garbage a large
+// heap may gather between collections: the heap may grow to heapBudget
+// (live plus garbage) before a collection, at gcPercent at most, and
+// once the live heap is so large that this leaves less than maxHeadroom
+// of garbage, to maxHeadroom above it, down to minGCPercent. At 50% of a
+// 100,000-resource stack's ~320 MB of live state and program, the
+// headroom was 160 MB and the no-change preview's peak RSS 575 MB;
+// capped at 64 MB, 472 MB for about 10% more CPU (2 cores, load ~7).
+// The cap alone also held the heap of 150 to 300 MB that such a stack
+// passes through while it is created to 64 MB of garbage, and so to
+// about 25 collections of up to 0.75 s of CPU each (11.5 s of the
+// create's ~20 s, by GODEBUG=gctrace=1); the budget lets those
+// collections come at up to 50% and keeps the peak heap where the cap
+// alone left it. A small stack's heap never comes near, so it keeps
+// gcPercent and pays nothing. See capHeadroom.
 const (
 	maxHeadroom  = 64 << 20
+	heapBudget   = 384 << 20
 	minGCPercent = 20
 )
 
@@ -77,13 +85,18 @@ func tuneGC(getenv func(string) string) bool {
 }
 
 // gcPercentFor is the collector's target for a live heap of live bytes:
-// gcPercent, lowered for a large heap so that the headroom is at most
-// maxHeadroom, but never below minGCPercent.
+// gcPercent, lowered for a large heap so that live heap and garbage stay
+// within heapBudget, or the garbage within maxHeadroom if that is more,
+// but never below minGCPercent.
 func gcPercentFor(live uint64) int {
 	if live == 0 {
 		return gcPercent
 	}
-	return int(max(minGCPercent, min(gcPercent, 100*maxHeadroom/live)))
+	headroom := uint64(maxHeadroom)
+	if live < heapBudget {
+		headroom = max(headroom, heapBudget-live)
+	}
+	return int(max(minGCPercent, min(gcPercent, 100*headroom/live)))
 }
 
 // capHeadroom follows the live heap after each collection (polling

@@ -37,8 +37,9 @@ func TestTuneGC(t *testing.T) {
 	}
 }
 
-// TestGCPercentFor: a small heap keeps gcPercent; a large one keeps at
-// most maxHeadroom of garbage, down to minGCPercent.
+// TestGCPercentFor: a small heap keeps gcPercent; a large one grows to
+// heapBudget, or by maxHeadroom once that is more, down to
+// minGCPercent.
 func TestGCPercentFor(t *testing.T) {
 	const mb = 1 << 20
 	tests := map[string]struct {
@@ -47,8 +48,9 @@ func TestGCPercentFor(t *testing.T) {
 	}{
 		"no collection yet": {0, gcPercent},
 		"small stack":       {20 * mb, gcPercent},
-		"at the knee":       {100 * maxHeadroom / gcPercent, gcPercent},
-		"large stack":       {200 * mb, 100 * maxHeadroom / (200 * mb)},
+		"at the knee":       {100 * heapBudget / (100 + gcPercent), gcPercent},
+		"within the budget": {288 * mb, 100 * (heapBudget - 288*mb) / (288 * mb)},
+		"past the budget":   {330 * mb, max(minGCPercent, 100*maxHeadroom/(330*mb))},
 		"huge":              {4096 * mb, minGCPercent},
 	}
 	for name, tc := range tests {
@@ -56,7 +58,10 @@ func TestGCPercentFor(t *testing.T) {
 			t.Errorf("%s: gcPercentFor(%d MB) = %d, want %d", name, tc.live/mb, got, tc.want)
 		}
 	}
-	if p := gcPercentFor(200 * mb); p >= gcPercent || p <= minGCPercent {
-		t.Errorf("gcPercentFor(200 MB) = %d: want it between %d and %d, the headroom capped", p, minGCPercent, gcPercent)
+	for live := uint64(1 * mb); live < 1024*mb; live += mb {
+		goal := live + live*uint64(gcPercentFor(live))/100
+		if goal > max(heapBudget, live+maxHeadroom, live+live*minGCPercent/100)+live/100 {
+			t.Fatalf("gcPercentFor(%d MB) lets the heap grow to %d MB, past the budget", live/mb, goal/mb)
+		}
 	}
 }

@@ -198,26 +198,20 @@ func snapshotFrame(s *Snapshot, m Mark, c Crypter) ([]byte, error) {
 	return marshalDoc(doc)
 }
 
-// writeResources writes the resources, comma-separated, to w. Each is
-// encoded into one reused buffer first, to drop the newline the Encoder
-// ends a value with.
+// writeResources writes the resources, comma-separated, to w, each
+// encoded into one reused buffer first.
 func writeResources(w io.Writer, rs []*Resource, enc *valueEncoder) error {
-	var one bytes.Buffer
-	je := json.NewEncoder(&one)
-	je.SetEscapeHTML(false)
+	var one []byte
 	for i, r := range rs {
-		rj, err := enc.resource(r)
-		if err != nil {
+		one = one[:0]
+		if i > 0 {
+			one = append(one, ',')
+		}
+		var err error
+		if one, err = enc.appendResource(one, r); err != nil {
 			return err
 		}
-		one.Reset()
-		if i > 0 {
-			one.WriteByte(',')
-		}
-		if err := je.Encode(rj); err != nil {
-			return fmt.Errorf("encoding state: resource %s: %w", r.URN, err)
-		}
-		w.Write(one.Bytes()[:one.Len()-1]) // a write error is the Flush's
+		w.Write(one) // a write error is the Flush's
 	}
 	return nil
 }
@@ -343,7 +337,7 @@ func durationText(d time.Duration) string {
 
 // EncodeEntry returns the stored form of a journal entry, one JSON line.
 func EncodeEntry(e *Entry, c Crypter) ([]byte, error) {
-	body, err := encodeEntryBody(e, c)
+	body, err := encodeEntryBody(e, c, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -351,35 +345,26 @@ func EncodeEntry(e *Entry, c Crypter) ([]byte, error) {
 }
 
 // encodeEntryBody encodes e without its Seq, so that the costly part can
-// run before the journal assigns the Seq (see withSeq).
-func encodeEntryBody(e *Entry, c Crypter) ([]byte, error) {
-	enc := &valueEncoder{crypter: c}
-	doc := entryJSON{Version: FormatVersion, Step: e.Step, Kind: e.Kind.String(), Op: e.Op, Time: timePtr(e.Time)}
-	var err error
-	if e.Old != nil {
-		if doc.Old, err = enc.resource(e.Old); err != nil {
-			return nil, fmt.Errorf("journal entry for %s %s: old state: %w", e.Kind, e.Op, err)
-		}
-	}
-	if e.New != nil {
-		if err := checkRecordable(e); err != nil {
-			return nil, fmt.Errorf("journal entry for %s %s: refused, since the state loader would not read it back: %w", e.Kind, e.Op, err)
-		}
-		if doc.New, err = enc.resource(e.New); err != nil {
-			return nil, fmt.Errorf("journal entry for %s %s: new state: %w", e.Kind, e.Op, err)
-		}
-	}
-	if doc.Outputs, err = enc.rawObject(e.Outputs); err != nil {
-		return nil, fmt.Errorf("journal entry for %s %s: stack outputs: %w", e.Kind, e.Op, err)
-	}
-	doc.OutputTypes = e.OutputTypes
-	body, err := marshalDoc(doc)
+// run before the journal assigns the Seq (see withSeq). size guesses the
+// encoded size (the Session's last, say): growing the buffer by doubling
+// cost each journal entry about its size again in garbage.
+func encodeEntryBody(e *Entry, c Crypter, size int) (entryBody, error) {
+	b, err := appendEntryBody(make([]byte, seqRoom, seqRoom+max(size+64, 256)), e, c)
 	if err != nil {
-		return nil, err
+		return entryBody{}, err
 	}
-	// Drop the placeholder `"seq":0,` and the trailing newline.
-	return append([]byte{'{'}, body[len(`{"seq":0,`):len(body)-1]...), nil
+	return entryBody{buf: b}, nil
 }
+
+// entryBody is an encoded entry without its Seq, after seqRoom bytes
+// kept for it, so that withSeq need not copy the entry.
+type entryBody struct{ buf []byte }
+
+// size is the body's encoded size.
+func (b entryBody) size() int { return len(b.buf) - seqRoom }
+
+// seqRoom is the room an entry body keeps before it for `{"seq":N,`.
+const seqRoom = len(`{"seq":`) + 20 + len(`,`)
 
 // checkRecordable refuses an entry that would put into the state a
 // resource the loader refuses (CheckIdentity). A resolve entry's New only
@@ -391,13 +376,18 @@ func checkRecordable(e *Entry) error {
 	return CheckIdentity(e.New.URN, e.New.Type, e.New.Custom)
 }
 
-// withSeq inserts the sequence number as the first field of an entry body.
-func withSeq(body []byte, seq uint64) []byte {
-	b := make([]byte, 0, len(body)+24)
-	b = append(b, `{"seq":`...)
-	b = strconv.AppendUint(b, seq, 10)
-	b = append(b, ',')
-	return append(b, body[1:]...)
+// withSeq puts the sequence number as the first field of an entry body,
+// in the room kept before it: the result shares the body's bytes.
+func withSeq(body entryBody, seq uint64) []byte {
+	var digits [20]byte
+	num := strconv.AppendUint(digits[:0], seq, 10)
+	// The body starts `{"v":...` at seqRoom; the prefix replaces its `{`.
+	start := seqRoom + 1 - len(`{"seq":`) - len(num) - len(`,`)
+	b := body.buf[start:]
+	n := copy(b, `{"seq":`)
+	n += copy(b[n:], num)
+	b[n] = ','
+	return b
 }
 
 // DecodeSnapshot parses a stored snapshot and returns it with the sequence

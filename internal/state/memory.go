@@ -85,7 +85,7 @@ func (j *MemoryJournal) Record(_ context.Context, e *Entry) error {
 			return err
 		}
 	}
-	if _, err := encodeEntryBody(e, j.crypter); err != nil {
+	if _, err := encodeEntryBody(e, j.crypter, 0); err != nil {
 		return fmt.Errorf("recording %s %s: %w", e.Kind, e.Op, err)
 	}
 	c := *e

@@ -77,9 +77,12 @@ func decodeResources(data, span []byte, c Crypter) ([]*Resource, error) {
 // of data. Its inputs are those of an earlier resource stored alike, if
 // inputs holds one.
 func decodeResource(data, elem []byte, i int, c Crypter, inputs inputsCache) (*Resource, error) {
-	var rj resourceJSON
-	if err := json.Unmarshal(elem, &rj); err != nil {
-		return nil, DescribeJSONError(data, atSpan(data, elem, err))
+	rj, fast := fastResourceJSON(elem)
+	if !fast {
+		rj = resourceJSON{}
+		if err := json.Unmarshal(elem, &rj); err != nil {
+			return nil, DescribeJSONError(data, atSpan(data, elem, err))
+		}
 	}
 	raw := rj.Inputs
 	same, found := inputs.get(raw)

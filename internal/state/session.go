@@ -62,6 +62,9 @@ type Session struct {
 	writerDone chan struct{}
 	// marks records the mark after each append (see markWriter).
 	marks *markWriter
+	// entrySize is the size of the entry encoded last, the guess at the
+	// next one's (see encodeEntryBody).
+	entrySize atomic.Int64
 }
 
 // batch is a group of records written with one append.
@@ -225,10 +228,11 @@ func (s *Session) Pending() []PendingOperation {
 // to save it.
 func (s *Session) Record(_ context.Context, e *Entry) error {
 	s.startOperation()
-	body, err := encodeEntryBody(e, s.crypter)
+	body, err := encodeEntryBody(e, s.crypter, int(s.entrySize.Load()))
 	if err != nil {
 		return fmt.Errorf("journal of stack %s: %w", s.stack, err)
 	}
+	s.entrySize.Store(int64(body.size()))
 	b, err := s.enqueue(e, body)
 	if err != nil {
 		return err
@@ -241,7 +245,7 @@ func (s *Session) Record(_ context.Context, e *Entry) error {
 	return b.err
 }
 
-func (s *Session) enqueue(e *Entry, body []byte) (*batch, error) {
+func (s *Session) enqueue(e *Entry, body entryBody) (*batch, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {

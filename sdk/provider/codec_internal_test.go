@@ -234,3 +234,32 @@ func TestDefaultsOfEveryKind(t *testing.T) {
 		}
 	}
 }
+
+// TestIntCodecSmallAgreesWithBig holds the fast path of integers (small)
+// to the exact one (integer) at the edges of every width: whatever small
+// accepts, integer accepts with the same value, and what small leaves
+// alone (fractions, huge literals, out of range) goes to integer.
+func TestIntCodecSmallAgreesWithBig(t *testing.T) {
+	types := []reflect.Type{reflect.TypeFor[int8](), reflect.TypeFor[uint8](), reflect.TypeFor[int16](), reflect.TypeFor[uint32](),
+		reflect.TypeFor[int](), reflect.TypeFor[int64](), reflect.TypeFor[uint64](), reflect.TypeFor[uint]()}
+	literals := []string{"0", "-0", "1", "-1", "127", "128", "-128", "-129", "255", "256", "32767", "-32769", "4294967295", "4294967296",
+		"9223372036854775807", "-9223372036854775808", "9223372036854775808", "18446744073709551615", "18446744073709551616",
+		"2.0000000000000001", "0.5", "1e3", "1E400", "-1e-7"}
+	for _, ty := range types {
+		c := intCodec{t: ty}
+		for _, lit := range literals {
+			v, err := resource.ParseNumber(lit)
+			if err != nil {
+				t.Fatalf("ParseNumber(%s): %v", lit, err)
+			}
+			n, ok := c.small(v)
+			big, bigErr := c.integer(v)
+			if ok && (bigErr != nil || !big.IsInt64() || big.Int64() != n) {
+				t.Errorf("%s %s: small = %d, but integer = %v, %v", ty, lit, n, big, bigErr)
+			}
+			if !ok && bigErr == nil && big.IsInt64() {
+				t.Errorf("%s %s: small refused %s, which integer takes and int64 holds", ty, lit, big)
+			}
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/plinth-iac/plinth/internal/state"
@@ -33,6 +34,10 @@ const (
 // use; the lock keeps processes apart.
 type Backend struct {
 	root string
+	// frameMu guards frameBuf, a buffer AppendJournal framed records in
+	// before, kept for the next (see takeFrameBuf).
+	frameMu  sync.Mutex
+	frameBuf []byte
 }
 
 var _ state.Backend = (*Backend)(nil)

@@ -59,3 +59,26 @@ func TestLostSnapshotKeepsTheBackup(t *testing.T) {
 		t.Errorf("after a write with the snapshot missing, the backup holds %q (%v), want the first snapshot", data, err)
 	}
 }
+
+// TestWriteMarkReplacesTheWholeFile writes marks of different lengths in
+// turn: each read gives back exactly the last one written, with nothing
+// left of a longer one before it (mark.json is overwritten in place).
+func TestWriteMarkReplacesTheWholeFile(t *testing.T) {
+	ctx := context.Background()
+	b := New(t.TempDir())
+	if err := os.MkdirAll(filepath.Join(b.root, "stacks", "dev"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, mark := range []string{`{"state":{"seq":9}}`, `{"state":{"seq":12345678}}`, `{"state":{"seq":1}}`, `{}`} {
+		if err := b.WriteMark(ctx, "dev", []byte(mark)); err != nil {
+			t.Fatal(err)
+		}
+		got, err := b.ReadMark(ctx, "dev")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != mark {
+			t.Errorf("after writing %s, ReadMark = %s", mark, got)
+		}
+	}
+}

@@ -245,7 +245,7 @@ func TestFramesAllocateOnce(t *testing.T) {
 	var got []byte
 	allocs := testing.AllocsPerRun(10, func() {
 		var err error
-		if got, err = frames(records); err != nil {
+		if got, err = frames(nil, records); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -266,5 +266,41 @@ func TestFramesAllocateOnce(t *testing.T) {
 	}
 	if diff := cmp.Diff(records, parsed); diff != "" {
 		t.Errorf("records read back (-want +got):\n%s", diff)
+	}
+}
+
+// TestAppendJournalReusesItsBuffer: the buffer one append framed its
+// records in frames the next one's without allocating, and both batches
+// read back whole.
+func TestAppendJournalReusesItsBuffer(t *testing.T) {
+	ctx := context.Background()
+	b := New(t.TempDir())
+	batch := [][]byte{[]byte(`{"seq":1}`), []byte(`{"seq":2}`)}
+	if err := b.AppendJournal(ctx, "dev", batch); err != nil {
+		t.Fatal(err)
+	}
+	kept := b.takeFrameBuf()
+	if cap(kept) < 2*headerSize+18 {
+		t.Fatalf("the backend kept a buffer of %d bytes, want one the batch fits", cap(kept))
+	}
+	allocs := testing.AllocsPerRun(10, func() {
+		if _, err := frames(kept, batch); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("framing into the kept buffer took %v allocations, want 0", allocs)
+	}
+	b.putFrameBuf(kept)
+	if err := b.AppendJournal(ctx, "dev", [][]byte{[]byte(`{"seq":3}`)}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := b.ReadJournal(ctx, "dev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]byte{[]byte(`{"seq":1}`), []byte(`{"seq":2}`), []byte(`{"seq":3}`)}
+	if diff := cmp.Diff(want, got.Records); diff != "" {
+		t.Errorf("journal read back (-want +got):\n%s", diff)
 	}
 }
