@@ -53,7 +53,23 @@ const fakeUpgradeLogEnv = "PLINTH_TFPLUGIN_FAKE_UPGRADE_LOG"
 // GetSchema, so tests count the calls.
 const fakeSchemaLogEnv = "PLINTH_TFPLUGIN_FAKE_SCHEMA_LOG"
 
+// fakeEnvLogEnv names a file the fake writes its collector settings to
+// when it starts (GOGC and GOMEMLIMIT, each "=value" or " unset"), so
+// tests see the environment plinth gave it.
+const fakeEnvLogEnv = "PLINTH_TFPLUGIN_FAKE_ENV_LOG"
+
 func serveFake(mode string) {
+	if path := os.Getenv(fakeEnvLogEnv); path != "" {
+		var b strings.Builder
+		for _, k := range []string{"GOGC", "GOMEMLIMIT"} {
+			if v, ok := os.LookupEnv(k); ok {
+				fmt.Fprintf(&b, "%s=%s\n", k, v)
+			} else {
+				fmt.Fprintf(&b, "%s unset\n", k)
+			}
+		}
+		_ = os.WriteFile(path, []byte(b.String()), 0o644)
+	}
 	switch mode {
 	case modeSilent:
 		time.Sleep(time.Hour)

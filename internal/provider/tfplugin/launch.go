@@ -110,10 +110,11 @@ func (grpcPlugin6) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc.C
 	return &wire6{c: tfplugin6.NewProviderClient(c)}, nil
 }
 
-// launch starts the process and returns its client, its runner and its
+// launch starts the process, with gcEnv (its collector setting, if not
+// "") added to its environment, and returns its client, its runner and its
 // protocol stubs. The handshake is bounded by the start timeout, and a
 // cancelled ctx (a second Ctrl-C) ends it at once.
-func launch(ctx context.Context, cfg Config, tail *outputTail) (*plugin.Client, *procRunner, wire, error) {
+func launch(ctx context.Context, cfg Config, gcEnv string, tail *outputTail) (*plugin.Client, *procRunner, wire, error) {
 	timeout, err := cfg.startTimeout()
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("starting Terraform provider %s (%s): %w", cfg.Name, cfg.Path, err)
@@ -121,6 +122,9 @@ func launch(ctx context.Context, cfg Config, tail *outputTail) (*plugin.Client, 
 	cmd := exec.Command(cfg.Path)
 	cmd.Dir = cfg.Dir
 	cmd.Env = append(append([]string(nil), cfg.Env...), quietLogs(os.Environ(), cfg.Env)...)
+	if gcEnv != "" {
+		cmd.Env = append(cmd.Env, gcEnv)
+	}
 	log := cfg.Log
 	if log == nil {
 		log = io.Discard
