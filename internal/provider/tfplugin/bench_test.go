@@ -132,3 +132,42 @@ func BenchmarkSchema(b *testing.B) {
 		p.Close()
 	}
 }
+
+// BenchmarkRealCheckCreate is what a create of one random_pet asks of the
+// provider adapter: Check, then Create.
+func BenchmarkRealCheckCreate(b *testing.B) {
+	p, _, inputs := benchPet(b)
+	u := urn("random_pet", "p")
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		cr, err := p.Check(ctx, provider.CheckRequest{URN: u, News: inputs})
+		if err != nil || len(cr.Failures) > 0 {
+			b.Fatal(err, cr.Failures)
+		}
+		if _, err := p.Create(ctx, provider.CreateRequest{URN: u, Inputs: cr.Inputs}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRealCheckDiff is what a no-change plan of one stored
+// random_pet asks of the provider adapter: Check, then Diff.
+func BenchmarkRealCheckDiff(b *testing.B) {
+	p, created, inputs := benchPet(b)
+	u := urn("random_pet", "p")
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		cr, err := p.Check(ctx, provider.CheckRequest{URN: u, News: inputs, Olds: inputs})
+		if err != nil || len(cr.Failures) > 0 {
+			b.Fatal(err, cr.Failures)
+		}
+		req := provider.DiffRequest{URN: u, ID: created.ID, OldInputs: inputs, OldOutputs: created.Outputs, News: cr.Inputs, Private: created.Private}
+		if _, err := p.Diff(ctx, req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
