@@ -171,3 +171,45 @@ func BenchmarkRealCheckDiff(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPetPlanChecks is the adapter's own per-resource work around a
+// random_pet's calls, without them: a create's plan check, apply check
+// and unknowns check, and a no-change plan's proposed state (reusing the
+// prior state's bytes) and diff.
+func BenchmarkPetPlanChecks(b *testing.B) {
+	blk := petBlock()
+	ty := blk.impliedType()
+	config := cty.ObjectVal(map[string]cty.Value{
+		"id": cty.NullVal(cty.String), "keepers": cty.NullVal(cty.Map(cty.String)), "length": cty.NumberIntVal(2),
+		"prefix": cty.NullVal(cty.String), "separator": cty.NullVal(cty.String)})
+	plan := cty.ObjectVal(map[string]cty.Value{
+		"id": cty.UnknownVal(cty.String), "keepers": cty.NullVal(cty.Map(cty.String)), "length": cty.NumberIntVal(2),
+		"prefix": cty.NullVal(cty.String), "separator": cty.StringVal("-")})
+	state := cty.ObjectVal(map[string]cty.Value{
+		"id": cty.StringVal("proud-cat"), "keepers": cty.NullVal(cty.Map(cty.String)), "length": cty.NumberIntVal(2),
+		"prefix": cty.NullVal(cty.String), "separator": cty.StringVal("-")})
+	null := cty.NullVal(ty)
+	req := planRequest{}
+	req.prior, _ = encode(state, ty)
+	req.config, _ = encode(config, ty)
+	b.Run("create", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			c := planChecker{}
+			c.block(nil, blk, null, config, plan)
+			_ = compatible(plan, state)
+			_ = unknownPaths(state)
+		}
+	})
+	b.Run("no-change", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if _, err := encodeProposed(proposedNew(blk, state, config), state, config, req, ty); err != nil {
+				b.Fatal(err)
+			}
+			c := planChecker{}
+			c.block(nil, blk, state, config, state)
+			_ = diffResponse(state, state, nil)
+		}
+	})
+}

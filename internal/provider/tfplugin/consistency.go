@@ -49,14 +49,14 @@ func (c *checker) compare(path cty.Path, want, got cty.Value) {
 	ty := want.Type()
 	switch {
 	case ty.IsPrimitiveType():
-		if want.RawEquals(got) {
+		if rawEquals(want, got) {
 			return // as Equals would say, without making numbers integers to compare them
 		}
 		if !got.Type().Equals(ty) || !want.Equals(got).True() {
 			c.add(path, want, got)
 		}
 	case ty.IsSetType():
-		if want.IsWhollyKnown() && !want.RawEquals(got) {
+		if want.IsWhollyKnown() && !rawEquals(want, got) {
 			c.add(path, want, got)
 		}
 	case ty.IsListType(), ty.IsTupleType():
@@ -64,7 +64,7 @@ func (c *checker) compare(path cty.Path, want, got cty.Value) {
 	case ty.IsMapType(), ty.IsObjectType():
 		c.keyed(path, want, got)
 	default:
-		if !want.RawEquals(got) {
+		if !rawEquals(want, got) {
 			c.add(path, want, got)
 		}
 	}
@@ -100,7 +100,7 @@ func (c *checker) keyed(path cty.Path, want, got cty.Value) {
 			c.add(path, want, got)
 			return
 		}
-		if w.RawEquals(g) {
+		if rawEquals(w, g) {
 			continue // kept as promised: no path to make
 		}
 		if obj {

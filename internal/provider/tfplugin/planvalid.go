@@ -85,7 +85,7 @@ func knownObject(v cty.Value) bool { return v.IsKnown() && !v.IsNull() }
 // configuration leaves null.
 func (c *planChecker) attribute(parent cty.Path, name string, a *attribute, prior, config, plan cty.Value) {
 	switch {
-	case plan.RawEquals(config):
+	case rawEquals(plan, config):
 		return // the common case, decided before anything is unmarked or a path made
 	case a.computed && (config.IsNull() || !a.optional && !a.required):
 		return // anything goes; as common (ids, defaults)
@@ -93,8 +93,8 @@ func (c *planChecker) attribute(parent cty.Path, name string, a *attribute, prio
 	path := parent.GetAttr(name)
 	prior, config, plan = unmarkDeep(prior), unmarkDeep(config), unmarkDeep(plan)
 	switch {
-	case plan.RawEquals(config):
-	case !prior.IsNull() && !config.IsNull() && plan.RawEquals(prior):
+	case rawEquals(plan, config):
+	case !prior.IsNull() && !config.IsNull() && rawEquals(plan, prior):
 	case config.IsNull():
 		c.add(path, "planned %s for an attribute that is not computed, which the configuration leaves null", describePlanned(path, plan, a.sensitive))
 	case a.nested != nil:

@@ -176,9 +176,9 @@ func plannedState(planned, priorBytes dynamicValue, prior cty.Value, ty cty.Type
 // (the configuration).
 func encodeProposed(proposed, prior, config cty.Value, req planRequest, ty cty.Type) (dynamicValue, error) {
 	switch {
-	case proposed.RawEquals(prior):
+	case rawEquals(proposed, prior):
 		return req.prior, nil
-	case proposed.RawEquals(config):
+	case rawEquals(proposed, config):
 		return req.config, nil
 	}
 	return encode(proposed, ty)
@@ -353,7 +353,7 @@ func realReplacements(prior, planned cty.Value, paths []cty.Path) []cty.Path {
 // be unique): created first, the new object would be destroyed, or refused,
 // by its predecessor.
 func diffResponse(prior, plannedState cty.Value, replace []cty.Path) provider.DiffResponse {
-	if len(replace) == 0 && prior.RawEquals(plannedState) {
+	if len(replace) == 0 && rawEquals(prior, plannedState) {
 		// The common case of a plan that changes nothing, decided without
 		// converting both states for a diff that would be empty.
 		return provider.DiffResponse{Changes: provider.DiffNone}
