@@ -155,13 +155,12 @@ func (p *Provider) planOrReuse(ctx context.Context, t target, prior, config cty.
 		private: resp.plannedPrivate, legacy: resp.legacyTypes, request: req, config: config, unchanged: same}, nil
 }
 
-// plannedState decodes a planned state, and says if it is the prior
-// state, unless the provider sent back
-// the very bytes of the prior state it was given (a plan that changes
-// nothing, as for every unchanged resource of a plan): that is the prior
-// state, which needs no decoding. The bytes were encoded from it, which
-// cty's msgpack refuses for a value with marks, so it is exactly what
-// decoding them would give.
+// plannedState decodes a planned state and says whether it is the prior
+// state. A provider that sends back the very bytes of the prior state it
+// was given (a plan that changes nothing, as for every unchanged resource
+// of a plan) planned the prior state itself, which needs no decoding: the
+// bytes were encoded from it, and cty's msgpack refuses a value with
+// marks, so it is exactly what decoding them would give.
 func plannedState(planned, priorBytes dynamicValue, prior cty.Value, ty cty.Type) (v cty.Value, same bool, err error) {
 	if len(planned.msgpack) > 0 && bytes.Equal(planned.msgpack, priorBytes.msgpack) {
 		return prior, true, nil
