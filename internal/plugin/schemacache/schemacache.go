@@ -51,8 +51,33 @@ const format = "v1"
 // hashing the binary (and recording the result); "" if there is no cache
 // or the binary cannot be read.
 func (c Cache) Sum(path string) string {
-	if c.Dir == "" {
+	abs, stamp, record, sum := c.recorded(path)
+	if sum != "" || abs == "" {
+		return sum
+	}
+	sum, err := fileSum(abs)
+	if err != nil {
 		return ""
+	}
+	_ = writeAtomic(record, []byte(stamp+" sha256:"+sum+"\n"))
+	return sum
+}
+
+// KnownSum is Sum when the sums record has the binary as it is now, and
+// "" otherwise: it never hashes the binary, so it costs a stat and a
+// small read, for a caller that must not wait for a large binary to be
+// hashed.
+func (c Cache) KnownSum(path string) string {
+	_, _, _, sum := c.recorded(path)
+	return sum
+}
+
+// recorded looks the binary at path up in the sums: its real path, its
+// stamp, the file of its record and the sum recorded for that stamp (""
+// if none). abs is "" if there is no cache or the binary cannot be read.
+func (c Cache) recorded(path string) (abs, stamp, record, sum string) {
+	if c.Dir == "" {
+		return "", "", "", ""
 	}
 	// The real path: a link that is pointed at another binary (as plugin
 	// directories and caches link) must not inherit the old one's sum.
@@ -61,26 +86,21 @@ func (c Cache) Sum(path string) string {
 		abs, err = filepath.EvalSymlinks(abs)
 	}
 	if err != nil {
-		return ""
+		return "", "", "", ""
 	}
 	fi, err := os.Stat(abs)
 	if err != nil {
-		return ""
+		return "", "", "", ""
 	}
-	stamp := stampOf(fi)
+	stamp = stampOf(fi)
 	name := sha256.Sum256([]byte(abs))
-	record := filepath.Join(c.Dir, "sums", hex.EncodeToString(name[:]))
+	record = filepath.Join(c.Dir, "sums", hex.EncodeToString(name[:]))
 	if b, err := os.ReadFile(record); err == nil {
 		if s, sum, ok := strings.Cut(strings.TrimSpace(string(b)), " sha256:"); ok && s == stamp && len(sum) == 64 {
-			return sum
+			return abs, stamp, record, sum
 		}
 	}
-	sum, err := fileSum(abs)
-	if err != nil {
-		return ""
-	}
-	_ = writeAtomic(record, []byte(stamp+" sha256:"+sum+"\n"))
-	return sum
+	return abs, stamp, record, ""
 }
 
 // fileSum is the SHA-256 of a file's contents in hex.

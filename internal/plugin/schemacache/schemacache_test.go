@@ -45,6 +45,35 @@ func TestSumIsRecorded(t *testing.T) {
 	}
 }
 
+// TestKnownSum: KnownSum answers only from the sums record: nothing
+// before the binary was hashed, nothing once it changed, and never a
+// hash of its own (nor a record).
+func TestKnownSum(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	must(t, "writing", os.WriteFile(bin, []byte("one"), 0o755))
+	c := Cache{Dir: filepath.Join(dir, "cache")}
+	stamp := time.Now().Add(-time.Hour)
+	must(t, "touching", os.Chtimes(bin, stamp, stamp))
+	if got := c.KnownSum(bin); got != "" {
+		t.Errorf("KnownSum before any Sum = %q, want \"\"", got)
+	}
+	if _, err := os.Stat(recordOf(t, c, bin)); !os.IsNotExist(err) {
+		t.Errorf("KnownSum wrote a record (stat: %v)", err)
+	}
+	sum := c.Sum(bin)
+	if got := c.KnownSum(bin); got != sum {
+		t.Errorf("KnownSum after Sum = %q, want %s", got, sum)
+	}
+	must(t, "touching", os.Chtimes(bin, time.Now(), time.Now()))
+	if got := c.KnownSum(bin); got != "" {
+		t.Errorf("KnownSum of a changed binary = %q, want \"\"", got)
+	}
+	if got := (Cache{}).KnownSum(bin); got != "" {
+		t.Errorf("KnownSum without a cache = %q, want \"\"", got)
+	}
+}
+
 // TestSumSeesARewriteWithTimesPutBack: a binary rewritten in place with
 // the same size and its modification time put back is hashed again (its
 // change time moved), as is one replaced by a rename (a new inode); a

@@ -2,7 +2,9 @@
 // plugin that prints its port on stdout, reading and dialing that port
 // (with a fixed flow-control window, Window, which the resource monitor
 // sets on its server too), describing how the plugin ended and what it
-// last wrote to stderr, and the error a failed call returns.
+// last wrote to stderr, the error a failed call returns, and the GOGC a
+// Go plugin is started with (gogc.go; internal/provider/tfplugin records
+// the memory it is chosen from).
 // framecount, under it, is a test proxy counting a connection's PINGs.
 //
 // It imports neither the engine nor the adapters.

@@ -132,3 +132,84 @@ func BenchmarkSchema(b *testing.B) {
 		p.Close()
 	}
 }
+
+// BenchmarkRealCheckCreate is what a create of one random_pet asks of the
+// provider adapter: Check, then Create.
+func BenchmarkRealCheckCreate(b *testing.B) {
+	p, _, inputs := benchPet(b)
+	u := urn("random_pet", "p")
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		cr, err := p.Check(ctx, provider.CheckRequest{URN: u, News: inputs})
+		if err != nil || len(cr.Failures) > 0 {
+			b.Fatal(err, cr.Failures)
+		}
+		if _, err := p.Create(ctx, provider.CreateRequest{URN: u, Inputs: cr.Inputs}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRealCheckDiff is what a no-change plan of one stored
+// random_pet asks of the provider adapter: Check, then Diff.
+func BenchmarkRealCheckDiff(b *testing.B) {
+	p, created, inputs := benchPet(b)
+	u := urn("random_pet", "p")
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		cr, err := p.Check(ctx, provider.CheckRequest{URN: u, News: inputs, Olds: inputs})
+		if err != nil || len(cr.Failures) > 0 {
+			b.Fatal(err, cr.Failures)
+		}
+		req := provider.DiffRequest{URN: u, ID: created.ID, OldInputs: inputs, OldOutputs: created.Outputs, News: cr.Inputs, Private: created.Private}
+		if _, err := p.Diff(ctx, req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPetPlanChecks is the adapter's own per-resource work around a
+// random_pet's calls, without them: a create's plan check, apply check
+// and unknowns check, and a no-change plan's proposed state (reusing the
+// prior state's bytes) and diff.
+func BenchmarkPetPlanChecks(b *testing.B) {
+	blk := petBlock()
+	ty := blk.impliedType()
+	config := cty.ObjectVal(map[string]cty.Value{
+		"id": cty.NullVal(cty.String), "keepers": cty.NullVal(cty.Map(cty.String)), "length": cty.NumberIntVal(2),
+		"prefix": cty.NullVal(cty.String), "separator": cty.NullVal(cty.String)})
+	plan := cty.ObjectVal(map[string]cty.Value{
+		"id": cty.UnknownVal(cty.String), "keepers": cty.NullVal(cty.Map(cty.String)), "length": cty.NumberIntVal(2),
+		"prefix": cty.NullVal(cty.String), "separator": cty.StringVal("-")})
+	state := cty.ObjectVal(map[string]cty.Value{
+		"id": cty.StringVal("proud-cat"), "keepers": cty.NullVal(cty.Map(cty.String)), "length": cty.NumberIntVal(2),
+		"prefix": cty.NullVal(cty.String), "separator": cty.StringVal("-")})
+	null := cty.NullVal(ty)
+	req := planRequest{}
+	req.prior, _ = encode(state, ty)
+	req.config, _ = encode(config, ty)
+	b.Run("create", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			c := planChecker{}
+			c.block(nil, blk, null, config, plan)
+			_ = compatible(plan, state)
+			_ = unknownPaths(state)
+		}
+	})
+	b.Run("no-change", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if _, err := encodeProposed(proposedNew(blk, state, config), state, config, req, ty); err != nil {
+				b.Fatal(err)
+			}
+			c := planChecker{}
+			c.block(nil, blk, state, config, state)
+			_ = diffResponse(state, state, nil)
+		}
+	})
+}

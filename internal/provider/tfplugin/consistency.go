@@ -49,11 +49,14 @@ func (c *checker) compare(path cty.Path, want, got cty.Value) {
 	ty := want.Type()
 	switch {
 	case ty.IsPrimitiveType():
+		if rawEquals(want, got) {
+			return // as Equals would say, without making numbers integers to compare them
+		}
 		if !got.Type().Equals(ty) || !want.Equals(got).True() {
 			c.add(path, want, got)
 		}
 	case ty.IsSetType():
-		if want.IsWhollyKnown() && !want.RawEquals(got) {
+		if want.IsWhollyKnown() && !rawEquals(want, got) {
 			c.add(path, want, got)
 		}
 	case ty.IsListType(), ty.IsTupleType():
@@ -61,7 +64,7 @@ func (c *checker) compare(path cty.Path, want, got cty.Value) {
 	case ty.IsMapType(), ty.IsObjectType():
 		c.keyed(path, want, got)
 	default:
-		if !want.RawEquals(got) {
+		if !rawEquals(want, got) {
 			c.add(path, want, got)
 		}
 	}
@@ -97,6 +100,9 @@ func (c *checker) keyed(path cty.Path, want, got cty.Value) {
 			c.add(path, want, got)
 			return
 		}
+		if rawEquals(w, g) {
+			continue // kept as promised: no path to make
+		}
 		if obj {
 			c.compare(path.GetAttr(name), w, g)
 		} else {
@@ -108,6 +114,9 @@ func (c *checker) keyed(path cty.Path, want, got cty.Value) {
 // unknownPaths lists where a value still holds unknowns (a provider must
 // not return any after apply or read).
 func unknownPaths(v cty.Value) []cty.Path {
+	if whollyKnown(v) {
+		return nil // the rule: decided without a walk that makes a path per value
+	}
 	var out []cty.Path
 	_ = cty.Walk(v, func(p cty.Path, v cty.Value) (bool, error) {
 		if !v.IsKnown() {
@@ -117,6 +126,27 @@ func unknownPaths(v cty.Value) []cty.Path {
 		return true, nil
 	})
 	return out
+}
+
+// whollyKnown is v.IsWhollyKnown, except that an object's attributes are
+// visited by name, without cty's iterator (which sorts the names and
+// makes a value of each, per object).
+func whollyKnown(v cty.Value) bool {
+	v, _ = v.Unmark()
+	switch {
+	case !v.IsKnown():
+		return false
+	case v.IsNull():
+		return true
+	case v.Type().IsObjectType():
+		for name := range v.Type().AttributeTypes() {
+			if !whollyKnown(v.GetAttr(name)) {
+				return false
+			}
+		}
+		return true
+	}
+	return v.IsWhollyKnown()
 }
 
 // describeValue renders a value for an error message, hiding it when the

@@ -3,8 +3,10 @@
 // interface.
 //
 // Start launches one process per provider configuration with go-plugin
-// (Terraform's handshake, protocols 5 and 6 offered, AutoMTLS, gRPC), in the
-// project directory, and fetches its schema once, or reads it from the
+// (Terraform's handshake, protocols 5 and 6 offered, mutual TLS as
+// AutoMTLS sets it up but with a P-256 client key (mtls.go), gRPC, a GOGC
+// chosen from the binary's recorded memory (gogc.go)), in the project
+// directory, and fetches its schema once, or reads it from the
 // schema cache (Config.SchemaCache, schemacache.go) when the provider
 // allows skipping GetProviderSchema. Every call reuses that process; Close
 // sends Stop and then kills it.

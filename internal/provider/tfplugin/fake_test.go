@@ -2,7 +2,10 @@ package tfplugin
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/x509"
 	"encoding/json"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"os"
@@ -53,7 +56,49 @@ const fakeUpgradeLogEnv = "PLINTH_TFPLUGIN_FAKE_UPGRADE_LOG"
 // GetSchema, so tests count the calls.
 const fakeSchemaLogEnv = "PLINTH_TFPLUGIN_FAKE_SCHEMA_LOG"
 
+// fakeEnvLogEnv names a file the fake writes its collector settings to
+// when it starts (GOGC and GOMEMLIMIT, each "=value" or " unset"), so
+// tests see the environment plinth gave it.
+const fakeEnvLogEnv = "PLINTH_TFPLUGIN_FAKE_ENV_LOG"
+
+// fakeCertLogEnv names a file the fake writes the client certificate it
+// was given to (clientCertEnv: the key's curve), so tests see what mutual
+// TLS plinth asked for.
+const fakeCertLogEnv = "PLINTH_TFPLUGIN_FAKE_CERT_LOG"
+
+// describeClientCert names the curve of the client certificate in
+// clientCertEnv, or says why there is none.
+func describeClientCert() string {
+	block, _ := pem.Decode([]byte(os.Getenv(clientCertEnv)))
+	if block == nil {
+		return "no client certificate"
+	}
+	cert, err := x509.ParseCertificate(block.Bytes)
+	if err != nil {
+		return "unreadable client certificate: " + err.Error()
+	}
+	key, ok := cert.PublicKey.(*ecdsa.PublicKey)
+	if !ok {
+		return fmt.Sprintf("client certificate with a %T key", cert.PublicKey)
+	}
+	return "client certificate with an ECDSA " + key.Curve.Params().Name + " key"
+}
+
 func serveFake(mode string) {
+	if path := os.Getenv(fakeCertLogEnv); path != "" {
+		_ = os.WriteFile(path, []byte(describeClientCert()), 0o644)
+	}
+	if path := os.Getenv(fakeEnvLogEnv); path != "" {
+		var b strings.Builder
+		for _, k := range []string{"GOGC", "GOMEMLIMIT"} {
+			if v, ok := os.LookupEnv(k); ok {
+				fmt.Fprintf(&b, "%s=%s\n", k, v)
+			} else {
+				fmt.Fprintf(&b, "%s unset\n", k)
+			}
+		}
+		_ = os.WriteFile(path, []byte(b.String()), 0o644)
+	}
 	switch mode {
 	case modeSilent:
 		time.Sleep(time.Hour)

@@ -42,7 +42,10 @@ func (p *Provider) Diff(ctx context.Context, req provider.DiffRequest) (provider
 		}
 		shown = create.state
 	}
-	resp := diffResponse(prior, shown, replace)
+	resp := provider.DiffResponse{Changes: provider.DiffNone}
+	if len(replace) > 0 || !plan.unchanged {
+		resp = diffResponse(prior, shown, replace)
+	}
 	if resp.Changes == provider.DiffSome && len(replace) == 0 {
 		p.plans.store(req.URN, plan.state)
 	} else {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -15,6 +16,7 @@ import (
 	plinthplugin "github.com/plinth-iac/plinth/internal/plugin"
 	"github.com/plinth-iac/plinth/internal/plugin/proc"
 	"github.com/plinth-iac/plinth/internal/plugin/proc/proctest"
+	"github.com/plinth-iac/plinth/internal/provider"
 )
 
 // plinthRole, set in a re-run of the test binary, makes it play plinth:
@@ -117,5 +119,27 @@ func TestStderrSpamIsBounded(t *testing.T) {
 	}
 	if len(p.tail.Get()) == 0 {
 		t.Errorf("kept nothing of stderr")
+	}
+}
+
+// TestClientCertificate: the provider is given a P-256 client
+// certificate (not go-plugin's AutoMTLS P-521 one, whose key took 12 ms
+// to make before every start), and plinth connects to it: the provider,
+// given a certificate, serves only mutual TLS, so a plain or otherwise
+// mismatched connection would fail Start and Configure.
+func TestClientCertificate(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "cert")
+	exe, err := os.Executable()
+	mustOK(t, "os.Executable", err)
+	p, err := Start(context.Background(), Config{Path: exe, Dir: t.TempDir(), Name: "fake",
+		Env: []string{fakeModeEnv + "=" + modePlain, fakeCertLogEnv + "=" + log}})
+	mustOK(t, "Start", err)
+	defer p.Close()
+	_, err = p.Configure(context.Background(), provider.ConfigureRequest{})
+	mustOK(t, "Configure over mutual TLS", err)
+	got, err := os.ReadFile(log)
+	mustOK(t, "reading what the fake was given", err)
+	if want := "client certificate with an ECDSA P-256 key"; string(got) != want {
+		t.Errorf("the provider was given: %s; want: %s", got, want)
 	}
 }

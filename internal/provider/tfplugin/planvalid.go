@@ -66,6 +66,17 @@ func (c *planChecker) block(path cty.Path, b *block, prior, config, plan cty.Val
 	}
 }
 
+// unmarkDeep is v without marks; a primitive is unmarked without
+// cty.UnmarkDeep's map and walk.
+func unmarkDeep(v cty.Value) cty.Value {
+	if v.Type().IsPrimitiveType() {
+		v, _ = v.Unmark()
+		return v
+	}
+	v, _ = v.UnmarkDeep()
+	return v
+}
+
 func knownObject(v cty.Value) bool { return v.IsKnown() && !v.IsNull() }
 
 // attribute checks one attribute, name in the block at parent: the
@@ -73,18 +84,17 @@ func knownObject(v cty.Value) bool { return v.IsKnown() && !v.IsNull() }
 // provider judged them equal); any value for a computed attribute the
 // configuration leaves null.
 func (c *planChecker) attribute(parent cty.Path, name string, a *attribute, prior, config, plan cty.Value) {
-	if plan.RawEquals(config) {
+	switch {
+	case rawEquals(plan, config):
 		return // the common case, decided before anything is unmarked or a path made
+	case a.computed && (config.IsNull() || !a.optional && !a.required):
+		return // anything goes; as common (ids, defaults)
 	}
 	path := parent.GetAttr(name)
-	prior, _ = prior.UnmarkDeep()
-	config, _ = config.UnmarkDeep()
-	plan, _ = plan.UnmarkDeep()
+	prior, config, plan = unmarkDeep(prior), unmarkDeep(config), unmarkDeep(plan)
 	switch {
-	case plan.RawEquals(config):
-	case !prior.IsNull() && !config.IsNull() && plan.RawEquals(prior):
-	case a.computed && !a.optional && !a.required:
-	case config.IsNull() && a.computed:
+	case rawEquals(plan, config):
+	case !prior.IsNull() && !config.IsNull() && rawEquals(plan, prior):
 	case config.IsNull():
 		c.add(path, "planned %s for an attribute that is not computed, which the configuration leaves null", describePlanned(path, plan, a.sensitive))
 	case a.nested != nil:

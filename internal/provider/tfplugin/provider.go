@@ -16,6 +16,7 @@ import (
 
 	"github.com/plinth-iac/plinth/internal/plugin/schemacache"
 	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/internal/provider/grpcplugin"
 	plschema "github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
@@ -41,6 +42,10 @@ type Provider struct {
 	// producer fingerprints this binary and protocol for the states it
 	// writes (private.go); nil when the binary's checksum is unknown.
 	producer []byte
+	// sum is the binary's checksum, "" if unknown; gc is the collector
+	// setting it was started with (gogc.go).
+	sum string
+	gc  grpcplugin.Collector
 
 	exportOnce sync.Once
 	exported   *plschema.Schema
@@ -68,22 +73,39 @@ func Start(ctx context.Context, cfg Config) (*Provider, error) {
 		cfg.Name = filepath.Base(cfg.Path)
 	}
 	tail := newOutputTail()
-	sums := make(chan string, 1)
-	// Hash the binary while it starts; "" when there is no cache or the
-	// binary cannot be read.
-	go func() { sums <- schemacache.Cache{Dir: cfg.SchemaCache}.Sum(cfg.Path) }()
-	client, run, w, err := launch(ctx, cfg, tail)
+	cache := schemacache.Cache{Dir: cfg.SchemaCache}
+	known, sums := binarySum(cache, cfg.Path)
+	gc, err := collector(cfg, cache, known)
+	if err != nil {
+		return nil, fmt.Errorf("starting Terraform provider %s (%s): %w", cfg.Name, cfg.Path, err)
+	}
+	client, run, w, err := launch(ctx, cfg, gc.Env, tail)
 	if err != nil {
 		return nil, err
 	}
-	p := &Provider{cfg: cfg, client: client, runner: run, wire: w, protocol: client.NegotiatedVersion(), tail: tail}
+	p := &Provider{cfg: cfg, client: client, runner: run, wire: w, protocol: client.NegotiatedVersion(), tail: tail, gc: gc}
 	sum := <-sums
+	p.sum = sum
 	p.producer = producerOf(sum, p.protocol)
 	if p.schemas, err = p.loadSchema(ctx, schemaEntry(sum, p.protocol)); err != nil {
 		p.Close()
 		return nil, err
 	}
 	return p, nil
+}
+
+// binarySum returns the checksum of the binary at path if it is recorded
+// (known), and a channel that will hold its checksum: the recorded one,
+// or one computed while the binary starts ("" when there is no cache or
+// the binary cannot be read).
+func binarySum(cache schemacache.Cache, path string) (known string, sums <-chan string) {
+	ch := make(chan string, 1)
+	if known = cache.KnownSum(path); known != "" {
+		ch <- known
+	} else {
+		go func() { ch <- cache.Sum(path) }()
+	}
+	return known, ch
 }
 
 // loadSchema reads the provider's schema from the cache entry key, or asks
@@ -226,6 +248,7 @@ func (p *Provider) Close() error {
 		if p.runner != nil {
 			_ = p.runner.Kill(context.Background())
 		}
+		p.recordMemory()
 	})
 	return nil
 }

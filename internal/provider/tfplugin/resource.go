@@ -1,6 +1,7 @@
 package tfplugin
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"sort"
@@ -106,6 +107,9 @@ type planned struct {
 	legacy  bool
 	request planRequest
 	config  cty.Value
+	// unchanged says the provider planned the prior state's own bytes:
+	// state is the prior state.
+	unchanged bool
 }
 
 // plan builds the proposed new state and asks the provider to plan.
@@ -140,7 +144,7 @@ func (p *Provider) planOrReuse(ctx context.Context, t target, prior, config cty.
 	if resp.deferred != "" {
 		return planned{}, fmt.Errorf("%s: provider %s deferred the plan (%s), which plinth does not support", t.op, p.cfg.Name, resp.deferred)
 	}
-	state, err := decode(resp.planned, t.ty)
+	state, same, err := plannedState(resp.planned, req.prior, prior, t.ty)
 	if err != nil {
 		return planned{}, fmt.Errorf("%s: provider %s returned an invalid planned state: %w", t.op, p.cfg.Name, err)
 	}
@@ -148,7 +152,21 @@ func (p *Provider) planOrReuse(ctx context.Context, t target, prior, config cty.
 		return planned{}, err
 	}
 	return planned{state: state, raw: dynamicValue{msgpack: resp.planned.msgpack}, replace: resp.requiresReplace,
-		private: resp.plannedPrivate, legacy: resp.legacyTypes, request: req, config: config}, nil
+		private: resp.plannedPrivate, legacy: resp.legacyTypes, request: req, config: config, unchanged: same}, nil
+}
+
+// plannedState decodes a planned state and says whether it is the prior
+// state. A provider that sends back the very bytes of the prior state it
+// was given (a plan that changes nothing, as for every unchanged resource
+// of a plan) planned the prior state itself, which needs no decoding: the
+// bytes were encoded from it, and cty's msgpack refuses a value with
+// marks, so it is exactly what decoding them would give.
+func plannedState(planned, priorBytes dynamicValue, prior cty.Value, ty cty.Type) (v cty.Value, same bool, err error) {
+	if len(planned.msgpack) > 0 && bytes.Equal(planned.msgpack, priorBytes.msgpack) {
+		return prior, true, nil
+	}
+	v, err = decode(planned, ty)
+	return v, false, err
 }
 
 // encodeProposed encodes the proposed new state, reusing the prior
@@ -157,9 +175,9 @@ func (p *Provider) planOrReuse(ctx context.Context, t target, prior, config cty.
 // (the configuration).
 func encodeProposed(proposed, prior, config cty.Value, req planRequest, ty cty.Type) (dynamicValue, error) {
 	switch {
-	case proposed.RawEquals(prior):
+	case rawEquals(proposed, prior):
 		return req.prior, nil
-	case proposed.RawEquals(config):
+	case rawEquals(proposed, config):
 		return req.config, nil
 	}
 	return encode(proposed, ty)
@@ -334,7 +352,7 @@ func realReplacements(prior, planned cty.Value, paths []cty.Path) []cty.Path {
 // be unique): created first, the new object would be destroyed, or refused,
 // by its predecessor.
 func diffResponse(prior, plannedState cty.Value, replace []cty.Path) provider.DiffResponse {
-	if len(replace) == 0 && prior.RawEquals(plannedState) {
+	if len(replace) == 0 && rawEquals(prior, plannedState) {
 		// The common case of a plan that changes nothing, decided without
 		// converting both states for a diff that would be empty.
 		return provider.DiffResponse{Changes: provider.DiffNone}
