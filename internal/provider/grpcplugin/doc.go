@@ -3,8 +3,9 @@
 // (with a fixed flow-control window, Window, which the resource monitor
 // sets on its server too), describing how the plugin ended and what it
 // last wrote to stderr, the error a failed call returns, and the GOGC a
-// Go plugin is started with (gogc.go; internal/provider/tfplugin records
-// the memory it is chosen from).
+// Go plugin is started with (gogc.go) and the record of a binary's
+// memory it is chosen from (memory.go, in the schema cache;
+// internal/provider/tfplugin and pulumirpc record it).
 // framecount, under it, is a test proxy counting a connection's PINGs.
 //
 // It imports neither the engine nor the adapters.

@@ -14,6 +14,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/plinth-iac/plinth/internal/plugin"
+	"github.com/plinth-iac/plinth/internal/plugin/schemacache"
 	"github.com/plinth-iac/plinth/internal/provider/grpcplugin"
 )
 
@@ -105,9 +106,17 @@ func Launch(ctx context.Context, cfg Config) (*Provider, error) {
 	return p, nil
 }
 
+// startProcess starts the plugin with the collector setting chosen for
+// its binary (gogc.go).
 func startProcess(cfg Config, engineAddr string) (*process, error) {
+	cache := schemacache.Cache{Dir: cfg.SchemaCache}
+	key := memoryKey(cache.KnownSum(cfg.Path), cfg.Args)
+	gc, err := grpcplugin.CollectorFor(cache, key, cfg.Env)
+	if err != nil {
+		return nil, fmt.Errorf("starting provider %s (%s): %w", cfg.Name, cfg.Path, err)
+	}
 	cmd := exec.Command(cfg.Path, append(append([]string(nil), cfg.Args...), engineAddr)...)
-	cmd.Env, cmd.Dir = cfg.Env, cfg.Dir
+	cmd.Env, cmd.Dir = withCollector(cfg.Env, gc), cfg.Dir
 	// proc.Start gives it a process group of its own (a terminal's Ctrl-C
 	// reaches plinth, which cancels and closes providers in order, not the
 	// plugin directly) and ties it to plinth's life.
@@ -122,7 +131,7 @@ func startProcess(cfg Config, engineAddr string) (*process, error) {
 	if err != nil {
 		return nil, fmt.Errorf("starting provider %s (%s): %w", cfg.Name, cfg.Path, err)
 	}
-	return &process{Process: pr, name: cfg.Name, path: cfg.Path}, nil
+	return &process{Process: pr, name: cfg.Name, path: cfg.Path, gc: gc, memKey: key}, nil
 }
 
 // connect reads the port, then forwards the rest of stdout, dials and

@@ -26,11 +26,15 @@ func (l LogLine) String() string {
 }
 
 // process is a running plugin: its command, what it last wrote to stderr
-// and when it exited.
+// and when it exited, the collector setting it was started with and the
+// key its memory is recorded under ("" if its binary's checksum was not
+// known at the start; gogc.go).
 type process struct {
 	*grpcplugin.Process
-	name string
-	path string
+	name   string
+	path   string
+	gc     grpcplugin.Collector
+	memKey string
 }
 
 // describeTail formats the stderr tail for an error message.

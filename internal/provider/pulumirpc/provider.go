@@ -207,6 +207,7 @@ func (p *Provider) Close() error {
 		p.closeErr = p.conn.Close()
 		if p.proc != nil {
 			p.proc.Stop(p.closeGrace)
+			p.recordMemory()
 		}
 		if p.engine != nil && p.engine.server != nil {
 			p.engine.stop()

@@ -6,6 +6,9 @@
 // SIGTERM); forker (starts a child that keeps its output open, and logs
 // "child <pid>" on stderr); spam (writes 8 MiB to stderr, much of it in one
 // line, before its port). Without it the plugin behaves.
+// PLINTH_FAULT_SCHEMA_LOG names a file it appends a line to on each
+// GetSchema; PLINTH_FAULT_ENV_LOG one it writes its collector settings to
+// when it starts.
 package main
 
 import (
@@ -40,6 +43,7 @@ type server struct {
 }
 
 func main() {
+	logEnv()
 	fault := os.Getenv("PLINTH_FAULT")
 	switch fault {
 	case "exit":
@@ -245,4 +249,23 @@ func (s *server) Call(_ context.Context, req *pb.CallRequest) (*pb.CallResponse,
 	ret.Fields["monitor"] = structpb.NewStringValue(req.GetMonitorEndpoint())
 	return &pb.CallResponse{Return: ret,
 		ReturnDependencies: map[string]*pb.CallResponse_ReturnDependencies{"x": {Urns: req.GetArgDependencies()["x"].GetUrns()}}}, nil
+}
+
+// logEnv writes the plugin's collector settings (GOGC and GOMEMLIMIT,
+// each "=value" or " unset") to $PLINTH_FAULT_ENV_LOG, if set, so tests
+// see the environment plinth started it with.
+func logEnv() {
+	path := os.Getenv("PLINTH_FAULT_ENV_LOG")
+	if path == "" {
+		return
+	}
+	var b strings.Builder
+	for _, k := range []string{"GOGC", "GOMEMLIMIT"} {
+		if v, ok := os.LookupEnv(k); ok {
+			fmt.Fprintf(&b, "%s=%s\n", k, v)
+		} else {
+			fmt.Fprintf(&b, "%s unset\n", k)
+		}
+	}
+	_ = os.WriteFile(path, []byte(b.String()), 0o644)
 }
