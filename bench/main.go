@@ -96,6 +96,8 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"flag"
 	"fmt"
 	"os"
@@ -231,14 +233,49 @@ func (h *harness) buildPlinth() (err error) {
 	return err
 }
 
-// buildPlugin builds pulumi-resource-plinth once, alone in its directory.
+// buildPlugin builds pulumi-resource-plinth once, alone in its directory,
+// and runs it from the user cache (keptPlugin).
 func (h *harness) buildPlugin() (string, error) {
 	if h.pluginBin != "" {
 		return h.pluginBin, nil
 	}
 	bin, err := h.build("./cmd/pulumi-resource-plinth", "plugins/pulumi-resource-plinth")
-	h.pluginBin = bin
-	return bin, err
+	if err != nil {
+		return "", err
+	}
+	h.pluginBin = keptPlugin(bin)
+	return h.pluginBin, nil
+}
+
+// keptPlugin is a copy of the plugin binary bin, alone in a directory of
+// the user cache named by its contents' checksum (bin itself if it cannot
+// be made): a user runs one installed plugin again and again, and what
+// plinth keeps of a binary in the schema cache (its checksum, schema and
+// memory) is found by its path, which a fresh work directory would change
+// on every run of the harness.
+func keptPlugin(bin string) string {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return bin
+	}
+	b, err := os.ReadFile(bin)
+	if err != nil {
+		return bin
+	}
+	sum := sha256.Sum256(b)
+	out := filepath.Join(base, "plinth", "bench-plugins", hex.EncodeToString(sum[:8]), filepath.Base(bin))
+	if _, err := os.Stat(out); err == nil {
+		return out
+	}
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return bin
+	}
+	tmp := out + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o755); err != nil || os.Rename(tmp, out) != nil {
+		os.Remove(tmp)
+		return bin
+	}
+	return out
 }
 
 // usage is what one command used.
