@@ -80,7 +80,7 @@ func providerSource(projectDir string, getenv func(string) string, logs io.Write
 	env.Getenv = getenv
 	env.DevOverrides = devOverrides(getenv, logs)
 	src := registry.NewSource(env, builtins(projectDir), pulumi, terraform)
-	src.Mu = registry.Mu(mu.Config{Dir: projectDir, Log: tfLog})
+	src.Mu = registry.Mu(mu.Config{Dir: projectDir, Log: tfLog, SchemaCache: schemas})
 	src.Finder.Warn = func(msg string) { fmt.Fprintln(logs, "warning: "+msg) }
 	src.Install = func(ctx context.Context, pkg, version, downloadURL string) error {
 		spec := install.PluginSpec{Kind: "resource", Name: pkg, Version: version, Server: downloadURL}

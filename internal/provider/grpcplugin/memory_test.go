@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -78,5 +79,42 @@ func TestRecordMemory(t *testing.T) {
 				t.Errorf("CollectorFor after a run of %d bytes = %+v, want GOGC %d", got.PeakRSS, gc, grpcplugin.MaxGOGC)
 			}
 		})
+	}
+}
+
+// TestMemoryKey: a plugin with arguments is recorded apart from its
+// binary run without them, and apart from other arguments.
+func TestMemoryKey(t *testing.T) {
+	const sum = "0123"
+	keys := map[string]string{
+		"unknown binary": grpcplugin.MemoryKey("", []string{"a.js"}),
+		"no arguments":   grpcplugin.MemoryKey(sum, nil),
+		"a.js":           grpcplugin.MemoryKey(sum, []string{"a.js"}),
+		"b.js":           grpcplugin.MemoryKey(sum, []string{"b.js"}),
+		"a.js again":     grpcplugin.MemoryKey(sum, []string{"a.js"}),
+	}
+	if keys["unknown binary"] != "" || keys["no arguments"] != sum {
+		t.Errorf("keys = %q, want none for an unknown binary and the checksum alone without arguments", keys)
+	}
+	if keys["a.js"] == keys["b.js"] || keys["a.js"] == sum || keys["a.js"] != keys["a.js again"] {
+		t.Errorf("keys = %q, want one per argument list", keys)
+	}
+}
+
+// TestCollectorEnviron: the setting is added to the configured
+// environment, or to plinth's when there is none, and a setting without a
+// variable leaves the environment alone.
+func TestCollectorEnviron(t *testing.T) {
+	t.Setenv("PLINTH_TEST_ENVIRON", "1")
+	raised := grpcplugin.Collector{Env: "GOGC=400", GOGC: 400}
+	if diff := cmp.Diff([]string{"A=1", "GOGC=400"}, raised.Environ([]string{"A=1"})); diff != "" {
+		t.Errorf("Environ of a configured environment (-want +got):\n%s", diff)
+	}
+	own := raised.Environ(nil)
+	if !slices.Contains(own, "PLINTH_TEST_ENVIRON=1") || own[len(own)-1] != "GOGC=400" {
+		t.Errorf("Environ(nil) = %q, want plinth's environment and GOGC=400 last", own)
+	}
+	if got := (grpcplugin.Collector{GOGC: 100}).Environ(nil); got != nil {
+		t.Errorf("Environ(nil) of Go's default = %q, want nil (plinth's own)", got)
 	}
 }

@@ -38,6 +38,11 @@ type Config struct {
 	// Log receives each line the plugin writes after its port, prefixed
 	// with the provider's name; nil discards them.
 	Log io.Writer
+	// SchemaCache is the directory of the schema cache
+	// (internal/plugin/schemacache), which keeps the memory the plugin's
+	// binary used, from which its GOGC is chosen (gogc.go); empty leaves
+	// it at Go's default.
+	SchemaCache string
 }
 
 // Launch starts the plugin, reads its port and connects. The returned
@@ -76,12 +81,22 @@ func (c Config) closeGrace() time.Duration {
 	return 5 * time.Second
 }
 
-// process is a running plugin: the port line, its stderr tail and its end.
-type process struct{ *grpcplugin.Process }
+// process is a running plugin: the port line, its stderr tail and its
+// end, and what its memory is recorded by (gogc.go).
+type process struct {
+	*grpcplugin.Process
+	mem memoryRecord
+}
 
+// startProcess starts the plugin with the collector setting chosen for
+// its binary.
 func startProcess(cfg Config) (*process, error) {
+	mem, err := newMemoryRecord(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("starting provider %s (%s): %w", cfg.Name, cfg.Path, err)
+	}
 	cmd := exec.Command(cfg.Path, cfg.Args...)
-	cmd.Env, cmd.Dir = cfg.Env, cfg.Dir
+	cmd.Env, cmd.Dir = mem.gc.Environ(cfg.Env), cfg.Dir
 	pr, err := grpcplugin.Start(cmd, 20, func(_, line string) {
 		if cfg.Log != nil {
 			fmt.Fprintf(cfg.Log, "[%s] %s\n", cfg.Name, line)
@@ -90,7 +105,7 @@ func startProcess(cfg Config) (*process, error) {
 	if err != nil {
 		return nil, fmt.Errorf("starting provider %s (%s): %w", cfg.Name, cfg.Path, err)
 	}
-	return &process{pr}, nil
+	return &process{Process: pr, mem: mem}, nil
 }
 
 // readPort waits for the first line of stdout, which must be the port.

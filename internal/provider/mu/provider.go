@@ -176,6 +176,7 @@ func (p *Provider) Close() error {
 	}
 	if p.proc != nil {
 		p.proc.Stop(p.cfg.closeGrace())
+		p.proc.mem.record(p.proc.Proc.Cmd.ProcessState)
 	}
 	return err
 }

@@ -30,7 +30,7 @@ func newGCRig(t *testing.T) gcRig {
 
 // record writes m as the Memory of the fault plugin run with args.
 func (r gcRig) record(m grpcplugin.Memory, args ...string) {
-	r.cache.Put(grpcplugin.MemoryEntry(memoryKey(r.cache.Sum(faultPlugin), args)), m.Encode())
+	r.cache.Put(grpcplugin.MemoryEntry(grpcplugin.MemoryKey(r.cache.Sum(faultPlugin), args)), m.Encode())
 }
 
 // memory is the Memory recorded for the fault plugin run without

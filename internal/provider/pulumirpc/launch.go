@@ -110,13 +110,13 @@ func Launch(ctx context.Context, cfg Config) (*Provider, error) {
 // its binary (gogc.go).
 func startProcess(cfg Config, engineAddr string) (*process, error) {
 	cache := schemacache.Cache{Dir: cfg.SchemaCache}
-	key := memoryKey(cache.KnownSum(cfg.Path), cfg.Args)
+	key := grpcplugin.MemoryKey(cache.KnownSum(cfg.Path), cfg.Args)
 	gc, err := grpcplugin.CollectorFor(cache, key, cfg.Env)
 	if err != nil {
 		return nil, fmt.Errorf("starting provider %s (%s): %w", cfg.Name, cfg.Path, err)
 	}
 	cmd := exec.Command(cfg.Path, append(append([]string(nil), cfg.Args...), engineAddr)...)
-	cmd.Env, cmd.Dir = withCollector(cfg.Env, gc), cfg.Dir
+	cmd.Env, cmd.Dir = gc.Environ(cfg.Env), cfg.Dir
 	// proc.Start gives it a process group of its own (a terminal's Ctrl-C
 	// reaches plinth, which cancels and closes providers in order, not the
 	// plugin directly) and ties it to plinth's life.

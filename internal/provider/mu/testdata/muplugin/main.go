@@ -6,6 +6,9 @@
 //
 // A resource whose properties hold crash: "create" makes the process exit
 // in the middle of its Create, after the resource was stored.
+//
+// PLINTH_MU_ENV_LOG names a file it writes its collector settings to when
+// it starts.
 package main
 
 import (
@@ -32,6 +35,7 @@ import (
 const dir = "mu-store"
 
 func main() {
+	logEnv()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -187,4 +191,23 @@ func logCall(method, typ, id string, props map[string]any) {
 	}
 	defer f.Close()
 	fmt.Fprintln(f, line)
+}
+
+// logEnv writes the plugin's collector settings (GOGC and GOMEMLIMIT,
+// each "=value" or " unset") to $PLINTH_MU_ENV_LOG, if set, so tests see
+// the environment plinth started it with.
+func logEnv() {
+	path := os.Getenv("PLINTH_MU_ENV_LOG")
+	if path == "" {
+		return
+	}
+	var b strings.Builder
+	for _, k := range []string{"GOGC", "GOMEMLIMIT"} {
+		if v, ok := os.LookupEnv(k); ok {
+			fmt.Fprintf(&b, "%s=%s\n", k, v)
+		} else {
+			fmt.Fprintf(&b, "%s unset\n", k)
+		}
+	}
+	_ = os.WriteFile(path, []byte(b.String()), 0o644)
 }
