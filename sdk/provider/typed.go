@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"reflect"
 
@@ -14,12 +13,12 @@ import (
 // panic recovery around it.
 type resourceHandler interface {
 	schema() ResourceSchema
-	check(ctx context.Context, req CheckRequest) (CheckResponse, error)
-	diff(ctx context.Context, req DiffRequest) (DiffResponse, error)
-	create(ctx context.Context, req CreateRequest) (CreateResponse, error)
-	read(ctx context.Context, req ReadRequest) (ReadResponse, error)
-	update(ctx context.Context, req UpdateRequest) (UpdateResponse, error)
-	delete(ctx context.Context, req DeleteRequest) error
+	check(c call, req CheckRequest) (CheckResponse, error)
+	diff(c call, req DiffRequest) (DiffResponse, error)
+	create(c call, req CreateRequest) (CreateResponse, error)
+	read(c call, req ReadRequest) (ReadResponse, error)
+	update(c call, req UpdateRequest) (UpdateResponse, error)
+	delete(c call, req DeleteRequest) error
 	upgrader() (StateUpgrader, bool)
 }
 
@@ -105,7 +104,7 @@ func (h *typedResource[I, O]) upgrader() (StateUpgrader, bool) {
 	return h.stateUpgrader, h.stateUpgrader != nil
 }
 
-func (h *typedResource[I, O]) check(ctx context.Context, req CheckRequest) (CheckResponse, error) {
+func (h *typedResource[I, O]) check(c call, req CheckRequest) (CheckResponse, error) {
 	var fs []CheckFailure
 	h.inputs.checkObject(req.News, nil, &fs)
 	if len(fs) > 0 {
@@ -123,6 +122,8 @@ func (h *typedResource[I, O]) check(ctx context.Context, req CheckRequest) (Chec
 	if op.News, err = decode[I](h.inputs, news, "inputs"); err != nil {
 		return CheckResponse{}, err
 	}
+	ctx, release := c.context()
+	defer release()
 	res, err := h.checker.Check(ctx, op)
 	if err != nil {
 		return CheckResponse{}, err
@@ -146,7 +147,7 @@ func (h *typedResource[I, O]) secretWriteOnly(o resource.Object) resource.Object
 	return o
 }
 
-func (h *typedResource[I, O]) diff(ctx context.Context, req DiffRequest) (DiffResponse, error) {
+func (h *typedResource[I, O]) diff(c call, req DiffRequest) (DiffResponse, error) {
 	res := DiffResult{DetailedDiff: h.defaultDiff(req)}
 	if h.differ != nil {
 		op := DiffOp[I, O]{URN: req.URN, ID: req.ID, Unknowns: unknownNames(req.News), Private: privateOf(req.OldOutputs),
@@ -158,6 +159,8 @@ func (h *typedResource[I, O]) diff(ctx context.Context, req DiffRequest) (DiffRe
 		if op.News, err = decode[I](h.inputs, req.News, "inputs"); err != nil {
 			return DiffResponse{}, err
 		}
+		ctx, release := c.context()
+		defer release()
 		if res, err = h.differ.Diff(ctx, op); err != nil {
 			return DiffResponse{}, err
 		}
@@ -210,9 +213,9 @@ func (h *typedResource[I, O]) defaultDiff(req DiffRequest) resource.DetailedDiff
 	return dd
 }
 
-func (h *typedResource[I, O]) create(ctx context.Context, req CreateRequest) (CreateResponse, error) {
+func (h *typedResource[I, O]) create(c call, req CreateRequest) (CreateResponse, error) {
 	if req.Preview {
-		return h.previewCreate(ctx, req)
+		return h.previewCreate(c, req)
 	}
 	in, err := decode[I](h.inputs, req.Inputs, "inputs")
 	if err != nil {
@@ -220,6 +223,8 @@ func (h *typedResource[I, O]) create(ctx context.Context, req CreateRequest) (Cr
 	}
 	op := CreateOp[I]{URN: req.URN, Inputs: in, Timeout: timeoutOf(req.Timeout, req.Inputs, h.timeouts, "create"),
 		Secrets: secretNames(req.Inputs)}
+	ctx, release := c.context()
+	defer release()
 	res, err := h.impl.Create(ctx, op)
 	if err != nil {
 		return CreateResponse{}, h.partial(res.ID, res.Outputs, res.Secrets, req.Inputs, err)
@@ -244,7 +249,7 @@ func (h *typedResource[I, O]) partial(id string, outputs O, secrets []string, in
 	return &InitError{ID: id, Outputs: outs, Reasons: []string{err.Error()}}
 }
 
-func (h *typedResource[I, O]) previewCreate(ctx context.Context, req CreateRequest) (CreateResponse, error) {
+func (h *typedResource[I, O]) previewCreate(c call, req CreateRequest) (CreateResponse, error) {
 	if h.createPreviewer == nil {
 		return CreateResponse{Outputs: h.previewOutputs(req.Inputs, nil)}, nil
 	}
@@ -254,6 +259,8 @@ func (h *typedResource[I, O]) previewCreate(ctx context.Context, req CreateReque
 	}
 	op := CreateOp[I]{URN: req.URN, Inputs: in, Timeout: req.Timeout, Preview: true,
 		Unknowns: unknownNames(req.Inputs), Secrets: secretNames(req.Inputs)}
+	ctx, release := c.context()
+	defer release()
 	res, err := h.createPreviewer.PreviewCreate(ctx, op)
 	if err != nil {
 		return CreateResponse{}, err
@@ -311,7 +318,7 @@ func (h *typedResource[I, O]) writeOnly(name string) bool {
 	return ok && f.tag.writeOnly
 }
 
-func (h *typedResource[I, O]) read(ctx context.Context, req ReadRequest) (ReadResponse, error) {
+func (h *typedResource[I, O]) read(c call, req ReadRequest) (ReadResponse, error) {
 	imp := len(req.Inputs) == 0 && len(req.State) == 0
 	if h.reader == nil {
 		if imp {
@@ -325,6 +332,8 @@ func (h *typedResource[I, O]) read(ctx context.Context, req ReadRequest) (ReadRe
 	if op.Inputs, op.State, err = h.decodeBoth(req.Inputs, req.State); err != nil {
 		return ReadResponse{}, err
 	}
+	ctx, release := c.context()
+	defer release()
 	res, err := h.reader.Read(ctx, op)
 	if err != nil || res.ID == "" {
 		return ReadResponse{}, err
@@ -337,7 +346,7 @@ func (h *typedResource[I, O]) read(ctx context.Context, req ReadRequest) (ReadRe
 	return ReadResponse{ID: res.ID, Inputs: markSecrets(ins, req.Inputs), Outputs: withPrivate(outs, res.Private, req.State)}, err
 }
 
-func (h *typedResource[I, O]) update(ctx context.Context, req UpdateRequest) (UpdateResponse, error) {
+func (h *typedResource[I, O]) update(c call, req UpdateRequest) (UpdateResponse, error) {
 	switch {
 	case req.Preview && h.updatePreviewer == nil:
 		return UpdateResponse{Outputs: h.previewOutputs(req.News, req.OldOutputs)}, nil
@@ -348,6 +357,8 @@ func (h *typedResource[I, O]) update(ctx context.Context, req UpdateRequest) (Up
 	if err != nil {
 		return UpdateResponse{}, err
 	}
+	ctx, release := c.context()
+	defer release()
 	if req.Preview {
 		res, err := h.updatePreviewer.PreviewUpdate(ctx, op)
 		if err != nil {
@@ -400,7 +411,7 @@ func (h *typedResource[I, O]) mirrorInputs(olds, news resource.Object) resource.
 	return outs
 }
 
-func (h *typedResource[I, O]) delete(ctx context.Context, req DeleteRequest) error {
+func (h *typedResource[I, O]) delete(c call, req DeleteRequest) error {
 	if h.deleter == nil {
 		return nil
 	}
@@ -410,6 +421,8 @@ func (h *typedResource[I, O]) delete(ctx context.Context, req DeleteRequest) err
 	if op.Inputs, op.Outputs, err = h.decodeBoth(req.Inputs, req.Outputs); err != nil {
 		return err
 	}
+	ctx, release := c.context()
+	defer release()
 	return h.deleter.Delete(ctx, op)
 }
 
