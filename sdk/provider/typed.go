@@ -180,15 +180,14 @@ func (h *typedResource[I, O]) diff(c call, req DiffRequest) (DiffResponse, error
 // found is corrected), else the recorded input.
 func (h *typedResource[I, O]) defaultDiff(req DiffRequest) resource.DetailedDiff {
 	olds := make(resource.Object, len(h.inputs.fields))
-	fromInputs := map[string]bool{}
 	for _, name := range h.inputs.names() {
 		if h.writeOnly(name) {
 			continue // never recorded, so never compared: see Property.WriteOnly
 		}
-		if h.outputs.has(name) && req.OldOutputs != nil {
-			olds[name] = req.OldOutputs[name]
+		if h.comparedWithInput(name, req.OldOutputs) {
+			olds[name] = req.OldInputs[name]
 		} else {
-			olds[name], fromInputs[name] = req.OldInputs[name], true
+			olds[name] = req.OldOutputs[name]
 		}
 	}
 	// A set recorded in another order (Terraform keeps its own) is the
@@ -207,10 +206,18 @@ func (h *typedResource[I, O]) defaultDiff(req DiffRequest) resource.DetailedDiff
 	}
 	dd := resource.DiffObjects(olds, news, h.replace)
 	for p, d := range dd {
-		d.InputDiff = fromInputs[topName(p)]
+		name := topName(p)
+		d.InputDiff = h.inputs.has(name) && !h.writeOnly(name) && h.comparedWithInput(name, req.OldOutputs)
 		dd[p] = d
 	}
 	return dd
+}
+
+// comparedWithInput reports whether the default diff compares the input
+// name with its recorded input rather than the recorded output: when the
+// outputs have no property of that name or none were recorded.
+func (h *typedResource[I, O]) comparedWithInput(name string, oldOutputs resource.Object) bool {
+	return !h.outputs.has(name) || oldOutputs == nil
 }
 
 func (h *typedResource[I, O]) create(c call, req CreateRequest) (CreateResponse, error) {
