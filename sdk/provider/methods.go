@@ -1,9 +1,6 @@
 package provider
 
-import (
-	"context"
-	"time"
-)
+import "context"
 
 // Check implements Provider.
 func (s *server) Check(ctx context.Context, req CheckRequest) (CheckResponse, error) {
@@ -45,28 +42,4 @@ func (s *server) Delete(ctx context.Context, req DeleteRequest) (DeleteResponse,
 	return guarded(s, ctx, "Delete", req.URN, req.Timeout, func(c call, h resourceHandler) (DeleteResponse, error) {
 		return DeleteResponse{}, h.delete(c, req)
 	})
-}
-
-// call is one resource call as its handler sees it. The context author
-// code runs with is derived from it only when author code runs: a call
-// the SDK answers alone (the default Diff, a Delete without a Deleter)
-// derives none, which matters when a preview diffs 100,000 resources.
-type call struct {
-	s      *server
-	parent context.Context
-	cfg    any
-	// timeout bounds the author's code; zero means no bound.
-	timeout time.Duration
-}
-
-// context derives the context author code runs with: cancelled by the
-// caller, by Cancel and when the call returns (call release then),
-// bounded by the call's timeout, carrying the configuration.
-func (c call) context() (context.Context, func()) {
-	ctx, release := c.s.contextWith(c.parent, c.cfg)
-	if c.timeout <= 0 {
-		return ctx, release
-	}
-	ctx, cancel := context.WithTimeout(ctx, c.timeout)
-	return ctx, func() { cancel(); release() }
 }

@@ -197,14 +197,15 @@ func (s *server) callContext(ctx context.Context) (context.Context, func()) {
 	s.mu.RLock()
 	cfg := s.cfg
 	s.mu.RUnlock()
-	return s.contextWith(ctx, cfg)
+	ctx, release := s.cancellable(ctx)
+	return context.WithValue(ctx, configKey{}, cfg), release
 }
 
-// contextWith is callContext with the configuration already read.
-func (s *server) contextWith(ctx context.Context, cfg any) (context.Context, func()) {
+// cancellable derives a context cancelled by Cancel as well as by ctx,
+// and by the function it returns.
+func (s *server) cancellable(ctx context.Context) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	stop := context.AfterFunc(s.cancelled, func() { cancel(errCancelled) })
-	ctx = context.WithValue(ctx, configKey{}, cfg)
 	return ctx, func() { stop(); cancel(nil) }
 }
 
