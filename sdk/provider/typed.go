@@ -114,17 +114,17 @@ func (h *typedResource[I, O]) check(c call, req CheckRequest) (CheckResponse, er
 	if h.checker == nil {
 		return CheckResponse{Inputs: news}, nil
 	}
-	op := CheckOp[I]{URN: req.URN, HasOlds: req.Olds != nil, Unknowns: unknownNames(news), RandomSeed: req.RandomSeed}
-	var err error
-	if op.Olds, err = decode[I](h.inputs, req.Olds, "old inputs"); err != nil {
+	// One allocation holds both decoded structs (see decodeInto).
+	op := &CheckOp[I]{URN: req.URN, HasOlds: req.Olds != nil, Unknowns: unknownNames(news), RandomSeed: req.RandomSeed}
+	if err := decodeInto(h.inputs, req.Olds, &op.Olds, "old inputs"); err != nil {
 		return CheckResponse{}, err
 	}
-	if op.News, err = decode[I](h.inputs, news, "inputs"); err != nil {
+	if err := decodeInto(h.inputs, news, &op.News, "inputs"); err != nil {
 		return CheckResponse{}, err
 	}
 	ctx, release := c.context()
 	defer release()
-	res, err := h.checker.Check(ctx, op)
+	res, err := h.checker.Check(ctx, *op)
 	if err != nil {
 		return CheckResponse{}, err
 	}
@@ -459,10 +459,18 @@ func (h *typedResource[I, O]) encodeOutputs(o O, secrets []string, from ...resou
 
 func decode[T any](c *structCodec, o resource.Object, what string) (T, error) {
 	var v T
-	if err := c.decodeObject(o, reflect.ValueOf(&v).Elem()); err != nil {
-		return v, fmt.Errorf("reading %s: %w", what, err)
+	err := decodeInto(c, o, &v, what)
+	return v, err
+}
+
+// decodeInto decodes o into *dst, which is zero. Reflection moves what
+// dst points to onto the heap, so decoding into the fields of one op
+// costs one allocation where decode costs one per struct.
+func decodeInto[T any](c *structCodec, o resource.Object, dst *T, what string) error {
+	if err := c.decodeObject(o, reflect.ValueOf(dst).Elem()); err != nil {
+		return fmt.Errorf("reading %s: %w", what, err)
 	}
-	return v, nil
+	return nil
 }
 
 func encode[T any](c *structCodec, v T, what string) (resource.Object, error) {
