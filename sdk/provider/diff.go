@@ -105,14 +105,6 @@ func unknownNames(o resource.Object) []string {
 	return names
 }
 
-// keepUnknowns puts back into out the properties of from that hold
-// unknowns: Go code saw them as zero values and cannot have known them.
-func keepUnknowns(out, from resource.Object) {
-	for _, k := range unknownNames(from) {
-		out[k] = from[k]
-	}
-}
-
 // markSecrets marks secret each property of out whose namesake in any of
 // from contains a secret, and returns out.
 func markSecrets(out resource.Object, from ...resource.Object) resource.Object {

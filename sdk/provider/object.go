@@ -26,6 +26,9 @@ type field struct {
 	rules *rules
 	// top is the field's path in a top-level object, made once.
 	top resource.PropertyPath
+	// nested: the field's type holds a struct, whose defaults and sets
+	// objectWithDefaults fills in and sorts.
+	nested bool
 }
 
 func (f *field) name() string { return f.tag.name }
@@ -58,6 +61,7 @@ func (c *structCodec) add(f *field) {
 	i, _ := slices.BinarySearch(c.sorted, f.name())
 	c.sorted = slices.Insert(c.sorted, i, f.name())
 	f.top = resource.PropertyPath{f.name()}
+	f.nested = hasStruct(f.codec)
 }
 
 func (c *structCodec) has(name string) bool {
@@ -237,9 +241,11 @@ func (c *structCodec) objectWithDefaults(o resource.Object) resource.Object {
 			out[f.name()] = f.def
 		case ok && f.tag.set:
 			out[f.name()] = sortedSet(defaultsOf(f.codec, v))
-		case ok:
+		case ok && f.nested:
 			out[f.name()] = defaultsOf(f.codec, v)
 		}
+		// Otherwise out holds v already: without a nested object,
+		// defaultsOf would only rebuild an equal value.
 	}
 	return out
 }

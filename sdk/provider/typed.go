@@ -3,6 +3,7 @@ package provider
 import (
 	"fmt"
 	"reflect"
+	"slices"
 
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
@@ -115,7 +116,8 @@ func (h *typedResource[I, O]) check(c call, req CheckRequest) (CheckResponse, er
 		return CheckResponse{Inputs: news}, nil
 	}
 	// One allocation holds both decoded structs (see decodeInto).
-	op := &CheckOp[I]{URN: req.URN, HasOlds: req.Olds != nil, Unknowns: unknownNames(news), RandomSeed: req.RandomSeed}
+	unknowns := unknownNames(news)
+	op := &CheckOp[I]{URN: req.URN, HasOlds: req.Olds != nil, Unknowns: slices.Clone(unknowns), RandomSeed: req.RandomSeed}
 	if err := decodeInto(h.inputs, req.Olds, &op.Olds, "old inputs"); err != nil {
 		return CheckResponse{}, err
 	}
@@ -132,7 +134,9 @@ func (h *typedResource[I, O]) check(c call, req CheckRequest) (CheckResponse, er
 	if err != nil {
 		return CheckResponse{}, err
 	}
-	keepUnknowns(out, news)
+	for _, k := range unknowns {
+		out[k] = news[k] // Go code saw it as zero and cannot have known it
+	}
 	return CheckResponse{Inputs: h.secretWriteOnly(markSecrets(out, req.News)), Failures: res.Failures}, nil
 }
 
