@@ -54,6 +54,7 @@ type typedResource[I, O any] struct {
 	replace         []resource.PropertyPath
 	writeOnlyNames  []string
 	timeouts        string // the inputs' Timeouts property, if any
+	compared        []comparedInput
 
 	reader          Reader[I, O]
 	updater         Updater[I, O]
@@ -79,8 +80,19 @@ func (h *typedResource[I, O]) detect() {
 	for _, f := range h.inputs.fields {
 		if f.tag.writeOnly {
 			h.writeOnlyNames = append(h.writeOnlyNames, f.name())
+			continue // never recorded, so never compared: see Property.WriteOnly
 		}
+		h.compared = append(h.compared, comparedInput{name: f.name(), mirrored: h.outputs.has(f.name()), set: f.tag.set})
 	}
+}
+
+// comparedInput is an input the default diff compares, as the type
+// decides once: with the recorded output of the same name when the
+// outputs mirror it and were recorded, else with the recorded input;
+// a set in sorted order.
+type comparedInput struct {
+	name          string
+	mirrored, set bool
 }
 
 func (h *typedResource[I, O]) schema() ResourceSchema {
@@ -183,23 +195,19 @@ func (h *typedResource[I, O]) diff(c call, req DiffRequest) (DiffResponse, error
 // output of the same name if the outputs have one (so that drift a refresh
 // found is corrected), else the recorded input.
 func (h *typedResource[I, O]) defaultDiff(req DiffRequest) resource.DetailedDiff {
-	olds := make(resource.Object, len(h.inputs.fields))
-	for _, name := range h.inputs.names() {
-		if h.writeOnly(name) {
-			continue // never recorded, so never compared: see Property.WriteOnly
+	olds := make(resource.Object, len(h.compared))
+	for _, c := range h.compared {
+		v := req.OldInputs[c.name]
+		if c.mirrored && req.OldOutputs != nil {
+			v = req.OldOutputs[c.name]
 		}
-		if h.comparedWithInput(name, req.OldOutputs) {
-			olds[name] = req.OldInputs[name]
-		} else {
-			olds[name] = req.OldOutputs[name]
+		if c.set {
+			// A set recorded in another order (Terraform keeps its
+			// own) is the same set: compare it in the order Check
+			// gives the new one.
+			v = sortedSet(v)
 		}
-	}
-	// A set recorded in another order (Terraform keeps its own) is the
-	// same set: compare it in the order Check gives the new one.
-	for _, f := range h.inputs.fields {
-		if v, ok := olds[f.name()]; ok && f.tag.set {
-			olds[f.name()] = sortedSet(v)
-		}
+		olds[c.name] = v
 	}
 	news := req.News
 	if len(h.writeOnlyNames) > 0 {
