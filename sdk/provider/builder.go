@@ -131,8 +131,7 @@ func (b *typeBuilder) addField(sc *structCodec, owner reflect.Type, sf reflect.S
 				tag.def, sf.Type, err, defaultHint(c))
 		}
 	}
-	sc.fields = append(sc.fields, f)
-	sc.byName[tag.name] = f
+	sc.add(f)
 	return nil
 }
 

@@ -170,10 +170,10 @@ func (c intCodec) check(v resource.Value, p resource.PropertyPath, fs *[]CheckFa
 // small returns v when its literal is a decimal integer that fits both
 // int64 and the Go type: the common case, decided without the big
 // numbers of integer (which cost a no-change preview of 100,000
-// resources half a second).
+// resources half a second) and, for a double, without formatting it.
 func (c intCodec) small(v resource.Value) (int64, bool) {
-	n, err := strconv.ParseInt(v.NumberLiteral(), 10, 64)
-	if err != nil {
+	n, ok := v.Int64()
+	if !ok {
 		return 0, false
 	}
 	bits := uint(c.t.Bits())

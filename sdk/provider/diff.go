@@ -11,7 +11,10 @@ import (
 // replaced.
 func diffResponse(dd resource.DetailedDiff, deleteBeforeReplace bool) DiffResponse {
 	if len(dd) == 0 {
-		return DiffResponse{Changes: DiffNone, DetailedDiff: resource.DetailedDiff{}}
+		if dd == nil {
+			dd = resource.DetailedDiff{}
+		}
+		return DiffResponse{Changes: DiffNone, DetailedDiff: dd}
 	}
 	changed, replaced := map[string]bool{}, map[string]bool{}
 	for p, d := range dd {
@@ -78,6 +81,9 @@ func ignored(path string, ignore []resource.PropertyPath) bool {
 // allReplace marks every change as requiring replacement, for resources
 // that cannot be updated in place.
 func allReplace(dd resource.DetailedDiff) resource.DetailedDiff {
+	if len(dd) == 0 {
+		return dd
+	}
 	out := make(resource.DetailedDiff, len(dd))
 	for p, d := range dd {
 		d.Replace = true
@@ -97,14 +103,6 @@ func unknownNames(o resource.Object) []string {
 	}
 	sort.Strings(names)
 	return names
-}
-
-// keepUnknowns puts back into out the properties of from that hold
-// unknowns: Go code saw them as zero values and cannot have known them.
-func keepUnknowns(out, from resource.Object) {
-	for _, k := range unknownNames(from) {
-		out[k] = from[k]
-	}
 }
 
 // markSecrets marks secret each property of out whose namesake in any of

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -23,6 +24,11 @@ type field struct {
 	goName string
 	// rules are the field's validate tag; nil when it has none.
 	rules *rules
+	// top is the field's path in a top-level object, made once.
+	top resource.PropertyPath
+	// nested: the field's type holds a struct, whose defaults and sets
+	// objectWithDefaults fills in and sorts.
+	nested bool
 }
 
 func (f *field) name() string { return f.tag.name }
@@ -35,14 +41,28 @@ type structCodec struct {
 	token  string
 	fields []*field
 	byName map[string]*field
+	// sorted holds the property names in sorted order, kept as fields
+	// are added so that no call sorts them.
+	sorted []string
 }
 
 func newStructCodec(t reflect.Type, token string) *structCodec {
 	return &structCodec{t: t, token: token, byName: map[string]*field{}}
 }
 
-// names returns the property names in sorted order.
-func (c *structCodec) names() []string { return sortedKeys(c.byName) }
+// names returns the property names in sorted order. The slice is
+// shared: callers must not modify it.
+func (c *structCodec) names() []string { return c.sorted }
+
+// add adds a property.
+func (c *structCodec) add(f *field) {
+	c.fields = append(c.fields, f)
+	c.byName[f.name()] = f
+	i, _ := slices.BinarySearch(c.sorted, f.name())
+	c.sorted = slices.Insert(c.sorted, i, f.name())
+	f.top = resource.PropertyPath{f.name()}
+	f.nested = hasStruct(f.codec)
+}
 
 func (c *structCodec) has(name string) bool {
 	_, ok := c.byName[name]
@@ -86,29 +106,53 @@ func (c *structCodec) check(v resource.Value, p resource.PropertyPath, fs *[]Che
 // checkObject reports unknown properties, missing required ones and type
 // mismatches, each with its path.
 func (c *structCodec) checkObject(o resource.Object, p resource.PropertyPath, fs *[]CheckFailure) {
-	for _, k := range o.Keys() {
-		if !c.has(k) {
-			*fs = append(*fs, CheckFailure{Property: join(p, k).String(), Reason: c.unknownReason(k)})
+	if c.hasUnknownKey(o) {
+		for _, k := range o.Keys() {
+			if !c.has(k) {
+				*fs = append(*fs, CheckFailure{Property: join(p, k).String(), Reason: c.unknownReason(k)})
+			}
 		}
 	}
 	for _, f := range c.fields {
 		v, ok := o[f.name()]
 		if !ok || v.SecretElement().IsNull() {
 			if f.tag.required() {
-				*fs = append(*fs, CheckFailure{Property: join(p, f.name()).String(),
+				*fs = append(*fs, CheckFailure{Property: f.pathIn(p).String(),
 					Reason: fmt.Sprintf("missing required property %q", f.name())})
 			}
 			continue
 		}
+		fp := f.pathIn(p)
 		n := len(*fs)
-		checkValue(f.codec, v, join(p, f.name()), fs)
+		checkValue(f.codec, v, fp, fs)
 		if len(*fs) == n && f.rules != nil {
-			f.rules.apply(v, join(p, f.name()), o, fs)
+			f.rules.apply(v, fp, o, fs)
 		}
 		if len(*fs) == n && f.tag.set {
-			checkDistinct(v, join(p, f.name()), fs)
+			checkDistinct(v, fp, fs)
 		}
 	}
+}
+
+// hasUnknownKey reports whether o has a property c does not, without
+// sorting o's keys as reporting them in order does.
+func (c *structCodec) hasUnknownKey(o resource.Object) bool {
+	for k := range o {
+		if !c.has(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// pathIn returns the field's path in an object at p; a top-level field's
+// path is made once, when the type is built. Callers extend a path with
+// join, which copies it, so sharing it is safe.
+func (f *field) pathIn(p resource.PropertyPath) resource.PropertyPath {
+	if len(p) == 0 {
+		return f.top
+	}
+	return join(p, f.name())
 }
 
 func (c *structCodec) unknownReason(k string) string {
@@ -197,9 +241,11 @@ func (c *structCodec) objectWithDefaults(o resource.Object) resource.Object {
 			out[f.name()] = f.def
 		case ok && f.tag.set:
 			out[f.name()] = sortedSet(defaultsOf(f.codec, v))
-		case ok:
+		case ok && f.nested:
 			out[f.name()] = defaultsOf(f.codec, v)
 		}
+		// Otherwise out holds v already: without a nested object,
+		// defaultsOf would only rebuild an equal value.
 	}
 	return out
 }

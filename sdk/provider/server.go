@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
@@ -193,24 +194,37 @@ var errCancelled = fmt.Errorf("the provider was asked to cancel outstanding work
 // callContext derives the context author code runs with: cancelled by
 // Cancel as well as by the caller, carrying the configuration.
 func (s *server) callContext(ctx context.Context) (context.Context, func()) {
-	ctx, cancel := context.WithCancelCause(ctx)
-	stop := context.AfterFunc(s.cancelled, func() { cancel(errCancelled) })
 	s.mu.RLock()
 	cfg := s.cfg
 	s.mu.RUnlock()
-	ctx = context.WithValue(ctx, configKey{}, cfg)
+	ctx, release := s.cancellable(ctx)
+	return context.WithValue(ctx, configKey{}, cfg), release
+}
+
+// cancellable derives a context cancelled by Cancel as well as by ctx,
+// and by the function it returns.
+func (s *server) cancellable(ctx context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	stop := context.AfterFunc(s.cancelled, func() { cancel(errCancelled) })
 	return ctx, func() { stop(); cancel(nil) }
 }
 
 // configured returns an error unless Configure has succeeded.
 func (s *server) configured(method string) error {
+	_, err := s.configuration(method)
+	return err
+}
+
+// configuration returns the configuration value, or an error unless
+// Configure has succeeded.
+func (s *server) configuration(method string) (any, error) {
 	s.mu.RLock()
-	ok := s.cfgOK
+	cfg, ok := s.cfg, s.cfgOK
 	s.mu.RUnlock()
 	if ok {
-		return nil
+		return cfg, nil
 	}
-	return fmt.Errorf("provider %s cannot %s before it is configured: %w", s.info.Name, method, ErrNotConfigured)
+	return nil, fmt.Errorf("provider %s cannot %s before it is configured: %w", s.info.Name, method, ErrNotConfigured)
 }
 
 // handler finds the resource type of a URN.
@@ -226,20 +240,21 @@ func (s *server) handler(urn resource.URN) (resourceHandler, error) {
 }
 
 // guarded runs provider code for one call: it checks the lifecycle, finds
-// the resource type, derives the call context and turns a panic into a
-// PanicError naming the provider, method and URN.
-func guarded[T any](s *server, ctx context.Context, method string, urn resource.URN, f func(context.Context, resourceHandler) (T, error)) (res T, err error) {
-	if err := s.configured(method); err != nil {
+// the resource type and turns a panic into a PanicError naming the
+// provider, method and URN. The handler derives the call's context when
+// it runs author code (see call), bounded by timeout if it is positive.
+func guarded[T any](s *server, ctx context.Context, method string, urn resource.URN, timeout time.Duration,
+	f func(call, resourceHandler) (T, error)) (res T, err error) {
+	cfg, err := s.configuration(method)
+	if err != nil {
 		return res, err
 	}
 	h, err := s.handler(urn)
 	if err != nil {
 		return res, err
 	}
-	ctx, release := s.callContext(ctx)
-	defer release()
 	defer s.recoverPanic(method, urn, &err)
-	return f(ctx, h)
+	return f(call{s: s, parent: ctx, cfg: cfg, timeout: timeout}, h)
 }
 
 func (s *server) recoverPanic(method string, urn resource.URN, err *error) {

@@ -1,9 +1,9 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"reflect"
+	"slices"
 
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
@@ -14,12 +14,12 @@ import (
 // panic recovery around it.
 type resourceHandler interface {
 	schema() ResourceSchema
-	check(ctx context.Context, req CheckRequest) (CheckResponse, error)
-	diff(ctx context.Context, req DiffRequest) (DiffResponse, error)
-	create(ctx context.Context, req CreateRequest) (CreateResponse, error)
-	read(ctx context.Context, req ReadRequest) (ReadResponse, error)
-	update(ctx context.Context, req UpdateRequest) (UpdateResponse, error)
-	delete(ctx context.Context, req DeleteRequest) error
+	check(c call, req CheckRequest) (CheckResponse, error)
+	diff(c call, req DiffRequest) (DiffResponse, error)
+	create(c call, req CreateRequest) (CreateResponse, error)
+	read(c call, req ReadRequest) (ReadResponse, error)
+	update(c call, req UpdateRequest) (UpdateResponse, error)
+	delete(c call, req DeleteRequest) error
 	upgrader() (StateUpgrader, bool)
 }
 
@@ -54,6 +54,7 @@ type typedResource[I, O any] struct {
 	replace         []resource.PropertyPath
 	writeOnlyNames  []string
 	timeouts        string // the inputs' Timeouts property, if any
+	compared        []comparedInput
 
 	reader          Reader[I, O]
 	updater         Updater[I, O]
@@ -79,8 +80,19 @@ func (h *typedResource[I, O]) detect() {
 	for _, f := range h.inputs.fields {
 		if f.tag.writeOnly {
 			h.writeOnlyNames = append(h.writeOnlyNames, f.name())
+			continue // never recorded, so never compared: see Property.WriteOnly
 		}
+		h.compared = append(h.compared, comparedInput{name: f.name(), mirrored: h.outputs.has(f.name()), set: f.tag.set})
 	}
+}
+
+// comparedInput is an input the default diff compares, as the type
+// decides once: with the recorded output of the same name when the
+// outputs mirror it and were recorded, else with the recorded input;
+// a set in sorted order.
+type comparedInput struct {
+	name          string
+	mirrored, set bool
 }
 
 func (h *typedResource[I, O]) schema() ResourceSchema {
@@ -105,7 +117,7 @@ func (h *typedResource[I, O]) upgrader() (StateUpgrader, bool) {
 	return h.stateUpgrader, h.stateUpgrader != nil
 }
 
-func (h *typedResource[I, O]) check(ctx context.Context, req CheckRequest) (CheckResponse, error) {
+func (h *typedResource[I, O]) check(c call, req CheckRequest) (CheckResponse, error) {
 	var fs []CheckFailure
 	h.inputs.checkObject(req.News, nil, &fs)
 	if len(fs) > 0 {
@@ -115,15 +127,18 @@ func (h *typedResource[I, O]) check(ctx context.Context, req CheckRequest) (Chec
 	if h.checker == nil {
 		return CheckResponse{Inputs: news}, nil
 	}
-	op := CheckOp[I]{URN: req.URN, HasOlds: req.Olds != nil, Unknowns: unknownNames(news), RandomSeed: req.RandomSeed}
-	var err error
-	if op.Olds, err = decode[I](h.inputs, req.Olds, "old inputs"); err != nil {
+	// One allocation holds both decoded structs (see decodeInto).
+	unknowns := unknownNames(news)
+	op := &CheckOp[I]{URN: req.URN, HasOlds: req.Olds != nil, Unknowns: slices.Clone(unknowns), RandomSeed: req.RandomSeed}
+	if err := decodeInto(h.inputs, req.Olds, &op.Olds, "old inputs"); err != nil {
 		return CheckResponse{}, err
 	}
-	if op.News, err = decode[I](h.inputs, news, "inputs"); err != nil {
+	if err := decodeInto(h.inputs, news, &op.News, "inputs"); err != nil {
 		return CheckResponse{}, err
 	}
-	res, err := h.checker.Check(ctx, op)
+	ctx, release := c.context()
+	defer release()
+	res, err := h.checker.Check(ctx, *op)
 	if err != nil {
 		return CheckResponse{}, err
 	}
@@ -131,7 +146,9 @@ func (h *typedResource[I, O]) check(ctx context.Context, req CheckRequest) (Chec
 	if err != nil {
 		return CheckResponse{}, err
 	}
-	keepUnknowns(out, news)
+	for _, k := range unknowns {
+		out[k] = news[k] // Go code saw it as zero and cannot have known it
+	}
 	return CheckResponse{Inputs: h.secretWriteOnly(markSecrets(out, req.News)), Failures: res.Failures}, nil
 }
 
@@ -146,7 +163,7 @@ func (h *typedResource[I, O]) secretWriteOnly(o resource.Object) resource.Object
 	return o
 }
 
-func (h *typedResource[I, O]) diff(ctx context.Context, req DiffRequest) (DiffResponse, error) {
+func (h *typedResource[I, O]) diff(c call, req DiffRequest) (DiffResponse, error) {
 	res := DiffResult{DetailedDiff: h.defaultDiff(req)}
 	if h.differ != nil {
 		op := DiffOp[I, O]{URN: req.URN, ID: req.ID, Unknowns: unknownNames(req.News), Private: privateOf(req.OldOutputs),
@@ -158,6 +175,8 @@ func (h *typedResource[I, O]) diff(ctx context.Context, req DiffRequest) (DiffRe
 		if op.News, err = decode[I](h.inputs, req.News, "inputs"); err != nil {
 			return DiffResponse{}, err
 		}
+		ctx, release := c.context()
+		defer release()
 		if res, err = h.differ.Diff(ctx, op); err != nil {
 			return DiffResponse{}, err
 		}
@@ -176,24 +195,19 @@ func (h *typedResource[I, O]) diff(ctx context.Context, req DiffRequest) (DiffRe
 // output of the same name if the outputs have one (so that drift a refresh
 // found is corrected), else the recorded input.
 func (h *typedResource[I, O]) defaultDiff(req DiffRequest) resource.DetailedDiff {
-	olds := make(resource.Object, len(h.inputs.fields))
-	fromInputs := map[string]bool{}
-	for _, name := range h.inputs.names() {
-		if h.writeOnly(name) {
-			continue // never recorded, so never compared: see Property.WriteOnly
+	olds := make(resource.Object, len(h.compared))
+	for _, c := range h.compared {
+		v := req.OldInputs[c.name]
+		if c.mirrored && req.OldOutputs != nil {
+			v = req.OldOutputs[c.name]
 		}
-		if h.outputs.has(name) && req.OldOutputs != nil {
-			olds[name] = req.OldOutputs[name]
-		} else {
-			olds[name], fromInputs[name] = req.OldInputs[name], true
+		if c.set {
+			// A set recorded in another order (Terraform keeps its
+			// own) is the same set: compare it in the order Check
+			// gives the new one.
+			v = sortedSet(v)
 		}
-	}
-	// A set recorded in another order (Terraform keeps its own) is the
-	// same set: compare it in the order Check gives the new one.
-	for _, f := range h.inputs.fields {
-		if v, ok := olds[f.name()]; ok && f.tag.set {
-			olds[f.name()] = sortedSet(v)
-		}
+		olds[c.name] = v
 	}
 	news := req.News
 	if len(h.writeOnlyNames) > 0 {
@@ -204,15 +218,23 @@ func (h *typedResource[I, O]) defaultDiff(req DiffRequest) resource.DetailedDiff
 	}
 	dd := resource.DiffObjects(olds, news, h.replace)
 	for p, d := range dd {
-		d.InputDiff = fromInputs[topName(p)]
+		name := topName(p)
+		d.InputDiff = h.inputs.has(name) && !h.writeOnly(name) && h.comparedWithInput(name, req.OldOutputs)
 		dd[p] = d
 	}
 	return dd
 }
 
-func (h *typedResource[I, O]) create(ctx context.Context, req CreateRequest) (CreateResponse, error) {
+// comparedWithInput reports whether the default diff compares the input
+// name with its recorded input rather than the recorded output: when the
+// outputs have no property of that name or none were recorded.
+func (h *typedResource[I, O]) comparedWithInput(name string, oldOutputs resource.Object) bool {
+	return !h.outputs.has(name) || oldOutputs == nil
+}
+
+func (h *typedResource[I, O]) create(c call, req CreateRequest) (CreateResponse, error) {
 	if req.Preview {
-		return h.previewCreate(ctx, req)
+		return h.previewCreate(c, req)
 	}
 	in, err := decode[I](h.inputs, req.Inputs, "inputs")
 	if err != nil {
@@ -220,6 +242,8 @@ func (h *typedResource[I, O]) create(ctx context.Context, req CreateRequest) (Cr
 	}
 	op := CreateOp[I]{URN: req.URN, Inputs: in, Timeout: timeoutOf(req.Timeout, req.Inputs, h.timeouts, "create"),
 		Secrets: secretNames(req.Inputs)}
+	ctx, release := c.context()
+	defer release()
 	res, err := h.impl.Create(ctx, op)
 	if err != nil {
 		return CreateResponse{}, h.partial(res.ID, res.Outputs, res.Secrets, req.Inputs, err)
@@ -244,7 +268,7 @@ func (h *typedResource[I, O]) partial(id string, outputs O, secrets []string, in
 	return &InitError{ID: id, Outputs: outs, Reasons: []string{err.Error()}}
 }
 
-func (h *typedResource[I, O]) previewCreate(ctx context.Context, req CreateRequest) (CreateResponse, error) {
+func (h *typedResource[I, O]) previewCreate(c call, req CreateRequest) (CreateResponse, error) {
 	if h.createPreviewer == nil {
 		return CreateResponse{Outputs: h.previewOutputs(req.Inputs, nil)}, nil
 	}
@@ -254,6 +278,8 @@ func (h *typedResource[I, O]) previewCreate(ctx context.Context, req CreateReque
 	}
 	op := CreateOp[I]{URN: req.URN, Inputs: in, Timeout: req.Timeout, Preview: true,
 		Unknowns: unknownNames(req.Inputs), Secrets: secretNames(req.Inputs)}
+	ctx, release := c.context()
+	defer release()
 	res, err := h.createPreviewer.PreviewCreate(ctx, op)
 	if err != nil {
 		return CreateResponse{}, err
@@ -311,7 +337,7 @@ func (h *typedResource[I, O]) writeOnly(name string) bool {
 	return ok && f.tag.writeOnly
 }
 
-func (h *typedResource[I, O]) read(ctx context.Context, req ReadRequest) (ReadResponse, error) {
+func (h *typedResource[I, O]) read(c call, req ReadRequest) (ReadResponse, error) {
 	imp := len(req.Inputs) == 0 && len(req.State) == 0
 	if h.reader == nil {
 		if imp {
@@ -325,6 +351,8 @@ func (h *typedResource[I, O]) read(ctx context.Context, req ReadRequest) (ReadRe
 	if op.Inputs, op.State, err = h.decodeBoth(req.Inputs, req.State); err != nil {
 		return ReadResponse{}, err
 	}
+	ctx, release := c.context()
+	defer release()
 	res, err := h.reader.Read(ctx, op)
 	if err != nil || res.ID == "" {
 		return ReadResponse{}, err
@@ -337,7 +365,7 @@ func (h *typedResource[I, O]) read(ctx context.Context, req ReadRequest) (ReadRe
 	return ReadResponse{ID: res.ID, Inputs: markSecrets(ins, req.Inputs), Outputs: withPrivate(outs, res.Private, req.State)}, err
 }
 
-func (h *typedResource[I, O]) update(ctx context.Context, req UpdateRequest) (UpdateResponse, error) {
+func (h *typedResource[I, O]) update(c call, req UpdateRequest) (UpdateResponse, error) {
 	switch {
 	case req.Preview && h.updatePreviewer == nil:
 		return UpdateResponse{Outputs: h.previewOutputs(req.News, req.OldOutputs)}, nil
@@ -348,6 +376,8 @@ func (h *typedResource[I, O]) update(ctx context.Context, req UpdateRequest) (Up
 	if err != nil {
 		return UpdateResponse{}, err
 	}
+	ctx, release := c.context()
+	defer release()
 	if req.Preview {
 		res, err := h.updatePreviewer.PreviewUpdate(ctx, op)
 		if err != nil {
@@ -400,7 +430,7 @@ func (h *typedResource[I, O]) mirrorInputs(olds, news resource.Object) resource.
 	return outs
 }
 
-func (h *typedResource[I, O]) delete(ctx context.Context, req DeleteRequest) error {
+func (h *typedResource[I, O]) delete(c call, req DeleteRequest) error {
 	if h.deleter == nil {
 		return nil
 	}
@@ -410,6 +440,8 @@ func (h *typedResource[I, O]) delete(ctx context.Context, req DeleteRequest) err
 	if op.Inputs, op.Outputs, err = h.decodeBoth(req.Inputs, req.Outputs); err != nil {
 		return err
 	}
+	ctx, release := c.context()
+	defer release()
 	return h.deleter.Delete(ctx, op)
 }
 
@@ -439,10 +471,18 @@ func (h *typedResource[I, O]) encodeOutputs(o O, secrets []string, from ...resou
 
 func decode[T any](c *structCodec, o resource.Object, what string) (T, error) {
 	var v T
-	if err := c.decodeObject(o, reflect.ValueOf(&v).Elem()); err != nil {
-		return v, fmt.Errorf("reading %s: %w", what, err)
+	err := decodeInto(c, o, &v, what)
+	return v, err
+}
+
+// decodeInto decodes o into *dst, which is zero. Reflection moves what
+// dst points to onto the heap, so decoding into the fields of one op
+// costs one allocation where decode costs one per struct.
+func decodeInto[T any](c *structCodec, o resource.Object, dst *T, what string) error {
+	if err := c.decodeObject(o, reflect.ValueOf(dst).Elem()); err != nil {
+		return fmt.Errorf("reading %s: %w", what, err)
 	}
-	return v, nil
+	return nil
 }
 
 func encode[T any](c *structCodec, v T, what string) (resource.Object, error) {

@@ -97,6 +97,9 @@ func (d *differ) record(path PropertyPath, kind DiffKind) {
 func (d *differ) objects(path PropertyPath, olds, news Object) {
 	for k, o := range olds {
 		if n, ok := news[k]; ok && !n.IsNull() {
+			if sameScalar(o, n) {
+				continue // what values finds, without making the path
+			}
 			d.values(append(path[:len(path):len(path)], k), o, n)
 		} else if !o.IsNull() {
 			d.record(append(path[:len(path):len(path)], k), DiffDelete)
@@ -123,6 +126,21 @@ func (d *differ) values(path PropertyPath, o, n Value) {
 			d.record(path, DiffUpdate)
 		}
 	}
+}
+
+// sameScalar reports whether values would find no change between o and
+// n because they are equal known scalars (or anything that is neither two
+// objects nor two arrays), so the common unchanged property costs no path.
+func sameScalar(o, n Value) bool {
+	o, n = o.SecretElement(), n.SecretElement()
+	switch {
+	case n.IsUnknown():
+		return false
+	case o.Kind() == ObjectKind && n.Kind() == ObjectKind, o.Kind() == ArrayKind && n.Kind() == ArrayKind:
+		return false
+	}
+	ou, _ := o.Unsecret()
+	return ou.Equal(unsecretOnly(n))
 }
 
 func unsecretOnly(v Value) Value {

@@ -288,6 +288,26 @@ func (v Value) NumberLiteral() string {
 	return formatFloat(float64(n))
 }
 
+// Int64 returns a number that is an integer within int64, exactly as
+// NumberLiteral writes it (so a literal kept for its digits counts by
+// them); ok is false for anything else: a fraction, an integer beyond
+// int64, a value of another kind. A double up to 2^53 is its own
+// shortest decimal, so the common case formats nothing.
+func (v Value) Int64() (n int64, ok bool) {
+	x, isNumber := v.x.(number)
+	if !isNumber {
+		return 0, false
+	}
+	if f := float64(x); v.str == "" && f == math.Trunc(f) && math.Abs(f) <= 1<<53 {
+		return int64(f), true
+	}
+	n, err := strconv.ParseInt(v.NumberLiteral(), 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	return n, true
+}
+
 // formatFloat writes a double as JSON does: the shortest digits that read
 // back as the same double, with no exponent between 1e-6 and 1e21, so a
 // million is 1000000 and not 1e+06.

@@ -2,6 +2,7 @@ package resource
 
 import (
 	"math"
+	"strconv"
 	"testing"
 	"unsafe"
 )
@@ -133,5 +134,35 @@ func TestKindsAndAccessors(t *testing.T) {
 	}
 	if NewBool(true).Equal(NewBool(false)) || NewString("1").Equal(NewNumber(1)) {
 		t.Error("values of different content or kind compare equal")
+	}
+}
+
+// Int64 agrees with parsing NumberLiteral as a decimal int64, the slower
+// way it replaces, at every boundary: doubles beyond 2^53 stand for their
+// shortest decimal, and kept literals count by their digits.
+func TestInt64AgreesWithTheLiteral(t *testing.T) {
+	values := []Value{NewString("7"), NewBool(true), Null(), Unknown(), MakeSecret(NewNumber(3))}
+	for _, f := range []float64{0, math.Copysign(0, -1), 1, -1, 2, 255, 256, 0.5, -2.5, 1 << 53, -(1 << 53), 1<<53 + 2,
+		1 << 60, -(1 << 63), 1 << 63, 1e19, 1e21, 1.25e20, math.Inf(1), math.Inf(-1), math.NaN(), math.MaxInt64, math.MinInt64} {
+		values = append(values, NewNumber(f))
+	}
+	for _, lit := range []string{"9007199254740993", "-9007199254740993", "9223372036854775807", "-9223372036854775808",
+		"9223372036854775808", "12345678901234567891", "0.12345678901234567890123", "1e300"} {
+		v, err := ParseNumber(lit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		values = append(values, v)
+	}
+	for _, v := range values {
+		want, err := strconv.ParseInt(v.NumberLiteral(), 10, 64)
+		wantOK := err == nil && v.Kind() == NumberKind
+		if !wantOK {
+			want = 0
+		}
+		got, ok := v.Int64()
+		if got != want || ok != wantOK {
+			t.Errorf("%v (literal %q).Int64() = %d, %v; want %d, %v", v, v.NumberLiteral(), got, ok, want, wantOK)
+		}
 	}
 }
