@@ -60,7 +60,7 @@ func (a *app) runPreview(ctx context.Context, f previewFlags) error {
 	vopts := a.viewOptions(f.json, f.diff)
 	vopts.Digest = true // a Pulumi program's preview --json is one document, as pulumi's
 	view := display.New(vopts)
-	r, err := a.prepareReading(ctx, view)
+	r, err := a.prepare(ctx, view)
 	if err != nil {
 		return err
 	}
@@ -72,7 +72,7 @@ func (a *app) runPreview(ctx context.Context, f previewFlags) error {
 	if f.savePlan != "" && f.refresh {
 		return display.Errorf("Invalid command line", "--refresh cannot be given with --save-plan: `plinth up --plan` applies the plan to the recorded state. Run `plinth refresh` first, then save the plan.")
 	}
-	base, version, err := r.loadVersioned(ctx)
+	base, version, err := r.ws.loadVersioned(ctx, r.crypter)
 	if err != nil {
 		return err
 	}

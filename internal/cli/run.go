@@ -42,22 +42,12 @@ type stackRun struct {
 	// carry, if set, keeps the providers one operation closes for the
 	// command's next (registry.Source.Carry), until release.
 	carry func(context.Context)
-	// preload, if set, is the state read while the program was parsed
-	// (prepareReading); loadVersioned takes it.
-	preload *statePreload
 }
 
 // prepare loads everything an operation needs, in the order that finds
 // mistakes cheapest first: the program, the secrets, the stack config.
 func (a *app) prepare(ctx context.Context, view display.View) (*stackRun, error) {
-	return a.prepareFor(ctx, view, true, false)
-}
-
-// prepareReading is prepare for an operation that reads the state
-// without locking it (preview): the state is read while the program is
-// parsed, and the stackRun's loadVersioned returns it.
-func (a *app) prepareReading(ctx context.Context, view display.View) (*stackRun, error) {
-	return a.prepareFor(ctx, view, true, true)
+	return a.prepareFor(ctx, view, true)
 }
 
 // prepareFromState is prepare for an operation that works from the state
@@ -65,12 +55,12 @@ func (a *app) prepareReading(ctx context.Context, view display.View) (*stackRun,
 // language runtime and SDK (node, node_modules) need not be there, as
 // with pulumi destroy and pulumi refresh.
 func (a *app) prepareFromState(ctx context.Context, view display.View) (*stackRun, error) {
-	return a.prepareFor(ctx, view, false, false)
+	return a.prepareFor(ctx, view, false)
 }
 
 // prepareFor is prepare; runsProgram says whether the operation will run
-// the program, preload whether to read the state meanwhile.
-func (a *app) prepareFor(ctx context.Context, view display.View, runsProgram, preload bool) (*stackRun, error) {
+// the program.
+func (a *app) prepareFor(ctx context.Context, view display.View, runsProgram bool) (*stackRun, error) {
 	ws, err := a.workspace()
 	if err != nil {
 		return nil, err
@@ -78,34 +68,6 @@ func (a *app) prepareFor(ctx context.Context, view display.View, runsProgram, pr
 	if isPulumiProject(ws.dir) {
 		return a.preparePulumi(ctx, view, ws, runsProgram)
 	}
-	var pre *statePreload
-	if preload {
-		pre = preloadState(ctx, ws)
-	}
-	r, err := a.prepareProgram(ctx, view, ws)
-	if pre != nil {
-		if err != nil {
-			pre.abandon()
-			return nil, err
-		}
-		r.preload = pre
-	}
-	return r, err
-}
-
-// loadVersioned reads the stack's state and its version without locking
-// it, or takes what prepareReading read.
-func (r *stackRun) loadVersioned(ctx context.Context) (*state.Snapshot, state.Version, error) {
-	if p := r.preload; p != nil {
-		r.preload = nil
-		return p.take(ctx, r.ws, r.crypter)
-	}
-	return r.ws.loadVersioned(ctx, r.crypter)
-}
-
-// prepareProgram is prepareFor for a plinth YAML program or a Terraform
-// configuration.
-func (a *app) prepareProgram(ctx context.Context, view display.View, ws *workspace) (*stackRun, error) {
 	p, err := ws.program()
 	if err != nil {
 		return nil, err
@@ -142,9 +104,6 @@ func (a *app) prepareProgram(ctx context.Context, view display.View, ws *workspa
 // close releases what prepare started ahead of the operation and the
 // operation did not take. Every command that prepares defers it.
 func (r *stackRun) close() {
-	if r.preload != nil {
-		r.preload.abandon()
-	}
 	if r.release != nil {
 		r.release()
 	}

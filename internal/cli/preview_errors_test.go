@@ -9,13 +9,12 @@ import (
 	"github.com/plinth-iac/plinth/internal/cli/clitest"
 )
 
-// TestPreviewReadsStateWhileParsing: preview reads the state while it
-// parses the program (prepareReading), and every error path stays as it
-// was when the two ran one after the other: a malformed program is
-// reported alone, naming plinth.yaml, even when the state is damaged
-// too; a damaged state is reported naming its file; a torn journal's
-// warning is shown once; and nothing is written to the stack's files.
-func TestPreviewReadsStateWhileParsing(t *testing.T) {
+// TestPreviewErrorPaths: a malformed program is reported alone, naming
+// plinth.yaml, even when the state is damaged too; a damaged state is
+// reported naming its file; a torn journal's warning is shown once; and
+// nothing is written to the stack's files. (A guard for any change to
+// the order in which preview reads the program and the state.)
+func TestPreviewErrorPaths(t *testing.T) {
 	for name, c := range map[string]struct {
 		badProgram, badSnapshot, tornJournal bool
 		code                                 int
