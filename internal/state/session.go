@@ -277,9 +277,9 @@ func (s *Session) enqueue(e *Entry, body entryBody) (*batch, error) {
 // the backend until the session closes and the queue is empty.
 func (s *Session) write() {
 	defer close(s.writerDone)
-	wrote := false
+	several := false
 	for {
-		if wrote {
+		if several {
 			s.linger()
 		}
 		s.mu.Lock()
@@ -300,7 +300,10 @@ func (s *Session) write() {
 		if err == nil {
 			err = s.backend.AppendJournal(context.Background(), s.stack, b.records)
 		}
-		wrote = err == nil
+		// A batch of one record says no other step is recording
+		// (--parallel 1, or the last step of a run): lingering would
+		// only delay the next.
+		several = err == nil && len(b.records) > 1
 		switch {
 		case errors.Is(err, ErrInterrupted):
 			s.stop(err) // the batch is stored
@@ -325,7 +328,8 @@ const (
 // keeps growing, lingerStep at a time, lingerMax at most. Without it the
 // writer took the queue at once and appended about 15 to 23 records a
 // sync with 32 steps in flight, and the syncs were a tenth of a large
-// update's CPU. A record is still reported stored only once the append
+// update's CPU. The writer lingers only after an append of several
+// records, so that steps recorded one at a time are not delayed. A record is still reported stored only once the append
 // that holds it returns; linger only delays that append.
 func (s *Session) linger() {
 	t := time.NewTimer(lingerStep)
