@@ -55,6 +55,21 @@ type globals struct {
 // Main runs the plinth command line with args (without the program name)
 // and returns the process exit code.
 func Main(ctx context.Context, args []string, env Env) int {
+	out := newOutBuffer(env.Stdout, outFlushEvery)
+	defer out.Close()
+	env.Stdout = out
+	if env.Stderr != nil {
+		env.Stderr = stderrAfter{out: out, w: env.Stderr}
+	}
+	if env.Stdin != nil {
+		env.Stdin = flushBeforeRead{out: out, r: env.Stdin}
+	}
+	if read := env.ReadPassword; read != nil {
+		env.ReadPassword = func() (string, error) {
+			out.Flush()
+			return read()
+		}
+	}
 	a := &app{env: env, scrub: display.NewScrubber()}
 	a.env.Stderr = a.scrub.Writer(env.Stderr)
 	root := a.rootCommand()
