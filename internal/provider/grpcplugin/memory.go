@@ -71,15 +71,12 @@ func CollectorFor(cache schemacache.Cache, sum string, extra []string) (Collecto
 	return ChooseGOGC(os.Getenv, os.Environ(), extra, last, ok)
 }
 
-// RecordMemory keeps what a plugin's reaped process (ps) used, if the
-// GOGC it ran with (gc.GOGC) and its binary's checksum (sum) are known and
-// it kept more than the largest run recorded.
-func RecordMemory(cache schemacache.Cache, sum string, gc Collector, ps *os.ProcessState) {
-	if gc.GOGC == 0 || sum == "" {
-		return
-	}
-	peak := PeakRSS(ps)
-	if peak == 0 {
+// RecordMemory keeps peak, the peak resident memory of a plugin's run
+// (PeakRSS, read before it was stopped; 0 if unknown), if the GOGC it ran
+// with (gc.GOGC) and its binary's checksum (sum) are known and it kept
+// more than the largest run recorded.
+func RecordMemory(cache schemacache.Cache, sum string, gc Collector, peak uint64) {
+	if gc.GOGC == 0 || sum == "" || peak == 0 {
 		return
 	}
 	run := Memory{PeakRSS: peak, GOGC: gc.GOGC}

@@ -9,21 +9,53 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/plinth-iac/plinth/internal/plugin/proc"
 	"github.com/plinth-iac/plinth/internal/plugin/schemacache"
 	"github.com/plinth-iac/plinth/internal/provider/grpcplugin"
 )
 
-// reaped runs a short process and returns its state once reaped.
-func reaped(t *testing.T) *os.ProcessState {
+// running starts a plugin-like process that sleeps, and stops it when
+// the test ends.
+func running(t *testing.T) *proc.Process {
 	t.Helper()
-	cmd := exec.Command("/bin/true")
-	if err := cmd.Run(); err != nil {
-		t.Skipf("no /bin/true to run: %v", err)
+	p, err := proc.Start(exec.Command("sleep", "60"))
+	if err != nil {
+		t.Skipf("no sleep to run: %v", err)
 	}
-	return cmd.ProcessState
+	t.Cleanup(func() {
+		_ = p.Kill()
+		_ = p.Wait()
+	})
+	return p
 }
 
-// TestRecordMemory: a reaped run is recorded under its binary's checksum
+// TestPeakRSSIsThePluginsOwn: the peak memory read for a plugin is its
+// own, not its parent's. The rusage of a reaped child (what was read
+// before) reports the parent's peak for a child that keeps next to
+// nothing, because Go starts children sharing the parent's memory; with
+// the test holding 256 MB, sleep was recorded as using 256 MB.
+func TestPeakRSSIsThePluginsOwn(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("peak memory is read on Linux only")
+	}
+	ballast := make([]byte, 256<<20)
+	for i := range ballast {
+		ballast[i] = 1
+	}
+	p := running(t)
+	peak := grpcplugin.PeakRSS(p)
+	runtime.KeepAlive(ballast)
+	if peak == 0 || peak > 64<<20 {
+		t.Errorf("PeakRSS of sleep started by a process holding 256 MB = %d bytes, want its own few MB", peak)
+	}
+	_ = p.Kill()
+	_ = p.Wait()
+	if got := grpcplugin.PeakRSS(p); got != 0 {
+		t.Errorf("PeakRSS of an exited process = %d, want 0 (unknown)", got)
+	}
+}
+
+// TestRecordMemory: a run is recorded under its binary's checksum
 // when its GOGC is known, and replaces only a record of a smaller run;
 // CollectorFor reads the record back.
 func TestRecordMemory(t *testing.T) {
@@ -55,12 +87,12 @@ func TestRecordMemory(t *testing.T) {
 			if tt.last != nil {
 				cache.Put(grpcplugin.MemoryEntry(sum), tt.last.Encode())
 			}
-			ps := reaped(t)
-			grpcplugin.RecordMemory(cache, tt.sum, tt.gc, ps)
+			peak := grpcplugin.PeakRSS(running(t))
+			grpcplugin.RecordMemory(cache, tt.sum, tt.gc, peak)
 			got, ok := grpcplugin.RecordedMemory(cache, sum)
 			switch {
 			case tt.want:
-				want := grpcplugin.Memory{PeakRSS: grpcplugin.PeakRSS(ps), GOGC: tt.gc.GOGC}
+				want := grpcplugin.Memory{PeakRSS: peak, GOGC: tt.gc.GOGC}
 				if diff := cmp.Diff(want, got); !ok || diff != "" {
 					t.Errorf("record (ok %v) (-want +got):\n%s", ok, diff)
 				}

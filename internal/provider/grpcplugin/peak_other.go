@@ -2,9 +2,9 @@
 
 package grpcplugin
 
-import "os"
+import "github.com/plinth-iac/plinth/internal/plugin/proc"
 
-// PeakRSS is the peak resident memory of an exited process in bytes; 0:
-// it is not read on this system (rusage's unit differs), so plugins keep
-// Go's default GOGC here.
-func PeakRSS(*os.ProcessState) uint64 { return 0 }
+// PeakRSS is the peak resident memory of a running plugin process in
+// bytes; 0: it is not read on this system, so plugins keep Go's default
+// GOGC here.
+func PeakRSS(*proc.Process) uint64 { return 0 }

@@ -1,8 +1,6 @@
 package mu
 
 import (
-	"os"
-
 	"github.com/plinth-iac/plinth/internal/plugin/schemacache"
 	"github.com/plinth-iac/plinth/internal/provider/grpcplugin"
 )
@@ -42,7 +40,8 @@ func newMemoryRecord(cfg Config) (memoryRecord, error) {
 	return m, err
 }
 
-// record keeps what the plugin's reaped process (ps) used.
-func (m memoryRecord) record(ps *os.ProcessState) {
-	grpcplugin.RecordMemory(m.cache, grpcplugin.MemoryKey(<-m.sums, m.args), m.gc, ps)
+// record keeps peak, what the plugin's process used (read before it was
+// stopped).
+func (m memoryRecord) record(peak uint64) {
+	grpcplugin.RecordMemory(m.cache, grpcplugin.MemoryKey(<-m.sums, m.args), m.gc, peak)
 }

@@ -11,6 +11,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/internal/provider/grpcplugin"
 	"github.com/plinth-iac/plinth/internal/provider/mu/mupb"
 	"github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/sdk/resource"
@@ -171,12 +172,16 @@ func (p *Provider) Close() error {
 		return nil
 	}
 	var err error
+	var peak uint64
+	if p.proc != nil {
+		peak = grpcplugin.PeakRSS(p.proc.Proc)
+	}
 	if p.conn != nil {
 		err = p.conn.Close()
 	}
 	if p.proc != nil {
 		p.proc.Stop(p.cfg.closeGrace())
-		p.proc.mem.record(p.proc.Proc.Cmd.ProcessState)
+		p.proc.mem.record(peak)
 	}
 	return err
 }

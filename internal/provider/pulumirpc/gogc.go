@@ -13,13 +13,13 @@ import (
 // known by then (GetSchema hashes the binary when it reads the schema
 // cache), so the next start can use it.
 
-// recordMemory keeps what the plugin's reaped process used, under the key
-// it was started with or, for a binary first hashed during this run, the
-// one the cache knows now.
-func (p *Provider) recordMemory() {
+// recordMemory keeps peak, what the plugin's process used (read before
+// it was stopped), under the key it was started with or, for a binary
+// first hashed during this run, the one the cache knows now.
+func (p *Provider) recordMemory(peak uint64) {
 	key := p.proc.memKey
 	if key == "" {
 		key = grpcplugin.MemoryKey(p.schemas.KnownSum(p.path), p.args)
 	}
-	grpcplugin.RecordMemory(p.schemas, key, p.proc.gc, p.proc.Proc.Cmd.ProcessState)
+	grpcplugin.RecordMemory(p.schemas, key, p.proc.gc, peak)
 }

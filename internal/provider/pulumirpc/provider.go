@@ -19,6 +19,7 @@ import (
 
 	"github.com/plinth-iac/plinth/internal/plugin/schemacache"
 	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/internal/provider/grpcplugin"
 	"github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/sdk/pulumiwire"
 	"github.com/plinth-iac/plinth/sdk/resource"
@@ -204,10 +205,14 @@ func (p *Provider) SignalCancellation(ctx context.Context) error {
 func (p *Provider) Close() error {
 	p.closeOnce.Do(func() {
 		p.closed.Store(true)
+		var peak uint64
+		if p.proc != nil {
+			peak = grpcplugin.PeakRSS(p.proc.Proc)
+		}
 		p.closeErr = p.conn.Close()
 		if p.proc != nil {
 			p.proc.Stop(p.closeGrace)
-			p.recordMemory()
+			p.recordMemory(peak)
 		}
 		if p.engine != nil && p.engine.server != nil {
 			p.engine.stop()

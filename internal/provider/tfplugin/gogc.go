@@ -27,17 +27,18 @@ func recordedMemory(cache schemacache.Cache, sum string) (grpcplugin.Memory, boo
 	return grpcplugin.RecordedMemory(cache, sum)
 }
 
-// recordMemory keeps what the provider's process used, once it has been
-// reaped, if its GOGC and its binary's checksum are known and it kept
-// more than the largest run recorded.
-func (p *Provider) recordMemory() {
-	if p.runner == nil || p.runner.p == nil {
-		return
+// peakRSS is the provider process's peak memory so far (0 if unknown):
+// Close reads it before it stops the process.
+func (p *Provider) peakRSS() uint64 {
+	if p.runner == nil {
+		return 0
 	}
-	select {
-	case <-p.runner.p.Done():
-	default:
-		return // not reaped (yet): nothing is known of its peak
-	}
-	grpcplugin.RecordMemory(schemacache.Cache{Dir: p.cfg.SchemaCache}, p.sum, p.gc, p.runner.p.Cmd.ProcessState)
+	return grpcplugin.PeakRSS(p.runner.p)
+}
+
+// recordMemory keeps peak, what the provider's process used, if its GOGC
+// and its binary's checksum are known and it kept more than the largest
+// run recorded.
+func (p *Provider) recordMemory(peak uint64) {
+	grpcplugin.RecordMemory(schemacache.Cache{Dir: p.cfg.SchemaCache}, p.sum, p.gc, peak)
 }

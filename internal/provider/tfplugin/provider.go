@@ -239,6 +239,7 @@ const stopGrace = 5 * time.Second
 // the process group, for children the provider left behind.
 func (p *Provider) Close() error {
 	p.closeOnce.Do(func() {
+		peak := p.peakRSS()
 		if !p.client.Exited() {
 			ctx, cancel := context.WithTimeout(context.Background(), stopGrace)
 			_ = p.wire.stop(ctx)
@@ -248,7 +249,7 @@ func (p *Provider) Close() error {
 		if p.runner != nil {
 			_ = p.runner.Kill(context.Background())
 		}
-		p.recordMemory()
+		p.recordMemory(peak)
 	})
 	return nil
 }
