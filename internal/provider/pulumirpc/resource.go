@@ -14,16 +14,16 @@ import (
 
 func (p *Provider) checkRequest(req provider.CheckRequest, opts pulumiwire.Options) (*pb.CheckRequest, error) {
 	w := &pb.CheckRequest{Urn: string(req.URN), Name: req.URN.Name(), Type: req.URN.Type(), RandomSeed: req.RandomSeed}
-	s, err := structs(nil).add(checkOlds, req.Olds, opts)
+	s, err := structs(nil).add(pulumiwire.Fields.CheckOlds, req.Olds, opts)
 	if err == nil {
-		s, err = s.add(checkNews, req.News, opts)
+		s, err = s.add(pulumiwire.Fields.CheckNews, req.News, opts)
 	}
 	s.set(w)
 	return w, err
 }
 
 func (p *Provider) checkResponse(method string, req provider.CheckRequest, resp *pb.CheckResponse) (provider.CheckResponse, error) {
-	inputs, err := pulumiwire.GetStructField(resp, checkInputs).Decode(receiveOptions(true))
+	inputs, err := pulumiwire.GetStructField(resp, pulumiwire.Fields.CheckInputs).Decode(receiveOptions(true))
 	if err != nil {
 		return provider.CheckResponse{}, p.codecError(method, req.URN, "decoding the checked inputs", err)
 	}
@@ -77,12 +77,12 @@ func (p *Provider) Check(ctx context.Context, req provider.CheckRequest) (provid
 
 func (p *Provider) diffRequest(req provider.DiffRequest, opts pulumiwire.Options) (*pb.DiffRequest, error) {
 	w := &pb.DiffRequest{Id: req.ID, Urn: string(req.URN), Name: req.URN.Name(), Type: req.URN.Type(), IgnoreChanges: paths(req.IgnoreChanges)}
-	s, err := structs(nil).add(diffOldInputs, req.OldInputs, opts)
+	s, err := structs(nil).add(pulumiwire.Fields.DiffOldInputs, req.OldInputs, opts)
 	if err == nil {
-		s, err = s.add(diffOlds, req.OldOutputs, opts)
+		s, err = s.add(pulumiwire.Fields.DiffOlds, req.OldOutputs, opts)
 	}
 	if err == nil {
-		s, err = s.add(diffNews, req.News, opts)
+		s, err = s.add(pulumiwire.Fields.DiffNews, req.News, opts)
 	}
 	s.set(w)
 	return w, err
@@ -152,7 +152,7 @@ func (p *Provider) Create(ctx context.Context, req provider.CreateRequest) (prov
 		Urn: string(req.URN), Name: req.URN.Name(), Type: req.URN.Type(),
 		Timeout: req.Timeout.Seconds(), Preview: req.Preview,
 	}
-	ins, err := structs(nil).add(createProps, req.Inputs, opts)
+	ins, err := structs(nil).add(pulumiwire.Fields.CreateProps, req.Inputs, opts)
 	if err != nil {
 		return provider.CreateResponse{}, p.codecError("Create", req.URN, "encoding the inputs", err)
 	}
@@ -166,7 +166,7 @@ func (p *Provider) Create(ctx context.Context, req provider.CreateRequest) (prov
 	if resp.GetId() == "" && !req.Preview {
 		return provider.CreateResponse{}, provider.OutcomeUnknown(fmt.Errorf("provider %s: Create of %s returned no ID; the provider is broken, and the resource may exist", p.name, req.URN))
 	}
-	props := pulumiwire.GetStructField(resp, createOutputs)
+	props := pulumiwire.GetStructField(resp, pulumiwire.Fields.CreateOutputs)
 	if err := tooLarge(req.URN, props); err != nil {
 		return provider.CreateResponse{}, &provider.InitError{ID: resp.GetId(), Reasons: []string{err.Error()}}
 	}
@@ -211,12 +211,12 @@ func (p *Provider) resourceError(ctx context.Context, method string, urn resourc
 func (p *Provider) Read(ctx context.Context, req provider.ReadRequest) (provider.ReadResponse, error) {
 	opts := p.sendOptions()
 	wreq := &pb.ReadRequest{Id: req.ID, Urn: string(req.URN), Name: req.URN.Name(), Type: req.URN.Type()}
-	s, err := structs(nil).add(readProps, req.State, opts)
+	s, err := structs(nil).add(pulumiwire.Fields.ReadProps, req.State, opts)
 	if err != nil {
 		return provider.ReadResponse{}, p.codecError("Read", req.URN, "encoding the state", err)
 	}
 	if req.Inputs != nil { // no inputs (an import) are sent as none
-		if s, err = s.add(readInputs, req.Inputs, opts); err != nil {
+		if s, err = s.add(pulumiwire.Fields.ReadInputs, req.Inputs, opts); err != nil {
 			return provider.ReadResponse{}, p.codecError("Read", req.URN, "encoding the inputs", err)
 		}
 	}
@@ -232,7 +232,7 @@ func (p *Provider) readResponse(req provider.ReadRequest, resp *pb.ReadResponse)
 	if resp.GetId() == "" {
 		return provider.ReadResponse{}, nil
 	}
-	props := pulumiwire.GetStructField(resp, readOutputs)
+	props := pulumiwire.GetStructField(resp, pulumiwire.Fields.ReadOutputs)
 	if err := tooLarge(req.URN, props); err != nil {
 		return provider.ReadResponse{}, err
 	}
@@ -240,7 +240,7 @@ func (p *Provider) readResponse(req provider.ReadRequest, resp *pb.ReadResponse)
 	if err != nil {
 		return provider.ReadResponse{}, p.codecError("Read", req.URN, "decoding the state", err)
 	}
-	ins, err := pulumiwire.GetStructField(resp, readOutputInputs).Decode(receiveOptions(false))
+	ins, err := pulumiwire.GetStructField(resp, pulumiwire.Fields.ReadOutputInputs).Decode(receiveOptions(false))
 	if err != nil {
 		return provider.ReadResponse{}, p.codecError("Read", req.URN, "decoding the inputs", err)
 	}
@@ -262,7 +262,7 @@ func (p *Provider) Update(ctx context.Context, req provider.UpdateRequest) (prov
 	if err != nil {
 		return provider.UpdateResponse{}, p.resourceError(ctx, "Update", req.URN, req.ID, req.Timeout, err)
 	}
-	props := pulumiwire.GetStructField(resp, updateOutputs)
+	props := pulumiwire.GetStructField(resp, pulumiwire.Fields.UpdateOutputs)
 	if err := tooLarge(req.URN, props); err != nil {
 		return provider.UpdateResponse{}, &provider.InitError{ID: req.ID, Reasons: []string{err.Error()}}
 	}
@@ -279,13 +279,13 @@ func (p *Provider) updateRequest(req provider.UpdateRequest) (*pb.UpdateRequest,
 		Timeout: req.Timeout.Seconds(), IgnoreChanges: paths(req.IgnoreChanges), Preview: req.Preview,
 	}
 	opts := p.sendOptions()
-	s, err := structs(nil).add(updateOlds, req.OldOutputs, opts)
+	s, err := structs(nil).add(pulumiwire.Fields.UpdateOlds, req.OldOutputs, opts)
 	if err == nil {
-		s, err = s.add(updateOldInputs, req.OldInputs, opts)
+		s, err = s.add(pulumiwire.Fields.UpdateOldInputs, req.OldInputs, opts)
 	}
 	opts.RejectUnknowns = !req.Preview
 	if err == nil {
-		s, err = s.add(updateNews, req.News, opts)
+		s, err = s.add(pulumiwire.Fields.UpdateNews, req.News, opts)
 	}
 	s.set(w)
 	return w, err
@@ -294,11 +294,11 @@ func (p *Provider) updateRequest(req provider.UpdateRequest) (*pb.UpdateRequest,
 // Delete implements provider.Provider.
 func (p *Provider) Delete(ctx context.Context, req provider.DeleteRequest) (provider.DeleteResponse, error) {
 	opts := p.sendOptions()
-	s, err := structs(nil).add(deleteProps, req.Outputs, opts)
+	s, err := structs(nil).add(pulumiwire.Fields.DeleteProps, req.Outputs, opts)
 	if err != nil {
 		return provider.DeleteResponse{}, p.codecError("Delete", req.URN, "encoding the state", err)
 	}
-	if s, err = s.add(deleteOldInputs, req.Inputs, opts); err != nil {
+	if s, err = s.add(pulumiwire.Fields.DeleteOldInputs, req.Inputs, opts); err != nil {
 		return provider.DeleteResponse{}, p.codecError("Delete", req.URN, "encoding the inputs", err)
 	}
 	wreq := &pb.DeleteRequest{Id: req.ID, Urn: string(req.URN), Name: req.URN.Name(), Type: req.URN.Type(), Timeout: req.Timeout.Seconds()}
@@ -316,7 +316,7 @@ func (p *Provider) Delete(ctx context.Context, req provider.DeleteRequest) (prov
 func (p *Provider) Invoke(ctx context.Context, req provider.InvokeRequest) (provider.InvokeResponse, error) {
 	opts := p.sendOptions()
 	opts.RejectUnknowns = true
-	args, err := structs(nil).add(invokeArgs, req.Args, opts)
+	args, err := structs(nil).add(pulumiwire.Fields.InvokeArgs, req.Args, opts)
 	if err != nil {
 		return provider.InvokeResponse{}, p.codecError("Invoke", "", "encoding the arguments of "+req.Token, err)
 	}
@@ -326,7 +326,7 @@ func (p *Provider) Invoke(ctx context.Context, req provider.InvokeRequest) (prov
 	if err != nil {
 		return provider.InvokeResponse{}, p.callError(ctx, "Invoke "+req.Token, "", 0, err)
 	}
-	ret, err := pulumiwire.GetStructField(resp, invokeReturn).Decode(receiveOptions(true))
+	ret, err := pulumiwire.GetStructField(resp, pulumiwire.Fields.InvokeReturn).Decode(receiveOptions(true))
 	if err != nil {
 		return provider.InvokeResponse{}, p.codecError("Invoke", "", "decoding the result of "+req.Token, err)
 	}

@@ -20,33 +20,8 @@ import (
 // the numbers of its google.protobuf.Struct fields, rather than built as
 // Structs for protobuf to measure and marshal by reflection: that was
 // most of the client's work per call. Protobuf writes unknown fields as
-// they are, and the plugin reads them as the fields they number.
-
-// Numbers of the Struct fields, looked up by name in the generated
-// descriptors.
-var (
-	checkOlds       = pulumiwire.StructFieldNumber(&pb.CheckRequest{}, "olds")
-	checkNews       = pulumiwire.StructFieldNumber(&pb.CheckRequest{}, "news")
-	diffOlds        = pulumiwire.StructFieldNumber(&pb.DiffRequest{}, "olds")
-	diffNews        = pulumiwire.StructFieldNumber(&pb.DiffRequest{}, "news")
-	diffOldInputs   = pulumiwire.StructFieldNumber(&pb.DiffRequest{}, "old_inputs")
-	createProps     = pulumiwire.StructFieldNumber(&pb.CreateRequest{}, "properties")
-	readProps       = pulumiwire.StructFieldNumber(&pb.ReadRequest{}, "properties")
-	readInputs      = pulumiwire.StructFieldNumber(&pb.ReadRequest{}, "inputs")
-	updateOlds      = pulumiwire.StructFieldNumber(&pb.UpdateRequest{}, "olds")
-	updateNews      = pulumiwire.StructFieldNumber(&pb.UpdateRequest{}, "news")
-	updateOldInputs = pulumiwire.StructFieldNumber(&pb.UpdateRequest{}, "old_inputs")
-	deleteProps     = pulumiwire.StructFieldNumber(&pb.DeleteRequest{}, "properties")
-	deleteOldInputs = pulumiwire.StructFieldNumber(&pb.DeleteRequest{}, "old_inputs")
-	invokeArgs      = pulumiwire.StructFieldNumber(&pb.InvokeRequest{}, "args")
-
-	checkInputs      = pulumiwire.StructFieldNumber(&pb.CheckResponse{}, "inputs")
-	createOutputs    = pulumiwire.StructFieldNumber(&pb.CreateResponse{}, "properties")
-	readOutputs      = pulumiwire.StructFieldNumber(&pb.ReadResponse{}, "properties")
-	readOutputInputs = pulumiwire.StructFieldNumber(&pb.ReadResponse{}, "inputs")
-	updateOutputs    = pulumiwire.StructFieldNumber(&pb.UpdateResponse{}, "properties")
-	invokeReturn     = pulumiwire.StructFieldNumber(&pb.InvokeResponse{}, "return")
-)
+// they are, and the plugin reads them as the fields they number
+// (pulumiwire.Fields).
 
 // leaveStructs is the call option of the calls whose responses carry
 // objects: it leaves their Structs as bytes.

@@ -139,11 +139,11 @@ type checkFunc func(context.Context, provider.CheckRequest) (provider.CheckRespo
 // check runs f and warns of the deprecated properties the inputs set
 // (props picks their schema).
 func (s *Server) check(ctx context.Context, req *pb.CheckRequest, f checkFunc, props func(provider.Schema) map[string]provider.Property) (*pb.CheckResponse, error) {
-	olds, err := decodeField(req, checkOlds, "olds")
+	olds, err := decodeField(req, pulumiwire.Fields.CheckOlds, "olds")
 	if err != nil {
 		return nil, err
 	}
-	news, err := decodeField(req, checkNews, "news")
+	news, err := decodeField(req, pulumiwire.Fields.CheckNews, "news")
 	if err != nil {
 		return nil, err
 	}
@@ -155,7 +155,7 @@ func (s *Server) check(ctx context.Context, req *pb.CheckRequest, f checkFunc, p
 		return nil, s.status(err)
 	}
 	out := &pb.CheckResponse{Failures: pulumiwire.EncodeCheckFailures(failures(resp.Failures))}
-	if err := s.setObjects(out, true, outField{checkInputs, resp.Inputs, "checked inputs"}); err != nil {
+	if err := s.setObjects(out, true, outField{pulumiwire.Fields.CheckInputs, resp.Inputs, "checked inputs"}); err != nil {
 		return nil, err
 	}
 	if sc, err := s.getSchema(ctx); err == nil {
@@ -203,15 +203,15 @@ func (s *Server) diff(ctx context.Context, req *pb.DiffRequest, f diffFunc) (*pb
 }
 
 func diffRequest(req *pb.DiffRequest) (provider.DiffRequest, error) {
-	olds, err := decodeField(req, diffOlds, "olds")
+	olds, err := decodeField(req, pulumiwire.Fields.DiffOlds, "olds")
 	if err != nil {
 		return provider.DiffRequest{}, err
 	}
-	oldIns, err := decodeField(req, diffOldInputs, "old inputs")
+	oldIns, err := decodeField(req, pulumiwire.Fields.DiffOldInputs, "old inputs")
 	if err != nil {
 		return provider.DiffRequest{}, err
 	}
-	news, err := decodeField(req, diffNews, "news")
+	news, err := decodeField(req, pulumiwire.Fields.DiffNews, "news")
 	if err != nil {
 		return provider.DiffRequest{}, err
 	}
@@ -293,7 +293,7 @@ func variableValue(v string, kind provider.TypeKind) resource.Value {
 
 // Create creates a resource.
 func (s *Server) Create(ctx context.Context, req *pb.CreateRequest) (*pb.CreateResponse, error) {
-	inputs, err := decodeField(req, createProps, "inputs")
+	inputs, err := decodeField(req, pulumiwire.Fields.CreateProps, "inputs")
 	if err != nil {
 		return nil, err
 	}
@@ -304,7 +304,7 @@ func (s *Server) Create(ctx context.Context, req *pb.CreateRequest) (*pb.CreateR
 		return nil, s.status(err)
 	}
 	out := &pb.CreateResponse{Id: resp.ID}
-	if err := s.setObjects(out, req.GetPreview(), outField{createOutputs, resp.Outputs, "outputs"}); err != nil {
+	if err := s.setObjects(out, req.GetPreview(), outField{pulumiwire.Fields.CreateOutputs, resp.Outputs, "outputs"}); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -314,11 +314,11 @@ func seconds(f float64) time.Duration { return time.Duration(f * float64(time.Se
 
 // Read reads a resource's live state.
 func (s *Server) Read(ctx context.Context, req *pb.ReadRequest) (*pb.ReadResponse, error) {
-	state, err := decodeField(req, readProps, "state")
+	state, err := decodeField(req, pulumiwire.Fields.ReadProps, "state")
 	if err != nil {
 		return nil, err
 	}
-	inputs, err := decodeField(req, readInputs, "inputs")
+	inputs, err := decodeField(req, pulumiwire.Fields.ReadInputs, "inputs")
 	if err != nil {
 		return nil, err
 	}
@@ -330,7 +330,7 @@ func (s *Server) Read(ctx context.Context, req *pb.ReadRequest) (*pb.ReadRespons
 		return &pb.ReadResponse{}, nil
 	}
 	out := &pb.ReadResponse{Id: resp.ID}
-	if err := s.setObjects(out, false, outField{readOutputs, resp.Outputs, "state"}, outField{readOutputInputs, resp.Inputs, "inputs"}); err != nil {
+	if err := s.setObjects(out, false, outField{pulumiwire.Fields.ReadOutputs, resp.Outputs, "state"}, outField{pulumiwire.Fields.ReadOutputInputs, resp.Inputs, "inputs"}); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -347,22 +347,22 @@ func (s *Server) Update(ctx context.Context, req *pb.UpdateRequest) (*pb.UpdateR
 		return nil, s.status(err)
 	}
 	out := &pb.UpdateResponse{}
-	if err := s.setObjects(out, req.GetPreview(), outField{updateOutputs, resp.Outputs, "outputs"}); err != nil {
+	if err := s.setObjects(out, req.GetPreview(), outField{pulumiwire.Fields.UpdateOutputs, resp.Outputs, "outputs"}); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
 func updateRequest(req *pb.UpdateRequest) (provider.UpdateRequest, error) {
-	olds, err := decodeField(req, updateOlds, "olds")
+	olds, err := decodeField(req, pulumiwire.Fields.UpdateOlds, "olds")
 	if err != nil {
 		return provider.UpdateRequest{}, err
 	}
-	oldIns, err := decodeField(req, updateOldInputs, "old inputs")
+	oldIns, err := decodeField(req, pulumiwire.Fields.UpdateOldInputs, "old inputs")
 	if err != nil {
 		return provider.UpdateRequest{}, err
 	}
-	news, err := decodeField(req, updateNews, "news")
+	news, err := decodeField(req, pulumiwire.Fields.UpdateNews, "news")
 	if err != nil {
 		return provider.UpdateRequest{}, err
 	}
@@ -378,11 +378,11 @@ func updateRequest(req *pb.UpdateRequest) (provider.UpdateRequest, error) {
 
 // Delete deletes a resource.
 func (s *Server) Delete(ctx context.Context, req *pb.DeleteRequest) (*emptypb.Empty, error) {
-	outs, err := decodeField(req, deleteProps, "state")
+	outs, err := decodeField(req, pulumiwire.Fields.DeleteProps, "state")
 	if err != nil {
 		return nil, err
 	}
-	ins, err := decodeField(req, deleteOldInputs, "inputs")
+	ins, err := decodeField(req, pulumiwire.Fields.DeleteOldInputs, "inputs")
 	if err != nil {
 		return nil, err
 	}
@@ -397,7 +397,7 @@ func (s *Server) Delete(ctx context.Context, req *pb.DeleteRequest) (*emptypb.Em
 
 // Invoke calls a provider function.
 func (s *Server) Invoke(ctx context.Context, req *pb.InvokeRequest) (*pb.InvokeResponse, error) {
-	args, err := decodeField(req, invokeArgs, "arguments")
+	args, err := decodeField(req, pulumiwire.Fields.InvokeArgs, "arguments")
 	if err != nil {
 		return nil, err
 	}
@@ -406,7 +406,7 @@ func (s *Server) Invoke(ctx context.Context, req *pb.InvokeRequest) (*pb.InvokeR
 		return nil, s.status(err)
 	}
 	out := &pb.InvokeResponse{Failures: pulumiwire.EncodeCheckFailures(failures(resp.Failures))}
-	if err := s.setObjects(out, false, outField{invokeReturn, resp.Return, "result"}); err != nil {
+	if err := s.setObjects(out, false, outField{pulumiwire.Fields.InvokeReturn, resp.Return, "result"}); err != nil {
 		return nil, err
 	}
 	return out, nil
