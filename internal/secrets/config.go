@@ -276,6 +276,11 @@ func (opts Options) deriveKey(salt []byte, p KDFParams) []byte {
 	if opts.OnDerive != nil {
 		opts.OnDerive()
 	}
+	if p.Threads > 1 {
+		// argon2 allocates Memory KiB in one piece; a page more
+		// leaves room for the runtime's rounding.
+		warmHeap(int(p.Memory)*1024 + os.Getpagesize())
+	}
 	return argon2.IDKey([]byte(opts.Passphrase), salt, p.Time, p.Memory, p.Threads, KeySize)
 }
 
