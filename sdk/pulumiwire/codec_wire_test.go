@@ -112,7 +112,9 @@ func TestStructFieldForms(t *testing.T) {
 // TestCodecSplitsInterleavedFields: Struct fields between, before and
 // after the others, a field the descriptor does not know, and the message
 // arriving in several buffers: the other fields parse as protobuf parses
-// them, the unknown field is kept, and each Struct decodes as sent.
+// them, the unknown field is kept, and each Struct decodes as sent, even
+// after the received buffers are overwritten (gRPC reuses them once
+// Unmarshal returns, so the message must keep nothing of them).
 func TestCodecSplitsInterleavedFields(t *testing.T) {
 	c := NewCodec(&pb.DiffRequest{})
 	olds := resource.Object{"a": resource.NewString("x"), "n": resource.NewNumber(1)}
@@ -132,15 +134,22 @@ func TestCodecSplitsInterleavedFields(t *testing.T) {
 	if err := proto.Unmarshal(b, want); err != nil {
 		t.Fatal(err)
 	}
-	tests := map[string]mem.BufferSlice{
-		"one buffer":      {mem.SliceBuffer(b)},
-		"several buffers": {mem.SliceBuffer(b[:7]), mem.SliceBuffer(b[7:30]), mem.SliceBuffer(b[30:])},
-	}
-	for name, data := range tests {
+	tests := map[string][]int{"one buffer": nil, "several buffers": {7, 30}}
+	for name, cuts := range tests {
 		t.Run(name, func(t *testing.T) {
+			received := append([]byte(nil), b...)
+			var data mem.BufferSlice
+			start := 0
+			for _, end := range append(cuts, len(received)) {
+				data = append(data, mem.SliceBuffer(received[start:end]))
+				start = end
+			}
 			got := &pb.DiffRequest{}
 			if err := c.Unmarshal(data, got); err != nil {
 				t.Fatal(err)
+			}
+			for i := range received {
+				received[i] = 0xff
 			}
 			if got.GetId() != want.GetId() || got.GetUrn() != want.GetUrn() || got.GetOlds() != nil || got.GetNews() != nil {
 				t.Errorf("parsed id %q urn %q olds %v news %v; want id %q urn %q and the Structs left as bytes",
