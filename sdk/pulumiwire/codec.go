@@ -68,40 +68,78 @@ func (c *Codec) Unmarshal(data mem.BufferSlice, v any) error {
 	if nums == nil {
 		return c.proto.Unmarshal(data, v)
 	}
-	b := data.Materialize() // a copy of its own: the unknown fields keep parts of it
-	rest, structs, ok := split(b, nums)
+	b := contiguous(data)
+	out, n, ok := split(b, nums)
 	if !ok {
 		return proto.Unmarshal(b, m) // malformed: protobuf says how
 	}
-	if err := proto.Unmarshal(rest, m); err != nil {
+	if err := proto.Unmarshal(out[:n], m); err != nil {
 		return err
 	}
 	r := m.ProtoReflect()
-	r.SetUnknown(append(r.GetUnknown(), structs...))
+	structs := out[n:]
+	if u := r.GetUnknown(); len(u) > 0 {
+		structs = append(u[:len(u):len(u)], structs...)
+	}
+	if len(structs) > 0 {
+		r.SetUnknown(structs)
+	}
 	return nil
 }
 
-// split separates the fields numbered nums from the others; ok is false
-// if b is not a sequence of well-formed fields.
-func split(b []byte, nums map[protowire.Number]bool) (rest, structs []byte, ok bool) {
-	rest = make([]byte, 0, len(b))
-	for len(b) > 0 {
-		num, typ, m := protowire.ConsumeTag(b)
-		if m < 0 {
-			return nil, nil, false
-		}
-		l := protowire.ConsumeFieldValue(num, typ, b[m:])
-		if l < 0 {
-			return nil, nil, false
-		}
-		if nums[num] && typ == protowire.BytesType {
-			structs = append(structs, b[:m+l]...)
-		} else {
-			rest = append(rest, b[:m+l]...)
-		}
-		b = b[m+l:]
+// contiguous returns data's bytes in one slice: its only buffer's, read
+// in place, or a copy of its buffers joined. Either is valid only until
+// the caller frees data: split copies what the message keeps.
+func contiguous(data mem.BufferSlice) []byte {
+	if len(data) == 1 {
+		return data[0].ReadOnlyData()
 	}
-	return rest, structs, true
+	return data.Materialize()
+}
+
+// split copies b into a slice of its own, the fields numbered nums last:
+// out[:n] holds the other fields and out[n:] those, each group in its
+// order in b. ok is false if b is not a sequence of well-formed fields.
+// The message keeps parts of out (its Struct fields' bytes as unknown
+// fields), so out is exactly as long as b and made once.
+func split(b []byte, nums map[protowire.Number]bool) (out []byte, n int, ok bool) {
+	for rest := b; len(rest) > 0; {
+		l, isStruct := nextField(rest, nums)
+		if l < 0 {
+			return nil, 0, false
+		}
+		if !isStruct {
+			n += l
+		}
+		rest = rest[l:]
+	}
+	out = make([]byte, len(b))
+	others, structs := out[:0], out[n:n]
+	for len(b) > 0 {
+		l, isStruct := nextField(b, nums)
+		if isStruct {
+			structs = append(structs, b[:l]...)
+		} else {
+			others = append(others, b[:l]...)
+		}
+		b = b[l:]
+	}
+	return out, n, true
+}
+
+// nextField returns the length (tag included) of b's first field, and
+// whether it is one of the Struct fields nums; l is negative if the field
+// is malformed.
+func nextField(b []byte, nums map[protowire.Number]bool) (l int, isStruct bool) {
+	num, typ, m := protowire.ConsumeTag(b)
+	if m < 0 {
+		return -1, false
+	}
+	v := protowire.ConsumeFieldValue(num, typ, b[m:])
+	if v < 0 {
+		return -1, false
+	}
+	return m + v, nums[num] && typ == protowire.BytesType
 }
 
 // StructFieldNumber returns the number of m's google.protobuf.Struct field

@@ -1,10 +1,13 @@
 package pulumiwire
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	pb "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc/mem"
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/testing/protocmp"
 	"google.golang.org/protobuf/types/known/structpb"
@@ -103,5 +106,67 @@ func TestStructFieldForms(t *testing.T) {
 	}
 	if diff := cmp.Diff(canonObject(wantObj), canonObject(gotObj)); diff != "" {
 		t.Errorf("merged field (-protobuf +codec):\n%s", diff)
+	}
+}
+
+// TestCodecSplitsInterleavedFields: Struct fields between, before and
+// after the others, a field the descriptor does not know, and the message
+// arriving in several buffers: the other fields parse as protobuf parses
+// them, the unknown field is kept, and each Struct decodes as sent, even
+// after the received buffers are overwritten (gRPC reuses them once
+// Unmarshal returns, so the message must keep nothing of them).
+func TestCodecSplitsInterleavedFields(t *testing.T) {
+	c := NewCodec(&pb.DiffRequest{})
+	olds := resource.Object{"a": resource.NewString("x"), "n": resource.NewNumber(1)}
+	news := resource.Object{"a": resource.NewString("y"), "keepers": resource.NewObject(resource.Object{"k": resource.NewBool(true)})}
+	var b []byte
+	var err error
+	if b, err = AppendObjectField(b, Fields.DiffNews, news, Full()); err != nil {
+		t.Fatal(err)
+	}
+	b = protowire.AppendString(protowire.AppendTag(b, 2, protowire.BytesType), "urn:pulumi:dev::p::t::n")
+	if b, err = AppendObjectField(b, Fields.DiffOlds, olds, Full()); err != nil {
+		t.Fatal(err)
+	}
+	b = protowire.AppendString(protowire.AppendTag(b, 99, protowire.BytesType), "from a newer peer")
+	b = protowire.AppendString(protowire.AppendTag(b, 1, protowire.BytesType), "id-1")
+	want := &pb.DiffRequest{}
+	if err := proto.Unmarshal(b, want); err != nil {
+		t.Fatal(err)
+	}
+	tests := map[string][]int{"one buffer": nil, "several buffers": {7, 30}}
+	for name, cuts := range tests {
+		t.Run(name, func(t *testing.T) {
+			received := append([]byte(nil), b...)
+			var data mem.BufferSlice
+			start := 0
+			for _, end := range append(cuts, len(received)) {
+				data = append(data, mem.SliceBuffer(received[start:end]))
+				start = end
+			}
+			got := &pb.DiffRequest{}
+			if err := c.Unmarshal(data, got); err != nil {
+				t.Fatal(err)
+			}
+			for i := range received {
+				received[i] = 0xff
+			}
+			if got.GetId() != want.GetId() || got.GetUrn() != want.GetUrn() || got.GetOlds() != nil || got.GetNews() != nil {
+				t.Errorf("parsed id %q urn %q olds %v news %v; want id %q urn %q and the Structs left as bytes",
+					got.GetId(), got.GetUrn(), got.GetOlds(), got.GetNews(), want.GetId(), want.GetUrn())
+			}
+			if !strings.Contains(string(got.ProtoReflect().GetUnknown()), "from a newer peer") {
+				t.Errorf("the unknown field 99 was dropped")
+			}
+			for num, o := range map[protowire.Number]resource.Object{Fields.DiffOlds: olds, Fields.DiffNews: news} {
+				dec, err := GetStructField(got, num).Decode(Full())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(canonObject(o), canonObject(dec)); diff != "" {
+					t.Errorf("field %d (-sent +received):\n%s", num, diff)
+				}
+			}
+		})
 	}
 }

@@ -36,7 +36,8 @@ func decodeStructBytes(path at, b []byte, opts Options) (resource.Object, error)
 		_, _, m := protowire.ConsumeTag(b)
 		entry, l := protowire.ConsumeBytes(b[m:])
 		b = b[m+l:]
-		k, v := splitEntry(entry)
+		kb, v := splitEntry(entry)
+		k := string(kb)
 		val, err := decodeValueBytes(path.key(k), v, opts)
 		if err != nil {
 			return nil, err
@@ -63,7 +64,7 @@ func plainStruct(b []byte) (int, bool) {
 		}
 		b = b[m+l:]
 		k, v := splitEntry(entry)
-		if v == nil || k == SigKey || !utf8.ValidString(k) {
+		if v == nil || string(k) == SigKey || !utf8.Valid(k) {
 			return 0, false
 		}
 		n++
@@ -72,29 +73,31 @@ func plainStruct(b []byte) (int, bool) {
 }
 
 // splitEntry returns a map entry's key and value bytes, or a nil value
-// if the entry is not one key then one value.
-func splitEntry(b []byte) (string, []byte) {
+// if the entry is not one key then one value. The key is returned as
+// bytes: plainStruct checks every key before decodeStructBytes makes
+// strings of them.
+func splitEntry(b []byte) ([]byte, []byte) {
 	num, typ, m := protowire.ConsumeTag(b)
 	if m < 0 || num != entryKey || typ != protowire.BytesType {
-		return "", nil
+		return nil, nil
 	}
 	k, l := protowire.ConsumeBytes(b[m:])
 	if l < 0 {
-		return "", nil
+		return nil, nil
 	}
 	b = b[m+l:]
 	num, typ, m = protowire.ConsumeTag(b)
 	if m < 0 || num != entryValue || typ != protowire.BytesType {
-		return "", nil
+		return nil, nil
 	}
 	v, l := protowire.ConsumeBytes(b[m:])
 	if l < 0 || m+l != len(b) {
-		return "", nil
+		return nil, nil
 	}
 	if v == nil {
 		v = []byte{} // present, if empty
 	}
-	return string(k), v
+	return k, v
 }
 
 // decodeValueBytes decodes a Value's bytes: one kind, read directly, or

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/plinth-iac/plinth/internal/provider"
+	"github.com/plinth-iac/plinth/internal/provider/grpcplugin"
 	"github.com/plinth-iac/plinth/providers/plinth"
 	"github.com/plinth-iac/plinth/sdk/provider/pulumiserve"
 	"github.com/plinth-iac/plinth/sdk/resource"
@@ -29,11 +30,16 @@ func servePlinth(tb testing.TB) *Provider {
 	go func() {
 		done <- pulumiserve.Serve(ctx, plinth.New(), pulumiserve.Options{Listener: lis, PortOut: discard{}})
 	}()
-	p, err := Dial(ctx, "plinth", lis.Addr().String())
+	// Connected as Launch connects to a plugin it started.
+	conn, err := grpcplugin.Dial("plinth", "pulumi-resource-plinth", lis.Addr().(*net.TCPAddr).Port)
 	if err != nil {
 		tb.Fatal(err)
 	}
+	p := newProvider(Config{Name: "plinth"}, conn, nil, &engine{})
 	tb.Cleanup(func() { p.Close(); cancel(); <-done })
+	if err := p.handshake(ctx); err != nil {
+		tb.Fatal(err)
+	}
 	if _, err := p.Configure(ctx, provider.ConfigureRequest{Inputs: resource.Object{}}); err != nil {
 		tb.Fatal(err)
 	}

@@ -127,10 +127,12 @@ func encodeOrEmpty(o resource.Object, opts pulumiwire.Options) (*structpb.Struct
 }
 
 // withTimeout bounds a call by its resource timeout, with a quarter more
-// so that a provider that honours the timeout reports it itself.
+// so that a provider that honours the timeout reports it itself. Without
+// a timeout the call runs in ctx as it is: the call's own context (gRPC
+// makes one per call) ends with it.
 func withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
 	if d <= 0 {
-		return context.WithCancel(ctx)
+		return ctx, func() {}
 	}
 	return context.WithTimeout(ctx, d+d/4)
 }

@@ -451,6 +451,9 @@ func (s *Server) setObjects(m proto.Message, preview bool, fields ...outField) e
 			continue
 		}
 		if s.wire {
+			if raw == nil {
+				raw = make([]byte, 0, 512) // most objects' size: appended without growing
+			}
 			b, err := pulumiwire.AppendObjectField(raw, f.num, f.obj, opts)
 			if err != nil {
 				return internal("encoding the %s: %v", f.what, err)
