@@ -27,10 +27,15 @@ func (c configuration) encode(ty cty.Type) (dynamicValue, error) {
 // from here instead when their inputs equal what Check returned. An
 // entry is taken at most once; a Check that no call follows leaves one
 // entry per resource, which the next Check of that resource replaces.
+// At most maxChecked are kept: checks that run far ahead of their calls
+// (a large stack registered at once) build again rather than hold a
+// configuration each.
 type checkedConfigs struct {
 	mu sync.Mutex
 	m  map[resource.URN]checkedConfig
 }
+
+const maxChecked = 4096
 
 type checkedConfig struct {
 	inputs resource.Object // what Check returned
@@ -43,6 +48,9 @@ func (c *checkedConfigs) keep(urn resource.URN, inputs resource.Object, config c
 	defer c.mu.Unlock()
 	if c.m == nil {
 		c.m = map[resource.URN]checkedConfig{}
+	}
+	if _, ok := c.m[urn]; !ok && len(c.m) >= maxChecked {
+		return
 	}
 	c.m[urn] = checkedConfig{inputs: inputs, config: config}
 }

@@ -2,6 +2,7 @@ package tfplugin
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 
@@ -121,5 +122,26 @@ func TestCheckedConfigurationIsReused(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("planned configurations (-want +got):\n%s", diff)
+	}
+}
+
+// TestCheckedConfigurationsAreBounded: checks far ahead of their calls
+// keep at most maxChecked configurations; a resource already kept is
+// still replaced by its next Check.
+func TestCheckedConfigurationsAreBounded(t *testing.T) {
+	var c checkedConfigs
+	inputs := resource.Object{"value": resource.NewString("v")}
+	for i := range maxChecked + 10 {
+		c.keep(urn("fake_thing", fmt.Sprint(i)), inputs, configuration{value: cty.StringVal("old")})
+	}
+	c.keep(urn("fake_thing", "0"), inputs, configuration{value: cty.StringVal("new")})
+	if n := len(c.m); n != maxChecked {
+		t.Errorf("%d configurations kept, want %d", n, maxChecked)
+	}
+	if got, ok := c.take(urn("fake_thing", "0"), inputs); !ok || !got.value.RawEquals(cty.StringVal("new")) {
+		t.Errorf("take of a kept resource = %#v, %v; want its latest configuration", got.value, ok)
+	}
+	if _, ok := c.take(urn("fake_thing", fmt.Sprint(maxChecked+5)), inputs); ok {
+		t.Error("a configuration past the bound was kept")
 	}
 }
