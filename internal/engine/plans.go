@@ -79,8 +79,11 @@ func planned(c *change, op StepOp, plan []byte) keptPlan {
 
 // keep records the plan a preview made for c's step op.
 func (ps *Plans) keep(c *change, op StepOp, plan []byte) {
+	if ps == nil || len(plan) == 0 {
+		return
+	}
 	k := planned(c, op, plan)
-	if ps == nil || len(plan) == 0 || k.unknowns() {
+	if k.unknowns() {
 		return
 	}
 	ps.mu.Lock()
@@ -101,20 +104,23 @@ func (ps *Plans) take(c *change, op StepOp) []byte {
 // takeKept returns, and forgets, what the preview kept for c's step op if
 // it was made from what the step will send now.
 func (ps *Plans) takeKept(c *change, op StepOp) (keptPlan, bool) {
-	return ps.takeSame(planKey{c.urn, op}, planned(c, op, nil))
+	return ps.takeSame(planKey{c.urn, op}, func() keptPlan { return planned(c, op, nil) })
 }
 
 // takeSame returns, and forgets, what the preview kept under key if it was
-// made from what now describes.
-func (ps *Plans) takeSame(key planKey, now keptPlan) (keptPlan, bool) {
+// made from what now describes. now is only called for a key the preview
+// kept: an update without a preview (--skip-preview) describes nothing.
+func (ps *Plans) takeSame(key planKey, now func() keptPlan) (keptPlan, bool) {
 	if ps == nil {
 		return keptPlan{}, false
 	}
 	ps.mu.Lock()
 	k, ok := ps.kept[key]
-	delete(ps.kept, key)
+	if ok {
+		delete(ps.kept, key)
+	}
 	ps.mu.Unlock()
-	if !ok || !k.same(now) {
+	if !ok || !k.same(now()) {
 		return keptPlan{}, false
 	}
 	return k, true
@@ -130,8 +136,11 @@ func checkOf(c *change, op StepOp, news resource.Object) keptPlan {
 
 // keepCheck records the inputs a preview's provider checked news into.
 func (ps *Plans) keepCheck(c *change, op StepOp, news, checked resource.Object) {
+	if ps == nil {
+		return
+	}
 	k := checkOf(c, op, news)
-	if ps == nil || k.unknowns() || resource.NewObject(checked).ContainsUnknowns() {
+	if k.unknowns() || resource.NewObject(checked).ContainsUnknowns() {
 		return
 	}
 	k.checked = checked
@@ -142,8 +151,11 @@ func (ps *Plans) keepCheck(c *change, op StepOp, news, checked resource.Object) 
 
 // keepDiff records the Diff response a preview's provider gave for c.
 func (ps *Plans) keepDiff(c *change, resp provider.DiffResponse) {
+	if ps == nil {
+		return
+	}
 	k := planned(c, opDiff, nil)
-	if ps == nil || k.unknowns() {
+	if k.unknowns() {
 		return
 	}
 	k.diff = resp
@@ -204,7 +216,7 @@ func (x *executor) checkedOf(c *change, op StepOp, news resource.Object) (resour
 	if x.preview {
 		return nil, false
 	}
-	k, ok := x.opts.Plans.takeSame(planKey{c.urn, op}, checkOf(c, op, news))
+	k, ok := x.opts.Plans.takeSame(planKey{c.urn, op}, func() keptPlan { return checkOf(c, op, news) })
 	return k.checked, ok
 }
 

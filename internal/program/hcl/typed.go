@@ -149,16 +149,25 @@ func argTyped(v cty.Value, typ string, args map[string]cty.Value) cty.Value {
 	if len(from) == 0 || v.IsMarked() || !v.IsKnown() || v.IsNull() || !v.Type().IsObjectType() {
 		return v
 	}
-	attrs := v.AsValueMap()
+	var attrs map[string]cty.Value // v's, copied once an attribute is converted
 	for name, argName := range from {
-		cur, ok := attrs[name]
 		arg, given := args[argName]
-		if !ok || !given || arg.IsNull() || !arg.IsWhollyKnown() {
+		if !given || arg.IsNull() || !arg.IsWhollyKnown() || !v.Type().HasAttribute(name) {
 			continue
 		}
+		cur := v.GetAttr(name)
+		if cur.Type().Equals(arg.Type()) {
+			continue // typed already
+		}
 		if c, err := convert.Convert(cur, arg.Type()); err == nil {
+			if attrs == nil {
+				attrs = v.AsValueMap()
+			}
 			attrs[name] = c
 		}
+	}
+	if attrs == nil {
+		return v
 	}
 	return cty.ObjectVal(attrs)
 }

@@ -118,3 +118,28 @@ func TestMissingAttributesAreNull(t *testing.T) {
 		}
 	}
 }
+
+// TestArgTypedKeepsValuesItDoesNotType: a terraform_data whose input is
+// not given (triggers_replace alone, as in a stamp of another resource)
+// has nothing to type; its value is returned as it is, not taken apart
+// and built again for every instance.
+func TestArgTypedKeepsValuesItDoesNotType(t *testing.T) {
+	v := cty.ObjectVal(map[string]cty.Value{
+		"id": cty.StringVal("1"), "input": cty.NullVal(cty.DynamicPseudoType), "output": cty.NullVal(cty.DynamicPseudoType),
+		"triggers_replace": cty.StringVal("pet")})
+	args := map[string]cty.Value{"triggers_replace": cty.StringVal("pet")}
+	var got cty.Value
+	allocs := testing.AllocsPerRun(50, func() { got = argTyped(v, "terraform_data", args) })
+	if !got.RawEquals(v) {
+		t.Errorf("argTyped = %#v, want %#v", got, v)
+	}
+	if allocs > 0 {
+		t.Errorf("argTyped allocated %v times for a value it leaves alone, want none", allocs)
+	}
+	list := cty.ListVal([]cty.Value{cty.StringVal("10.0.0.0/24")})
+	typed := argTyped(cty.ObjectVal(map[string]cty.Value{"output": cty.TupleVal([]cty.Value{cty.StringVal("10.0.0.0/24")})}),
+		"terraform_data", map[string]cty.Value{"input": list})
+	if want := cty.List(cty.String); !typed.GetAttr("output").Type().Equals(want) {
+		t.Errorf("output typed %s, want %s", typed.GetAttr("output").Type().FriendlyName(), want.FriendlyName())
+	}
+}

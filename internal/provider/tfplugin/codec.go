@@ -309,6 +309,9 @@ func numberFromBig(f *big.Float) resource.Value {
 
 // encode marshals a value of type ty as msgpack for the wire.
 func encode(v cty.Value, ty cty.Type) (dynamicValue, error) {
+	if b, ok := fastMsgpack(v, ty); ok {
+		return dynamicValue{msgpack: b}, nil
+	}
 	b, err := ctymsgpack.Marshal(v, ty)
 	if err != nil {
 		return dynamicValue{}, fmt.Errorf("encoding a value for the provider: %w", err)

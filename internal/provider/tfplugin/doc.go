@@ -27,7 +27,9 @@
 //     with an attribute path become failures of that property. Check and
 //     CheckConfig return sensitive attributes as secrets, so a sensitive
 //     input is encrypted in state and masked in output like a sensitive
-//     output.
+//     output. The Create, Update or Diff that follows a Check with the
+//     inputs it returned plans with the configuration Check built and
+//     encoded (checked.go), not a second one.
 //   - Diff, Create, Update: the stored state is upgraded
 //     (UpgradeResourceState; skipped for a state this very binary wrote at
 //     the schema version it still has, when its plans do not use the
@@ -55,7 +57,8 @@
 //     and returns the settable attributes as inputs.
 //   - Invoke reads data sources (ReadDataSource) and calls provider
 //     functions (CallFunction).
-//   - Values are converted by schema to and from cty (msgpack on the wire):
+//   - Values are converted by schema to and from cty (msgpack on the wire,
+//     written without cty's general encoder for known values, msgpack.go):
 //     numbers keep every digit, sensitive attributes come back as secrets,
 //     secrets go out as plain values, sets are compared as sets, the id
 //     attribute is the resource ID.

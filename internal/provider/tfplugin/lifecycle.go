@@ -25,7 +25,7 @@ func (p *Provider) Diff(ctx context.Context, req provider.DiffRequest) (provider
 	if err != nil {
 		return provider.DiffResponse{}, err
 	}
-	cfg, err := t.config(ignoreChanges(req.News, req.OldOutputs, req.IgnoreChanges))
+	cfg, err := p.configOf(t, ignoreChanges(req.News, req.OldOutputs, req.IgnoreChanges))
 	if err != nil {
 		return provider.DiffResponse{}, err
 	}
@@ -63,7 +63,7 @@ func (p *Provider) Create(ctx context.Context, req provider.CreateRequest) (prov
 	if err != nil {
 		return provider.CreateResponse{}, err
 	}
-	cfg, err := t.config(req.Inputs)
+	cfg, err := p.configOf(t, req.Inputs)
 	if err != nil {
 		return provider.CreateResponse{}, err
 	}
@@ -75,7 +75,7 @@ func (p *Provider) Create(ctx context.Context, req provider.CreateRequest) (prov
 	if req.Preview {
 		return provider.CreateResponse{Outputs: t.outputs(plan.state, req.Inputs), Plan: p.keep(t, plan)}, nil
 	}
-	state, priv, err := p.apply(ctx, t, prior, plan, cfg, req.Timeout)
+	state, priv, err := p.apply(ctx, t, prior, plan, cfg.value, req.Timeout)
 	switch {
 	case err != nil:
 		return provider.CreateResponse{}, t.partial(err, state, priv, req.Inputs, "")
@@ -130,7 +130,7 @@ func (p *Provider) Update(ctx context.Context, req provider.UpdateRequest) (prov
 	if err != nil {
 		return provider.UpdateResponse{}, err
 	}
-	cfg, err := t.config(ignoreChanges(req.News, req.OldOutputs, req.IgnoreChanges))
+	cfg, err := p.configOf(t, ignoreChanges(req.News, req.OldOutputs, req.IgnoreChanges))
 	if err != nil {
 		return provider.UpdateResponse{}, err
 	}
@@ -147,7 +147,7 @@ func (p *Provider) Update(ctx context.Context, req provider.UpdateRequest) (prov
 			return provider.UpdateResponse{}, err
 		}
 	}
-	state, priv, err := p.apply(ctx, t, prior, plan, cfg, req.Timeout)
+	state, priv, err := p.apply(ctx, t, prior, plan, cfg.value, req.Timeout)
 	switch {
 	case err != nil:
 		return provider.UpdateResponse{}, t.partial(err, state, priv, req.News, req.ID)
@@ -171,7 +171,7 @@ func (p *Provider) Delete(ctx context.Context, req provider.DeleteRequest) (prov
 	null := cty.NullVal(t.ty)
 	plan := planned{state: null, private: pd.tf}
 	if p.schemas.caps.planDestroy {
-		if plan, err = p.plan(ctx, t, prior, null, pd.tf); err != nil {
+		if plan, err = p.plan(ctx, t, prior, configuration{value: null}, pd.tf); err != nil {
 			return provider.DeleteResponse{}, err
 		}
 	}

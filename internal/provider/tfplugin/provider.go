@@ -39,6 +39,9 @@ type Provider struct {
 	plans  planCache
 	// validated remembers ValidateResourceConfig's answers (validated.go).
 	validated validations
+	// checked keeps the configuration Check built, for the call that
+	// follows it (checked.go).
+	checked checkedConfigs
 	// producer fingerprints this binary and protocol for the states it
 	// writes (private.go); nil when the binary's checksum is unknown.
 	producer []byte

@@ -82,7 +82,7 @@ func (p *Provider) readFilled(ctx context.Context, t target, req provider.ReadRe
 	if err != nil {
 		return provider.ReadResponse{}, err
 	}
-	plan, err := p.plan(ctx, t, prior, cfg, nil)
+	plan, err := p.plan(ctx, t, prior, configuration{value: cfg}, nil)
 	if err != nil {
 		return provider.ReadResponse{}, err
 	}

@@ -39,7 +39,11 @@ func (p *Provider) Check(ctx context.Context, req provider.CheckRequest) (provid
 	if err != nil {
 		return provider.CheckResponse{}, p.rpcError(op, err)
 	}
-	return provider.CheckResponse{Inputs: markSensitive(s.block, req.News), Failures: p.failures(op, diags)}, nil
+	resp := provider.CheckResponse{Inputs: markSensitive(s.block, req.News), Failures: p.failures(op, diags)}
+	if len(resp.Failures) == 0 {
+		p.checked.keep(req.URN, resp.Inputs, configuration{value: cfg, encoded: dv})
+	}
+	return resp, nil
 }
 
 // config builds a resource's configuration from checked inputs.
@@ -113,19 +117,20 @@ type planned struct {
 }
 
 // plan builds the proposed new state and asks the provider to plan.
-func (p *Provider) plan(ctx context.Context, t target, prior, config cty.Value, priorPrivate []byte) (planned, error) {
+func (p *Provider) plan(ctx context.Context, t target, prior cty.Value, config configuration, priorPrivate []byte) (planned, error) {
 	return p.planOrReuse(ctx, t, prior, config, priorPrivate, nil)
 }
 
 // planOrReuse is plan, except that a kept plan (see reuse.go) made from
 // exactly the same request is returned without asking the provider.
-func (p *Provider) planOrReuse(ctx context.Context, t target, prior, config cty.Value, priorPrivate, kept []byte) (planned, error) {
+func (p *Provider) planOrReuse(ctx context.Context, t target, prior cty.Value, cfg configuration, priorPrivate, kept []byte) (planned, error) {
 	req := planRequest{typeName: t.name, priorPrivate: priorPrivate}
+	config := cfg.value
 	var err error
 	if req.prior, err = encode(prior, t.ty); err != nil {
 		return planned{}, err
 	}
-	if req.config, err = encode(config, t.ty); err != nil {
+	if req.config, err = cfg.encode(t.ty); err != nil {
 		return planned{}, err
 	}
 	if pl, ok := p.reuse(t, req, kept); ok {
