@@ -82,9 +82,15 @@ func knownObject(v cty.Value) bool { return v.IsKnown() && !v.IsNull() }
 // attribute checks one attribute, name in the block at parent: the
 // configured value, or the prior one when the configuration sets it (the
 // provider judged them equal); any value for a computed attribute the
-// configuration leaves null.
+// configuration leaves null; null, whatever the configuration holds, for
+// a write-only attribute, whose value is never planned or stored.
 func (c *planChecker) attribute(parent cty.Path, name string, a *attribute, prior, config, plan cty.Value) {
 	switch {
+	case a.writeOnly:
+		if !plan.IsNull() {
+			c.add(parent.GetAttr(name), "planned a value for a write-only attribute, which must be planned as null")
+		}
+		return
 	case rawEquals(plan, config):
 		return // the common case, decided before anything is unmarked or a path made
 	case a.computed && (config.IsNull() || !a.optional && !a.required):

@@ -13,8 +13,8 @@ import (
 )
 
 // planBlock has what a plan can get wrong: a required string, a map of
-// any values, an optional computed number, a computed ID, a protocol 6
-// nested list and a nested block list.
+// any values, an optional computed number, a computed ID, a write-only
+// string, a protocol 6 nested list and a nested block list.
 func planBlock() *block {
 	inner := &block{attributes: map[string]*attribute{
 		"key": {typ: cty.String, optional: true}, "gen": {typ: cty.String, optional: true, computed: true}}}
@@ -24,6 +24,7 @@ func planBlock() *block {
 			"keepers": {typ: cty.Map(cty.DynamicPseudoType), optional: true},
 			"size":    {typ: cty.Number, optional: true, computed: true},
 			"id":      {typ: cty.String, computed: true},
+			"secret":  {typ: cty.String, optional: true, writeOnly: true},
 			"rules": {optional: true, nested: &object{nesting: nestingList, attributes: map[string]*attribute{
 				"port": {typ: cty.Number, optional: true, computed: true}, "name": {typ: cty.String, required: true}}}},
 		},
@@ -79,6 +80,12 @@ func TestInvalidPlan(t *testing.T) {
 			plan: map[string]cty.Value{"rules": rules("b", nullNum)}, want: []string{"rules[0].name"}},
 		"block default": {config: map[string]cty.Value{"disk": disk(str("k"), nullStr)},
 			plan: map[string]cty.Value{"disk": disk(str("k"), str("g"))}},
+		"write-only planned null": {config: map[string]cty.Value{"secret": str("hunter2")},
+			plan: map[string]cty.Value{"secret": nullStr}},
+		"write-only planned as configured": {config: map[string]cty.Value{"secret": str("hunter2")},
+			want: []string{"secret"}},
+		"write-only planned unasked": {config: map[string]cty.Value{},
+			plan: map[string]cty.Value{"secret": str("x")}, want: []string{"secret"}},
 		"block changed": {config: map[string]cty.Value{"disk": disk(str("k"), nullStr)},
 			plan: map[string]cty.Value{"disk": disk(str("K"), nullStr)}, want: []string{"disk[0].key"}},
 	}
