@@ -27,6 +27,9 @@ type reader struct {
 	visited int
 	budget  int
 	over    bool
+	// chunked, when set, is the resources block read in pieces
+	// (chunks.go): the key resources at its line stands for it.
+	chunked *chunked
 }
 
 // entry is one key/value pair of a mapping.
@@ -81,14 +84,19 @@ func (r *reader) mapping(n *yaml.Node, path, what string) ([]entry, bool) {
 			continue
 		}
 		if first, dup := seen[k.Value]; dup {
-			r.errorf(at(k), joinPath(path, k.Value), "Duplicate key",
-				"%q is already set at line %d in %s. Remove one of the two.", k.Value, first.Line, what)
+			r.duplicate(at(k), path, k.Value, first, what)
 			continue
 		}
 		seen[k.Value] = at(k)
 		out = append(out, entry{key: k.Value, at: at(k), value: n.Content[i+1]})
 	}
 	return out, true
+}
+
+// duplicate reports a key set again at at, first set at first.
+func (r *reader) duplicate(at pos, path, key string, first pos, what string) {
+	r.errorf(at, joinPath(path, key), "Duplicate key",
+		"%q is already set at line %d in %s. Remove one of the two.", key, first.Line, what)
 }
 
 // sequence returns a sequence's items.
