@@ -176,17 +176,18 @@ type parsedEntry struct {
 	diags program.Diagnostics
 }
 
-// chunked is the resources block's entries, in order, read from pieces.
+// chunked is the resources block's entries, piece by piece, in order.
 type chunked struct {
 	line    int // of the resources key they replace
-	entries []parsedEntry
+	pieces  [][]parsedEntry
+	entries int
 	visited int
 }
 
 // parsePieces parses and converts the pieces on every core. It reports
 // false when any piece fails the checks in this file's comment.
 func (c *cut) parsePieces(file string, budget int) (*chunked, bool) {
-	results := make([][]parsedEntry, len(c.pieces))
+	out := &chunked{line: c.line, pieces: make([][]parsedEntry, len(c.pieces))}
 	visited := make([]int, len(c.pieces))
 	var next atomic.Int64
 	var failed atomic.Bool
@@ -197,7 +198,7 @@ func (c *cut) parsePieces(file string, budget int) (*chunked, bool) {
 			defer wg.Done()
 			for i := int(next.Add(1) - 1); i < len(c.pieces) && !failed.Load(); i = int(next.Add(1) - 1) {
 				var ok bool
-				results[i], visited[i], ok = c.parsePiece(file, budget, c.pieces[i])
+				out.pieces[i], visited[i], ok = c.parsePiece(file, budget, c.pieces[i])
 				if !ok {
 					failed.Store(true)
 				}
@@ -208,9 +209,8 @@ func (c *cut) parsePieces(file string, budget int) (*chunked, bool) {
 	if failed.Load() {
 		return nil, false
 	}
-	out := &chunked{line: c.line}
-	for i, es := range results {
-		out.entries = append(out.entries, es...)
+	for i, es := range out.pieces {
+		out.entries += len(es)
 		out.visited += visited[i]
 	}
 	return out, true
@@ -314,22 +314,29 @@ func (c *cut) placeholderAt(doc *yaml.Node) bool {
 // what their conversion reported, then each entry's diagnostics and
 // resource in order.
 func (p *Project) addChunked(r *reader, ch *chunked) {
-	seen := make(map[string]pos, len(ch.entries))
-	keep := make([]bool, len(ch.entries))
-	for i, en := range ch.entries {
-		if first, dup := seen[en.key]; dup {
-			r.duplicate(en.at, "resources", en.key, first, "resources")
-			continue
+	seen := make(map[string]pos, ch.entries)
+	dup := make([]bool, 0, ch.entries)
+	for _, es := range ch.pieces {
+		for _, en := range es {
+			first, again := seen[en.key]
+			if again {
+				r.duplicate(en.at, "resources", en.key, first, "resources")
+			} else {
+				seen[en.key] = en.at
+			}
+			dup = append(dup, again)
 		}
-		seen[en.key], keep[i] = en.at, true
 	}
-	for i, en := range ch.entries {
-		if !keep[i] {
-			continue
-		}
-		r.list = append(r.list, en.diags...)
-		if en.decl != nil {
-			p.resources = append(p.resources, en.decl)
+	i := 0
+	for _, es := range ch.pieces {
+		for _, en := range es {
+			if !dup[i] {
+				r.list = append(r.list, en.diags...)
+				if en.decl != nil {
+					p.resources = append(p.resources, en.decl)
+				}
+			}
+			i++
 		}
 	}
 }

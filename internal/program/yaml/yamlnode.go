@@ -72,7 +72,10 @@ func (r *reader) mapping(n *yaml.Node, path, what string) ([]entry, bool) {
 		r.errorf(at(n), path, "Expected a mapping", "%s must be a mapping of names to values, not %s.", what, describeNode(n))
 		return nil, false
 	}
-	seen := make(map[string]pos, len(n.Content)/2)
+	var seen map[string]pos // for a large mapping; a small one is searched
+	if len(n.Content)/2 > smallMapping {
+		seen = make(map[string]pos, len(n.Content)/2)
+	}
 	out := make([]entry, 0, len(n.Content)/2)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := r.resolve(n.Content[i])
@@ -83,14 +86,37 @@ func (r *reader) mapping(n *yaml.Node, path, what string) ([]entry, bool) {
 			r.errorf(at(k), path, "Invalid key", "The keys of %s must be plain names, not %s.", what, describeNode(k))
 			continue
 		}
-		if first, dup := seen[k.Value]; dup {
+		if first, dup := lookup(seen, out, k.Value); dup {
 			r.duplicate(at(k), path, k.Value, first, what)
 			continue
 		}
-		seen[k.Value] = at(k)
+		if seen != nil {
+			seen[k.Value] = at(k)
+		}
 		out = append(out, entry{key: k.Value, at: at(k), value: n.Content[i+1]})
 	}
 	return out, true
+}
+
+// smallMapping is the most entries a mapping may have for its duplicate
+// keys to be found by searching its entries rather than through a map:
+// a large program's many small mappings (each resource's fields, its
+// properties) made a map each.
+const smallMapping = 8
+
+// lookup finds key among the entries read so far: in seen, or in out
+// when seen is nil.
+func lookup(seen map[string]pos, out []entry, key string) (pos, bool) {
+	if seen != nil {
+		first, ok := seen[key]
+		return first, ok
+	}
+	for _, en := range out {
+		if en.key == key {
+			return en.at, true
+		}
+	}
+	return pos{}, false
 }
 
 // duplicate reports a key set again at at, first set at first.
