@@ -250,3 +250,14 @@ func traps(in string) []string {
 		in + in + in + "deeper: {type: plinth:random:Pet}\n",
 	}
 }
+
+// FuzzParseChunked: for any text, parsing it in pieces (when the cut
+// accepts it) gives what the whole document gives.
+func FuzzParseChunked(f *testing.F) {
+	f.Add([]byte("name: p\nresources:\n  a:\n    type: plinth:random:Pet\n  b: {type: plinth:random:Pet}\n"), uint8(1))
+	f.Add([]byte("name: p\nresources:\n  a:\n    type: \"x\n  b: y\"\n  c: |\n   t\n  d: 1\noutputs:\n  o: ${a.id}\n"), uint8(8))
+	f.Add([]byte("name: p\nresources:\n  a: &x {type: t}\n  b: *x\n  a: [\n"), uint8(3))
+	f.Fuzz(func(t *testing.T, data []byte, target uint8) {
+		parseBoth(t, data, int(target)+1)
+	})
+}
