@@ -29,12 +29,20 @@ import (
 // entries' indentation ends every block scalar, plain scalar and nested
 // block above it, so a cut can only land inside a quoted scalar or a flow
 // collection, and the piece before it then ends unterminated and fails.
-// Files with a byte-order mark, a carriage return, a tab in a line's
-// indentation, a line indented less than the entries, or a directive or
-// document marker at the start of a line are parsed whole from the start.
+// Files that start with a byte-order mark, that break lines other than
+// with \n (yaml.v3 also breaks them at CR, NEL, LS and PS), or that have
+// a tab in a line's indentation, a line indented less than the entries,
+// a directive or document marker at the start of a line, or a line of
+// more than maxCutLine bytes are parsed whole from the start.
 const (
 	chunkMin    = 1 << 20   // resources blocks smaller than this are parsed whole
 	chunkTarget = 256 << 10 // bytes per piece
+	// maxCutLine is the longest line of a file cut. yaml.v3 refuses a
+	// block nesting 10,000 deep (max_indents), and a piece nests one
+	// level less than the whole document; each level opens at a column
+	// greater than the one before, so no file whose lines are all
+	// shorter than this comes near the limit.
+	maxCutLine = 8 << 10
 )
 
 // cut is where a program's resources block lies and how it is cut.
@@ -58,7 +66,7 @@ type piece struct {
 // into pieces of about target bytes at lines that start an entry. It
 // reports false when the file is not one it cuts.
 func cutResources(data []byte, target int) (*cut, bool) {
-	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) || bytes.IndexByte(data, '\r') >= 0 {
+	if len(data) > 0 && data[0] >= 0x80 || hasOtherBreaks(data) {
 		return nil, false
 	}
 	c := &cut{}
@@ -71,6 +79,9 @@ func cutResources(data []byte, target int) (*cut, bool) {
 		}
 		text := data[off:next]
 		line++
+		if len(text) > maxCutLine {
+			return nil, false
+		}
 		ind, blank, ok := indentation(text)
 		switch {
 		case !ok || ind == 0 && !blank && isMarker(text):
@@ -102,6 +113,14 @@ func cutResources(data []byte, target int) (*cut, bool) {
 	}
 	c.split(data, keyLines, keyOffsets, target)
 	return c, true
+}
+
+// hasOtherBreaks reports a line break other than \n: yaml.v3 also breaks
+// lines at \r, NEL, LS and PS, and counts them, where the cut counts
+// only \n.
+func hasOtherBreaks(data []byte) bool {
+	return bytes.IndexByte(data, '\r') >= 0 || bytes.Contains(data, []byte("\u0085")) ||
+		bytes.Contains(data, []byte("\u2028")) || bytes.Contains(data, []byte("\u2029"))
 }
 
 // split cuts the body into pieces of about target bytes, each starting at

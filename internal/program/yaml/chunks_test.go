@@ -140,6 +140,12 @@ resources:
 		"empty resources":                    {program: "name: p\nresources:\noutputs:\n  o: 1\n"},
 		"carriage returns":                   {program: "name: p\r\nresources:\r\n  a:\r\n    type: plinth:random:Pet\r\n"},
 		"no name":                            {chunked: true, program: "resources:\n  a:\n    type: plinth:random:Pet\n"},
+		"a line separator in a string":       {program: "name: p\nresources:\n  a:\n    type: plinth:random:Pet\n    properties: { prefix: \"x\u2028y\" }\n  b:\n    type: bad type\noutputs:\n  o: ${nowhere}\n"},
+		"a next-line in a comment":           {program: "name: p\nresources:\n  a:\n    type: plinth:random:Pet # x\u0085y\n  b:\n    type: bad type\n"},
+		"a UTF-16 byte-order mark":           {program: "\xff\xfename: p\nresources:\n  a:\n    type: plinth:random:Pet\n"},
+		// yaml.v3 refuses a block nesting 10,000 deep; the whole document
+		// has one level more than a piece, so such lines are never cut.
+		"nesting at yaml.v3's limit": {program: "name: p\nresources:\n  a:\n    type: plinth:random:Pet\n    properties:\n      x: \n       " + strings.Repeat("- ", 9997) + "1\n  b:\n    type: plinth:random:Pet\n"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			for _, target := range []int{1, 40, 1 << 20} {
@@ -257,6 +263,7 @@ func FuzzParseChunked(f *testing.F) {
 	f.Add([]byte("name: p\nresources:\n  a:\n    type: plinth:random:Pet\n  b: {type: plinth:random:Pet}\n"), uint8(1))
 	f.Add([]byte("name: p\nresources:\n  a:\n    type: \"x\n  b: y\"\n  c: |\n   t\n  d: 1\noutputs:\n  o: ${a.id}\n"), uint8(8))
 	f.Add([]byte("name: p\nresources:\n  a: &x {type: t}\n  b: *x\n  a: [\n"), uint8(3))
+	f.Add([]byte("name: p\nresources:\n  a:\n    type: t # \u0085\u2028\u2029\r\n  b:\n    type: t\n"), uint8(2))
 	f.Fuzz(func(t *testing.T, data []byte, target uint8) {
 		parseBoth(t, data, int(target)+1)
 	})
