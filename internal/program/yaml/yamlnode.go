@@ -62,6 +62,12 @@ func (r *reader) resolve(n *yaml.Node) *yaml.Node {
 // mapping returns a mapping's entries in order, reporting non-scalar and
 // duplicate keys. what describes the mapping for messages.
 func (r *reader) mapping(n *yaml.Node, path, what string) ([]entry, bool) {
+	return r.mappingOf(n, path, func() string { return what })
+}
+
+// mappingOf is mapping with the description made only for a message: a
+// large program's resources each have one (Resource "NAME").
+func (r *reader) mappingOf(n *yaml.Node, path string, describe func() string) ([]entry, bool) {
 	if n = r.resolve(n); n == nil {
 		return nil, false
 	}
@@ -69,7 +75,7 @@ func (r *reader) mapping(n *yaml.Node, path, what string) ([]entry, bool) {
 		return nil, true
 	}
 	if n.Kind != yaml.MappingNode {
-		r.errorf(at(n), path, "Expected a mapping", "%s must be a mapping of names to values, not %s.", what, describeNode(n))
+		r.errorf(at(n), path, "Expected a mapping", "%s must be a mapping of names to values, not %s.", describe(), describeNode(n))
 		return nil, false
 	}
 	var seen map[string]pos // for a large mapping; a small one is searched
@@ -83,11 +89,11 @@ func (r *reader) mapping(n *yaml.Node, path, what string) ([]entry, bool) {
 			return nil, false
 		}
 		if k.Kind != yaml.ScalarNode {
-			r.errorf(at(k), path, "Invalid key", "The keys of %s must be plain names, not %s.", what, describeNode(k))
+			r.errorf(at(k), path, "Invalid key", "The keys of %s must be plain names, not %s.", describe(), describeNode(k))
 			continue
 		}
 		if first, dup := lookup(seen, out, k.Value); dup {
-			r.duplicate(at(k), path, k.Value, first, what)
+			r.duplicate(at(k), path, k.Value, first, describe())
 			continue
 		}
 		if seen != nil {
