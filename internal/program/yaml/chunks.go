@@ -3,6 +3,7 @@ package yaml
 import (
 	"bytes"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -35,7 +36,7 @@ import (
 // a directive or document marker at the start of a line, or a line of
 // more than maxCutLine bytes are parsed whole from the start.
 const (
-	chunkMin    = 1 << 20   // resources blocks smaller than this are parsed whole
+	chunkMin    = 1 << 20   // programs smaller than this are parsed whole
 	chunkTarget = 256 << 10 // bytes per piece
 	// maxCutLine is the longest line of a file cut. yaml.v3 refuses a
 	// block nesting 10,000 deep (max_indents), and a piece nests one
@@ -108,7 +109,7 @@ func cutResources(data []byte, target int) (*cut, bool) {
 		}
 		off = next
 	}
-	if len(keyLines) == 0 {
+	if len(keyLines) == 0 || mayHoldAnchors(data[c.bodyStart:c.bodyEnd]) {
 		return nil, false
 	}
 	c.split(data, keyLines, keyOffsets, target)
@@ -121,6 +122,26 @@ func cutResources(data []byte, target int) (*cut, bool) {
 func hasOtherBreaks(data []byte) bool {
 	return bytes.IndexByte(data, '\r') >= 0 || bytes.Contains(data, []byte("\u0085")) ||
 		bytes.Contains(data, []byte("\u2028")) || bytes.Contains(data, []byte("\u2029"))
+}
+
+// mayHoldAnchors reports an & or * that could start an anchor or an
+// alias: at a line's start or after a space or a flow indicator, and
+// before a character an anchor's name may start with. A piece holding
+// one is refused after it is parsed; finding it first spares a program
+// that uses anchors parsing its pieces before the whole. It may report
+// one inside a quoted string (the program is then parsed whole).
+func mayHoldAnchors(body []byte) bool {
+	for i := 0; ; i++ {
+		j := bytes.IndexAny(body[i:], "&*")
+		if j < 0 || i+j+1 == len(body) {
+			return false
+		}
+		i += j
+		before := i == 0 || strings.IndexByte(" \t\n[{,", body[i-1]) >= 0
+		if before && strings.IndexByte(" \t\n[]{},", body[i+1]) < 0 {
+			return true
+		}
+	}
 }
 
 // split cuts the body into pieces of about target bytes, each starting at

@@ -186,6 +186,25 @@ func TestCutResources(t *testing.T) {
 	}
 }
 
+// TestMayHoldAnchors: what could be an anchor or an alias is found
+// before any piece is parsed; a * or & inside a word is not.
+func TestMayHoldAnchors(t *testing.T) {
+	for text, want := range map[string]bool{
+		"  a: &x {type: t}\n":             true,
+		"  b: *x\n":                       true,
+		"  c: [*x]\n":                     true,
+		"*x: 1\n":                         true,
+		"  d: {prefix: arn:aws:s3:::b/*}": false,
+		"  e: a&b\n":                      false,
+		"  f: \"* \"\n":                   false,
+		"  g: *":                          false,
+	} {
+		if got := mayHoldAnchors([]byte(text)); got != want {
+			t.Errorf("mayHoldAnchors(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
 // TestParseChunkedProperty: generated programs of many shapes, with
 // errors and duplicate keys, parse in pieces of any size to exactly what
 // the whole document parses to; those without the traps a cut must
