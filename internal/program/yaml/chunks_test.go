@@ -2,6 +2,8 @@ package yaml
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -154,6 +156,27 @@ resources:
 				}
 			}
 		})
+	}
+}
+
+// TestParseChunkedMatchesWholeOnTestdata: every program of the
+// package's scenarios parses in pieces of any size as it does whole (all
+// but err-yaml, which is not valid YAML, are cut).
+func TestParseChunkedMatchesWholeOnTestdata(t *testing.T) {
+	files, err := filepath.Glob("testdata/*/plinth.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no programs under testdata: %v", err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, target := range []int{1, 100, 1 << 20} {
+			if !parseBoth(t, data, target) && !strings.Contains(f, "err-yaml") {
+				t.Errorf("%s was parsed whole, want pieces", f)
+			}
+		}
 	}
 }
 
