@@ -125,11 +125,13 @@ func hasOtherBreaks(data []byte) bool {
 }
 
 // mayHoldAnchors reports an & or * that could start an anchor or an
-// alias: at a line's start or after a space or a flow indicator, and
-// before a character an anchor's name may start with. A piece holding
-// one is refused after it is parsed; finding it first spares a program
-// that uses anchors parsing its pieces before the whole. It may report
-// one inside a quoted string (the program is then parsed whole).
+// alias: where a node starts (at a line's start, or after spaces that
+// follow a :, -, ?, [, { or ,) and before a character an anchor's name
+// may start with. A piece holding one is refused after it is parsed;
+// finding it first spares a program that uses anchors parsing its pieces
+// before the whole. It may report one inside a quoted string, and miss
+// one after a tag (the pieces are then parsed, refused, and the program
+// parsed whole).
 func mayHoldAnchors(body []byte) bool {
 	for i := 0; ; i++ {
 		j := bytes.IndexAny(body[i:], "&*")
@@ -137,11 +139,20 @@ func mayHoldAnchors(body []byte) bool {
 			return false
 		}
 		i += j
-		before := i == 0 || strings.IndexByte(" \t\n[{,", body[i-1]) >= 0
-		if before && strings.IndexByte(" \t\n[]{},", body[i+1]) < 0 {
+		if nodeStart(body[:i]) && strings.IndexByte(" \t\n[]{},", body[i+1]) < 0 {
 			return true
 		}
 	}
+}
+
+// nodeStart reports whether a node may start after before: at a line's
+// start, or after spaces that follow an indicator.
+func nodeStart(before []byte) bool {
+	k := len(before)
+	for k > 0 && (before[k-1] == ' ' || before[k-1] == '\t') {
+		k--
+	}
+	return k == 0 || strings.IndexByte("\n:-?[{,", before[k-1]) >= 0
 }
 
 // split cuts the body into pieces of about target bytes, each starting at

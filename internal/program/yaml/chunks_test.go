@@ -221,6 +221,9 @@ func TestMayHoldAnchors(t *testing.T) {
 		"  e: a&b\n":                      false,
 		"  f: \"* \"\n":                   false,
 		"  g: *":                          false,
+		"  h: mkdir x && cat y\n":         false,
+		"  - &x 1\n":                      true,
+		"  i: {a: 1, b: *x}\n":            true,
 	} {
 		if got := mayHoldAnchors([]byte(text)); got != want {
 			t.Errorf("mayHoldAnchors(%q) = %v, want %v", text, got, want)
