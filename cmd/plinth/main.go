@@ -2,9 +2,9 @@
 // match the program in a project's plinth.yaml. All of it lives in
 // internal/cli; this only hands it the process's streams and arguments.
 //
-// The garbage collector keeps less headroom than Go's default (see
-// gcPercent), and less still for a large heap (see maxHeadroom), unless
-// GOGC is set.
+// The garbage collector keeps Go's default headroom for a small heap
+// and less for a large one (see gcPercent and maxHeadroom), unless GOGC
+// is set.
 //
 // For performance work, PLINTH_CPUPROFILE=FILE writes a Go CPU profile of
 // the run to FILE, and PLINTH_HEAPPROFILE=FILE a heap profile of the
@@ -26,16 +26,21 @@ import (
 	"github.com/plinth-iac/plinth/internal/secrets/agent"
 )
 
-// gcPercent is the garbage collector's target when GOGC is not set: the
-// heap may grow to 1.5 times what is live, not Go's default of twice.
-// Plinth's heap is mostly the state and the program, live to the end of
-// the command, so the default's headroom was most of the peak memory of
-// a large stack. Measured on 100,000 built-in resources (2 cores, load
-// ~30): `up` 728 MB peak RSS and 21.6 s CPU with GOGC=100, 603 MB and
-// 23.6 s with 50; the no-change preview 808-821 MB and 6.3-6.4 s
-// against 620-629 MB and 7.3-7.5 s. A small command's heap stays within
-// the collector's 4 MB minimum either way.
-const gcPercent = 50
+// gcPercent is the garbage collector's target when GOGC is not set and
+// the heap is far below heapBudget: Go's default, the heap may grow to
+// twice what is live. Plinth's heap is mostly the state and the program,
+// live to the end of the command; before heapBudget bounded a large
+// heap, the default's headroom was most of a large stack's peak memory
+// and the target was 50 (measured on 100,000 built-in resources, 2
+// cores, load ~30: `up` 728 MB peak RSS and 21.6 s CPU with GOGC=100,
+// 603 MB and 23.6 s with 50). With the budget, a large stack's heap
+// stays within 384 MB whatever the target below it, and 50 only made
+// the collector run twice as often while the program is parsed and the
+// state read (live heap 20 to 190 MB, allocating several times that):
+// a 100,000-resource no-change preview took 5.27 s CPU and 438-441 MB
+// peak RSS at 50, 4.73 s and 441-444 MB at 100 (six alternate runs
+// each, load 5-7). A 10,000-resource stack's heap may now double too.
+const gcPercent = 100
 
 // maxHeadroom, heapBudget and minGCPercent bound the garbage a large
 // heap may gather between collections: the heap may grow to heapBudget
@@ -49,7 +54,7 @@ const gcPercent = 50
 // passes through while it is created to 64 MB of garbage, and so to
 // about 25 collections of up to 0.75 s of CPU each (11.5 s of the
 // create's ~20 s, by GODEBUG=gctrace=1); the budget lets those
-// collections come at up to 50% and keeps the peak heap where the cap
+// collections come at up to gcPercent and keeps the peak heap where the cap
 // alone left it. A small stack's heap never comes near, so it keeps
 // gcPercent and pays nothing. See capHeadroom.
 const (

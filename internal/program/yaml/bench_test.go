@@ -59,3 +59,32 @@ func BenchmarkRun(b *testing.B) {
 		})
 	}
 }
+
+// petsProgram declares n independent pets, as the bench harness's scale
+// scenario does.
+func petsProgram(n int) []byte {
+	var b strings.Builder
+	b.WriteString("name: pets\nresources:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "  pet%d:\n    type: plinth:random:Pet\n    properties: { length: 2, prefix: p%d }\n", i, i)
+	}
+	return []byte(b.String())
+}
+
+// BenchmarkParseLarge compares the whole-document parse of 100,000 pets
+// with Parse, which reads the resources in pieces on every core.
+func BenchmarkParseLarge(b *testing.B) {
+	data := petsProgram(100000)
+	for name, parse := range map[string]func(file, dir string, data []byte) (*Project, error){
+		"whole": parseWhole, "pieces": Parse,
+	} {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := parse("plinth.yaml", "/project", data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

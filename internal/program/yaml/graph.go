@@ -50,7 +50,9 @@ type graph struct {
 // buildGraph makes the nodes, resolves every reference and checks for
 // cycles, reporting problems to r.
 func (p *Project) buildGraph(r *reader) {
-	p.index = map[string]int{}
+	named := len(p.resources) + len(p.variables)
+	p.index = make(map[string]int, named) // sized: a large program's grew through every size
+	p.nodes = make([]*node, 0, named+len(p.outputs))
 	p.defaultProviders = map[string]int{}
 	p.addNodes(r)
 	for i := range p.nodes {
@@ -65,7 +67,8 @@ func (p *Project) buildGraph(r *reader) {
 }
 
 func (p *Project) addNodes(r *reader) {
-	urns := map[string]*resourceDecl{}
+	type urn struct{ token, name string }
+	urns := make(map[urn]*resourceDecl, len(p.resources))
 	for _, d := range p.resources {
 		n := &node{kind: nodeResource, name: d.key, at: d.at, res: d}
 		n.exprs(func(e *expr) { n.blocks = n.blocks || e.blocks() })
@@ -75,7 +78,7 @@ func (p *Project) addNodes(r *reader) {
 		} else if !p.claim(r, d.key, d.at, d.where) {
 			continue
 		}
-		id := d.token + "::" + d.name
+		id := urn{d.token, d.name}
 		if prev, dup := urns[id]; dup {
 			r.errorf(d.at, d.where, "Duplicate resource", "%s and %s are both a %s named %q, so they would have the same URN. Give one a different name.", prev.where, d.where, d.token, d.name)
 			continue
@@ -157,11 +160,7 @@ func (n *node) exprs(f func(*expr)) {
 		if d.get != nil && d.get.id != nil {
 			f(d.get.id)
 		}
-		for _, e := range d.opts.exprs() {
-			if e != nil {
-				f(e)
-			}
-		}
+		d.opts.eachExpr(f)
 	}
 }
 
@@ -455,7 +454,7 @@ func (p *Project) computeDeps() {
 // topoOrder returns the nodes with every node after its dependencies.
 func (p *Project) topoOrder() []int {
 	waiting := make([]int, len(p.nodes))
-	var ready, order []int
+	ready, order := make([]int, 0, len(p.nodes)), make([]int, 0, len(p.nodes))
 	for i, n := range p.nodes {
 		if waiting[i] = len(n.deps); waiting[i] == 0 {
 			ready = append(ready, i)

@@ -743,6 +743,12 @@ func TestParseDecimal(t *testing.T) {
 		"12345678901234567890":  {want: mustNumber("12345678901234567890"), literal: "12345678901234567890"},
 		"0.30000000000000001":   {want: mustNumber("0.30000000000000001"), literal: "0.30000000000000001"},
 		"1e-400":                {want: mustNumber("1e-400"), literal: "1e-400"},
+		// Integers of up to 15 digits take smallInteger's short cut.
+		"2":                {want: num(2), literal: "2"},
+		"007":              {want: num(7), literal: "7"},
+		"-15":              {want: num(-15), literal: "-15"},
+		"999999999999999":  {want: num(999999999999999), literal: "999999999999999"},
+		"9007199254740993": {want: mustNumber("9007199254740993"), literal: "9007199254740993"},
 	}
 	for in, tt := range tests {
 		t.Run(in, func(t *testing.T) {

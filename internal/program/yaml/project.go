@@ -71,12 +71,29 @@ func Load(dir string) (*Project, error) {
 
 // Parse parses program text. file names it in diagnostics; dir is the
 // project directory that relative paths in the program resolve against.
+// A large program's resources are parsed in pieces on every core
+// (chunks.go), with the same result.
 func Parse(file, dir string, data []byte) (*Project, error) {
+	if len(data) >= chunkMin {
+		if p, err, ok := parseChunked(file, dir, data, chunkTarget); ok {
+			return p, err
+		}
+	}
+	return parseWhole(file, dir, data)
+}
+
+// parseWhole parses program text as one YAML document.
+func parseWhole(file, dir string, data []byte) (*Project, error) {
 	r := &reader{diags: &diags{file: file}, budget: len(data) + aliasAllowance}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, syntaxError(file, err)
 	}
+	return parseDoc(r, file, dir, &doc)
+}
+
+// parseDoc reads a parsed document and checks it.
+func parseDoc(r *reader, file, dir string, doc *yaml.Node) (*Project, error) {
 	p := &Project{file: file, dir: dir, configByKey: map[string]*ConfigDecl{}}
 	if len(doc.Content) == 0 {
 		r.errorf(pos{Line: 1, Column: 1}, "", "Empty program", "The program is empty. It needs at least a name: write \"name: my-project\".")
@@ -142,6 +159,10 @@ func (p *Project) parseSection(r *reader, en entry) {
 	case "variables":
 		p.variables = parseNamed(r, en.value, "variables")
 	case "resources":
+		if r.chunked != nil && en.at.Line == r.chunked.line {
+			p.addChunked(r, r.chunked) // read in pieces
+			break
+		}
 		p.parseResources(r, en.value)
 	case "providers":
 		p.parseProviders(r, en.value)

@@ -90,6 +90,21 @@ func (r *reader) choice(n *yaml.Node, where, what string, allowed ...string) (st
 	return "", false
 }
 
+// eachExpr calls f for each expression exprs returns that is set,
+// without making the list.
+func (o *resourceOptions) eachExpr(f func(*expr)) {
+	for _, e := range [...]*expr{o.protect, o.retainOnDelete, o.deleteBeforeReplace, o.importID} {
+		if e != nil {
+			f(e)
+		}
+	}
+	for _, p := range o.provisioners {
+		if p.config != nil {
+			f(p.config)
+		}
+	}
+}
+
 // exprs are the option expressions whose references the graph follows.
 func (o *resourceOptions) exprs() []*expr {
 	out := []*expr{o.protect, o.retainOnDelete, o.deleteBeforeReplace, o.importID}

@@ -45,7 +45,7 @@ func (r *run) registration(i int) (engine.Registration, error) {
 // inputs evaluates the properties, reporting every failure. A provider
 // from the providers block starts from the stack's PKG:KEY config.
 func (r *run) inputs(d *resourceDecl) (resource.Object, error) {
-	inputs := resource.Object{}
+	inputs := make(resource.Object, len(d.props))
 	if d.fromBlock {
 		inputs = r.p.ProviderConfig(r.config, d.pkg)
 	}

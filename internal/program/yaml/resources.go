@@ -105,7 +105,7 @@ func releaseContent(n *yaml.Node) {
 
 func parseResource(r *reader, en entry) *resourceDecl {
 	d := &resourceDecl{key: en.key, name: en.key, where: joinPath("resources", en.key), at: en.at, opts: noOptions}
-	fields, ok := r.mapping(en.value, d.where, fmt.Sprintf("Resource %q", en.key))
+	fields, ok := r.mappingOf(en.value, d.where, func() string { return fmt.Sprintf("Resource %q", en.key) })
 	if !ok {
 		return nil
 	}

@@ -122,31 +122,53 @@ func stateProps(rs *schema.ResourceSchema) map[string]schema.Property {
 // props checks properties by name and literal type, and that the required
 // ones are set.
 func (c *schemaChecker) props(d *resourceDecl, schema map[string]schema.Property, what string, required bool) {
-	set := map[string]bool{}
 	for _, pr := range d.props {
-		set[pr.key] = true
-		where := joinPath(joinPath(d.where, "properties"), pr.key)
-		kind, kinds := "input property", "inputs"
-		if d.get != nil {
-			where = joinPath(joinPath(joinPath(d.where, "get"), "state"), pr.key)
-			kind, kinds = "property", "properties"
-		}
 		sp, ok := schema[pr.key]
 		if !ok {
-			names := propNames(schema)
-			c.d.errorf(pr.at, where, "Unknown property", "%s has no %s %q.%s Its %s are %s.", what, kind, pr.key, suggest(pr.key, names), kinds, quoteList(names, 30))
+			c.unknownProp(d, pr, schema, what)
 			continue
 		}
 		c.value(pr.val, sp.Type, what)
 	}
-	if !required {
-		return
+	if !required || !missesRequired(d.props, schema) {
+		return // a large program's many resources sort no names
 	}
 	for _, name := range propNames(schema) {
-		if sp := schema[name]; sp.Required && !set[name] {
+		if sp := schema[name]; sp.Required && !hasProp(d.props, name) {
 			c.d.errorf(d.at, d.where, "Missing required property", "%s requires the property %q (%s), which %s does not set. Add it under properties.", what, name, typeName(sp.Type), d.where)
 		}
 	}
+}
+
+// unknownProp reports a property the schema does not have.
+func (c *schemaChecker) unknownProp(d *resourceDecl, pr prop, schema map[string]schema.Property, what string) {
+	where := joinPath(joinPath(d.where, "properties"), pr.key)
+	kind, kinds := "input property", "inputs"
+	if d.get != nil {
+		where = joinPath(joinPath(joinPath(d.where, "get"), "state"), pr.key)
+		kind, kinds = "property", "properties"
+	}
+	names := propNames(schema)
+	c.d.errorf(pr.at, where, "Unknown property", "%s has no %s %q.%s Its %s are %s.", what, kind, pr.key, suggest(pr.key, names), kinds, quoteList(names, 30))
+}
+
+// missesRequired reports whether props lacks a property schema requires.
+func missesRequired(props []prop, schema map[string]schema.Property) bool {
+	for name, sp := range schema {
+		if sp.Required && !hasProp(props, name) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasProp(props []prop, key string) bool {
+	for _, pr := range props {
+		if pr.key == key {
+			return true
+		}
+	}
+	return false
 }
 
 func propNames(m map[string]schema.Property) []string {

@@ -27,6 +27,9 @@ type reader struct {
 	visited int
 	budget  int
 	over    bool
+	// chunked, when set, is the resources block read in pieces
+	// (chunks.go): the key resources at its line stands for it.
+	chunked *chunked
 }
 
 // entry is one key/value pair of a mapping.
@@ -59,6 +62,12 @@ func (r *reader) resolve(n *yaml.Node) *yaml.Node {
 // mapping returns a mapping's entries in order, reporting non-scalar and
 // duplicate keys. what describes the mapping for messages.
 func (r *reader) mapping(n *yaml.Node, path, what string) ([]entry, bool) {
+	return r.mappingOf(n, path, func() string { return what })
+}
+
+// mappingOf is mapping with the description made only for a message: a
+// large program's resources each have one (Resource "NAME").
+func (r *reader) mappingOf(n *yaml.Node, path string, describe func() string) ([]entry, bool) {
 	if n = r.resolve(n); n == nil {
 		return nil, false
 	}
@@ -66,10 +75,13 @@ func (r *reader) mapping(n *yaml.Node, path, what string) ([]entry, bool) {
 		return nil, true
 	}
 	if n.Kind != yaml.MappingNode {
-		r.errorf(at(n), path, "Expected a mapping", "%s must be a mapping of names to values, not %s.", what, describeNode(n))
+		r.errorf(at(n), path, "Expected a mapping", "%s must be a mapping of names to values, not %s.", describe(), describeNode(n))
 		return nil, false
 	}
-	seen := make(map[string]pos, len(n.Content)/2)
+	var seen map[string]pos // for a large mapping; a small one is searched
+	if len(n.Content)/2 > smallMapping {
+		seen = make(map[string]pos, len(n.Content)/2)
+	}
 	out := make([]entry, 0, len(n.Content)/2)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := r.resolve(n.Content[i])
@@ -77,18 +89,46 @@ func (r *reader) mapping(n *yaml.Node, path, what string) ([]entry, bool) {
 			return nil, false
 		}
 		if k.Kind != yaml.ScalarNode {
-			r.errorf(at(k), path, "Invalid key", "The keys of %s must be plain names, not %s.", what, describeNode(k))
+			r.errorf(at(k), path, "Invalid key", "The keys of %s must be plain names, not %s.", describe(), describeNode(k))
 			continue
 		}
-		if first, dup := seen[k.Value]; dup {
-			r.errorf(at(k), joinPath(path, k.Value), "Duplicate key",
-				"%q is already set at line %d in %s. Remove one of the two.", k.Value, first.Line, what)
+		if first, dup := lookup(seen, out, k.Value); dup {
+			r.duplicate(at(k), path, k.Value, first, describe())
 			continue
 		}
-		seen[k.Value] = at(k)
+		if seen != nil {
+			seen[k.Value] = at(k)
+		}
 		out = append(out, entry{key: k.Value, at: at(k), value: n.Content[i+1]})
 	}
 	return out, true
+}
+
+// smallMapping is the most entries a mapping may have for its duplicate
+// keys to be found by searching its entries rather than through a map:
+// a large program's many small mappings (each resource's fields, its
+// properties) made a map each.
+const smallMapping = 8
+
+// lookup finds key among the entries read so far: in seen, or in out
+// when seen is nil.
+func lookup(seen map[string]pos, out []entry, key string) (pos, bool) {
+	if seen != nil {
+		first, ok := seen[key]
+		return first, ok
+	}
+	for _, en := range out {
+		if en.key == key {
+			return en.at, true
+		}
+	}
+	return pos{}, false
+}
+
+// duplicate reports a key set again at at, first set at first.
+func (r *reader) duplicate(at pos, path, key string, first pos, what string) {
+	r.errorf(at, joinPath(path, key), "Duplicate key",
+		"%q is already set at line %d in %s. Remove one of the two.", key, first.Line, what)
 }
 
 // sequence returns a sequence's items.
