@@ -4,10 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"net"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -159,7 +156,7 @@ func TestAppendConnectionLost(t *testing.T) {
 			ctx := context.Background()
 			direct := pgtest.Database(t)
 			p := newCutProxy(t, pgtest.Shared(t).Port(), func() { waitUnlocked(t, direct) })
-			b := openAs(t, strings.Replace(direct, fmt.Sprintf(":%d/", pgtest.Shared(t).Port()), fmt.Sprintf(":%d/", p.port()), 1), "test")
+			b := openAs(t, p.url(direct), "test")
 			u, err := b.Lock(ctx, "dev", state.CurrentProcess("test"))
 			mustDo(t, err)
 			defer u.Unlock(ctx)
@@ -177,6 +174,30 @@ func TestAppendConnectionLost(t *testing.T) {
 				t.Errorf("the journal after the cut append (-want +read):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestCommandConnections runs what a command does, through a proxy that
+// counts connections: open the backend, read the stack, lock it, append,
+// compact, unlock. It makes two connections: the pool's one, which the
+// migration also ran on, and the lock's own.
+func TestCommandConnections(t *testing.T) {
+	ctx := context.Background()
+	direct := pgtest.Database(t)
+	p := newCutProxy(t, pgtest.Shared(t).Port(), func() {})
+	b := openAs(t, p.url(direct), "test")
+	if _, err := b.ReadSnapshot(ctx, "dev"); err == nil {
+		t.Fatal("a new stack has a snapshot")
+	}
+	u, err := b.Lock(ctx, "dev", state.CurrentProcess("test"))
+	mustDo(t, err)
+	mustDo(t, b.AppendJournal(ctx, "dev", records(1, 2)))
+	mustDo(t, b.Compact(ctx, "dev", []byte(`{"version":2,"seq":2,"resources":[]}`)))
+	mustDo(t, u.Unlock(ctx))
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.accepted != 2 {
+		t.Errorf("the command made %d connections, want 2 (the pool's and the lock's)", p.accepted)
 	}
 }
 
@@ -200,114 +221,6 @@ func waitUnlocked(t *testing.T, url string) {
 		}
 	}
 	t.Error("the cut connection's session still holds its lock after 20s")
-}
-
-// cutMode says where cutProxy cuts a connection.
-type cutMode int
-
-const (
-	// cutRequest drops the client's next message and closes the
-	// connection: the server never sees it.
-	cutRequest cutMode = iota + 1
-	// cutAnswer passes the client's messages on and, when the server
-	// first answers, drops the answer and closes the connection: the
-	// server has run (and committed) what was asked.
-	cutAnswer
-)
-
-func (m cutMode) String() string {
-	return map[cutMode]string{cutRequest: "before the server saw it", cutAnswer: "after the server committed it"}[m]
-}
-
-// cutProxy forwards TCP connections to a PostgreSQL server and, once
-// armed, cuts the next connection that sends or answers (see cutMode):
-// it closes the server's side, calls ended, and then closes the client's.
-type cutProxy struct {
-	l      net.Listener
-	target string
-	ended  func()
-	mu     sync.Mutex
-	mode   cutMode
-	cut    bool
-}
-
-func newCutProxy(t *testing.T, port int, ended func()) *cutProxy {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &cutProxy{l: l, target: fmt.Sprintf("127.0.0.1:%d", port), ended: ended}
-	t.Cleanup(func() { l.Close() })
-	go p.serve()
-	return p
-}
-
-func (p *cutProxy) port() int { return p.l.Addr().(*net.TCPAddr).Port }
-
-func (p *cutProxy) arm(m cutMode) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.mode = m
-}
-
-func (p *cutProxy) fired() bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.cut
-}
-
-// take reports whether data flowing in direction m should be cut, and
-// disarms the proxy if so.
-func (p *cutProxy) take(m cutMode) bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.mode != m {
-		return false
-	}
-	p.mode, p.cut = 0, true
-	return true
-}
-
-func (p *cutProxy) serve() {
-	for {
-		c, err := p.l.Accept()
-		if err != nil {
-			return
-		}
-		s, err := net.Dial("tcp", p.target)
-		if err != nil {
-			c.Close()
-			continue
-		}
-		var once sync.Once // a close waits for a cut under way
-		closeBoth := func() { once.Do(func() { s.Close(); c.Close() }) }
-		cut := func() { once.Do(func() { s.Close(); p.ended(); c.Close() }) }
-		go p.pipe(s, c, cutRequest, closeBoth, cut)
-		go p.pipe(c, s, cutAnswer, closeBoth, cut)
-	}
-}
-
-// pipe copies from src to dst until either ends, or cuts the connection
-// when data flows while the proxy is armed with m.
-func (p *cutProxy) pipe(dst io.Writer, src io.Reader, m cutMode, closeBoth, cut func()) {
-	defer closeBoth()
-	buf := make([]byte, 64<<10)
-	for {
-		n, err := src.Read(buf)
-		if n > 0 {
-			if p.take(m) {
-				cut()
-				return
-			}
-			if _, werr := dst.Write(buf[:n]); werr != nil {
-				return
-			}
-		}
-		if err != nil {
-			return
-		}
-	}
 }
 
 // TestJournalCompressedWithLZ4: on a server that has lz4 (PostgreSQL 14
