@@ -247,3 +247,46 @@ func TestJournalCompressedWithLZ4(t *testing.T) {
 		t.Errorf("the columns' compression (-want +got):\n%s", diff)
 	}
 }
+
+// TestAppendAcrossServerRestart restarts the server while an append on
+// the lock's connection is in its transaction (a trigger stalls it, the
+// first time only): the batch was not committed, the append takes the
+// lock again once the server is back, stores the batch and reports
+// state.ErrInterrupted; the journal holds it exactly once, after the
+// batch before it.
+func TestAppendAcrossServerRestart(t *testing.T) {
+	ctx := context.Background()
+	b := open(t)
+	exec(t, b, "CREATE SEQUENCE stall_once")
+	exec(t, b, `CREATE FUNCTION stall() RETURNS trigger LANGUAGE plpgsql AS $$
+		BEGIN IF 'stall'::bytea = ANY(NEW.records) AND nextval('stall_once') = 1 THEN PERFORM pg_sleep(60); END IF; RETURN NEW; END $$`)
+	exec(t, b, `CREATE TRIGGER stall BEFORE INSERT ON plinth_journal FOR EACH ROW EXECUTE FUNCTION stall()`)
+	u, err := b.Lock(ctx, "dev", state.CurrentProcess("test"))
+	mustDo(t, err)
+	defer u.Unlock(ctx)
+	first, batch := records(1, 2), append(records(3, 2), []byte("stall"))
+	mustDo(t, b.AppendJournal(ctx, "dev", first))
+	done := make(chan error, 1)
+	go func() { done <- b.AppendJournal(ctx, "dev", batch) }()
+	conn := connect(t, b)
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		var n int
+		mustDo(t, conn.QueryRow(ctx, "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'PgSleep' AND datname = current_database()").Scan(&n))
+		if n > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the append never stalled")
+		}
+	}
+	mustDo(t, pgtest.Shared(t).Restart())
+	if err := <-done; !errors.Is(err, state.ErrInterrupted) {
+		t.Fatalf("the append across the restart: error = %v, want one matching state.ErrInterrupted", err)
+	}
+	// Read through a backend of its own: b's pooled connection, used
+	// less than a second ago, is not pinged before use and died with
+	// the server.
+	if diff := cmp.Diff(joined(first, batch), journalOf(t, openAs(t, b.URL(), "test"), "dev")); diff != "" {
+		t.Errorf("the journal after the restart (-want +read):\n%s", diff)
+	}
+}
