@@ -80,17 +80,25 @@ func (b *Backend) open(ctx context.Context, version int) error {
 		return err
 	}
 	cfg.MaxConns = 8
-	conn, err := b.connect(ctx)
+	if cfg.ConnConfig.ConnectTimeout == 0 {
+		cfg.ConnConfig.ConnectTimeout = connectTimeout
+	}
+	if b.pool, err = pgxpool.NewWithConfig(ctx, cfg); err != nil {
+		return err
+	}
+	// The migration runs on the pool's first connection, which the
+	// reads that follow use: a command opens one connection fewer.
+	conn, err := b.pool.Acquire(ctx)
 	if err != nil {
 		return err
 	}
-	defer conn.Close(context.Background())
-	if err := migrate(ctx, conn, version); err != nil {
-		return err
-	}
-	b.pool, err = pgxpool.NewWithConfig(ctx, cfg)
-	return err
+	defer conn.Release()
+	return migrate(ctx, conn.Conn(), version)
 }
+
+// connectTimeout bounds each connection attempt whose URL sets no
+// connect_timeout.
+const connectTimeout = 15 * time.Second
 
 // connect opens a connection of its own (not from the pool).
 func (b *Backend) connect(ctx context.Context) (*pgx.Conn, error) {
@@ -99,7 +107,7 @@ func (b *Backend) connect(ctx context.Context) (*pgx.Conn, error) {
 		return nil, err
 	}
 	if cfg.ConnectTimeout == 0 {
-		cfg.ConnectTimeout = 15 * time.Second
+		cfg.ConnectTimeout = connectTimeout
 	}
 	return pgx.ConnectConfig(ctx, cfg)
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/plinth-iac/plinth/internal/state"
+	"github.com/plinth-iac/plinth/internal/state/file"
 	"github.com/plinth-iac/plinth/internal/state/postgres"
 	"github.com/plinth-iac/plinth/internal/state/postgres/pgtest"
 )
@@ -130,4 +131,82 @@ func BenchmarkLoadLongHistory(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(rows), "history-rows")
+}
+
+// BenchmarkSteps runs create steps as the engine records them (Begin,
+// then End once the "provider" returned) with 32 in flight, on the file
+// backend and on a PostgreSQL cluster with fsync on, and closes the
+// session (compaction) at the end: ns/op is one step's share of the
+// whole, so the two backends' figures compare directly. appends/op is
+// how many journal appends a step cost (group commit makes it below 2).
+func BenchmarkSteps(b *testing.B) {
+	cluster, err := pgtest.Start(pgtest.Options{Durable: true})
+	if err != nil {
+		b.Skip(err)
+	}
+	b.Cleanup(func() { _ = cluster.Stop() })
+	for _, name := range []string{"file", "postgres"} {
+		b.Run("backend="+name, func(b *testing.B) {
+			var backend state.Backend = file.New(b.TempDir())
+			if name == "postgres" {
+				url, err := cluster.NewDatabase()
+				if err != nil {
+					b.Fatal(err)
+				}
+				pb, err := postgres.Open(context.Background(), postgres.Config{URL: url, Project: "test"})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.Cleanup(pb.Close)
+				backend = pb
+			}
+			counted := &countAppends{Backend: backend}
+			runSteps(b, counted)
+			b.ReportMetric(float64(counted.n.Load())/float64(b.N), "appends/op")
+		})
+	}
+}
+
+// countAppends counts a backend's journal appends.
+type countAppends struct {
+	state.Backend
+	n atomic.Int64
+}
+
+func (c *countAppends) AppendJournal(ctx context.Context, stack string, records [][]byte) error {
+	c.n.Add(1)
+	return c.Backend.AppendJournal(ctx, stack, records)
+}
+
+// runSteps records b.N create steps, 32 at once, and closes the session.
+func runSteps(b *testing.B, backend state.Backend) {
+	ctx := context.Background()
+	s, err := state.Open(ctx, backend, "dev", state.OpenOptions{History: state.NewOperation("update", "bench")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var next atomic.Uint64
+	b.SetParallelism(16)
+	b.ResetTimer()
+	b.RunParallel(func(p *testing.PB) {
+		for p.Next() {
+			step := next.Add(1)
+			name := fmt.Sprint("r", step)
+			r := thingRes(name, "")
+			if err := s.Record(ctx, &state.Entry{Kind: state.Begin, Step: step, Op: state.OpCreate, New: r}); err != nil {
+				b.Error(err)
+				return
+			}
+			done := *r
+			done.ID = "id-" + name
+			if err := s.Record(ctx, &state.Entry{Kind: state.End, Step: step, Op: state.OpCreate, New: &done}); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	s.Finish(state.ResultSucceeded, nil)
+	if err := s.Close(ctx); err != nil {
+		b.Fatal(err)
+	}
 }

@@ -18,8 +18,10 @@
 //	plinth_stacks     one row per stack of each project
 //	plinth_snapshots  the last compacted snapshot of each stack, and the
 //	                  one before it as a backup
-//	plinth_journal    one row per journal record; a group commit of the
-//	                  state session is one INSERT, so one transaction
+//	plinth_journal    one row per append: a group commit of the state
+//	                  session is one row holding its records in order
+//	                  (records), written in one transaction; rows a plinth
+//	                  before schema version 5 wrote hold one record (data)
 //	plinth_locks      the holder of each stack's lock: user, host, PID,
 //	                  command and start time, shown to whoever is refused
 //	plinth_secrets    each stack's secrets configuration

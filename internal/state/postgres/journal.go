@@ -3,15 +3,17 @@ package postgres
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/plinth-iac/plinth/internal/state"
 )
 
-// AppendJournal inserts the records, in order, with one statement: one
-// transaction, so a batch is stored whole or not at all.
+// AppendJournal inserts the records, in order, as one row: one
+// statement, one transaction, so a batch is stored whole or not at all.
 func (b *Backend) AppendJournal(ctx context.Context, stack string, records [][]byte) error {
 	if err := b.check(ctx, stack); err != nil {
 		return err
@@ -21,6 +23,9 @@ func (b *Backend) AppendJournal(ctx context.Context, stack string, records [][]b
 			return fmt.Errorf("%s: an empty record cannot be stored", b.Describe(stack, state.PartJournal))
 		}
 	}
+	if len(records) == 0 {
+		return nil
+	}
 	l := b.lock(stack)
 	if l == nil {
 		_, err := appendRecords(ctx, b.pool, b.project, stack, records)
@@ -29,9 +34,10 @@ func (b *Backend) AppendJournal(ctx context.Context, stack string, records [][]b
 	return b.fail("appending to the journal", stack, l.append(ctx, records))
 }
 
+// A journal row holds either one record (data: rows a plinth before
+// schema version 5 wrote) or one append's records in order (records).
 const (
-	appendSQL = upsertStack + `INSERT INTO plinth_journal (project, stack, data)
-	SELECT $1, $2, r.data FROM unnest($3::bytea[]) WITH ORDINALITY AS r(data, n) ORDER BY r.n`
+	appendSQL = upsertStack + `INSERT INTO plinth_journal (project, stack, records) VALUES ($1, $2, $3)`
 
 	// appendMarkSQL appends the records and moves the stack's mark to the
 	// last one's sequence number ($4) in the same statement, keeping the
@@ -39,11 +45,14 @@ const (
 	// snapshot, whose compaction rewrites the row. A stack without a row
 	// gets one without a lineage, compared by sequence alone, until the
 	// session's WriteMark gives it one.
-	appendMarkSQL = upsertStack + `, j AS (INSERT INTO plinth_journal (project, stack, data)
-		SELECT $1, $2, r.data FROM unnest($3::bytea[]) WITH ORDINALITY AS r(data, n) ORDER BY r.n)
+	appendMarkSQL = upsertStack + `, j AS (INSERT INTO plinth_journal (project, stack, records) VALUES ($1, $2, $3))
 	INSERT INTO plinth_marks (project, stack, lineage, serial, seq, written) VALUES ($1, $2, '', 0, $4, now())
 	ON CONFLICT (project, stack) DO UPDATE SET seq = EXCLUDED.seq, written = EXCLUDED.written
 	RETURNING lineage, serial, seq`
+
+	// readJournalSQL reads the journal's rows in order, each a record
+	// (data) or a batch of them (records).
+	readJournalSQL = "SELECT data, records FROM plinth_journal WHERE project = $1 AND stack = $2 ORDER BY id"
 )
 
 // appendRecords appends the records and, if they are the state
@@ -51,11 +60,7 @@ const (
 // mark to the last one. It returns the mark the row then holds, nil if
 // it was left alone.
 func appendRecords(ctx context.Context, db dbConn, project, stack string, records [][]byte) (*rowMark, error) {
-	var seq uint64
-	ok := len(records) > 0
-	if ok {
-		seq, ok = recordSeq(records[len(records)-1])
-	}
+	seq, ok := recordSeq(records[len(records)-1])
 	if !ok {
 		_, err := db.Exec(ctx, appendSQL, project, stack, records)
 		return nil, err
@@ -68,25 +73,37 @@ func appendRecords(ctx context.Context, db dbConn, project, stack string, record
 	return &m, nil
 }
 
-// stored reports whether the journal ends with records: whether an append
-// whose connection died before it answered was committed. Only the lock
-// holder appends, so nothing can follow them.
+// stored reports whether the journal's last row is the batch of records:
+// whether an append whose connection died before it answered was
+// committed. Only the lock holder appends, so nothing can follow it.
 func stored(ctx context.Context, db dbConn, project, stack string, records [][]byte) (bool, error) {
-	rows, err := db.Query(ctx, "SELECT data FROM plinth_journal WHERE project = $1 AND stack = $2 ORDER BY id DESC LIMIT $3",
-		project, stack, len(records))
-	if err != nil {
-		return false, err
+	var data []byte
+	var last [][]byte
+	err := db.QueryRow(ctx, "SELECT data, records FROM plinth_journal WHERE project = $1 AND stack = $2 ORDER BY id DESC LIMIT 1",
+		project, stack).Scan(&data, &last)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return false, nil
 	}
-	tail, err := pgx.CollectRows(rows, pgx.RowTo[[]byte])
-	if err != nil || len(tail) != len(records) {
-		return false, err
-	}
-	for i, r := range records {
-		if !bytes.Equal(tail[len(tail)-1-i], r) {
-			return false, nil
+	return err == nil && slices.EqualFunc(last, records, bytes.Equal), err
+}
+
+// journalRows collects the records of the journal rows a query returns
+// (data, records), in order, and closes rows.
+func journalRows(rows pgx.Rows) ([][]byte, error) {
+	defer rows.Close()
+	var recs [][]byte
+	for rows.Next() {
+		var data []byte
+		var batch [][]byte
+		if err := rows.Scan(&data, &batch); err != nil {
+			return nil, err
 		}
+		if batch == nil {
+			batch = [][]byte{data}
+		}
+		recs = append(recs, batch...)
 	}
-	return true, nil
+	return recs, rows.Err()
 }
 
 // ReadJournal returns the stack's journal records in order. A
@@ -95,11 +112,11 @@ func (b *Backend) ReadJournal(ctx context.Context, stack string) (state.JournalR
 	if err := b.check(ctx, stack); err != nil {
 		return state.JournalRead{}, err
 	}
-	rows, err := b.pool.Query(ctx, "SELECT data FROM plinth_journal WHERE project = $1 AND stack = $2 ORDER BY id", b.project, stack)
+	rows, err := b.pool.Query(ctx, readJournalSQL, b.project, stack)
 	if err != nil {
 		return state.JournalRead{}, b.fail("reading the journal", stack, err)
 	}
-	recs, err := pgx.CollectRows(rows, pgx.RowTo[[]byte])
+	recs, err := journalRows(rows)
 	if err != nil {
 		return state.JournalRead{}, b.fail("reading the journal", stack, err)
 	}

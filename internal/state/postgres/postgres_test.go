@@ -68,13 +68,14 @@ func TestPostgresBackendConforms(t *testing.T) {
 	)
 }
 
-// interruptAppend appends records with a trigger that stalls the insert
-// of the third, and ends the server session running it while it stalls:
-// the connection dies in the middle of the transaction.
+// interruptAppend appends records, with a record "stall" third, with a
+// trigger that stalls the insert of a row holding that record, and ends
+// the server session running it while it stalls: the connection dies in
+// the middle of the transaction.
 func interruptAppend(t *testing.T, sb state.Backend, stack string, records [][]byte) error {
 	b := sb.(*postgres.Backend)
 	exec(t, b, `CREATE FUNCTION stall() RETURNS trigger LANGUAGE plpgsql AS $$
-		BEGIN IF NEW.data = 'stall'::bytea THEN PERFORM pg_sleep(60); END IF; RETURN NEW; END $$`)
+		BEGIN IF 'stall'::bytea = ANY(NEW.records) THEN PERFORM pg_sleep(60); END IF; RETURN NEW; END $$`)
 	exec(t, b, `CREATE TRIGGER stall BEFORE INSERT ON plinth_journal FOR EACH ROW EXECUTE FUNCTION stall()`)
 	defer exec(t, b, "DROP TRIGGER stall ON plinth_journal")
 	batch := append(append(append([][]byte{}, records[:2]...), []byte("stall")), records[2:]...)
