@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -161,5 +162,40 @@ func checkBeforeOrAfter(t *testing.T, what, name string, base *state.Snapshot, c
 	before, after, got := find(base.Resources), find(final.Snapshot().Resources), find(cut.Snapshot().Resources)
 	if got != before && got != after {
 		t.Errorf("%s: %s, want as before (%s) or after (%s)", what, got, before, after)
+	}
+}
+
+// TestPureCreateWithoutIDRecordsNothing: a create whose provider returns
+// no ID fails; a bracketed one is left pending, a pure one leaves nothing
+// recorded and says nothing is pending.
+func TestPureCreateWithoutIDRecordsNothing(t *testing.T) {
+	for name, tc := range map[string]struct {
+		typ         string
+		wantPending int
+	}{
+		"pure":  {typ: pureType},
+		"other": {typ: "pkg:index:Thing", wantPending: 1},
+	} {
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t)
+			h.fake.CreateF = func(context.Context, provider.CreateRequest) (provider.CreateResponse, error) {
+				return provider.CreateResponse{}, nil
+			}
+			h.opts = func(o *engine.Options) { o.Providers = fixedSource{pureFake{h.fake}} }
+			j := state.NewMemoryJournal(h.snap, state.VerifyEach(t))
+			_, err := engine.Update(context.Background(), prog{{name: "r", typ: tc.typ}}, h.snap, h.options(j))
+			if err == nil || !strings.Contains(err.Error(), "returned no ID") {
+				t.Fatalf("update: error %v, want one saying the provider returned no ID", err)
+			}
+			if says := strings.Contains(err.Error(), "left pending"); says != (tc.wantPending > 0) {
+				t.Errorf("error %q: says left pending %v, want %v", err, says, tc.wantPending > 0)
+			}
+			if got := len(j.Pending()); got != tc.wantPending {
+				t.Errorf("pending operations: %d, want %d", got, tc.wantPending)
+			}
+			if got := kindsOf(j.Entries(), "r"); tc.wantPending == 0 && len(got) != 0 {
+				t.Errorf("entries of r: %q, want none", got)
+			}
+		})
 	}
 }

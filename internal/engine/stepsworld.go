@@ -83,6 +83,9 @@ func (s createStep) apply(x *executor) (Registered, error) {
 	}
 	x.keepPlan(c, OpCreate, resp.Plan)
 	if err := x.fx.created(nr, resp, c.inputs); err != nil {
+		if !b.pure { // its begin stays: a pure create records nothing
+			err = fmt.Errorf("%w; the create is left pending", err)
+		}
 		x.done(h.shown, c.old, nr, c, start, err)
 		return Registered{}, err
 	}
