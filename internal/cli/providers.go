@@ -31,12 +31,12 @@ import (
 func builtins(projectDir string) map[string]registry.Builtin {
 	return map[string]registry.Builtin{
 		plinth.Name: {Version: plinth.Version, New: func() (provider.Provider, error) {
-			return projectRooted{Provider: inproc.New(plinth.New()), dir: projectDir}, nil
+			return projectRooted{Provider: inproc.New(plinth.New(), inproc.WithPure(plinth.Pure)), dir: projectDir}, nil
 		}},
 		// Terraform configurations' built-in provider: terraform_data and
 		// terraform_remote_state.
 		terraform.Name: {Version: terraform.Version, New: func() (provider.Provider, error) {
-			return inproc.New(terraform.New(projectDir)), nil
+			return inproc.New(terraform.New(projectDir), inproc.WithPure(terraform.Pure)), nil
 		}},
 	}
 }
@@ -51,6 +51,9 @@ type projectRooted struct {
 	provider.Provider
 	dir string
 }
+
+// Pure implements provider.Pure as the wrapped provider declares it.
+func (p projectRooted) Pure(typ string) bool { return provider.IsPure(p.Provider, typ) }
 
 func (p projectRooted) Configure(ctx context.Context, req provider.ConfigureRequest) (provider.ConfigureResponse, error) {
 	if root := req.Inputs["root"].Str(); root != "" && !filepath.IsAbs(root) {

@@ -61,7 +61,7 @@ func (applying) create(ctx context.Context, p provider.Provider, req provider.Cr
 
 func (applying) created(nr *state.Resource, resp provider.CreateResponse, inputs resource.Object) error {
 	if resp.ID == "" {
-		return fmt.Errorf("creating %s: the provider reported success but returned no ID, so plinth cannot track what it made; the create is left pending", nr.URN)
+		return fmt.Errorf("creating %s: the provider reported success but returned no ID, so plinth cannot track what it made", nr.URN)
 	}
 	fillCreated(nr, resp, inputs)
 	return nil

@@ -4,11 +4,13 @@ import (
 	"fmt"
 
 	"github.com/plinth-iac/plinth/internal/state"
+	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
 // The journal brackets: every provider call that can change the world is
 // bracketed by begin and end (or abort, or nothing when its outcome is
-// unknown); changes without a provider call are written at once. Where the
+// unknown), but for a pure step's, which is written once it returned (see
+// bracket); changes without a provider call are written at once. Where the
 // entries go, and which changes reach the records, is the effects' choice.
 
 func (x *executor) begin(op state.Op, old, nu *state.Resource) (uint64, error) {
@@ -35,6 +37,43 @@ func (x *executor) abort(step uint64, op state.Op, old, nu *state.Resource) erro
 		return fmt.Errorf("recording the failure of a %s of %s: %w", op, urnOf(old, nu), err)
 	}
 	return nil
+}
+
+// bracket is one provider call's journaling: a begin entry before the call
+// and an end or fail entry after it; or, for a pure step (see pureStep),
+// nothing before and one write entry after, since its outcome cannot be
+// unknown: until that entry is durable the step has not happened.
+type bracket struct {
+	step uint64
+	pure bool
+}
+
+// open starts the journaling of a call: it writes the begin entry of a
+// step that is not pure, and nothing for one that is.
+func (x *executor) open(pure bool, op state.Op, old, nu *state.Resource) (bracket, error) {
+	if pure {
+		return bracket{pure: true}, nil
+	}
+	step, err := x.begin(op, old, nu)
+	return bracket{step: step}, err
+}
+
+// close records a call that returned successfully (or partially): the end
+// entry, or a pure step's only entry. The step is done once it returns.
+func (x *executor) close(b bracket, op state.Op, old, nu *state.Resource) error {
+	if b.pure {
+		return x.write(op, old, nu)
+	}
+	return x.end(b.step, op, old, nu)
+}
+
+// failed records a call that returned an error (see failedCall); a pure
+// step failed records nothing, as it changed nothing.
+func (x *executor) failed(b bracket, op state.Op, old, nu *state.Resource, err error) error {
+	if b.pure {
+		return callError(op, resource.URN(urnOf(old, nu)), err)
+	}
+	return x.failedCall(b.step, op, old, nu, err)
 }
 
 func (x *executor) write(op state.Op, old, nu *state.Resource) error {

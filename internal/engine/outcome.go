@@ -60,6 +60,11 @@ func (x *executor) failedCall(step uint64, op state.Op, old, nu *state.Resource,
 	if aerr := x.abort(step, op, old, nu); aerr != nil {
 		return aerr
 	}
+	return callError(op, urn, err)
+}
+
+// callError is the error of a failed provider call of op on urn.
+func callError(op state.Op, urn resource.URN, err error) error {
 	switch op {
 	case state.OpUpdate:
 		return fmt.Errorf("updating %s: %w", urn, err)

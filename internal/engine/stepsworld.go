@@ -12,7 +12,8 @@ import (
 
 // The steps that call a provider to change the world: create, update and
 // delete. Each is bracketed by the journal (begin before the call, end or
-// abort after it, nothing when the outcome is unknown), and the call itself
+// abort after it, nothing when the outcome is unknown; a pure step, one
+// write after it: see bracket), and the call itself
 // goes through the executor's effects, so a preview plans instead.
 
 // how names the journal operation of a create, how it is shown and how it
@@ -65,7 +66,7 @@ func (s createStep) apply(x *executor) (Registered, error) {
 		x.done(h.shown, c.old, nr, c, start, err)
 		return Registered{}, err
 	}
-	step, err := x.begin(h.op, old, nr)
+	b, err := x.open(s.pure(), h.op, old, nr)
 	if err != nil {
 		return Registered{}, err
 	}
@@ -78,17 +79,20 @@ func (s createStep) apply(x *executor) (Registered, error) {
 		})
 	})
 	if err != nil {
-		return Registered{}, x.createFailed(step, h, old, nr, err, start)
+		return Registered{}, x.createFailed(b, h, old, nr, err, start)
 	}
 	x.keepPlan(c, OpCreate, resp.Plan)
 	if err := x.fx.created(nr, resp, c.inputs); err != nil {
+		if !b.pure { // its begin stays: a pure create records nothing
+			err = fmt.Errorf("%w; the create is left pending", err)
+		}
 		x.done(h.shown, c.old, nr, c, start, err)
 		return Registered{}, err
 	}
 	x.recordDestroyProvisioners(c.reg, nr)
 	provisioning := !x.preview && hasCreateProvisioners(c.reg)
 	nr.Tainted = nr.Tainted || provisioning // until its provisioners have run
-	if err := x.end(step, h.op, old, nr); err != nil {
+	if err := x.close(b, h.op, old, nr); err != nil {
 		return Registered{}, err
 	}
 	x.count(h.counted)
@@ -107,25 +111,48 @@ func (s createStep) apply(x *executor) (Registered, error) {
 // exists but did not initialise) is recorded with its ID; a clear error
 // from the provider means nothing was made; any other error leaves the
 // create pending (see failedCall).
-func (x *executor) createFailed(step uint64, h how, old, nr *state.Resource, err error, start time.Time) error {
+func (x *executor) createFailed(b bracket, h how, old, nr *state.Resource, err error, start time.Time) error {
 	var ie *provider.InitError
 	if errors.As(err, &ie) && ie.ID != "" {
 		nr.ID, nr.Outputs, nr.Private, nr.InitErrors = ie.ID, ie.Outputs, ie.Private, ie.Reasons
 		markSecretID(nr, nr.Inputs, false)
-		if rerr := x.end(step, h.op, old, nr); rerr != nil {
+		if rerr := x.close(b, h.op, old, nr); rerr != nil {
 			return rerr
 		}
 		x.count(h.counted)
 		err = fmt.Errorf("creating %s: %w", nr.URN, err)
 	} else {
-		err = x.failedCall(step, h.op, old, nr, err)
+		err = x.failed(b, h.op, old, nr, err)
 	}
 	x.done(h.shown, old, nr, nil, start, err)
 	return err
 }
 
+// pure says whether the create is journaled as one entry (see bracket):
+// a plain create, of a type its in-process provider declares pure, with
+// no provisioners or hooks, which run outside plinth's state.
+func (s createStep) pure() bool {
+	c := s.c
+	return s.h == plainCreate && pureType(c.inst.p, c.reg.Type) && len(c.reg.Provisioners) == 0 &&
+		len(c.reg.Hooks.BeforeCreate)+len(c.reg.Hooks.AfterCreate)+len(c.reg.Hooks.OnError) == 0
+}
+
+// pureType says whether p, in process, declares typ pure: its steps act on
+// nothing outside plinth's state (provider.Pure). A plugin in another
+// process never does.
+func pureType(p provider.Provider, typ string) bool { return provider.IsPure(p, typ) }
+
 // updateStep updates a resource in place.
 type updateStep struct{ c *change }
+
+// pure says whether the update is journaled as one entry (see bracket):
+// of a type its in-process provider declares pure, with no provisioners
+// or hooks.
+func (s updateStep) pure() bool {
+	c := s.c
+	return pureType(c.inst.p, c.reg.Type) && len(c.reg.Provisioners) == 0 &&
+		len(c.reg.Hooks.BeforeUpdate)+len(c.reg.Hooks.AfterUpdate)+len(c.reg.Hooks.OnError) == 0
+}
 
 func (s updateStep) apply(x *executor) (Registered, error) {
 	c := s.c
@@ -137,7 +164,7 @@ func (s updateStep) apply(x *executor) (Registered, error) {
 		x.done(OpUpdate, c.old, nr, c, start, err)
 		return Registered{}, err
 	}
-	step, err := x.begin(state.OpUpdate, c.old, nr)
+	b, err := x.open(s.pure(), state.OpUpdate, c.old, nr)
 	if err != nil {
 		return Registered{}, err
 	}
@@ -154,13 +181,13 @@ func (s updateStep) apply(x *executor) (Registered, error) {
 		})
 	})
 	if err != nil {
-		return Registered{}, x.updateFailed(step, c, nr, err, start)
+		return Registered{}, x.updateFailed(b, c, nr, err, start)
 	}
 	x.keepPlan(c, OpUpdate, resp.Plan)
 	nr.Outputs, nr.Private = resp.Outputs, resp.Private
 	markSecretID(nr, c.inputs, nr.SecretID)
 	x.recordDestroyProvisioners(c.reg, nr)
-	if err := x.end(step, state.OpUpdate, c.old, nr); err != nil {
+	if err := x.close(b, state.OpUpdate, c.old, nr); err != nil {
 		return Registered{}, err
 	}
 	x.count(OpUpdate)
@@ -172,16 +199,16 @@ func (s updateStep) apply(x *executor) (Registered, error) {
 // updateFailed records a failed update: a partial update is recorded; a
 // clear error leaves the resource as it was; any other error leaves the
 // update pending (see failedCall).
-func (x *executor) updateFailed(step uint64, c *change, nr *state.Resource, err error, start time.Time) error {
+func (x *executor) updateFailed(b bracket, c *change, nr *state.Resource, err error, start time.Time) error {
 	var ie *provider.InitError
 	if errors.As(err, &ie) {
 		nr.Outputs, nr.Private, nr.InitErrors = ie.Outputs, ie.Private, ie.Reasons
-		if rerr := x.end(step, state.OpUpdate, c.old, nr); rerr != nil {
+		if rerr := x.close(b, state.OpUpdate, c.old, nr); rerr != nil {
 			return rerr
 		}
 		err = fmt.Errorf("updating %s: %w", c.urn, err)
 	} else {
-		err = x.failedCall(step, state.OpUpdate, c.old, nr, err)
+		err = x.failed(b, state.OpUpdate, c.old, nr, err)
 	}
 	x.done(OpUpdate, c.old, nr, c, start, err)
 	return err
@@ -211,6 +238,15 @@ func (s deleteStep) apply(x *executor) (Registered, error) {
 	return Registered{}, nil
 }
 
+// pureDelete says whether the delete of r through p is journaled as one
+// entry (see bracket): a plain delete (no record kept, not part of a
+// replacement) of a type p, in process, declares pure, with no destroy
+// provisioners or delete hooks.
+func pureDelete(p provider.Provider, r, kept *state.Resource, shown StepOp) bool {
+	return kept == nil && shown == OpDelete && pureType(p, r.Type) &&
+		len(r.DestroyProvisioners) == 0 && r.DeleteHooks.Empty()
+}
+
 // deleteCustom calls the provider's Delete, bracketed by the journal; a
 // failed call is reported as the step done with its error. The end entry
 // keeps the record as kept, if given (r marked Missing).
@@ -225,7 +261,7 @@ func (x *executor) deleteCustom(r, kept *state.Resource, shown StepOp, start tim
 		x.done(shown, r, nil, nil, start, err)
 		return err
 	}
-	step, err := x.begin(state.OpDelete, r, nil)
+	b, err := x.open(pureDelete(inst.p, r, kept, shown), state.OpDelete, r, nil)
 	if err != nil {
 		return err
 	}
@@ -237,9 +273,9 @@ func (x *executor) deleteCustom(r, kept *state.Resource, shown StepOp, start tim
 		})
 	})
 	if err != nil {
-		err = x.failedCall(step, state.OpDelete, r, nil, err)
+		err = x.failed(b, state.OpDelete, r, nil, err)
 		x.done(shown, r, nil, nil, start, err)
 		return err
 	}
-	return x.end(step, state.OpDelete, r, kept)
+	return x.close(b, state.OpDelete, r, kept)
 }

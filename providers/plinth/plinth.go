@@ -27,6 +27,20 @@ const (
 	ReadFileToken = "plinth:index:readFile"
 )
 
+// Pure reports whether the resource type token is pure when run in
+// process: its create, update and delete compute in memory and act on
+// nothing outside plinth's state, so plinth may record each with one
+// journal entry (internal/provider.Pure). The random types are: they draw
+// from a generator and live only in state. File (the file system),
+// Command (runs commands) and Sleep (waits on the clock) are not.
+func Pure(token string) bool {
+	switch token {
+	case PetType, StringType, IntegerType:
+		return true
+	}
+	return false
+}
+
 // New returns a fresh, unconfigured instance of the built-in provider. It
 // panics only if the built-in definitions themselves are broken, which the
 // package's tests rule out.

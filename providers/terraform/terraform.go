@@ -41,6 +41,13 @@ func New(dir string) provider.Provider {
 	return p
 }
 
+// Pure reports whether the resource type token is pure when run in
+// process: its create, update and delete compute in memory and act on
+// nothing outside plinth's state, so plinth may record each with one
+// journal entry (internal/provider.Pure). terraform_data is: it makes a
+// random id and copies input to output, and its Delete does nothing.
+func Pure(token string) bool { return token == DataType }
+
 // DataArgs are terraform_data's arguments.
 type DataArgs struct {
 	Input           resource.Value `plinth:"input,optional" doc:"A value stored in state and reflected in output after apply."`

@@ -11,14 +11,37 @@ import (
 // Provider is an SDK provider seen through the engine's interface. It is
 // safe for concurrent use, as the SDK provider is.
 type Provider struct {
-	p sdk.Provider
+	p    sdk.Provider
+	pure func(token string) bool
 }
 
 var _ provider.Provider = (*Provider)(nil)
 
+var _ provider.Pure = (*Provider)(nil)
+
 // New adapts p. Each engine provider instance needs its own SDK provider
 // (its own configuration), so give New a fresh one each time.
-func New(p sdk.Provider) *Provider { return &Provider{p: p} }
+func New(p sdk.Provider, opts ...Option) *Provider {
+	a := &Provider{p: p}
+	for _, o := range opts {
+		o(a)
+	}
+	return a
+}
+
+// Option configures an adapted provider.
+type Option func(*Provider)
+
+// WithPure declares which of the provider's resource types are pure (see
+// provider.Pure): pure(token) must be true only for a type whose create,
+// update and delete compute in memory and act on nothing outside plinth's
+// state. The provider's package declares it, next to the types.
+func WithPure(pure func(token string) bool) Option {
+	return func(a *Provider) { a.pure = pure }
+}
+
+// Pure implements provider.Pure: a type is pure only as WithPure declared.
+func (a *Provider) Pure(typ string) bool { return a.pure != nil && a.pure(typ) }
 
 // GetPluginInfo implements provider.Provider.
 func (a *Provider) GetPluginInfo(ctx context.Context) (provider.PluginInfo, error) {
