@@ -129,11 +129,18 @@ func splitArrayChecked(span []byte) (elems [][]byte, n int, ok bool) {
 	}
 }
 
+// maxSplitDepth bounds the nesting of a value valueEnd reads. A resource
+// nested deeper is left to encoding/json's decode of the whole text,
+// which counts the snapshot's own object and array in its limit of
+// 10,000 levels, as json.Valid on the resource alone would not.
+const maxSplitDepth = 1000
+
 // valueEnd returns the index just past the JSON value starting at
 // data[i], read as far as needed to find where it ends (strings to their
 // closing quote, brackets to the one that closes the first, literals to
-// the next delimiter), or -1 if none starts there or it does not end. It
-// does not check the value is valid JSON.
+// the next delimiter), or -1 if none starts there, it does not end or
+// it nests deeper than maxSplitDepth. It does not check the value is
+// valid JSON.
 func valueEnd(data []byte, i int) int {
 	if i >= len(data) {
 		return -1
@@ -151,7 +158,9 @@ func valueEnd(data []byte, i int) int {
 			case '"':
 				i = stringEnd(data, i)
 			case '{', '[':
-				depth++
+				if depth++; depth > maxSplitDepth {
+					return -1
+				}
 			case '}', ']':
 				if depth--; depth == 0 {
 					return i + 1
