@@ -416,11 +416,26 @@ type decodedSnapshot struct {
 // the contents are read as they are (salvage, and import of a copy that
 // was repaired by hand).
 func decodeSnapshot(data []byte, c Crypter, strict bool) (decodedSnapshot, error) {
+	return decodeSnapshotAs(data, c, strict, true)
+}
+
+// decodeSnapshotAs is decodeSnapshot; with split false, the snapshot is
+// decoded by encoding/json whole, not by parseSnapshotSplit first (tests
+// hold the two to the same results).
+func decodeSnapshotAs(data []byte, c Crypter, strict, split bool) (decodedSnapshot, error) {
 	var d decodedSnapshot
-	list := &resourceList{data: data, c: c}
-	doc := snapshotHeader{Resources: list}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		return d, DescribeJSONError(data, err)
+	var doc snapshotHeader
+	var list *resourceList
+	ok := false
+	if split {
+		doc, list, ok = parseSnapshotSplit(data, c)
+	}
+	if !ok {
+		list = &resourceList{data: data, c: c}
+		doc = snapshotHeader{Resources: list}
+		if err := json.Unmarshal(data, &doc); err != nil {
+			return d, DescribeJSONError(data, err)
+		}
 	}
 	sumErr := verifyChecksum(data)
 	if sumErr != nil && !errors.Is(sumErr, errNoChecksum) {

@@ -2,6 +2,7 @@ package state
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"runtime"
@@ -33,13 +34,25 @@ func decodeResources(data, span []byte, c Crypter) ([]*Resource, error) {
 		return nil, DescribeJSONError(data, &json.UnmarshalTypeError{Value: jsonKind(span[0]), Type: reflect.TypeFor[[]*resourceJSON](),
 			Offset: int64(cap(data) - cap(span)), Field: "resources"})
 	}
-	elems := splitArray(span)
+	return decodeElems(data, splitArray(span), c, false)
+}
+
+// errElemNotJSON: an element decodeElems was asked to validate is not
+// valid JSON.
+var errElemNotJSON = errors.New("a resource is not valid JSON")
+
+// decodeElems decodes a snapshot's resources, elems (slices of data),
+// as decodeResources describes. With validate, each element is first
+// checked to be valid JSON on the goroutine that decodes it, and
+// errElemNotJSON is returned if one is not.
+func decodeElems(data []byte, elems [][]byte, c Crypter, validate bool) ([]*Resource, error) {
 	out := make([]*Resource, len(elems))
 	errs := make([]error, len(elems))
 	if c != nil {
 		c = &lockedCrypter{c: c}
 	}
 	var next atomic.Int64
+	var invalid atomic.Bool
 	work := func() {
 		shared := map[string]string{} // until the pass below, one copy a goroutine
 		inputs := inputsCache{}
@@ -49,6 +62,10 @@ func decodeResources(data, span []byte, c Crypter) ([]*Resource, error) {
 				return
 			}
 			for i := from; i < min(from+decodeChunk, len(elems)); i++ {
+				if validate && !json.Valid(elems[i]) {
+					invalid.Store(true)
+					continue
+				}
 				if out[i], errs[i] = decodeResource(data, elems[i], i, c, inputs); out[i] != nil {
 					shareStrings(shared, out[i])
 				}
@@ -61,6 +78,9 @@ func decodeResources(data, span []byte, c Crypter) ([]*Resource, error) {
 	}
 	work()
 	wg.Wait()
+	if invalid.Load() {
+		return nil, errElemNotJSON
+	}
 	for _, err := range errs {
 		if err != nil {
 			return nil, err

@@ -16,14 +16,36 @@ import (
 // any provider is called, and no journal entry that breaks it is written
 // (EncodeEntry), so what plinth writes always loads.
 func CheckIdentity(urn resource.URN, typ string, custom bool) error {
+	return identityChecker(nil).check(urn, typ, custom)
+}
+
+// identityChecker is CheckIdentity for many resources: it validates each
+// distinct type once (a stack's resources share a few types), keeping
+// the verdicts; a nil one keeps none.
+type identityChecker map[typeOf]error
+
+// typeOf is a type as a resource of one kind (custom or not) has it.
+type typeOf struct {
+	typ    string
+	custom bool
+}
+
+func (ic identityChecker) check(urn resource.URN, typ string, custom bool) error {
 	if _, err := resource.ParseURN(string(urn)); err != nil {
 		return err
 	}
-	check := resource.ValidateType
-	if custom {
-		check = resource.ValidateCustomType
+	err, known := ic[typeOf{typ, custom}]
+	if !known {
+		validate := resource.ValidateType
+		if custom {
+			validate = resource.ValidateCustomType
+		}
+		err = validate(typ)
+		if ic != nil {
+			ic[typeOf{typ, custom}] = err
+		}
 	}
-	if err := check(typ); err != nil {
+	if err != nil {
 		return fmt.Errorf("resource %s: %w", urn, err)
 	}
 	return nil
@@ -38,11 +60,12 @@ func CheckIdentity(urn resource.URN, typ string, custom bool) error {
 func (s *Snapshot) Verify() error {
 	var errs []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
-	seen := map[resource.URN]*Resource{} // every URN seen so far, preferring live
-	providers := map[string]bool{}       // provider refs seen so far
+	seen := make(map[resource.URN]*Resource, len(s.Resources)) // every URN seen so far, preferring live
+	providers := map[string]bool{}                             // provider refs seen so far
+	identities := identityChecker{}
 	last := lastInGroup(s.Resources)
 	for i, r := range s.Resources {
-		if err := CheckIdentity(r.URN, r.Type, r.Custom); err != nil {
+		if err := identities.check(r.URN, r.Type, r.Custom); err != nil {
 			bad("resource %d: %v", i, err)
 			continue
 		}

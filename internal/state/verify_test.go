@@ -1,8 +1,11 @@
 package state
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
@@ -119,5 +122,35 @@ func TestSortByDependencyRepairsOrder(t *testing.T) {
 	s := &Snapshot{Resources: SortByDependency([]*Resource{b, a, p})}
 	if err := s.Verify(); err != nil {
 		t.Fatalf("sorted snapshot fails Verify: %v", err)
+	}
+}
+
+// TestVerifyJudgesEachResourceOfAType: Verify validates each distinct
+// type once, yet reports every resource whose type is refused, under its
+// own URN, and judges a type as each resource's kind needs (a component
+// may have a type a custom resource may not).
+func TestVerifyJudgesEachResourceOfAType(t *testing.T) {
+	compURN := func(name string) resource.URN { return resource.NewURN("dev", "proj", "", "component", name) }
+	rs := []*Resource{
+		{URN: compURN("c"), Type: "component"},
+		{URN: compURN("x"), Type: "component", Custom: true, ID: "x-1"},
+		{URN: compURN("y"), Type: "component", Custom: true, ID: "y-1"},
+		{URN: compURN("d"), Type: "component"},
+	}
+	var want []string
+	for i, r := range rs {
+		if err := CheckIdentity(r.URN, r.Type, r.Custom); err != nil {
+			want = append(want, fmt.Sprintf("resource %d: %v", i, err))
+		}
+	}
+	if len(want) != 2 {
+		t.Fatalf("CheckIdentity refused %d of the resources, want the 2 custom ones: %q", len(want), want)
+	}
+	err := (&Snapshot{Resources: rs}).Verify()
+	if err == nil {
+		t.Fatal("Verify accepted custom resources of type component")
+	}
+	if diff := cmp.Diff(strings.Join(want, "\n"), err.Error()); diff != "" {
+		t.Errorf("Verify (-each resource checked alone +got):\n%s", diff)
 	}
 }

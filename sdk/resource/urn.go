@@ -53,10 +53,13 @@ func ParseURN(s string) (URN, error) {
 	if !strings.HasPrefix(s, urnPrefix) {
 		return bad("prefix", "must start with %q", urnPrefix)
 	}
-	parts := strings.SplitN(s[len(urnPrefix):], "::", 4)
-	if len(parts) < 4 {
-		return bad("structure", "want urn:pulumi:<stack>::<project>::<type>::<name> with four parts separated by \"::\", found %d", len(parts))
+	// The parts as strings.SplitN(rest, "::", 4) would give them, without
+	// the slice it allocates: a URN is parsed for every resource a
+	// state holds and every one a program registers.
+	if n := min(strings.Count(s[len(urnPrefix):], "::"), 3) + 1; n < 4 {
+		return bad("structure", "want urn:pulumi:<stack>::<project>::<type>::<name> with four parts separated by \"::\", found %d", n)
 	}
+	parts := URN(s).parts()
 	if !utf8.ValidString(s) || strings.ContainsRune(s, 0) {
 		return bad("structure", "it is not valid UTF-8 or holds a NUL character")
 	}
@@ -78,12 +81,16 @@ func ParseURN(s string) (URN, error) {
 // ValidateQualifiedType checks a type token, optionally prefixed with parent
 // types separated by "$".
 func ValidateQualifiedType(q string) error {
-	for _, t := range strings.Split(q, "$") {
+	for { // each of strings.Split(q, "$"), without the slice
+		t, rest, more := strings.Cut(q, "$")
 		if err := ValidateType(t); err != nil {
 			return err
 		}
+		if !more {
+			return nil
+		}
+		q = rest
 	}
-	return nil
 }
 
 // TypeError says why a type token cannot be a resource's type.

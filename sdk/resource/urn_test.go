@@ -100,3 +100,31 @@ func BenchmarkURNNameType(b *testing.B) {
 		_, _ = u.Name(), u.Type()
 	}
 }
+
+// TestParseURNAllocatesNothing: parsing a well-formed URN (one with
+// parent types too) allocates nothing; the state loader and the engine
+// parse one for every resource.
+func TestParseURNAllocatesNothing(t *testing.T) {
+	for _, s := range []string{
+		"urn:pulumi:dev::proj::plinth:random:Pet::pet7",
+		"urn:pulumi:dev::proj::my:index:Box$pkg:index:Thing::inner::with::colons",
+	} {
+		if n := testing.AllocsPerRun(100, func() {
+			if _, err := ParseURN(s); err != nil {
+				t.Fatal(err)
+			}
+		}); n != 0 {
+			t.Errorf("ParseURN(%q) allocates %v times, want 0", s, n)
+		}
+	}
+}
+
+func BenchmarkParseURN(b *testing.B) {
+	s := "urn:pulumi:dev::proj::my:index:Box$plinth:random:Pet::pet7"
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ParseURN(s); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
