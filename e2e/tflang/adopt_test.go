@@ -308,6 +308,7 @@ func (d *tfDir) run(args ...string) tfResult {
 // (it was provider.random): the resources it manages are neither replaced
 // nor changed, and after one up the stack previews clean.
 func TestProviderBlockKeepsOldName(t *testing.T) {
+	needReal(t)
 	p := newProject(t, configDir(t, "provider \"random\" {}\nresource \"random_pet\" \"p\" {}\noutput \"p\" { value = random_pet.p.id }\n"))
 	p.must("up", "--yes")
 	want := p.outputs()
@@ -345,6 +346,7 @@ func TestProviderBlockKeepsOldName(t *testing.T) {
 // neither replaced nor changed, and one up drops the old provider record
 // and previews clean after.
 func TestDefaultProviderKeepsVersionedName(t *testing.T) {
+	needReal(t)
 	const required = "terraform {\n  required_providers {\n    random = { source = \"hashicorp/random\", version = \"~> 3.6\" }\n  }\n}\n"
 	const body = "resource \"random_pet\" \"p\" {}\noutput \"p\" { value = random_pet.p.id }\n"
 	tests := map[string]string{
