@@ -129,29 +129,29 @@ func (x *executor) createFailed(b bracket, h how, old, nr *state.Resource, err e
 }
 
 // pure says whether the create is journaled as one entry (see bracket):
-// a plain create, of a type its in-process provider declares pure, with
-// no provisioners or hooks, which run outside plinth's state.
+// a plain create of a pure change (pureChange).
 func (s createStep) pure() bool {
-	c := s.c
-	return s.h == plainCreate && pureType(c.inst.p, c.reg.Type) && len(c.reg.Provisioners) == 0 &&
-		len(c.reg.Hooks.BeforeCreate)+len(c.reg.Hooks.AfterCreate)+len(c.reg.Hooks.OnError) == 0
+	h := s.c.reg.Hooks
+	return s.h == plainCreate && pureChange(s.c, len(h.BeforeCreate)+len(h.AfterCreate)+len(h.OnError))
 }
 
-// pureType says whether p, in process, declares typ pure: its steps act on
-// nothing outside plinth's state (provider.Pure). A plugin in another
-// process never does.
-func pureType(p provider.Provider, typ string) bool { return provider.IsPure(p, typ) }
+// pureChange says whether c's step can be journaled as one entry (see
+// bracket): its type is one its in-process provider declares pure
+// (provider.Pure; a plugin in another process never does), and it runs
+// no provisioner and none of its step's hooks (hooks, their number),
+// which act outside plinth's state.
+func pureChange(c *change, hooks int) bool {
+	return provider.IsPure(c.inst.p, c.reg.Type) && len(c.reg.Provisioners) == 0 && hooks == 0
+}
 
 // updateStep updates a resource in place.
 type updateStep struct{ c *change }
 
 // pure says whether the update is journaled as one entry (see bracket):
-// of a type its in-process provider declares pure, with no provisioners
-// or hooks.
+// an update of a pure change (pureChange).
 func (s updateStep) pure() bool {
-	c := s.c
-	return pureType(c.inst.p, c.reg.Type) && len(c.reg.Provisioners) == 0 &&
-		len(c.reg.Hooks.BeforeUpdate)+len(c.reg.Hooks.AfterUpdate)+len(c.reg.Hooks.OnError) == 0
+	h := s.c.reg.Hooks
+	return pureChange(s.c, len(h.BeforeUpdate)+len(h.AfterUpdate)+len(h.OnError))
 }
 
 func (s updateStep) apply(x *executor) (Registered, error) {
@@ -243,7 +243,7 @@ func (s deleteStep) apply(x *executor) (Registered, error) {
 // replacement) of a type p, in process, declares pure, with no destroy
 // provisioners or delete hooks.
 func pureDelete(p provider.Provider, r, kept *state.Resource, shown StepOp) bool {
-	return kept == nil && shown == OpDelete && pureType(p, r.Type) &&
+	return kept == nil && shown == OpDelete && provider.IsPure(p, r.Type) &&
 		len(r.DestroyProvisioners) == 0 && r.DeleteHooks.Empty()
 }
 

@@ -163,37 +163,7 @@ func shareStrings(shared map[string]string, r *Resource) {
 // splitArray returns the elements of a valid JSON array, each a slice of
 // span without the whitespace around it.
 func splitArray(span []byte) [][]byte {
-	var elems [][]byte
-	depth, start := 0, -1
-	for i := 0; i < len(span); i++ {
-		switch span[i] {
-		case '"':
-			if depth == 1 && start < 0 {
-				start = i
-			}
-			i = stringEnd(span, i)
-		case '{', '[':
-			if depth == 1 && start < 0 {
-				start = i
-			}
-			depth++
-		case '}', ']':
-			if depth--; depth == 0 {
-				elems = appendElem(elems, span, start, i)
-				start = -1
-			}
-		case ',':
-			if depth == 1 {
-				elems = appendElem(elems, span, start, i)
-				start = -1
-			}
-		case ' ', '\t', '\n', '\r':
-		default: // a literal: true, false, null, a number
-			if depth == 1 && start < 0 {
-				start = i
-			}
-		}
-	}
+	elems, _, _ := splitArrayChecked(span, noDepthLimit)
 	return elems
 }
 
@@ -209,16 +179,6 @@ func stringEnd(span []byte, i int) int {
 		}
 	}
 	return len(span)
-}
-
-func appendElem(elems [][]byte, span []byte, start, end int) [][]byte {
-	if start < 0 { // an empty array
-		return elems
-	}
-	for end > start && isSpace(span[end-1]) {
-		end--
-	}
-	return append(elems, span[start:end])
 }
 
 func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }

@@ -74,12 +74,12 @@ func findResources(data []byte) (start, end int, elems [][]byte, found bool) {
 				return 0, 0, nil, false
 			}
 			n := 0
-			if elems, n, found = splitArrayChecked(data[p:]); !found {
+			if elems, n, found = splitArrayChecked(data[p:], maxSplitDepth); !found {
 				return 0, 0, nil, false
 			}
 			start, end = p, p+n
 			p = end
-		} else if p = valueEnd(data, p); p < 0 {
+		} else if p = valueEnd(data, p, maxSplitDepth); p < 0 {
 			return 0, 0, nil, false
 		}
 		if p = skipSpace(data, p); p >= len(data) {
@@ -99,18 +99,19 @@ func findResources(data []byte) (start, end int, elems [][]byte, found bool) {
 }
 
 // splitArrayChecked returns the elements of the array span starts with
-// and the array's length in bytes. Unlike splitArray it takes any
-// input: the elements it returns are what the array holds if each is
-// valid JSON (which it leaves to its caller), and ok is false where
-// anything but space, a comma or the closing bracket comes between them.
-func splitArrayChecked(span []byte) (elems [][]byte, n int, ok bool) {
+// and the array's length in bytes. It takes any input: the elements it
+// returns are what the array holds if each is valid JSON (which it
+// leaves to its caller), and ok is false where anything but space, a
+// comma or the closing bracket comes between them, or where an element
+// nests deeper than maxDepth (noDepthLimit: any depth).
+func splitArrayChecked(span []byte, maxDepth int) (elems [][]byte, n int, ok bool) {
 	elems = [][]byte{}
 	i := skipSpace(span, 1)
 	if i < len(span) && span[i] == ']' {
 		return elems, i + 1, true
 	}
 	for {
-		end := valueEnd(span, i)
+		end := valueEnd(span, i, maxDepth)
 		if end < 0 {
 			return nil, 0, false
 		}
@@ -129,19 +130,23 @@ func splitArrayChecked(span []byte) (elems [][]byte, n int, ok bool) {
 	}
 }
 
-// maxSplitDepth bounds the nesting of a value valueEnd reads. A resource
-// nested deeper is left to encoding/json's decode of the whole text,
-// which counts the snapshot's own object and array in its limit of
-// 10,000 levels, as json.Valid on the resource alone would not.
+// maxSplitDepth bounds the nesting of a resource parseSnapshotSplit
+// reads. A resource nested deeper is left to encoding/json's decode of
+// the whole text, which counts the snapshot's own object and array in
+// its limit of 10,000 levels, as json.Valid on the resource alone would
+// not.
 const maxSplitDepth = 1000
+
+// noDepthLimit lets valueEnd read a value nested to any depth.
+const noDepthLimit = -1
 
 // valueEnd returns the index just past the JSON value starting at
 // data[i], read as far as needed to find where it ends (strings to their
 // closing quote, brackets to the one that closes the first, literals to
 // the next delimiter), or -1 if none starts there, it does not end or
-// it nests deeper than maxSplitDepth. It does not check the value is
-// valid JSON.
-func valueEnd(data []byte, i int) int {
+// it nests deeper than maxDepth (unless that is noDepthLimit). It does
+// not check the value is valid JSON.
+func valueEnd(data []byte, i, maxDepth int) int {
 	if i >= len(data) {
 		return -1
 	}
@@ -158,7 +163,7 @@ func valueEnd(data []byte, i int) int {
 			case '"':
 				i = stringEnd(data, i)
 			case '{', '[':
-				if depth++; depth > maxSplitDepth {
+				if depth++; maxDepth != noDepthLimit && depth > maxDepth {
 					return -1
 				}
 			case '}', ']':

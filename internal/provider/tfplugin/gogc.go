@@ -11,22 +11,6 @@ import (
 // (memory.go there). Start reads it before the launch, from a checksum
 // it knows without hashing; Close records the run.
 
-// memoryEntry names the cache entry of the Memory of a binary's runs, ""
-// if its checksum is unknown.
-func memoryEntry(sum string) string { return grpcplugin.MemoryEntry(sum) }
-
-// collector chooses the collector setting of the provider whose binary
-// has the checksum sum ("" if not known yet).
-func collector(cfg Config, cache schemacache.Cache, sum string) (grpcplugin.Collector, error) {
-	return grpcplugin.CollectorFor(cache, sum, cfg.Env)
-}
-
-// recordedMemory reads the Memory recorded for the binary with checksum
-// sum; ok is false if there is none.
-func recordedMemory(cache schemacache.Cache, sum string) (grpcplugin.Memory, bool) {
-	return grpcplugin.RecordedMemory(cache, sum)
-}
-
 // peakRSS is the provider process's peak memory so far (0 if unknown):
 // Close reads it before it stops the process.
 func (p *Provider) peakRSS() uint64 {

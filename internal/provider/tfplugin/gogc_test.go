@@ -40,13 +40,13 @@ func (r *cacheRig) startForEnv(t *testing.T, extra ...string) []string {
 // memory is the Memory recorded for the rig's binary; ok is false if none.
 func (r *cacheRig) memory(t *testing.T) (grpcplugin.Memory, bool) {
 	c := schemacache.Cache{Dir: r.cache}
-	return recordedMemory(c, c.Sum(r.bin))
+	return grpcplugin.RecordedMemory(c, c.Sum(r.bin))
 }
 
 // record writes m as the Memory of the rig's binary.
 func (r *cacheRig) record(t *testing.T, m grpcplugin.Memory) {
 	c := schemacache.Cache{Dir: r.cache}
-	c.Put(memoryEntry(c.Sum(r.bin)), m.Encode())
+	c.Put(grpcplugin.MemoryEntry(c.Sum(r.bin)), m.Encode())
 }
 
 // small and large are recorded runs of a provider that kept a few MB

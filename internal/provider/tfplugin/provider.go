@@ -78,7 +78,7 @@ func Start(ctx context.Context, cfg Config) (*Provider, error) {
 	tail := newOutputTail()
 	cache := schemacache.Cache{Dir: cfg.SchemaCache}
 	known, sums := binarySum(cache, cfg.Path)
-	gc, err := collector(cfg, cache, known)
+	gc, err := grpcplugin.CollectorFor(cache, known, cfg.Env)
 	if err != nil {
 		return nil, fmt.Errorf("starting Terraform provider %s (%s): %w", cfg.Name, cfg.Path, err)
 	}
