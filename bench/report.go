@@ -137,14 +137,15 @@ func byProgram(u *usage) string {
 	return strings.Join(parts, ", ")
 }
 
-// ratios prints how many times longer the peer took than plinth, and
+// ratios prints how many times longer the peer took than plinth (tool
+// names its row), and
 // how many times more CPU it used with its children (on a loaded machine
 // the CPU ratio says more than the wall one).
-func ratios(peer string, pl, other usages) {
+func ratios(peer, tool string, pl, other usages) {
 	wall := func(u *usage) time.Duration { return u.wall }
 	cpu := func(u *usage) time.Duration { return u.self + u.children }
-	fmt.Printf("%s / plinth (wall): %s\n", peer, ratioLine(pl, other, wall))
-	fmt.Printf("%s / plinth (CPU, own and children's): %s\n", peer, ratioLine(pl, other, cpu))
+	fmt.Printf("%s / %s (wall): %s\n", peer, tool, ratioLine(pl, other, wall))
+	fmt.Printf("%s / %s (CPU, own and children's): %s\n", peer, tool, ratioLine(pl, other, cpu))
 }
 
 // ratioLine is other's measure over plinth's for each command both ran.
