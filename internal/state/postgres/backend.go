@@ -20,8 +20,10 @@ import (
 // concurrent use; the lock keeps processes apart. Close it when done.
 type Backend struct {
 	url, shown, password string
-	project              string
-	pool                 *pgxpool.Pool
+	// addr is the server's host:port, for messages.
+	addr    string
+	project string
+	pool    *pgxpool.Pool
 
 	mu sync.Mutex
 	// locks are the locks this backend holds, by stack: the stack's
@@ -64,13 +66,13 @@ func Open(ctx context.Context, cfg Config) (*Backend, error) {
 	}
 	if err != nil {
 		b.Close()
-		return nil, fmt.Errorf("opening the state backend %s: %w", b.shown, b.scrub(err))
+		return nil, fmt.Errorf("opening the state backend %s: %w", b.shown, b.scrub(b.unreachable(err)))
 	}
 	return b, nil
 }
 
 func newBackend(cfg Config) *Backend {
-	return &Backend{url: cfg.URL, shown: Redact(cfg.URL), password: password(cfg.URL), project: cfg.Project,
+	return &Backend{url: cfg.URL, shown: Redact(cfg.URL), password: password(cfg.URL), addr: serverAddr(cfg.URL), project: cfg.Project,
 		locks: map[string]*pgLock{}, regainFor: 60 * time.Second, unclaimed: map[string]bool{}}
 }
 
@@ -80,6 +82,7 @@ func (b *Backend) open(ctx context.Context, version int) error {
 		return err
 	}
 	cfg.MaxConns = 8
+	cfg.ShouldPing = shouldPing
 	if cfg.ConnConfig.ConnectTimeout == 0 {
 		cfg.ConnConfig.ConnectTimeout = connectTimeout
 	}
@@ -143,7 +146,7 @@ func (b *Backend) fail(what, stack string, err error) error {
 	if err == nil {
 		return nil
 	}
-	return fmt.Errorf("%s of stack %s of project %s in %s: %w", what, stack, b.project, b.shown, b.scrub(err))
+	return fmt.Errorf("%s of stack %s of project %s in %s: %w", what, stack, b.project, b.shown, b.scrub(b.unreachable(err)))
 }
 
 func notExist(stack string, part state.Part) error {

@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"io"
-	"strings"
 	"sync"
 	"time"
 
@@ -190,11 +188,7 @@ func (l *pgLock) append(ctx context.Context, records [][]byte) error {
 // connLost reports whether err means the connection is gone (the server
 // restarted or the network failed), not that a statement failed.
 func connLost(conn *pgx.Conn, err error) bool {
-	var pe *pgconn.PgError
-	if errors.As(err, &pe) {
-		return strings.HasPrefix(pe.Code, "57P") || strings.HasPrefix(pe.Code, "08")
-	}
-	return conn.IsClosed() || pgconn.SafeToRetry(err) || errors.Is(err, io.EOF)
+	return conn.IsClosed() || lostConn(err)
 }
 
 // regain takes the lock again on a new connection, trying for a while if
