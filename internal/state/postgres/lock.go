@@ -173,7 +173,13 @@ func (l *pgLock) append(ctx context.Context, records [][]byte) error {
 	}
 	lost := l.b.scrub(err)
 	if err := l.regain(ctx); err != nil {
-		return fmt.Errorf("%v, and %w", lost, err)
+		err = fmt.Errorf("%v, and %w", lost, err)
+		if errors.Is(err, state.ErrLockLost) {
+			return err
+		}
+		// The server is still out of reach: say so, and not that nothing
+		// was sent, for the batch may have been committed.
+		return &UnreachableError{Addr: l.b.addr, Lost: true, Err: err}
 	}
 	ok, err := stored(ctx, l.conn, l.b.project, l.stack, records)
 	if err == nil && !ok {
