@@ -165,9 +165,11 @@ func (b *Backend) ReadSnapshot(ctx context.Context, stack string) ([]byte, error
 	}
 	var data []byte
 	var written bool
-	err := b.pool.QueryRow(ctx, `SELECT s.data, st.snapshot_written FROM plinth_stacks st
+	err := retry(ctx, true, func() error {
+		return b.pool.QueryRow(ctx, `SELECT s.data, st.snapshot_written FROM plinth_stacks st
 		LEFT JOIN plinth_snapshots s ON s.project = st.project AND s.stack = st.name WHERE st.project = $1 AND st.name = $2`,
-		b.project, stack).Scan(&data, &written)
+			b.project, stack).Scan(&data, &written)
+	})
 	switch {
 	case errors.Is(err, pgx.ErrNoRows), err == nil && data == nil && !written:
 		return nil, notExist(stack, state.PartSnapshot)
@@ -191,7 +193,12 @@ func (b *Backend) WriteSnapshot(ctx context.Context, stack string, data []byte) 
 	if err := b.check(ctx, stack); err != nil {
 		return err
 	}
-	_, err := b.pool.Exec(ctx, writeSnapshot, b.project, stack, data)
+	// Not idempotent: run twice, it would make the new snapshot its own
+	// backup.
+	err := retry(ctx, false, func() error {
+		_, err := b.pool.Exec(ctx, writeSnapshot, b.project, stack, data)
+		return err
+	})
 	return b.fail("writing the snapshot", stack, err)
 }
 
@@ -240,8 +247,10 @@ func (b *Backend) ReadBackup(ctx context.Context, stack string) ([]byte, time.Ti
 	}
 	var data []byte
 	var written *time.Time
-	err := b.pool.QueryRow(ctx, "SELECT previous, previous_written FROM plinth_snapshots WHERE project = $1 AND stack = $2",
-		b.project, stack).Scan(&data, &written)
+	err := retry(ctx, true, func() error {
+		return b.pool.QueryRow(ctx, "SELECT previous, previous_written FROM plinth_snapshots WHERE project = $1 AND stack = $2",
+			b.project, stack).Scan(&data, &written)
+	})
 	if errors.Is(err, pgx.ErrNoRows) || err == nil && (data == nil || written == nil) {
 		return nil, time.Time{}, notExist(stack, "backup snapshot")
 	}

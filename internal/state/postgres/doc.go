@@ -50,7 +50,10 @@
 // connection before it hands it out (reach.go): it peeks at the socket,
 // which costs no round trip, and pings a connection that is not quiet or
 // has sat idle a second; a dead one is replaced before any statement is
-// sent on it. A statement the server cannot be asked fails with an
+// sent on it. A read, or an idempotent write, whose connection is lost
+// all the same runs once more on a new one; any other write runs again
+// only if nothing was sent (the journal's appends under the lock have
+// their own exactly-once handling). A statement the server cannot be asked fails with an
 // *UnreachableError, naming the server's host and port (never the
 // password) and saying what to check.
 //

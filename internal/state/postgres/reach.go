@@ -32,6 +32,25 @@ import (
 // that failed silently leaves the socket quiet.
 const pingAfter = time.Second
 
+// retry runs f, which runs statements on the pool, and runs it once
+// more if its connection was lost and running it again is safe: when f
+// only reads, or writes what it would write again the same
+// (idempotent), or when nothing was sent (pgconn.SafeToRetry). A write
+// the server may have run is never run again; its error goes to the
+// caller. The check before reuse (shouldPing) leaves this for a
+// connection lost between the check and the statement, or during it.
+func retry(ctx context.Context, idempotent bool, f func() error) error {
+	err := f()
+	var ce *pgconn.ConnectError
+	if err == nil || ctx.Err() != nil || errors.As(err, &ce) {
+		return err // a new connection cannot be made: trying again now fails too
+	}
+	if pgconn.SafeToRetry(err) || idempotent && lostConn(err) {
+		return f()
+	}
+	return err
+}
+
 // shouldPing reports whether the pool pings a connection before handing
 // it out (pgxpool.Config.ShouldPing).
 func shouldPing(_ context.Context, p pgxpool.ShouldPingParams) bool {
