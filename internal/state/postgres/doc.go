@@ -53,9 +53,9 @@
 // sent on it. A read, or an idempotent write, whose connection is lost
 // all the same runs once more on a new one; any other write runs again
 // only if nothing was sent (the journal's appends under the lock have
-// their own exactly-once handling). A statement the server cannot be asked fails with an
-// *UnreachableError, naming the server's host and port (never the
-// password) and saying what to check.
+// their own exactly-once handling). A statement the server cannot be
+// asked fails with an *UnreachableError, naming the server's host and
+// port (never the password) and saying what to check.
 //
 // The backend stores bytes: the state package has sealed every secret
 // before they arrive, as for the file backend, so the database never

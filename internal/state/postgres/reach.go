@@ -94,7 +94,7 @@ func (b *Backend) unreachable(err error) error {
 	var ce *pgconn.ConnectError
 	var ue *UnreachableError
 	switch {
-	case err == nil, errors.As(err, &ue):
+	case err == nil, errors.As(err, &ue), errors.Is(err, context.Canceled): // an interrupted command, not a lost server
 		return err
 	case errors.As(err, &ce):
 		return &UnreachableError{Addr: b.addr, Err: err}
