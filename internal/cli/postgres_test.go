@@ -217,3 +217,48 @@ func TestPostgresRestartDuringUp(t *testing.T) {
 		t.Errorf("the next up should create only what was left:\n%s", second.Output())
 	}
 }
+
+// TestPostgresServerDown stops the server between two commands: up,
+// preview, stack ls and stack output fail (exit 1) saying the server
+// cannot be reached, at which host and port, and what to check, never
+// showing the URL's password; once the server is back the stack is as
+// the first up left it.
+func TestPostgresServerDown(t *testing.T) {
+	pgtest.Shared(t) // skips the test where there is no server
+	c, err := pgtest.Start(pgtest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Stop() })
+	url, err := c.NewDatabase()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const password = "s3cret-pw" // the server (trust) never asks for it
+	url = strings.Replace(url, "//plinth@", "//plinth:"+password+"@", 1)
+	dir := clitest.CopyDir(t, filepath.Join("testdata", "base"))
+	opts := clitest.Options{Env: map[string]string{"PLINTH_BACKEND": url}}
+	clitest.MustRun(t, dir, opts, "up", "--yes")
+	pet := clitest.MustRun(t, dir, opts, "stack", "output", "pet").Stdout
+	if err := c.StopServer(); err != nil {
+		t.Fatal(err)
+	}
+	addr := "127.0.0.1:" + strconv.Itoa(c.Port())
+	for _, args := range [][]string{{"up", "--yes"}, {"preview"}, {"stack", "ls"}, {"stack", "output", "pet"}} {
+		r := clitest.Run(t, dir, opts, args...)
+		for _, want := range []string{"PostgreSQL server at " + addr + " cannot be reached", "check that the server is running"} {
+			if r.Code != 1 || !strings.Contains(r.Stderr, want) || strings.Contains(r.Output(), password) {
+				t.Errorf("%s while the server is down: exit %d, want 1 saying %q without the password\n%s", strings.Join(args, " "), r.Code, want, r.Output())
+			}
+		}
+	}
+	if err := c.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	if got := clitest.MustRun(t, dir, opts, "stack", "output", "pet").Stdout; got != pet {
+		t.Errorf("the stack's output once the server is back: %q, want %q as before", got, pet)
+	}
+	if r := clitest.MustRun(t, dir, opts, "preview"); strings.Contains(r.Stdout, "+ create") || strings.Contains(r.Stdout, "~ update") {
+		t.Errorf("a preview once the server is back plans changes:\n%s", r.Output())
+	}
+}

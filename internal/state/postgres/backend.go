@@ -20,8 +20,10 @@ import (
 // concurrent use; the lock keeps processes apart. Close it when done.
 type Backend struct {
 	url, shown, password string
-	project              string
-	pool                 *pgxpool.Pool
+	// addr is the server's host:port, for messages.
+	addr    string
+	project string
+	pool    *pgxpool.Pool
 
 	mu sync.Mutex
 	// locks are the locks this backend holds, by stack: the stack's
@@ -64,13 +66,13 @@ func Open(ctx context.Context, cfg Config) (*Backend, error) {
 	}
 	if err != nil {
 		b.Close()
-		return nil, fmt.Errorf("opening the state backend %s: %w", b.shown, b.scrub(err))
+		return nil, fmt.Errorf("opening the state backend %s: %w", b.shown, b.scrub(b.unreachable(err)))
 	}
 	return b, nil
 }
 
 func newBackend(cfg Config) *Backend {
-	return &Backend{url: cfg.URL, shown: Redact(cfg.URL), password: password(cfg.URL), project: cfg.Project,
+	return &Backend{url: cfg.URL, shown: Redact(cfg.URL), password: password(cfg.URL), addr: serverAddr(cfg.URL), project: cfg.Project,
 		locks: map[string]*pgLock{}, regainFor: 60 * time.Second, unclaimed: map[string]bool{}}
 }
 
@@ -80,6 +82,7 @@ func (b *Backend) open(ctx context.Context, version int) error {
 		return err
 	}
 	cfg.MaxConns = 8
+	cfg.ShouldPing = shouldPing
 	if cfg.ConnConfig.ConnectTimeout == 0 {
 		cfg.ConnConfig.ConnectTimeout = connectTimeout
 	}
@@ -143,7 +146,7 @@ func (b *Backend) fail(what, stack string, err error) error {
 	if err == nil {
 		return nil
 	}
-	return fmt.Errorf("%s of stack %s of project %s in %s: %w", what, stack, b.project, b.shown, b.scrub(err))
+	return fmt.Errorf("%s of stack %s of project %s in %s: %w", what, stack, b.project, b.shown, b.scrub(b.unreachable(err)))
 }
 
 func notExist(stack string, part state.Part) error {
@@ -162,9 +165,11 @@ func (b *Backend) ReadSnapshot(ctx context.Context, stack string) ([]byte, error
 	}
 	var data []byte
 	var written bool
-	err := b.pool.QueryRow(ctx, `SELECT s.data, st.snapshot_written FROM plinth_stacks st
+	err := retry(ctx, true, func() error {
+		return b.pool.QueryRow(ctx, `SELECT s.data, st.snapshot_written FROM plinth_stacks st
 		LEFT JOIN plinth_snapshots s ON s.project = st.project AND s.stack = st.name WHERE st.project = $1 AND st.name = $2`,
-		b.project, stack).Scan(&data, &written)
+			b.project, stack).Scan(&data, &written)
+	})
 	switch {
 	case errors.Is(err, pgx.ErrNoRows), err == nil && data == nil && !written:
 		return nil, notExist(stack, state.PartSnapshot)
@@ -188,7 +193,12 @@ func (b *Backend) WriteSnapshot(ctx context.Context, stack string, data []byte) 
 	if err := b.check(ctx, stack); err != nil {
 		return err
 	}
-	_, err := b.pool.Exec(ctx, writeSnapshot, b.project, stack, data)
+	// Not idempotent: run twice, it would make the new snapshot its own
+	// backup.
+	err := retry(ctx, false, func() error {
+		_, err := b.pool.Exec(ctx, writeSnapshot, b.project, stack, data)
+		return err
+	})
 	return b.fail("writing the snapshot", stack, err)
 }
 
@@ -237,8 +247,10 @@ func (b *Backend) ReadBackup(ctx context.Context, stack string) ([]byte, time.Ti
 	}
 	var data []byte
 	var written *time.Time
-	err := b.pool.QueryRow(ctx, "SELECT previous, previous_written FROM plinth_snapshots WHERE project = $1 AND stack = $2",
-		b.project, stack).Scan(&data, &written)
+	err := retry(ctx, true, func() error {
+		return b.pool.QueryRow(ctx, "SELECT previous, previous_written FROM plinth_snapshots WHERE project = $1 AND stack = $2",
+			b.project, stack).Scan(&data, &written)
+	})
 	if errors.Is(err, pgx.ErrNoRows) || err == nil && (data == nil || written == nil) {
 		return nil, time.Time{}, notExist(stack, "backup snapshot")
 	}

@@ -46,6 +46,17 @@
 // unlock`) ends the server session that still holds a lock whose client
 // is gone.
 //
+// A server restart ends every session, so the pool checks an idle
+// connection before it hands it out (reach.go): it peeks at the socket,
+// which costs no round trip, and pings a connection that is not quiet or
+// has sat idle a second; a dead one is replaced before any statement is
+// sent on it. A read, or an idempotent write, whose connection is lost
+// all the same runs once more on a new one; any other write runs again
+// only if nothing was sent (the journal's appends under the lock have
+// their own exactly-once handling). A statement the server cannot be
+// asked fails with an *UnreachableError, naming the server's host and
+// port (never the password) and saying what to check.
+//
 // The backend stores bytes: the state package has sealed every secret
 // before they arrive, as for the file backend, so the database never
 // holds a plaintext secret. The connection URL may carry a password; the

@@ -1,6 +1,9 @@
 package postgres
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // CreateSchema creates plinth's tables at an older schema version, to
 // test migrations from it: the backend's methods speak the latest
@@ -10,3 +13,6 @@ func CreateSchema(ctx context.Context, url string, version int) error {
 	defer b.Close()
 	return b.open(ctx, version)
 }
+
+// SetRegainFor sets how long a lock whose connection died is tried for.
+func SetRegainFor(b *Backend, d time.Duration) { b.regainFor = d }

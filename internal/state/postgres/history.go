@@ -20,8 +20,11 @@ func (b *Backend) AppendHistory(ctx context.Context, stack string, record []byte
 		ID string `json:"id"`
 	}
 	_ = json.Unmarshal(record, &id)
-	_, err := b.pool.Exec(ctx, upsertStack+`INSERT INTO plinth_history (project, stack, operation, data) VALUES ($1, $2, $3, $4::jsonb)`,
-		b.project, stack, id.ID, string(record))
+	err := retry(ctx, false, func() error {
+		_, err := b.pool.Exec(ctx, upsertStack+`INSERT INTO plinth_history (project, stack, operation, data) VALUES ($1, $2, $3, $4::jsonb)`,
+			b.project, stack, id.ID, string(record))
+		return err
+	})
 	return b.fail("recording the history", stack, err)
 }
 
@@ -35,14 +38,17 @@ func (b *Backend) ReadHistory(ctx context.Context, stack string) ([][]byte, erro
 
 // historyRows runs a query of history rows' data for stack.
 func (b *Backend) historyRows(ctx context.Context, stack, query string, args ...any) ([][]byte, error) {
-	rows, err := b.pool.Query(ctx, query, args...)
-	if err != nil {
-		return nil, b.fail("reading the history", stack, err)
-	}
-	recs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) ([]byte, error) {
-		var s string
-		err := r.Scan(&s)
-		return []byte(s), err
+	var recs [][]byte
+	err := retry(ctx, true, func() error {
+		rows, err := b.pool.Query(ctx, query, args...)
+		if err == nil {
+			recs, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) ([]byte, error) {
+				var s string
+				err := r.Scan(&s)
+				return []byte(s), err
+			})
+		}
+		return err
 	})
 	return recs, b.fail("reading the history", stack, err)
 }

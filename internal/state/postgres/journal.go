@@ -28,7 +28,10 @@ func (b *Backend) AppendJournal(ctx context.Context, stack string, records [][]b
 	}
 	l := b.lock(stack)
 	if l == nil {
-		_, err := appendRecords(ctx, b.pool, b.project, stack, records)
+		err := retry(ctx, false, func() error {
+			_, err := appendRecords(ctx, b.pool, b.project, stack, records)
+			return err
+		})
 		return b.fail("appending to the journal", stack, err)
 	}
 	return b.fail("appending to the journal", stack, l.append(ctx, records))
@@ -112,11 +115,14 @@ func (b *Backend) ReadJournal(ctx context.Context, stack string) (state.JournalR
 	if err := b.check(ctx, stack); err != nil {
 		return state.JournalRead{}, err
 	}
-	rows, err := b.pool.Query(ctx, readJournalSQL, b.project, stack)
-	if err != nil {
-		return state.JournalRead{}, b.fail("reading the journal", stack, err)
-	}
-	recs, err := journalRows(rows)
+	var recs [][]byte
+	err := retry(ctx, true, func() error {
+		rows, err := b.pool.Query(ctx, readJournalSQL, b.project, stack)
+		if err == nil {
+			recs, err = journalRows(rows)
+		}
+		return err
+	})
 	if err != nil {
 		return state.JournalRead{}, b.fail("reading the journal", stack, err)
 	}

@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"io"
-	"strings"
 	"sync"
 	"time"
 
@@ -175,7 +173,13 @@ func (l *pgLock) append(ctx context.Context, records [][]byte) error {
 	}
 	lost := l.b.scrub(err)
 	if err := l.regain(ctx); err != nil {
-		return fmt.Errorf("%v, and %w", lost, err)
+		err = fmt.Errorf("%v, and %w", lost, err)
+		if errors.Is(err, state.ErrLockLost) {
+			return err
+		}
+		// The server is still out of reach: say so, and not that nothing
+		// was sent, for the batch may have been committed.
+		return &UnreachableError{Addr: l.b.addr, Lost: true, Err: err}
 	}
 	ok, err := stored(ctx, l.conn, l.b.project, l.stack, records)
 	if err == nil && !ok {
@@ -190,11 +194,7 @@ func (l *pgLock) append(ctx context.Context, records [][]byte) error {
 // connLost reports whether err means the connection is gone (the server
 // restarted or the network failed), not that a statement failed.
 func connLost(conn *pgx.Conn, err error) bool {
-	var pe *pgconn.PgError
-	if errors.As(err, &pe) {
-		return strings.HasPrefix(pe.Code, "57P") || strings.HasPrefix(pe.Code, "08")
-	}
-	return conn.IsClosed() || pgconn.SafeToRetry(err) || errors.Is(err, io.EOF)
+	return conn.IsClosed() || lostConn(err)
 }
 
 // regain takes the lock again on a new connection, trying for a while if

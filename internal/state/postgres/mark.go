@@ -54,8 +54,10 @@ func (b *Backend) ReadMark(ctx context.Context, stack string) ([]byte, error) {
 	}
 	var m rowMark
 	var written time.Time
-	err := b.pool.QueryRow(ctx, "SELECT lineage, serial, seq, written FROM plinth_marks WHERE project = $1 AND stack = $2",
-		b.project, stack).Scan(&m.Lineage, &m.Serial, &m.Seq, &written)
+	err := retry(ctx, true, func() error {
+		return b.pool.QueryRow(ctx, "SELECT lineage, serial, seq, written FROM plinth_marks WHERE project = $1 AND stack = $2",
+			b.project, stack).Scan(&m.Lineage, &m.Serial, &m.Seq, &written)
+	})
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, notExist(stack, "mark")
 	}
@@ -90,7 +92,8 @@ func (b *Backend) WriteMark(ctx context.Context, stack string, data []byte) erro
 		l.mark = &m
 		return nil
 	}
-	return b.fail("recording the mark", stack, upsertMark(ctx, b.pool, b.project, stack, m))
+	// Idempotent: the row is set to m however often it runs.
+	return b.fail("recording the mark", stack, retry(ctx, true, func() error { return upsertMark(ctx, b.pool, b.project, stack, m) }))
 }
 
 func upsertMark(ctx context.Context, db dbConn, project, stack string, m rowMark) error {

@@ -37,12 +37,15 @@ func (b *Backend) WriteSecretsConfig(ctx context.Context, stack string, data []b
 // those no project has claimed (every use of which is refused, saying how
 // to claim it): never another project's.
 func (b *Backend) ListStacks(ctx context.Context) ([]string, error) {
-	rows, err := b.pool.Query(ctx, `SELECT DISTINCT name COLLATE "C" AS n FROM plinth_stacks WHERE project = $1 OR project = ''
+	var names []string
+	err := retry(ctx, true, func() error {
+		rows, err := b.pool.Query(ctx, `SELECT DISTINCT name COLLATE "C" AS n FROM plinth_stacks WHERE project = $1 OR project = ''
 		ORDER BY n`, b.project)
-	if err != nil {
-		return nil, b.fail("listing", "(all)", err)
-	}
-	names, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err == nil {
+			names, err = pgx.CollectRows(rows, pgx.RowTo[string])
+		}
+		return err
+	})
 	if err != nil {
 		return nil, b.fail("listing", "(all)", err)
 	}
