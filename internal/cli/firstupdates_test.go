@@ -12,17 +12,17 @@ import (
 	"github.com/plinth-iac/plinth/internal/cli/clitest"
 )
 
-// TestConcurrentFirstUpdates runs two `plinth up` processes of the real
-// binary at once on a new stack, as two CI jobs' first updates would,
-// on each backend, with a generated key and with a passphrase. Both
-// make a secrets configuration before either takes the stack's lock;
-// one is stored, and the other command must use it. Both must succeed,
-// and the state's secret output must open afterwards: from the stored
-// configuration, and for a passphrase from the salt line committed to
-// plinth.dev.yaml too (so the file and the store agree). Before the
-// configuration was created atomically the later write replaced the
-// earlier, and the update that sealed the secret with the replaced key
-// left a stack no command could read.
+// TestConcurrentFirstUpdates runs two processes of the real binary at
+// once on a new stack, as two CI jobs' first updates would (or an update
+// and `config set --secret`), on each backend, with a generated key and
+// with a passphrase. Both make a secrets configuration before either
+// takes the stack's lock; one is stored, and the other command must use
+// it. Both must succeed, and the state's secret output (and the secret
+// config value) must open afterwards: from the stored configuration,
+// and for a passphrase from the salt line committed to plinth.dev.yaml
+// too (so the file and the store agree). Before the configuration was
+// created atomically the later write replaced the earlier, and what the
+// other command sealed with the replaced key could never be read.
 //
 // Whether the two commands race at all is up to the scheduler, so each
 // case runs a few fresh stacks.
@@ -38,43 +38,50 @@ func TestConcurrentFirstUpdates(t *testing.T) {
 		"generated key": nil,
 		"passphrase":    {"PLINTH_PASSPHRASE": "correct horse"},
 	}
+	up := []string{"up", "--yes", "--lock-timeout", "2m"}
+	pairs := map[string][2][]string{
+		"two updates":                     {up, up},
+		"an update and config set secret": {up, {"config", "set", "--secret", "extra", "v1"}},
+	}
 	for backend, backendEnv := range backends(t) {
 		for key, keyEnv := range keys {
-			t.Run(backend+"/"+key, func(t *testing.T) {
-				for range 3 {
-					env := backendEnv(t) // a fresh database for each stack
-					for k, v := range keyEnv {
-						env = setEnv(env, k, v)
+			for pair, commands := range pairs {
+				t.Run(backend+"/"+key+"/"+pair, func(t *testing.T) {
+					for range 3 {
+						env := backendEnv(t) // a fresh database for each stack
+						for k, v := range keyEnv {
+							env = setEnv(env, k, v)
+						}
+						firstUpdatesAtOnce(t, bin, env, commands)
 					}
-					firstUpdatesAtOnce(t, bin, env)
-				}
-			})
+				})
+			}
 		}
 	}
 }
 
-// firstUpdatesAtOnce runs two first updates of a new stack at once and
-// checks the stack afterwards.
-func firstUpdatesAtOnce(t *testing.T, bin string, env map[string]string) {
+// firstUpdatesAtOnce runs two commands that create a new stack at once
+// (at least one of them `up`) and checks the stack afterwards.
+func firstUpdatesAtOnce(t *testing.T, bin string, env map[string]string, commands [2][]string) {
 	t.Helper()
 	dir := clitest.CopyDir(t, filepath.Join("testdata", "secretout"))
 	plinth := binaryRunner(bin, dir, env)
 	var wg sync.WaitGroup
 	var outs [2]string
 	var errs [2]error
-	for i := range outs {
-		wg.Go(func() { outs[i], errs[i] = plinth("up", "--yes", "--lock-timeout", "2m") })
+	for i, args := range commands {
+		wg.Go(func() { outs[i], errs[i] = plinth(args...) })
 	}
 	wg.Wait()
 	for i, err := range errs {
 		if err != nil {
-			t.Fatalf("update %d of two at once: %v\n%s\nthe other:\n%s", i, err, outs[i], outs[1-i])
+			t.Fatalf("plinth %s, one of two commands at once: %v\n%s\nthe other:\n%s", strings.Join(commands[i], " "), err, outs[i], outs[1-i])
 		}
 	}
 	if out, err := plinth("preview"); err != nil {
-		t.Fatalf("preview after two first updates at once: %v\n%s", err, out)
+		t.Fatalf("preview after two first commands at once: %v\n%s", err, out)
 	}
-	wantToken(t, plinth, "stack output")
+	wantSecrets(t, plinth, commands, "after two first commands at once")
 	if env["PLINTH_PASSPHRASE"] == "" {
 		return
 	}
@@ -88,15 +95,23 @@ func firstUpdatesAtOnce(t *testing.T, bin string, env map[string]string) {
 	if err := os.WriteFile(cfgPath, noSalt, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	wantToken(t, plinth, "stack output with the salt from the store alone")
+	wantSecrets(t, plinth, commands, "with the salt from the store alone")
 }
 
-// wantToken checks that `stack output --show-secrets` opens the secret.
-func wantToken(t *testing.T, plinth func(args ...string) (string, error), what string) {
+// wantSecrets checks that `stack output --show-secrets` opens the
+// secret output, and `config get` the secret config value if one of
+// commands set it.
+func wantSecrets(t *testing.T, plinth func(args ...string) (string, error), commands [2][]string, when string) {
 	t.Helper()
 	out, err := plinth("stack", "output", "--show-secrets")
 	if err != nil || !regexp.MustCompile(`token\s+"hunter2"`).MatchString(out) {
-		t.Fatalf("%s: %v, want the secret token shown\n%s", what, err, out)
+		t.Fatalf("stack output %s: %v, want the secret token shown\n%s", when, err, out)
+	}
+	if commands[1][0] != "config" {
+		return
+	}
+	if out, err := plinth("config", "get", "extra"); err != nil || out != "v1\n" {
+		t.Fatalf("config get %s: %v, want the secret config value\n%s", when, err, out)
 	}
 }
 
