@@ -32,6 +32,13 @@ func (s *secretsStore) ReadSecretsConfig(context.Context, string) ([]byte, error
 	return s.data, nil
 }
 
+func (s *secretsStore) CreateSecretsConfig(ctx context.Context, stack string, data []byte) (bool, []byte, error) {
+	if existing, err := s.ReadSecretsConfig(ctx, stack); err == nil {
+		return false, existing, nil
+	}
+	return true, nil, s.WriteSecretsConfig(ctx, stack, data)
+}
+
 func (s *secretsStore) WriteSecretsConfig(_ context.Context, _ string, data []byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -24,6 +24,17 @@ const PassphraseEnv = "PLINTH_PASSPHRASE"
 // error matching fs.ErrNotExist.
 type ConfigStore interface {
 	ReadSecretsConfig(ctx context.Context, stack string) ([]byte, error)
+	// CreateSecretsConfig stores data as the stack's configuration if it
+	// has none, in one atomic step: of two commands creating a new
+	// stack's configuration at once, exactly one stores its own, and the
+	// other is told created false and given the one stored (existing),
+	// to use instead of its own. A new stack's configuration is only
+	// ever stored this way, so no key anything was sealed with is
+	// replaced.
+	CreateSecretsConfig(ctx context.Context, stack string, data []byte) (created bool, existing []byte, err error)
+	// WriteSecretsConfig replaces the stack's configuration: only a
+	// change of provider (BeginChange, Finish), which has opened the
+	// configuration it replaces, uses it.
 	WriteSecretsConfig(ctx context.Context, stack string, data []byte) error
 }
 
@@ -175,6 +186,14 @@ func Open(ctx context.Context, store ConfigStore, stack string, opts Options) (c
 	if err != nil {
 		return nil, "", fmt.Errorf("reading the secrets configuration of stack %s: %w", stack, err)
 	}
+	return openStored(stack, data, opts)
+}
+
+// openStored opens the stored configuration data. A passphrase's salt
+// line is handed to opts.Salt, to be committed with the next write of
+// the file (a stack whose salt was only in the store, or one another
+// command created).
+func openStored(stack string, data []byte, opts Options) (*Crypter, string, error) {
 	var cfg config
 	if err := json.Unmarshal(data, &cfg); err != nil {
 		return nil, "", fmt.Errorf("the secrets configuration of stack %s is damaged (%v); restore it from a backup, or secrets stored in the stack cannot be read", stack, err)
@@ -182,9 +201,9 @@ func Open(ctx context.Context, store ConfigStore, stack string, opts Options) (c
 	if cfg.Next != nil {
 		return openPending(stack, &cfg, opts)
 	}
-	c, warning, err = open(stack, &cfg, opts)
+	c, warning, err := open(stack, &cfg, opts)
 	if err == nil && cfg.Passphrase != nil && opts.Salt != nil {
-		opts.Salt.SetSalt(cfg.Passphrase.line()) // migrate: committed with the next write of the file
+		opts.Salt.SetSalt(cfg.Passphrase.line())
 	}
 	return c, warning, err
 }
@@ -298,10 +317,7 @@ func create(ctx context.Context, store ConfigStore, stack string, opts Options) 
 	if err != nil {
 		return nil, "", err
 	}
-	if err := storeNew(ctx, store, stack, opts, cfg); err != nil {
-		return nil, "", err
-	}
-	return c, warning, nil
+	return storeNew(ctx, store, stack, opts, cfg, c, warning)
 }
 
 // createLater is create for a new passphrase stack with
@@ -316,32 +332,43 @@ func createLater(ctx context.Context, store ConfigStore, stack string, opts Opti
 	ctx = context.WithoutCancel(ctx)
 	c := deriveLater(func() (*Crypter, error) {
 		cfg, c, _, err := newConfig(stack, opts)
-		if err == nil {
-			err = storeNew(ctx, store, stack, opts, cfg)
-		}
 		if err != nil {
 			return nil, err
 		}
-		return c, nil
+		c, _, err = storeNew(ctx, store, stack, opts, cfg, c, "")
+		return c, err
 	})
 	c.fresh = true
 	return c
 }
 
-// storeNew stores a new configuration, and hands a passphrase's salt
-// line to opts.Salt.
-func storeNew(ctx context.Context, store ConfigStore, stack string, opts Options, cfg *config) error {
+// storeNew stores cfg, a new configuration whose Crypter is c, unless
+// the stack has one already: another command may have created it since
+// Open found none (two first updates of a stack at once). It returns
+// the Crypter of the configuration stored, and hands a passphrase's salt
+// line to opts.Salt: cfg's and c, with warning, if cfg was stored; else
+// the other command's, opened as Open would (its passphrase checked),
+// since values it seals with its key must open with ours.
+func storeNew(ctx context.Context, store ConfigStore, stack string, opts Options, cfg *config, c *Crypter, warning string) (*Crypter, string, error) {
+	data, err := json.Marshal(cfg)
+	if err != nil {
+		return nil, "", fmt.Errorf("encoding the secrets configuration: %w", err)
+	}
+	created, existing, err := store.CreateSecretsConfig(ctx, stack, data)
+	if err != nil {
+		return nil, "", fmt.Errorf("storing the secrets configuration of stack %s: %w", stack, err)
+	}
+	if !created {
+		c, warning, err := openStored(stack, existing, opts)
+		if err != nil {
+			return nil, "", fmt.Errorf("another plinth command created the secrets configuration of stack %s at the same time as this one, and this one cannot use it: %w", stack, err)
+		}
+		return c, warning, nil
+	}
 	if cfg.Passphrase != nil && opts.Salt != nil {
 		opts.Salt.SetSalt(cfg.Passphrase.line())
 	}
-	data, err := json.Marshal(cfg)
-	if err != nil {
-		return fmt.Errorf("encoding the secrets configuration: %w", err)
-	}
-	if err := store.WriteSecretsConfig(ctx, stack, data); err != nil {
-		return fmt.Errorf("storing the secrets configuration of stack %s: %w", stack, err)
-	}
-	return nil
+	return c, warning, nil
 }
 
 func newConfig(stack string, opts Options) (*config, *Crypter, string, error) {

@@ -16,6 +16,10 @@ var errDiskFull = errors.New("disk full")
 
 func (*failingStore) WriteSecretsConfig(context.Context, string, []byte) error { return errDiskFull }
 
+func (*failingStore) CreateSecretsConfig(context.Context, string, []byte) (bool, []byte, error) {
+	return false, nil, errDiskFull
+}
+
 // TestBackgroundCreate: with Background, a new passphrase stack's Open
 // returns while its key is still being derived (the gate holds the
 // derivation back, so an Open that waited would never return), having

@@ -26,7 +26,11 @@
 // warning for the caller to show.
 //
 // The configuration is stored as bytes through a ConfigStore, which every
-// state backend implements; this package does not know where they go. It
+// state backend implements; this package does not know where they go. A
+// new stack's configuration is made before the stack is locked, so two
+// commands may make one each: it is stored only if the stack has none
+// (CreateSecretsConfig), and the command that finds one stored opens
+// that one instead of its own, so both seal with one key. It
 // does not decide which values are secret (the value model's secret marks
 // do) and does not mask secrets in output (internal/display does).
 package secrets

@@ -14,13 +14,17 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// memStore is a ConfigStore in memory that counts writes.
+// memStore is a ConfigStore in memory that counts writes (creates
+// included). It is safe for concurrent use.
 type memStore struct {
+	mu     sync.Mutex
 	data   map[string][]byte
 	writes int
 }
 
 func (m *memStore) ReadSecretsConfig(_ context.Context, stack string) ([]byte, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	d, ok := m.data[stack]
 	if !ok {
 		return nil, fmt.Errorf("stack %s: %w", stack, fs.ErrNotExist)
@@ -28,13 +32,29 @@ func (m *memStore) ReadSecretsConfig(_ context.Context, stack string) ([]byte, e
 	return d, nil
 }
 
+func (m *memStore) CreateSecretsConfig(_ context.Context, stack string, data []byte) (bool, []byte, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if d, ok := m.data[stack]; ok {
+		return false, d, nil
+	}
+	m.put(stack, data)
+	return true, nil, nil
+}
+
 func (m *memStore) WriteSecretsConfig(_ context.Context, stack string, data []byte) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.put(stack, data)
+	return nil
+}
+
+func (m *memStore) put(stack string, data []byte) {
 	if m.data == nil {
 		m.data = map[string][]byte{}
 	}
 	m.data[stack] = data
 	m.writes++
-	return nil
 }
 
 // cheap keeps argon2id fast in tests; real stacks use DefaultKDF.

@@ -49,6 +49,9 @@ func (f *fakeBackend) Describe(stack string, part Part) string      { return sta
 func (f *fakeBackend) ReadSecretsConfig(context.Context, string) ([]byte, error) {
 	return nil, fs.ErrNotExist
 }
+func (f *fakeBackend) CreateSecretsConfig(context.Context, string, []byte) (bool, []byte, error) {
+	return true, nil, nil
+}
 func (f *fakeBackend) WriteSecretsConfig(context.Context, string, []byte) error { return nil }
 
 func encodedSnapshot(t *testing.T) []byte {

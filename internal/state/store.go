@@ -184,6 +184,13 @@ type StackLister interface {
 // Backends must keep it from other users: it may be a key.
 type SecretsConfigStore interface {
 	ReadSecretsConfig(ctx context.Context, stack string) ([]byte, error)
+	// CreateSecretsConfig stores data if the stack has no configuration,
+	// atomically: of concurrent creates, in this process or others,
+	// exactly one is told created, and every other is given the data
+	// that one stored (existing), never a part of it.
+	CreateSecretsConfig(ctx context.Context, stack string, data []byte) (created bool, existing []byte, err error)
+	// WriteSecretsConfig replaces the configuration (a change of
+	// secrets provider; a migration to a backend without the stack).
 	WriteSecretsConfig(ctx context.Context, stack string, data []byte) error
 }
 

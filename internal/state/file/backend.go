@@ -187,6 +187,27 @@ func (b *Backend) WriteSecretsConfig(_ context.Context, stack string, data []byt
 	return atomicWrite(dir, secretsFile, data, "")
 }
 
+// CreateSecretsConfig creates secrets.json holding data, with mode 0600,
+// unless it exists: the file is written and synced under a temporary
+// name and hard-linked as secrets.json, which fails if another process
+// linked it first (the lock file is taken the same way). Then the file
+// that one linked, complete, is returned.
+func (b *Backend) CreateSecretsConfig(_ context.Context, stack string, data []byte) (bool, []byte, error) {
+	p, err := b.path(stack, secretsFile)
+	if err != nil {
+		return false, nil, err
+	}
+	err = createExclusive(p, data)
+	if errors.Is(err, fs.ErrExist) {
+		existing, err := os.ReadFile(p)
+		return false, existing, err
+	}
+	if err != nil {
+		return false, nil, fmt.Errorf("creating %s: %w", p, err)
+	}
+	return true, nil, nil
+}
+
 // ListStacks returns the names of the stack directories.
 func (b *Backend) ListStacks(context.Context) ([]string, error) {
 	entries, err := os.ReadDir(filepath.Join(b.root, "stacks"))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 
 	"github.com/jackc/pgx/v5"
 
@@ -21,6 +22,33 @@ func (b *Backend) ReadSecretsConfig(ctx context.Context, stack string) ([]byte, 
 		return nil, notExist(stack, state.PartSecrets)
 	}
 	return data, b.fail("reading the secrets configuration", stack, err)
+}
+
+// CreateSecretsConfig inserts the stack's secrets configuration unless
+// it has one. Of two concurrent inserts the second waits for the first
+// to commit and then inserts nothing (ON CONFLICT DO NOTHING); it then
+// reads the row the first committed, in a statement of its own, whose
+// snapshot sees it. A row removed in between (the stack removed) is
+// inserted again.
+func (b *Backend) CreateSecretsConfig(ctx context.Context, stack string, data []byte) (bool, []byte, error) {
+	if err := b.check(ctx, stack); err != nil {
+		return false, nil, err
+	}
+	for range 3 {
+		tag, err := b.pool.Exec(ctx, upsertStack+`INSERT INTO plinth_secrets (project, stack, data) VALUES ($1, $2, $3)
+			ON CONFLICT (project, stack) DO NOTHING`, b.project, stack, data)
+		if err != nil {
+			return false, nil, b.fail("creating the secrets configuration", stack, err)
+		}
+		if tag.RowsAffected() == 1 {
+			return true, nil, nil
+		}
+		existing, err := b.ReadSecretsConfig(ctx, stack)
+		if !errors.Is(err, fs.ErrNotExist) {
+			return false, existing, err
+		}
+	}
+	return false, nil, b.fail("creating the secrets configuration", stack, errors.New("the row was removed each time it was read back"))
 }
 
 // WriteSecretsConfig replaces the stack's secrets configuration.

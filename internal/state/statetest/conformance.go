@@ -63,27 +63,29 @@ func Run(t *testing.T, newBackend func(t *testing.T) state.Backend, opts ...Opti
 		o(&c)
 	}
 	tests := map[string]func(*testing.T, state.Backend){
-		"snapshot":           testSnapshot,
-		"journal":            testJournal,
-		"torn tail":          c.testTornTail,
-		"corrupt record":     c.testCorruptRecord,
-		"lock":               testLock,
-		"stale lock":         c.testStaleLock,
-		"live lock":          c.testLiveLock,
-		"lost snapshot":      c.testLostSnapshot,
-		"backup":             testBackup,
-		"stacks":             testStacks,
-		"secrets config":     testSecretsConfig,
-		"stack names":        testStackNames,
-		"describe":           testDescribe,
-		"session":            testSession,
-		"session secrets":    testSessionSecrets,
-		"two processes":      c.testTwoProcesses,
-		"holder death":       c.testHolderDeath,
-		"interrupted append": c.testInterruptedAppend,
-		"history":            testHistory,
-		"version":            testVersion,
-		"tokens":             testTokens,
+		"snapshot":            testSnapshot,
+		"journal":             testJournal,
+		"torn tail":           c.testTornTail,
+		"corrupt record":      c.testCorruptRecord,
+		"lock":                testLock,
+		"stale lock":          c.testStaleLock,
+		"live lock":           c.testLiveLock,
+		"lost snapshot":       c.testLostSnapshot,
+		"backup":              testBackup,
+		"stacks":              testStacks,
+		"secrets config":      testSecretsConfig,
+		"secrets create":      testCreateSecretsConfig,
+		"secrets create race": testCreateSecretsConfigRace,
+		"stack names":         testStackNames,
+		"describe":            testDescribe,
+		"session":             testSession,
+		"session secrets":     testSessionSecrets,
+		"two processes":       c.testTwoProcesses,
+		"holder death":        c.testHolderDeath,
+		"interrupted append":  c.testInterruptedAppend,
+		"history":             testHistory,
+		"version":             testVersion,
+		"tokens":              testTokens,
 	}
 	for name, f := range tests {
 		t.Run(name, func(t *testing.T) { f(t, newBackend(t)) })
@@ -404,6 +406,73 @@ func testSecretsConfig(t *testing.T, b state.Backend) {
 		must(t, err)
 		if string(got) != data {
 			t.Errorf("read back %q, want %q", got, data)
+		}
+	}
+}
+
+// testCreateSecretsConfig: a create stores a stack's first
+// configuration and never replaces one; a write (a change of provider)
+// still does.
+func testCreateSecretsConfig(t *testing.T, b state.Backend) {
+	ctx := context.Background()
+	created, existing, err := b.CreateSecretsConfig(ctx, "dev", []byte(`{"version":1,"key":"first"}`))
+	must(t, err)
+	if !created || existing != nil {
+		t.Errorf("the first create: created %v, existing %q; want created, nothing existing", created, existing)
+	}
+	created, existing, err = b.CreateSecretsConfig(ctx, "dev", []byte(`{"version":1,"key":"second"}`))
+	must(t, err)
+	if created || string(existing) != `{"version":1,"key":"first"}` {
+		t.Errorf("a second create: created %v, existing %q; want the first configuration, kept", created, existing)
+	}
+	must(t, b.WriteSecretsConfig(ctx, "dev", []byte(`{"version":1,"key":"rotated"}`)))
+	got, err := b.ReadSecretsConfig(ctx, "dev")
+	must(t, err)
+	if string(got) != `{"version":1,"key":"rotated"}` {
+		t.Errorf("after a write the configuration is %q, want the one written", got)
+	}
+}
+
+// testCreateSecretsConfigRace starts creates of one new stack's
+// configuration at once, each with its own data, on several stacks:
+// exactly one per stack is told it created it, every other is given the
+// data that one stored, and that is what the stack holds.
+func testCreateSecretsConfigRace(t *testing.T, b state.Backend) {
+	const creators, stacks = 8, 5
+	ctx := context.Background()
+	for s := range stacks {
+		stack := fmt.Sprintf("race%d", s)
+		var created [creators]bool
+		var existing [creators][]byte
+		var errs [creators]error
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		for i := range creators {
+			wg.Go(func() {
+				<-start
+				created[i], existing[i], errs[i] = b.CreateSecretsConfig(ctx, stack, fmt.Appendf(nil, `{"version":1,"key":"creator %d"}`, i))
+			})
+		}
+		close(start)
+		wg.Wait()
+		must(t, errors.Join(errs[:]...))
+		stored, err := b.ReadSecretsConfig(ctx, stack)
+		must(t, err)
+		var winners []int
+		for i := range creators {
+			if created[i] {
+				winners = append(winners, i)
+				continue
+			}
+			if !bytes.Equal(existing[i], stored) {
+				t.Errorf("stack %s: creator %d was given %q, but the stack holds %q", stack, i, existing[i], stored)
+			}
+		}
+		if len(winners) != 1 {
+			t.Fatalf("stack %s: creators %v were each told they created the configuration, want exactly one", stack, winners)
+		}
+		if want := fmt.Sprintf(`{"version":1,"key":"creator %d"}`, winners[0]); string(stored) != want {
+			t.Errorf("stack %s holds %q, want the winner's %q", stack, stored, want)
 		}
 	}
 }

@@ -247,6 +247,21 @@ func (m *MemoryBackend) ReadSecretsConfig(_ context.Context, stack string) ([]by
 	return bytes.Clone(s.secrets), nil
 }
 
+// CreateSecretsConfig implements state.SecretsConfigStore.
+func (m *MemoryBackend) CreateSecretsConfig(_ context.Context, stack string, data []byte) (bool, []byte, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s, err := m.stack(stack, true)
+	if err != nil {
+		return false, nil, err
+	}
+	if s.secrets != nil {
+		return false, bytes.Clone(s.secrets), nil
+	}
+	s.secrets = bytes.Clone(data)
+	return true, nil, nil
+}
+
 // WriteSecretsConfig implements state.SecretsConfigStore.
 func (m *MemoryBackend) WriteSecretsConfig(_ context.Context, stack string, data []byte) error {
 	m.mu.Lock()
