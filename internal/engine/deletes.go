@@ -56,13 +56,13 @@ func (d *deployment) deleteAll(doomed []*state.Resource, shown func(*state.Resou
 	var run func(i int)
 	run = func(i int) {
 		wg.Add(1)
-		d.pool.submit(func() {
+		d.pool.submit(func(sl *slot) {
 			defer wg.Done()
 			if d.ctx.Err() != nil {
 				return
 			}
 			r := g.nodes[i]
-			if _, err := d.x.run(d.deleteStep(r, shown(r))); err != nil {
+			if _, err := d.x.runIn(sl, d.deleteStep(r, shown(r))); err != nil {
 				d.fail(stepError(r.URN, err))
 				return
 			}

@@ -19,6 +19,8 @@ type effects interface {
 	// record writes a journal entry; once an End or Write entry is
 	// durable, its change is applied to the records.
 	record(e state.Entry) error
+	// waits says whether record waits for its entry to be durable.
+	waits() bool
 	create(ctx context.Context, p provider.Provider, req provider.CreateRequest) (provider.CreateResponse, error)
 	// created fills a new record from a successful create.
 	created(nr *state.Resource, resp provider.CreateResponse, inputs resource.Object) error
@@ -54,6 +56,8 @@ func (a applying) record(e state.Entry) error {
 	}
 	return nil
 }
+
+func (applying) waits() bool { return true }
 
 func (applying) create(ctx context.Context, p provider.Provider, req provider.CreateRequest) (provider.CreateResponse, error) {
 	return p.Create(ctx, req)
@@ -97,6 +101,8 @@ func (p planning) record(e state.Entry) error {
 	}
 	return nil
 }
+
+func (planning) waits() bool { return false }
 
 func (planning) create(ctx context.Context, p provider.Provider, req provider.CreateRequest) (provider.CreateResponse, error) {
 	req.Preview = true

@@ -19,7 +19,18 @@ import (
 // is made: its effects are either applying (providers act, the journal
 // records) or planning (providers plan, nothing is recorded); see
 // effects.go. No step asks whether it runs in a preview.
+//
+// An executor is one pool task's view of the operation's execution: a
+// step run in a pool task (runIn) holds the task's slot, and gives it back
+// (yieldSlot) while its last journal entry becomes durable; every other
+// executor, d.x among them, holds none.
 type executor struct {
+	*execution
+	slot *slot
+}
+
+// execution is what the executors of one operation share.
+type execution struct {
 	opts *Options
 	// ctx is what provider calls run under: not cancelled with the
 	// operation, so that a step in flight finishes and is recorded.
@@ -49,7 +60,7 @@ type executor struct {
 }
 
 func newExecutor(ctx context.Context, opts *Options, recs *records, preview bool) *executor {
-	x := &executor{opts: opts, ctx: ctx, recs: recs, preview: preview, counts: map[StepOp]int{}}
+	x := &executor{execution: &execution{opts: opts, ctx: ctx, recs: recs, preview: preview, counts: map[StepOp]int{}}}
 	if preview {
 		x.fx = planning{recs: recs}
 	} else {
@@ -58,12 +69,28 @@ func newExecutor(ctx context.Context, opts *Options, recs *records, preview bool
 	return x
 }
 
-// run carries out one step, once Options.CheckStep allows it.
+// run carries out one step, once Options.CheckStep allows it. The step
+// holds no slot: a step that runs others (a replacement's delete and
+// create) goes on after each, so none may give its slot back.
 func (x *executor) run(s step) (Registered, error) {
 	if err := x.check(s); err != nil {
 		return Registered{}, err
 	}
+	if x.slot != nil {
+		x = &executor{execution: x.execution}
+	}
 	return s.apply(x)
+}
+
+// runIn carries out one step as the whole of the pool task that holds
+// slot: the step may give the slot back as it finishes (see yieldSlot);
+// what the task does after the step must need no slot either (report the
+// result, queue what waited for it).
+func (x *executor) runIn(sl *slot, s step) (Registered, error) {
+	if err := x.check(s); err != nil {
+		return Registered{}, err
+	}
+	return s.apply(&executor{execution: x.execution, slot: sl})
 }
 
 func (x *executor) now() time.Time { return x.opts.now() }

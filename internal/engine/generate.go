@@ -19,7 +19,7 @@ import (
 // runStep generates and runs the step for one registration, holding its
 // URN so that no other step (a delete-before-replace of something it
 // depends on) touches the same resource at once.
-func (d *deployment) runStep(urn resource.URN, reg *Registration) (Registered, error) {
+func (d *deployment) runStep(sl *slot, urn resource.URN, reg *Registration) (Registered, error) {
 	if err := d.stopped(); err != nil {
 		return Registered{}, fmt.Errorf("%s: %w", urn, err)
 	}
@@ -34,7 +34,7 @@ func (d *deployment) runStep(urn resource.URN, reg *Registration) (Registered, e
 	if err != nil {
 		return Registered{}, err
 	}
-	res, err := d.x.run(s)
+	res, err := d.x.runIn(sl, s)
 	res.Op, res.Changed = stepOutcome(s)
 	return res, err
 }

@@ -76,6 +76,19 @@ func (x *executor) failed(b bracket, op state.Op, old, nu *state.Resource, err e
 	return x.failedCall(b.step, op, old, nu, err)
 }
 
+// yieldSlot gives the step's slot back, if it holds one (see runIn), just
+// before its last entry is written: what is left to it is to wait until
+// the entry is durable and to report, and that wait would otherwise keep
+// a step that could call its provider from starting. Only a step that
+// calls no provider, hook or provisioner after the entry may yield. It
+// is reported done, and its dependents start, once the entry is durable
+// as before: yielding changes when the next step starts, nothing else.
+func (x *executor) yieldSlot() {
+	if x.fx.waits() {
+		x.slot.release()
+	}
+}
+
 func (x *executor) write(op state.Op, old, nu *state.Resource) error {
 	sealSecrets(nu)
 	if err := x.writeEntry(state.Entry{Kind: state.Write, Op: op, Old: old, New: nu}); err != nil {

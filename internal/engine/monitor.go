@@ -33,9 +33,9 @@ func (m monitor) Register(reg Registration, done func(Registered, error)) {
 	}
 	d.work.Add(1)
 	d.afterReferences(rs, func() {
-		d.pool.submit(func() {
+		d.pool.submit(func(sl *slot) {
 			defer d.work.Done()
-			res, err := d.runStep(urn, &reg)
+			res, err := d.runStep(sl, urn, &reg)
 			err = stepError(urn, err)
 			d.fail(err)
 			d.finished(rs)

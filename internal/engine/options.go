@@ -21,8 +21,9 @@ type Options struct {
 	// preview, which changes nothing.
 	Journal Journal
 	// Parallel bounds the provider steps running at once; 0 means
-	// DefaultParallel, 1 runs everything serially; a negative value is
-	// refused.
+	// DefaultParallel, 1 runs the provider calls one at a time; a
+	// negative value is refused. A step left only to wait until its last
+	// journal entry is durable no longer counts (see yieldSlot).
 	Parallel int
 	// Targets limits the operation to these resources (and, for an update,
 	// what they depend on); Excludes to everything but these.

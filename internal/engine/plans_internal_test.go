@@ -21,7 +21,7 @@ func TestPlansCostNothingWhenEmpty(t *testing.T) {
 	}
 	news := resource.Object{"length": resource.NewNumber(2)}
 	empty := NewPlans()
-	x := &executor{opts: &Options{Plans: empty}}
+	x := &executor{execution: &execution{opts: &Options{Plans: empty}}}
 	plan := []byte("plan")
 	cases := map[string]func(){
 		"take a plan":  func() { empty.take(c, OpCreate) },

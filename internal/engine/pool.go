@@ -1,32 +1,62 @@
 package engine
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
-// pool runs tasks on a fixed number of workers. Tasks queue without bound
+// pool runs tasks in a fixed number of slots. Tasks queue without bound
 // (a queued task is a closure, far smaller than a goroutine), so a program
-// may register a hundred thousand resources at once and only the workers'
+// may register a hundred thousand resources at once and only the slots'
 // goroutines exist.
+//
+// A task holds its slot until it returns, unless it gives the slot back
+// (slot.release) because all it has left is to wait for something that
+// needs no slot, its last journal entry becoming durable, and to report:
+// a new goroutine then takes the slot and the next task, and the task
+// finishes on its own goroutine, which exits. So at most as many tasks as
+// there are slots hold one, and the goroutines never number more than the
+// slots plus the tasks that gave theirs back and have not returned.
 type pool struct {
 	mu      sync.Mutex
 	cond    *sync.Cond
-	queue   []func()
+	queue   []func(*slot)
 	head    int
 	closed  bool
 	running sync.WaitGroup
+	// goroutines counts the pool's goroutines alive, for the tests.
+	goroutines atomic.Int64
 }
 
-func newPool(workers int) *pool {
+// slot is a task's hold on one of its pool's slots, handed to the task.
+// A caller that holds no slot has a nil *slot.
+type slot struct {
+	p *pool
+	// given says the task gave the slot back; only the task's goroutine
+	// touches it.
+	given bool
+}
+
+func newPool(slots int) *pool {
 	p := &pool{}
 	p.cond = sync.NewCond(&p.mu)
-	p.running.Add(workers)
-	for range workers {
-		go p.work()
+	for range slots {
+		p.spawn()
 	}
 	return p
 }
 
+// spawn starts a goroutine that runs tasks in a slot. The caller is
+// newPool or a goroutine of the pool, so close cannot have seen the count
+// of running goroutines at zero.
+func (p *pool) spawn() {
+	p.running.Add(1)
+	p.goroutines.Add(1)
+	go p.work()
+}
+
 // submit queues a task. Tasks submitted after close are dropped.
-func (p *pool) submit(task func()) {
+func (p *pool) submit(task func(*slot)) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
@@ -36,7 +66,7 @@ func (p *pool) submit(task func()) {
 	p.cond.Signal()
 }
 
-func (p *pool) next() (func(), bool) {
+func (p *pool) next() (func(*slot), bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for p.head == len(p.queue) && !p.closed {
@@ -54,18 +84,40 @@ func (p *pool) next() (func(), bool) {
 	return task, true
 }
 
+// work runs tasks in one slot until the pool closes and its queue is
+// empty, or until a task gives the slot back: the slot has gone on to a
+// new goroutine then, and this one ends with the task.
 func (p *pool) work() {
 	defer p.running.Done()
+	defer p.goroutines.Add(-1)
 	for {
 		task, ok := p.next()
 		if !ok {
 			return
 		}
-		task()
+		s := &slot{p: p}
+		task(s)
+		if s.given {
+			return
+		}
 	}
 }
 
-// close lets the workers finish the queued tasks and waits for them.
+// release gives the slot back to its pool, for the next task to run in
+// while the caller finishes without one. Only the task that holds s may
+// call it, and only when nothing is left to it that the pool's bound is
+// for (a provider call, a hook, a provisioner). A nil slot (the caller
+// holds none) and a slot already given back do nothing.
+func (s *slot) release() {
+	if s == nil || s.given {
+		return
+	}
+	s.given = true
+	s.p.spawn()
+}
+
+// close lets the slots run the queued tasks and waits for them, and for
+// the tasks that gave their slot back.
 func (p *pool) close() {
 	p.mu.Lock()
 	p.closed = true

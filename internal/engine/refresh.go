@@ -46,12 +46,12 @@ func refresh(ctx context.Context, base *state.Snapshot, opts *Options, preview b
 	var wg sync.WaitGroup
 	for _, r := range d.refreshable(base) {
 		wg.Add(1)
-		d.pool.submit(func() {
+		d.pool.submit(func(sl *slot) {
 			defer wg.Done()
 			if d.ctx.Err() != nil {
 				return
 			}
-			_, err := d.x.run(refreshStep{r: r, referenced: isReferenced(referenced, r.URN)})
+			_, err := d.x.runIn(sl, refreshStep{r: r, referenced: isReferenced(referenced, r.URN)})
 			d.fail(stepError(r.URN, err))
 		})
 	}

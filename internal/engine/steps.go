@@ -67,6 +67,7 @@ func (s sameStep) apply(x *executor) (Registered, error) {
 	x.recordDestroyProvisioners(c.reg, nr)
 	if !sameRecord(c.old, nr) {
 		nr.Modified = x.now()
+		x.yieldSlot()
 		if err := x.write(state.OpSame, c.old, nr); err != nil {
 			return Registered{}, err
 		}

@@ -92,6 +92,9 @@ func (s createStep) apply(x *executor) (Registered, error) {
 	x.recordDestroyProvisioners(c.reg, nr)
 	provisioning := !x.preview && hasCreateProvisioners(c.reg)
 	nr.Tainted = nr.Tainted || provisioning // until its provisioners have run
+	if !provisioning && len(c.reg.Hooks.AfterCreate) == 0 {
+		x.yieldSlot()
+	}
 	if err := x.close(b, h.op, old, nr); err != nil {
 		return Registered{}, err
 	}
@@ -187,6 +190,9 @@ func (s updateStep) apply(x *executor) (Registered, error) {
 	nr.Outputs, nr.Private = resp.Outputs, resp.Private
 	markSecretID(nr, c.inputs, nr.SecretID)
 	x.recordDestroyProvisioners(c.reg, nr)
+	if len(c.reg.Hooks.AfterUpdate) == 0 {
+		x.yieldSlot()
+	}
 	if err := x.close(b, state.OpUpdate, c.old, nr); err != nil {
 		return Registered{}, err
 	}
@@ -276,6 +282,9 @@ func (x *executor) deleteCustom(r, kept *state.Resource, shown StepOp, start tim
 		err = x.failed(b, state.OpDelete, r, nil, err)
 		x.done(shown, r, nil, nil, start, err)
 		return err
+	}
+	if len(r.DeleteHooks.After) == 0 {
+		x.yieldSlot()
 	}
 	return x.close(b, state.OpDelete, r, kept)
 }
