@@ -1,8 +1,10 @@
 package cli_test
 
 import (
+	"bufio"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -142,5 +144,70 @@ func TestConfigSetBesideFirstUp(t *testing.T) {
 	}
 	if !strings.Contains(string(data), "encryptionsalt:") {
 		t.Errorf("plinth.dev.yaml lost the salt line:\n%s", data)
+	}
+}
+
+// holderEnv names the project directory in which the helper process of
+// TestConfigLockDiesWithItsHolder runs a `config set` that stops for good
+// just before it writes, holding the config files' lock.
+const holderEnv = "PLINTH_TEST_CONFIG_LOCK_HOLDER"
+
+// TestConfigLockHolderProcess is the helper process, not a test of its
+// own: it does nothing unless holderEnv is set.
+func TestConfigLockHolderProcess(t *testing.T) {
+	dir := os.Getenv(holderEnv)
+	if dir == "" {
+		return
+	}
+	clitest.Run(t, dir, clitest.Options{BeforeConfigWrite: func(string) {
+		fmt.Println("holding")
+		select {} // until killed
+	}}, "config", "set", "held", "never written")
+}
+
+// TestConfigLockDiesWithItsHolder kills, with SIGKILL, a process that
+// holds the config files' lock in the middle of `config set`. While it
+// lives another `config set` waits; once it is dead the other goes on
+// at once, with nothing to clean up by hand: the lock dies with its
+// holder, as a lock file would not.
+func TestConfigLockDiesWithItsHolder(t *testing.T) {
+	dir := clitest.CopyDir(t, filepath.Join("testdata", "base"))
+	holder := exec.Command(os.Args[0], "-test.run=^TestConfigLockHolderProcess$")
+	holder.Env = append(os.Environ(), holderEnv+"="+dir)
+	out, err := holder.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := holder.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Process.Kill()
+	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || line != "holding\n" {
+		t.Fatalf("the helper process did not reach its write: %q, %v", line, err)
+	}
+	done := make(chan clitest.Result, 1)
+	go func() { done <- clitest.Run(t, dir, clitest.Options{}, "config", "set", "after", "written") }()
+	select {
+	case r := <-done:
+		t.Fatalf("config set finished while another process held the lock:\n%s", r.Output())
+	case <-time.After(500 * time.Millisecond):
+	}
+	if err := holder.Process.Kill(); err != nil { // SIGKILL
+
+		t.Fatal(err)
+	}
+	_ = holder.Wait()
+	var r clitest.Result
+	select {
+	case r = <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("config set still waits for the lock of a process killed a minute ago")
+	}
+	if r.Code != 0 {
+		t.Fatalf("config set after its rival was killed: exit %d\n%s", r.Code, r.Output())
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "plinth.dev.yaml"))
+	if diff := cmp.Diff("config:\n  after: written\n", string(data)); diff != "" {
+		t.Errorf("plinth.dev.yaml (-want +got):\n%s", diff)
 	}
 }
