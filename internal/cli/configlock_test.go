@@ -211,3 +211,33 @@ func TestConfigLockDiesWithItsHolder(t *testing.T) {
 		t.Errorf("plinth.dev.yaml (-want +got):\n%s", diff)
 	}
 }
+
+// TestLosingFirstUpSaysWrongPassphraseOnce: a first `up` whose new stack
+// got its secrets configuration from another command at the same time,
+// with another passphrase, fails with the wrong passphrase. Every record
+// it tried failed with that error (its first resource, its outputs), and
+// the command's end found it again; it used to be printed three times.
+// It must be printed once. The other command (`config set --secret`,
+// with the other passphrase) runs while the `up` derives its new key,
+// so it stores its configuration first.
+func TestLosingFirstUpSaysWrongPassphraseOnce(t *testing.T) {
+	dir := clitest.CopyDir(t, filepath.Join("testdata", "secretout"))
+	var once sync.Once
+	var winner clitest.Result
+	rival := func() {
+		once.Do(func() {
+			winner = clitest.Run(t, dir, clitest.Options{Env: map[string]string{"PLINTH_PASSPHRASE": "first"}},
+				"config", "set", "--secret", "extra", "v1")
+		})
+	}
+	loser := clitest.Run(t, dir, clitest.Options{Env: map[string]string{"PLINTH_PASSPHRASE": "second"}, OnDerive: rival}, "up", "--yes")
+	if winner.Code != 0 {
+		t.Fatalf("config set --secret while the first up derived its key: exit %d\n%s", winner.Code, winner.Output())
+	}
+	if loser.Code == 0 || !strings.Contains(loser.Stderr, "Wrong passphrase") {
+		t.Fatalf("the up that lost the stack's secrets configuration: exit %d, want Wrong passphrase\n%s", loser.Code, loser.Output())
+	}
+	if n := strings.Count(loser.Output(), "Wrong passphrase"); n != 1 {
+		t.Errorf("the up that lost said Wrong passphrase %d times, want once:\n%s", n, loser.Output())
+	}
+}

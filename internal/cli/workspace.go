@@ -251,10 +251,15 @@ func (a *app) whenKeyed(c *secrets.Crypter, f func()) {
 // then that is the error, whatever the command did (a secret it could
 // not open may have failed it less clearly, or it needed none). So a
 // wrong passphrase never passes silently, and is reported as it was when
-// the key was derived before the command began.
+// the key was derived before the command began. An operation whose view
+// already showed the wrong passphrase (stackRun.keyError) keeps its
+// error, so that it is said once.
 func (a *app) checkKeys(err error) error {
 	for _, k := range a.keys {
 		if kerr := k.c.Verify(); kerr != nil {
+			if shown := (reported{}); errors.As(err, &shown) && errors.Is(err, secrets.ErrWrongPassphrase) {
+				return err // the operation's view said it already
+			}
 			return secretsError(kerr)
 		}
 		if k.then != nil {
