@@ -50,16 +50,50 @@ type configContext struct {
 	ownCrypter cipher
 	ownDirty   bool
 	ownSalt    string // own's encryptionsalt as read
+	// unlock releases the lock on the config files that a command that
+	// changes them holds from before it reads them until it has written
+	// them (see lockConfig); nil for get and ls.
+	unlock func()
 }
 
 // configContext opens the stack's config file and key. With readOnly
 // (get, ls) no secrets configuration is created: a stack without one can
-// have no secure values to open.
-func (a *app) configContext(ctx context.Context, readOnly bool) (*configContext, error) {
+// have no secure values to open. Without it the config files are locked
+// before they are read; the command releases them with close.
+func (a *app) configContext(ctx context.Context, readOnly bool) (cc *configContext, err error) {
 	ws, err := a.workspace()
 	if err != nil {
 		return nil, err
 	}
+	var unlock func()
+	if !readOnly {
+		if unlock, err = ws.lockConfig(ctx); err != nil {
+			return nil, err
+		}
+		defer func() {
+			if err != nil {
+				unlock()
+			}
+		}()
+	}
+	cc, err = a.readConfigContext(ctx, ws, readOnly)
+	if err != nil {
+		return nil, err
+	}
+	cc.unlock = unlock
+	return cc, nil
+}
+
+// close releases the config files' lock, if the command holds it.
+func (cc *configContext) close() {
+	if cc.unlock != nil {
+		cc.unlock()
+		cc.unlock = nil
+	}
+}
+
+// readConfigContext reads the stack's config files.
+func (a *app) readConfigContext(ctx context.Context, ws *workspace, readOnly bool) (*configContext, error) {
 	f, err := ws.configFile()
 	if err != nil {
 		return nil, err
@@ -251,16 +285,17 @@ func (a *app) configSetCommand() *cobra.Command {
 			"  plinth config set --path --secret db.password s3cr3t",
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(c *cobra.Command, args []string) error {
+			// The value is read before the config files are locked: a
+			// person typing it must not hold up other commands.
+			text, err := valueArg(a.env.Stdin, args)
+			if err != nil {
+				return err
+			}
 			cc, err := a.configContext(c.Context(), false)
 			if err != nil {
 				return err
 			}
-			text := ""
-			if len(args) == 2 {
-				text = args[1]
-			} else if text, err = readValue(a.env.Stdin); err != nil {
-				return err
-			}
+			defer cc.close()
 			if path {
 				return cc.setPath(args[0], text, secret)
 			}
@@ -270,6 +305,15 @@ func (a *app) configSetCommand() *cobra.Command {
 	c.Flags().BoolVar(&secret, "secret", false, "store the value encrypted")
 	c.Flags().BoolVar(&path, "path", false, "KEY is a path into an object or array (Pulumi programs)")
 	return c
+}
+
+// valueArg is config set's VALUE: its second argument, else standard
+// input.
+func valueArg(stdin io.Reader, args []string) (string, error) {
+	if len(args) == 2 {
+		return args[1], nil
+	}
+	return readValue(stdin)
 }
 
 func readValue(r io.Reader) (string, error) {
@@ -363,6 +407,7 @@ func (a *app) configRmCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			defer cc.close()
 			return cc.rm(args[0], path)
 		},
 	}

@@ -39,6 +39,11 @@ type Env struct {
 	// passphrase starts: tests count them and hold one back to show that
 	// a command does not wait for it.
 	OnDerive func()
+	// BeforeConfigWrite, if set, is called with a stack config file's
+	// path just before the file is written, while its lock is held:
+	// tests widen the read-modify-write this way to show that another
+	// command's write waits for it rather than overwriting it.
+	BeforeConfigWrite func(path string)
 	// KeyAgent, if set, keeps the keys of passphrase stacks between
 	// commands (see agent.FromEnv); nil means none, as in tests that run
 	// the command line in process, whose derivations must stay theirs.

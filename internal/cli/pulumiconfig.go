@@ -42,6 +42,7 @@ func (w *workspace) pulumiConfigFile() (*stackConfig, error) {
 	c, err := readStackConfig(filepath.Join(w.dir, name), filepath.Join(w.arg, name))
 	if c != nil {
 		c.inPlace = true // keep what pulumi and people wrote: order, comments
+		c.beforeWrite = w.a.env.BeforeConfigWrite
 	}
 	return c, err
 }

@@ -282,13 +282,28 @@ func (r *stackRun) phaseShowing(op display.Operation, show display.Outcome, run 
 	op.Stack, op.Project, op.Targeted = r.ws.stack, r.projectName(), r.targeted
 	r.view.Begin(op)
 	res, err := run()
-	err = r.summarise(op, err)
+	err = r.summarise(op, r.keyError(err))
 	show.Result, show.Err = res, err
 	r.view.End(show)
 	if err != nil {
 		return res, reported{err}
 	}
 	return res, nil
+}
+
+// keyError is an operation's error, or the stack's key's alone when
+// the key turned out wrong (a new stack whose secrets configuration
+// another command stored first, with another passphrase): then each
+// record the operation tried failed with that one error, which is said
+// once.
+func (r *stackRun) keyError(err error) error {
+	if !errors.Is(err, secrets.ErrWrongPassphrase) {
+		return err
+	}
+	if kerr := verifyKey(r.crypter); kerr != nil {
+		return kerr
+	}
+	return err
 }
 
 // summarise names an operation's error for people, if it is of no kind

@@ -139,7 +139,7 @@ func (a *app) stackInitCommand() *cobra.Command {
 			}
 			if cf.Salt() != "" {
 				// A passphrase stack: commit the salt with its config.
-				if err := cf.saveSalt(); err != nil {
+				if err := ws.saveSalt(c.Context(), cf); err != nil {
 					return err
 				}
 			}

@@ -42,6 +42,11 @@ func (a *app) changeSecretsProvider(ctx context.Context, target secrets.Provider
 	if err != nil {
 		return err
 	}
+	unlock, err := ws.lockConfig(ctx) // the file is resealed at the end
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	cf, err := ws.configFile()
 	if err != nil {
 		return err

@@ -39,6 +39,9 @@ type stackConfig struct {
 	// inPlace makes save edit the file's YAML rather than write it anew
 	// (Pulumi.<stack>.yaml, which people edit by hand and pulumi writes).
 	inPlace bool
+	// beforeWrite, if set, is called just before the file is written
+	// (Env.BeforeConfigWrite).
+	beforeWrite func(path string)
 }
 
 var _ secrets.SaltStore = (*stackConfig)(nil)
@@ -327,6 +330,8 @@ func (c *stackConfig) at(p configPath, ciph cipher) (resource.Value, bool, error
 
 // save writes the file with its keys sorted, or removes it when no key
 // and no encryptionsalt is left. A file read inPlace is edited instead.
+// The caller holds the lock on the file (lockConfig) since before it read
+// it, so that no other command's change is lost.
 func (c *stackConfig) save() error {
 	if c.inPlace {
 		return c.saveInPlace()
@@ -358,11 +363,18 @@ func (c *stackConfig) saveAnew() error {
 // saveSalt writes the encryptionsalt line into the file and changes
 // nothing else in it: keys keep their order and comments, which save,
 // rewriting the file from its values, would not keep. A file that is
-// missing, or not a mapping, is written by save.
+// missing, or not a mapping, is written by save. The caller holds the
+// lock on the file (lockConfig): the file is read again under it.
 func (c *stackConfig) saveSalt() error {
 	doc := c.readMapping()
 	if doc == nil {
-		return c.saveAnew()
+		// Write what the file holds now, not what c read earlier.
+		now, err := readStackConfig(c.path, c.shown)
+		if err != nil {
+			return err
+		}
+		now.salt, now.beforeWrite = c.salt, c.beforeWrite
+		return now.saveAnew()
 	}
 	top := doc.Content[0]
 	salt := []*yaml.Node{{Kind: yaml.ScalarNode, Value: "encryptionsalt"}, {Kind: yaml.ScalarNode, Value: c.salt}}
@@ -456,6 +468,9 @@ func (c *stackConfig) encode(doc *yaml.Node) error {
 	enc.SetIndent(2)
 	if err := enc.Encode(doc); err != nil {
 		return fmt.Errorf("encoding %s: %w", c.shown, err)
+	}
+	if c.beforeWrite != nil {
+		c.beforeWrite(c.path)
 	}
 	if err := writeFileAtomic(c.path, buf.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("writing %s: %w", c.shown, err)

@@ -161,7 +161,7 @@ func (w *workspace) openCrypter(ctx context.Context, background bool) (*secrets.
 	}
 	commit := func() {
 		if had == "" && cf.Salt() != "" {
-			w.commitSalt(cf)
+			w.commitSalt(ctx, cf)
 		}
 	}
 	if c.Fresh() {
@@ -177,11 +177,21 @@ func (w *workspace) openCrypter(ctx context.Context, background bool) (*secrets.
 // commitSalt writes a passphrase stack's new encryptionsalt line to its
 // config file. A file that cannot be written is not fatal (the salt is
 // also under .plinth): the warning gives the line to add by hand.
-func (w *workspace) commitSalt(cf *stackConfig) {
-	if err := cf.saveSalt(); err != nil {
+func (w *workspace) commitSalt(ctx context.Context, cf *stackConfig) {
+	if err := w.saveSalt(ctx, cf); err != nil {
 		fmt.Fprintf(w.a.env.Stderr, "warning: the secrets of stack %s are protected by a passphrase, but %v; "+
 			"a clone of the project cannot open them until %s holds the line\n  encryptionsalt: %s\n", w.stack, err, cf.shown, cf.Salt())
 	}
+}
+
+// saveSalt writes cf's salt line into the file, holding its lock.
+func (w *workspace) saveSalt(ctx context.Context, cf *stackConfig) error {
+	unlock, err := w.lockConfig(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return cf.saveSalt()
 }
 
 // crypterFor opens the stack's secrets with cf as the salt's home. With
@@ -241,10 +251,15 @@ func (a *app) whenKeyed(c *secrets.Crypter, f func()) {
 // then that is the error, whatever the command did (a secret it could
 // not open may have failed it less clearly, or it needed none). So a
 // wrong passphrase never passes silently, and is reported as it was when
-// the key was derived before the command began.
+// the key was derived before the command began. An operation whose view
+// already showed the wrong passphrase (stackRun.keyError) keeps its
+// error, so that it is said once.
 func (a *app) checkKeys(err error) error {
 	for _, k := range a.keys {
 		if kerr := k.c.Verify(); kerr != nil {
+			if shown := (reported{}); errors.As(err, &shown) && errors.Is(err, secrets.ErrWrongPassphrase) {
+				return err // the operation's view said it already
+			}
 			return secretsError(kerr)
 		}
 		if k.then != nil {
@@ -342,7 +357,11 @@ func secretsError(err error) error {
 // configFile returns the stack's config file, plinth.<stack>.yaml.
 func (w *workspace) configFile() (*stackConfig, error) {
 	name := "plinth." + w.stack + ".yaml"
-	return readStackConfig(filepath.Join(w.dir, name), filepath.Join(w.arg, name))
+	c, err := readStackConfig(filepath.Join(w.dir, name), filepath.Join(w.arg, name))
+	if c != nil {
+		c.beforeWrite = w.a.env.BeforeConfigWrite
+	}
+	return c, err
 }
 
 // load reads the stack's state without locking it.
@@ -401,6 +420,10 @@ func writeFileAtomic(path string, data []byte, mode fs.FileMode) error {
 		return err
 	}
 	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil { // the data is on disk before the name points at it
 		tmp.Close()
 		return err
 	}

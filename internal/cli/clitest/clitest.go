@@ -50,6 +50,10 @@ type Options struct {
 	// OnDerive, if set, is called as each derivation of a key from a
 	// passphrase starts (cli.Env's OnDerive).
 	OnDerive func()
+	// BeforeConfigWrite, if set, is called with a stack config file's
+	// path just before the command writes it (cli.Env's
+	// BeforeConfigWrite).
+	BeforeConfigWrite func(path string)
 	// KeyAgent, if set, is the key agent the command uses (cli.Env's
 	// KeyAgent); nil means none, so that every command derives its keys.
 	KeyAgent *agent.Client
@@ -85,6 +89,8 @@ func Run(t testing.TB, dir string, opts Options, args ...string) Result {
 		Rewrite:  opts.Rewrite,
 		OnDerive: opts.OnDerive,
 		KeyAgent: opts.KeyAgent,
+
+		BeforeConfigWrite: opts.BeforeConfigWrite,
 	}
 	if opts.Interrupts != nil {
 		env.Interrupts = func() (<-chan os.Signal, func()) { return opts.Interrupts, func() {} }

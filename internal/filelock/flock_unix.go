@@ -1,0 +1,25 @@
+//go:build unix
+
+package filelock
+
+import (
+	"errors"
+	"os"
+	"syscall"
+)
+
+// tryLock takes f's flock without waiting; false if another holds it.
+func tryLock(f *os.File) (bool, error) {
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		switch {
+		case err == nil:
+			return true, nil
+		case errors.Is(err, syscall.EWOULDBLOCK):
+			return false, nil
+		case errors.Is(err, syscall.EINTR):
+			continue
+		}
+		return false, err
+	}
+}
