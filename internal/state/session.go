@@ -301,8 +301,8 @@ func (s *Session) write() {
 			err = s.backend.AppendJournal(context.Background(), s.stack, b.records)
 		}
 		// A batch of one record says no other step is recording
-		// (steps running one at a time, or the last step of a run): lingering would
-		// only delay the next.
+		// (steps running one at a time, or the last step of a run):
+		// lingering would only delay the next.
 		several = err == nil && len(b.records) > 1
 		switch {
 		case errors.Is(err, ErrInterrupted):
