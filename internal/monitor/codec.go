@@ -31,34 +31,49 @@ func (c codec) Marshal(v any) (mem.BufferSlice, error) { return c.proto.Marshal(
 
 // Unmarshal implements encoding.CodecV2.
 func (c codec) Unmarshal(data mem.BufferSlice, v any) error {
-	m, ok := v.(proto.Message)
-	if !ok {
-		return c.proto.Unmarshal(data, v)
-	}
-	skip := unread[m.ProtoReflect().Descriptor().FullName()]
+	skip := unread(v)
 	if skip == nil {
 		return c.proto.Unmarshal(data, v)
 	}
 	buf := data.MaterializeToBuffer(mem.DefaultBufferPool())
 	defer buf.Free()
-	return proto.Unmarshal(withoutFields(buf.ReadOnlyData(), skip), m)
+	return proto.Unmarshal(withoutFields(buf.ReadOnlyData(), skip), v.(proto.Message))
 }
 
-// unread holds, by request message, the numbers of the top-level fields
-// plinth does not read and the codec leaves undecoded.
-var unread = unreadFields(&pulumirpc.RegisterResourceRequest{}, &pulumirpc.ReadResourceRequest{},
-	&pulumirpc.ResourceInvokeRequest{}, &pulumirpc.ResourceCallRequest{})
+// unread returns the numbers of the top-level fields of a request that
+// plinth does not read and the codec leaves undecoded, nil for a message
+// decoded whole.
+func unread(v any) []protowire.Number {
+	switch v.(type) {
+	case *pulumirpc.RegisterResourceRequest:
+		return registerUnread
+	case *pulumirpc.ReadResourceRequest:
+		return readUnread
+	case *pulumirpc.ResourceInvokeRequest:
+		return invokeUnread
+	case *pulumirpc.ResourceCallRequest:
+		return callUnread
+	}
+	return nil
+}
 
-// unreadFields returns the numbers of the fields sourcePosition,
-// stackTrace and parentStackTraceHandle of each message, by its name.
-func unreadFields(msgs ...proto.Message) map[protoreflect.FullName][]protowire.Number {
-	out := map[protoreflect.FullName][]protowire.Number{}
-	for _, m := range msgs {
-		d := m.ProtoReflect().Descriptor()
-		for _, name := range []protoreflect.Name{"sourcePosition", "stackTrace", "parentStackTraceHandle"} {
-			if f := d.Fields().ByName(name); f != nil {
-				out[d.FullName()] = append(out[d.FullName()], f.Number())
-			}
+// The numbers of the fields sourcePosition, stackTrace and
+// parentStackTraceHandle of each request, from its descriptor.
+var (
+	registerUnread = diagnosticFields(&pulumirpc.RegisterResourceRequest{})
+	readUnread     = diagnosticFields(&pulumirpc.ReadResourceRequest{})
+	invokeUnread   = diagnosticFields(&pulumirpc.ResourceInvokeRequest{})
+	callUnread     = diagnosticFields(&pulumirpc.ResourceCallRequest{})
+)
+
+// diagnosticFields returns the numbers of m's fields sourcePosition,
+// stackTrace and parentStackTraceHandle.
+func diagnosticFields(m proto.Message) []protowire.Number {
+	var out []protowire.Number
+	fields := m.ProtoReflect().Descriptor().Fields()
+	for _, name := range []protoreflect.Name{"sourcePosition", "stackTrace", "parentStackTraceHandle"} {
+		if f := fields.ByName(name); f != nil {
+			out = append(out, f.Number())
 		}
 	}
 	return out
