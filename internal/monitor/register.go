@@ -98,6 +98,9 @@ func packageOf(typ string) string {
 // timeouts parses customTimeouts, given as Go durations ("5m").
 func timeouts(t *pulumirpc.RegisterResourceRequest_CustomTimeouts) (engine.CustomTimeouts, error) {
 	var out engine.CustomTimeouts
+	if t.GetCreate() == "" && t.GetUpdate() == "" && t.GetDelete() == "" {
+		return out, nil // as the SDKs send it when the program sets none
+	}
 	for _, f := range []struct {
 		name, text string
 		dst        *time.Duration
