@@ -59,6 +59,7 @@ func BenchmarkFrontEnd(b *testing.B) {
 	}
 	b.Run("yaml", func(b *testing.B) { benchUpdate(b, ev) })
 	b.Run("monitor", func(b *testing.B) { benchUpdate(b, engine.ProgramFunc(clientProcess)) })
+	b.Run("host", func(b *testing.B) { benchUpdate(b, engine.ProgramFunc(hostProcess)) })
 }
 
 func benchUpdate(b *testing.B, prog engine.Program) {
@@ -93,16 +94,32 @@ func cpuTime(who int) time.Duration {
 // the monitor at that address.
 const clientAddrEnv = "PLINTH_BENCH_MONITOR_CLIENT"
 
+// clientShapeEnv says which client TestMonitorClientProcess is: "all"
+// (grpcProgram) or "host" (hostProgram).
+const clientShapeEnv = "PLINTH_BENCH_MONITOR_SHAPE"
+
 // clientProcess serves a monitor and runs the client (grpcProgram) in a
 // process of its own, as a language host runs a program.
 func clientProcess(ctx context.Context, mon engine.Monitor) error {
+	return runClient(ctx, mon, "all")
+}
+
+// hostProcess is clientProcess with the client shaped as
+// pulumi-language-yaml is (hostProgram).
+func hostProcess(ctx context.Context, mon engine.Monitor) error {
+	return runClient(ctx, mon, "host")
+}
+
+// runClient serves a monitor and runs the client of the given shape in a
+// process of its own.
+func runClient(ctx context.Context, mon engine.Monitor, shape string) error {
 	srv, err := monitor.Start(mon, monitor.Config{Stack: "dev", Project: "bench"})
 	if err != nil {
 		return err
 	}
 	defer srv.Close()
 	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestMonitorClientProcess$", "-test.count=1")
-	cmd.Env = append(os.Environ(), clientAddrEnv+"="+srv.Addr())
+	cmd.Env = append(os.Environ(), clientAddrEnv+"="+srv.Addr(), clientShapeEnv+"="+shape)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("the client process failed: %v\n%s", err, out)
 	}
@@ -116,7 +133,11 @@ func TestMonitorClientProcess(t *testing.T) {
 	if addr == "" {
 		return
 	}
-	if err := grpcProgram(context.Background(), addr); err != nil {
+	run := grpcProgram
+	if os.Getenv(clientShapeEnv) == "host" {
+		run = hostProgram
+	}
+	if err := run(context.Background(), addr); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -152,4 +173,65 @@ func grpcProgram(ctx context.Context, addr string) error {
 		}
 	}
 	return nil
+}
+
+// hostPace is the interval between two registrations of hostProgram: the
+// YAML language host spends most of a millisecond of its own CPU on each,
+// so they reach the monitor spread out, one or a few at a time.
+const hostPace = 200 * time.Microsecond
+
+// hostProgram registers benchN pets as pulumi-language-yaml does: each
+// request carries the source position and stack trace its Go SDK adds and
+// the property dependencies of every input, each is preceded by a debug
+// log, and they are sent one at a time, hostPace apart, without waiting
+// for the answers.
+func hostProgram(ctx context.Context, addr string) error {
+	conn, err := grpc.NewClient(addr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	c, eng := pulumirpc.NewResourceMonitorClient(conn), pulumirpc.NewEngineClient(conn)
+	root, err := c.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{Type: monitor.StackType, Name: "bench-dev"})
+	if err != nil {
+		return err
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 2*benchN)
+	tick := time.NewTicker(hostPace)
+	defer tick.Stop()
+	for i := range benchN {
+		<-tick.C
+		name := fmt.Sprint("r", i)
+		wg.Go(func() {
+			_, err := eng.Log(ctx, &pulumirpc.LogRequest{Severity: pulumirpc.LogSeverity_DEBUG, Message: "Registering resource " + name})
+			errs <- err
+		})
+		wg.Go(func() {
+			_, err := c.RegisterResource(ctx, hostRequest(root.GetUrn(), name))
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// hostRequest is a pet's registration as pulumi-language-yaml sends it.
+func hostRequest(parent, name string) *pulumirpc.RegisterResourceRequest {
+	obj, _ := structpb.NewStruct(map[string]any{"length": 2, "prefix": "p" + name})
+	const file = "file:///root/go/pkg/mod/github.com/pulumi/pulumi-yaml@v1.25.0/pkg/pulumiyaml/run.go"
+	trace := &pulumirpc.StackTrace{}
+	for _, line := range []int32{1391, 957, 1171, 1036, 499, 319, 141, 317, 120, 88} {
+		trace.Frames = append(trace.Frames, &pulumirpc.StackFrame{Pc: &pulumirpc.SourcePosition{Uri: file, Line: line}})
+	}
+	return &pulumirpc.RegisterResourceRequest{Type: "plinth:random:Pet", Name: name, Parent: parent, Custom: true, Object: obj,
+		PropertyDependencies: map[string]*pulumirpc.RegisterResourceRequest_PropertyDependencies{"length": {}, "prefix": {}},
+		AcceptSecrets:        true, AcceptResources: true, CustomTimeouts: &pulumirpc.RegisterResourceRequest_CustomTimeouts{},
+		SourcePosition: &pulumirpc.SourcePosition{Uri: file, Line: 1391}, StackTrace: trace}
 }

@@ -424,6 +424,48 @@ func TestTransformsOfARemoteComponent(t *testing.T) {
 	}
 }
 
+// TestTransformsUnderResourcesWithout: resources registered before any
+// transform exists (which the monitor records nothing for) pass on no
+// transform, but a descendant still gets those of a later ancestor that
+// names some, and of the stack once it has one.
+func TestTransformsUnderResourcesWithout(t *testing.T) {
+	ctx := context.Background()
+	fake, _, c, _, _ := client(t)
+	cbs := serveCallbacks(t, map[string]func([]byte) (proto.Message, error){"mid": trail("mid", false), "stack": trail("stack", false)})
+	registerRoot(t, c)
+	register := func(name, parent string, transforms ...*pulumirpc.Callback) string {
+		t.Helper()
+		r, err := c.RegisterResource(ctx, &pulumirpc.RegisterResourceRequest{Type: "my:index:Group", Name: name, Parent: parent,
+			Object: &structpb.Struct{}, Transforms: transforms})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.GetUrn()
+	}
+	top := register("top", root)
+	plain := register("plain", top)
+	mid := register("mid", plain, cbs.cb("mid"))
+	register("deep", register("leaf", mid))
+	register("beside", plain)
+	if _, err := c.RegisterStackTransform(ctx, cbs.cb("stack")); err != nil {
+		t.Fatal(err)
+	}
+	register("late", register("late-parent", top))
+	register("late-leaf", mid)
+	got := map[string][]string{}
+	for _, r := range fake.regs {
+		got[r.Name] = nil
+		for _, v := range r.Inputs["trail"].Array() {
+			got[r.Name] = append(got[r.Name], v.Str())
+		}
+	}
+	want := map[string][]string{"top": nil, "plain": nil, "mid": {"mid"}, "leaf": {"mid"}, "deep": {"mid"}, "beside": nil,
+		"late-parent": {"stack"}, "late": {"stack"}, "late-leaf": {"mid", "stack"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("transforms applied, by resource (-want +got):\n%s", diff)
+	}
+}
+
 // TestErrorHooks: an error hook the program registers, named in a
 // resource's onError, reaches the engine as a function that calls it
 // through the Callbacks service with the failed operation and its errors,

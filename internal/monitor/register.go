@@ -1,6 +1,7 @@
 package monitor
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -24,13 +25,13 @@ func (e *RequestError) Error() string { return e.What + ": " + e.Reason }
 // registration translates a RegisterResource request into the engine's
 // registration. urn is the URN the engine will give it, for messages.
 func (s *Server) registration(req *pulumirpc.RegisterResourceRequest, urn resource.URN) (engine.Registration, error) {
-	what := "resource " + string(urn)
+	what := func() string { return "resource " + string(urn) } // only for an error
 	inputs, err := pulumiwire.DecodeObject(req.GetObject(), pulumiwire.Full())
 	if err != nil {
-		return engine.Registration{}, &RequestError{what, fmt.Sprintf("the program sent a malformed value (%v). Check the value the program gives this property: an object with the key 4dabf18193072939515e22adb298388d is read as a special Pulumi value (secret, asset, output), so it must be one", err)}
+		return engine.Registration{}, &RequestError{what(), fmt.Sprintf("the program sent a malformed value (%v). Check the value the program gives this property: an object with the key 4dabf18193072939515e22adb298388d is read as a special Pulumi value (secret, asset, output), so it must be one", err)}
 	}
 	if inputs, err = s.hashAssets(inputs); err != nil {
-		return engine.Registration{}, &RequestError{what, fmt.Sprintf("cannot read an asset the program gives it (%v); check that the file exists, relative to %s", err, s.cfg.Dir)}
+		return engine.Registration{}, &RequestError{what(), fmt.Sprintf("cannot read an asset the program gives it (%v); check that the file exists, relative to %s", err, s.cfg.Dir)}
 	}
 	reg := engine.Registration{
 		Type: req.GetType(), Name: req.GetName(), Custom: req.GetCustom(), Remote: req.GetRemote(),
@@ -59,23 +60,27 @@ func (s *Server) registration(req *pulumirpc.RegisterResourceRequest, urn resour
 		}
 	}
 	if reg.CustomTimeouts, err = timeouts(req.GetCustomTimeouts()); err != nil {
-		return engine.Registration{}, &RequestError{what, err.Error()}
+		return engine.Registration{}, &RequestError{what(), err.Error()}
 	}
 	reg.Aliases = s.aliases(req)
-	if reg.Hooks, err = s.hookBinding(req, what); err != nil {
-		return engine.Registration{}, err
+	if hasHooks(req.GetHooks()) {
+		if reg.Hooks, err = s.hookBinding(req, what()); err != nil {
+			return engine.Registration{}, err
+		}
 	}
-	return reg, s.refuseUnsupported(req, what)
+	if err := refuseUnsupported(req); err != nil {
+		return engine.Registration{}, &RequestError{what(), err.Error()}
+	}
+	return reg, nil
 }
 
-// refuseUnsupported refuses the options plinth cannot honour and warns
-// about those it ignores.
-func (s *Server) refuseUnsupported(req *pulumirpc.RegisterResourceRequest, what string) error {
+// refuseUnsupported refuses the options plinth cannot honour, saying why.
+func refuseUnsupported(req *pulumirpc.RegisterResourceRequest) error {
 	switch {
 	case req.GetPackageRef() != "":
-		return &RequestError{what, "it belongs to a parameterized package, which plinth does not support"}
+		return errors.New("it belongs to a parameterized package, which plinth does not support")
 	case len(req.GetReplaceWith()) > 0:
-		return &RequestError{what, "it has the replaceWith option, which plinth does not support; remove the option, or use replaceOnChanges or dependsOn"}
+		return errors.New("it has the replaceWith option, which plinth does not support; remove the option, or use replaceOnChanges or dependsOn")
 	}
 	return nil
 }
@@ -97,6 +102,13 @@ func packageOf(typ string) string {
 
 // timeouts parses customTimeouts, given as Go durations ("5m").
 func timeouts(t *pulumirpc.RegisterResourceRequest_CustomTimeouts) (engine.CustomTimeouts, error) {
+	if t.GetCreate() == "" && t.GetUpdate() == "" && t.GetDelete() == "" {
+		return engine.CustomTimeouts{}, nil // as the SDKs send it when the program sets none
+	}
+	return parseTimeouts(t)
+}
+
+func parseTimeouts(t *pulumirpc.RegisterResourceRequest_CustomTimeouts) (engine.CustomTimeouts, error) {
 	var out engine.CustomTimeouts
 	for _, f := range []struct {
 		name, text string

@@ -85,7 +85,8 @@ func Start(mon engine.Monitor, cfg Config) (*Server, error) {
 	// gRPC's bandwidth estimation (see grpcplugin.Window).
 	s := &Server{cfg: cfg, mon: mon, lis: lis, providers: map[string]string{}, external: map[resource.URN]bool{}, failed: make(chan struct{}),
 		grpc: grpc.NewServer(grpc.MaxRecvMsgSize(256<<20), grpc.MaxSendMsgSize(256<<20), grpc.NumStreamWorkers(uint32(runtime.NumCPU())),
-			grpc.InitialWindowSize(grpcplugin.Window), grpc.InitialConnWindowSize(grpcplugin.Window))}
+			grpc.InitialWindowSize(grpcplugin.Window), grpc.InitialConnWindowSize(grpcplugin.Window),
+			grpc.ForceServerCodecV2(newCodec()))}
 	pulumirpc.RegisterResourceMonitorServer(s.grpc, &resourceMonitor{s: s})
 	pulumirpc.RegisterEngineServer(s.grpc, &engineService{s: s})
 	go func() { _ = s.grpc.Serve(lis) }()

@@ -3,6 +3,7 @@ package monitor
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
@@ -55,9 +56,16 @@ func (s *Server) addInvokeTransform(cb *pulumirpc.Callback) {
 // provider (whose Construct is served by this monitor: see
 // langhost.Program.ServeMonitor): the second, which names no transforms,
 // gets the program's, as with Pulumi's engine.
+//
+// Until a resource names transforms, none applies and no parent is
+// recorded: a resource's ancestors are registered before it, so those
+// registered then have no transforms for its descendants to inherit.
 func (s *Server) resourceTransforms(urn resource.URN, req *pulumirpc.RegisterResourceRequest) []*pulumirpc.Callback {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if len(s.xf.own) == 0 && len(req.GetTransforms()) == 0 {
+		return slices.Clip(s.xf.stack)
+	}
 	if s.xf.own == nil {
 		s.xf.own, s.xf.parents = map[string][]*pulumirpc.Callback{}, map[string]string{}
 	}
