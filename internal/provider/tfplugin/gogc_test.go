@@ -2,6 +2,7 @@ package tfplugin
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -131,5 +132,28 @@ func TestProviderGOGCInvalid(t *testing.T) {
 		Env: []string{fakeModeEnv + "=" + modeCacheable}})
 	if err == nil || !strings.Contains(err.Error(), `PLINTH_PLUGIN_GOGC="sometimes": use auto`) {
 		t.Fatalf("Start error = %v, want one naming PLINTH_PLUGIN_GOGC and its values", err)
+	}
+}
+
+// TestFailedStartLeavesNothingRunning: a Start that fails after it began
+// hashing the binary for the schema cache returns only once that is done,
+// so nothing of it writes to the cache afterwards (a test's temporary
+// directory was once removed while the hash's record was being written).
+func TestFailedStartLeavesNothingRunning(t *testing.T) {
+	t.Setenv(grpcplugin.GOGCEnv, "sometimes")
+	r := newCacheRig(t)
+	_, err := Start(context.Background(), Config{Path: r.bin, Dir: t.TempDir(), SchemaCache: r.cache})
+	if err == nil {
+		t.Fatal("Start succeeded with an invalid PLINTH_PLUGIN_GOGC")
+	}
+	var files []string
+	walkErr := filepath.WalkDir(r.cache, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			files = append(files, path)
+		}
+		return err
+	})
+	if walkErr != nil || len(files) == 0 {
+		t.Fatalf("the binary's checksum was not recorded by the time Start returned (files %v, %v): the hash still runs after Start", files, walkErr)
 	}
 }

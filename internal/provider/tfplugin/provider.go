@@ -80,10 +80,12 @@ func Start(ctx context.Context, cfg Config) (*Provider, error) {
 	known, sums := binarySum(cache, cfg.Path)
 	gc, err := grpcplugin.CollectorFor(cache, known, cfg.Env)
 	if err != nil {
+		<-sums // the checksum may be written to the cache: nothing of Start outlives it
 		return nil, fmt.Errorf("starting Terraform provider %s (%s): %w", cfg.Name, cfg.Path, err)
 	}
 	client, run, w, err := launch(ctx, cfg, gc.Env, tail)
 	if err != nil {
+		<-sums
 		return nil, err
 	}
 	p := &Provider{cfg: cfg, client: client, runner: run, wire: w, protocol: client.NegotiatedVersion(), tail: tail, gc: gc}
