@@ -32,7 +32,7 @@ func (a *app) stateMigrateCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			rep, err := state.Migrate(c.Context(), ws.backend, target, ws.stack)
+			rep, err := state.Migrate(c.Context(), ws.backend, target, ws.stack, state.MigrateOptions{BeforeWrite: a.env.BeforeMigrateWrite})
 			if err != nil {
 				return display.Errorf("Migration failed", "Copying stack %s from %s to %s failed: %v. The source is unchanged.",
 					ws.stack, describeBackend(ws.backend), describeBackend(target), err)
