@@ -16,7 +16,7 @@ import (
 
 	"github.com/plinth-iac/plinth/internal/state"
 	"github.com/plinth-iac/plinth/internal/state/file"
-	"github.com/plinth-iac/plinth/sdk/resource"
+	"github.com/plinth-iac/plinth/internal/state/statetest"
 )
 
 // migrateChildEnv, set to "FROM TO PART", makes the test binary a
@@ -60,7 +60,7 @@ func TestMigrateKilled(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%s marked=%v", c.part, c.marked), func(t *testing.T) {
 			from, to := t.TempDir(), t.TempDir()
-			killedSource(t, from)
+			statetest.SeedKilledStack(t, file.New(from))
 			before := files(t, from)
 			killMigrate(t, from, to, c.part)
 			if c.marked {
@@ -81,8 +81,8 @@ func TestMigrateKilled(t *testing.T) {
 			if err != nil {
 				t.Fatalf("migrate run again: %v", err)
 			}
-			if rep.JournalRecords != 1 || rep.HistoryRecords == 0 {
-				t.Errorf("migrate run again copied %+v, want a journal record and history", rep)
+			if rep.JournalRecords != 1 || rep.HistoryRecords != 1 {
+				t.Errorf("migrate run again copied %+v, want a journal record and a history record", rep)
 			}
 			if diff := cmp.Diff(before, files(t, from)); diff != "" {
 				t.Errorf("migrate changed the source (-before +after):\n%s", diff)
@@ -94,25 +94,6 @@ func TestMigrateKilled(t *testing.T) {
 			must(t, s.Close(ctx))
 		})
 	}
-}
-
-// killedSource makes stack dev in dir: a snapshot, then a journal
-// record of a command that was killed (its lock broken since), and its
-// history.
-func killedSource(t *testing.T, dir string) {
-	t.Helper()
-	ctx := context.Background()
-	b := file.New(dir)
-	_, _, err := b.CreateSecretsConfig(ctx, "dev", []byte(`{"version":1,"key":"c291cmNl"}`))
-	must(t, err)
-	s, err := state.Open(ctx, b, "dev", state.OpenOptions{History: state.NewOperation("update", "test")})
-	must(t, err)
-	record(t, s, &state.Entry{Kind: state.Write, Op: state.OpCreate, New: prov()})
-	must(t, s.Close(ctx))
-	s, err = state.Open(ctx, b, "dev", state.OpenOptions{})
-	must(t, err)
-	record(t, s, &state.Entry{Kind: state.Write, Op: state.OpOutputs, Outputs: resource.Object{"n": resource.NewString("1")}})
-	must(t, b.ForceUnlock(ctx, "dev"))
 }
 
 // killMigrate runs a migrate from from to to in a process of its own,

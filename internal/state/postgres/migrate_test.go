@@ -9,7 +9,6 @@ import (
 	"github.com/plinth-iac/plinth/internal/state"
 	"github.com/plinth-iac/plinth/internal/state/postgres"
 	"github.com/plinth-iac/plinth/internal/state/statetest"
-	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
 // TestMigrateServerStoppedMidCopy stops the target's server after
@@ -24,7 +23,8 @@ func TestMigrateServerStoppedMidCopy(t *testing.T) {
 	mustDo(t, err)
 	defer to.Close()
 	postgres.SetRegainFor(to, time.Second)
-	from := migrateSource(t)
+	from := statetest.NewMemoryBackend()
+	statetest.SeedKilledStack(t, from)
 	want, err := from.ReadSnapshot(ctx, "dev")
 	mustDo(t, err)
 	stop := func(p state.Part) {
@@ -47,26 +47,4 @@ func TestMigrateServerStoppedMidCopy(t *testing.T) {
 	if _, err := state.Load(ctx, to, "dev", state.OpenOptions{Verify: true}); err != nil {
 		t.Errorf("the copy does not load: %v", err)
 	}
-}
-
-// migrateSource returns a memory backend holding stack dev of project
-// proj: a secrets configuration, a snapshot, a journal record after it
-// (a killed command's) and history.
-func migrateSource(t *testing.T) *statetest.MemoryBackend {
-	t.Helper()
-	ctx := context.Background()
-	from := statetest.NewMemoryBackend()
-	_, _, err := from.CreateSecretsConfig(ctx, "dev", []byte(`{"version":1,"key":"c291cmNl"}`))
-	mustDo(t, err)
-	s, err := state.Open(ctx, from, "dev", state.OpenOptions{History: state.NewOperation("update", "test")})
-	mustDo(t, err)
-	urn := resource.NewURN("dev", "proj", "", "pulumi:providers:test", "default")
-	mustDo(t, s.Record(ctx, &state.Entry{Kind: state.Write, Op: state.OpCreate,
-		New: &state.Resource{URN: urn, Type: "pulumi:providers:test", Custom: true, ID: "p-1"}}))
-	mustDo(t, s.Close(ctx))
-	s, err = state.Open(ctx, from, "dev", state.OpenOptions{})
-	mustDo(t, err)
-	mustDo(t, s.Record(ctx, &state.Entry{Kind: state.Write, Op: state.OpOutputs, Outputs: resource.Object{"n": resource.NewString("1")}}))
-	mustDo(t, from.ForceUnlock(ctx, "dev"))
-	return from
 }

@@ -8,8 +8,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/plinth-iac/plinth/sdk/resource"
-
 	"github.com/plinth-iac/plinth/internal/state"
 )
 
@@ -49,26 +47,12 @@ func (failingSnapshots) WriteSnapshot(context.Context, string, []byte) error {
 	return errors.New("connection refused")
 }
 
-// migrateSource returns a backend holding stack dev: a secrets
-// configuration, a snapshot, a journal record after it and a history
-// record.
+// migrateSource returns a backend holding stack dev as SeedKilledStack
+// writes it.
 func migrateSource(t *testing.T) *MemoryBackend {
 	t.Helper()
-	ctx := context.Background()
 	from := NewMemoryBackend()
-	_, _, err := from.CreateSecretsConfig(ctx, "dev", []byte(`{"version":1,"key":"c291cmNl"}`))
-	must(t, err)
-	s, err := state.Open(ctx, from, "dev", state.OpenOptions{})
-	must(t, err)
-	must(t, s.Record(ctx, &state.Entry{Kind: state.Write, Op: state.OpCreate, New: provider()}))
-	must(t, s.Close(ctx))
-	// A second session that ends without closing (a killed command)
-	// leaves its record in the journal.
-	s, err = state.Open(ctx, from, "dev", state.OpenOptions{})
-	must(t, err)
-	must(t, s.Record(ctx, &state.Entry{Kind: state.Write, Op: state.OpOutputs, Outputs: resource.Object{"n": resource.NewString("1")}}))
-	must(t, from.ForceUnlock(ctx, "dev"))
-	must(t, from.AppendHistory(ctx, "dev", []byte(`{"kind":"update","result":"succeeded"}`)))
+	SeedKilledStack(t, from)
 	return from
 }
 
@@ -149,8 +133,8 @@ func TestMigrateLeavesAnothersStack(t *testing.T) {
 func TestMigrateFinishesAPartialCopy(t *testing.T) {
 	ctx := context.Background()
 	full := holds(t, migrateSource(t))
-	if !full.Snapshot || full.Journal != 1 || full.History == 0 {
-		t.Fatalf("the source holds %+v, want a snapshot, a journal record and history", full)
+	if !full.Snapshot || full.Journal != 1 || full.History != 1 {
+		t.Fatalf("the source holds %+v, want a snapshot, a journal record and a history record", full)
 	}
 	for name, c := range map[string]struct {
 		prepare func(from, to *MemoryBackend)
