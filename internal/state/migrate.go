@@ -179,8 +179,8 @@ type copier struct {
 	have  stackData
 	hook  func(Part)
 	// created is set once this copier created the target's secrets
-	// configuration (or the source has none) on a target that held
-	// nothing: then everything the target holds of the stack is its own.
+	// configuration on a target that held nothing: then everything the
+	// target holds of the stack is its own.
 	created bool
 }
 
@@ -229,9 +229,11 @@ func (c *copier) write(ctx context.Context) error {
 // one; one another command created since the target was checked is kept,
 // and the copy refused unless it is the source's.
 func (c *copier) writeSecrets(ctx context.Context) error {
-	fresh := c.have.empty()
 	if c.want.secrets == nil || c.have.secrets != nil {
-		c.created = fresh
+		// The source has none, or the target holds the copy's from
+		// an earlier migrate: this one creates none, so nothing shows
+		// that the target stack is all its own, and a failure leaves
+		// it as it is.
 		return nil
 	}
 	c.before(PartSecrets)
@@ -242,7 +244,7 @@ func (c *copier) writeSecrets(ctx context.Context) error {
 	if !created && !bytes.Equal(existing, c.want.secrets) {
 		return differentSecrets(c.b, c.stack)
 	}
-	c.created = created && fresh
+	c.created = created && c.have.empty()
 	return nil
 }
 
