@@ -12,6 +12,7 @@ import (
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/secrets"
 	"github.com/plinth-iac/plinth/internal/secrets/agent"
+	"github.com/plinth-iac/plinth/internal/state"
 )
 
 // Env is the world a command runs in. System returns the process's own;
@@ -44,6 +45,11 @@ type Env struct {
 	// tests widen the read-modify-write this way to show that another
 	// command's write waits for it rather than overwriting it.
 	BeforeConfigWrite func(path string)
+	// BeforeMigrateWrite, if set, is called by `state migrate` before it
+	// writes each part of the copy to the target, while it holds both
+	// locks (state.MigrateOptions.BeforeWrite): tests run another
+	// command on the target in the window after its check.
+	BeforeMigrateWrite func(part state.Part)
 	// KeyAgent, if set, keeps the keys of passphrase stacks between
 	// commands (see agent.FromEnv); nil means none, as in tests that run
 	// the command line in process, whose derivations must stay theirs.

@@ -16,9 +16,11 @@ func (a *app) stateMigrateCommand() *cobra.Command {
 		Short: "Copy the stack to another state backend (e.g. from .plinth to PostgreSQL)",
 		Long: "Migrate copies the stack (its snapshot, journal, secrets configuration and history) to\n" +
 			"another backend: a postgres:// URL, or file:DIRECTORY. It holds the stack's lock in both,\n" +
-			"refuses if the target already holds the stack, and reads the copy back and compares it\n" +
-			"before it reports success. The source is left as it was: once the copy is in use (set\n" +
-			"PLINTH_BACKEND or backend: in plinth.yaml), remove the old one yourself.",
+			"refuses if the target already holds the stack (or another command creates it there\n" +
+			"meanwhile), and reads the copy back and compares it before it reports success. A migrate\n" +
+			"that was stopped part way leaves a part of the copy: run it again to finish it. The\n" +
+			"source is left as it was: once the copy is in use (set PLINTH_BACKEND or backend: in\n" +
+			"plinth.yaml), remove the old one yourself.",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			ws, err := a.workspace()
@@ -32,10 +34,13 @@ func (a *app) stateMigrateCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			rep, err := state.Migrate(c.Context(), ws.backend, target, ws.stack)
+			rep, err := state.Migrate(c.Context(), ws.backend, target, ws.stack, state.MigrateOptions{BeforeWrite: a.env.BeforeMigrateWrite})
 			if err != nil {
 				return display.Errorf("Migration failed", "Copying stack %s from %s to %s failed: %v. The source is unchanged.",
 					ws.stack, describeBackend(ws.backend), describeBackend(target), err)
+			}
+			if rep.Resumed {
+				fmt.Fprintf(a.env.Stdout, "The target (%s) held a part of the copy, left by a migrate that was stopped; this one finished it.\n", describeBackend(target))
 			}
 			fmt.Fprintf(a.env.Stdout, "Copied stack %s to %s: a %d-byte snapshot, %d journal records, %d history records%s. The copy was read back and matches.\n"+
 				"The source (%s) is unchanged. Point plinth at the copy with --backend, %s or backend: in plinth.yaml.\n",

@@ -27,6 +27,7 @@ import (
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/secrets"
 	"github.com/plinth-iac/plinth/internal/secrets/agent"
+	"github.com/plinth-iac/plinth/internal/state"
 )
 
 // Options adjust one run.
@@ -54,6 +55,9 @@ type Options struct {
 	// path just before the command writes it (cli.Env's
 	// BeforeConfigWrite).
 	BeforeConfigWrite func(path string)
+	// BeforeMigrateWrite, if set, is called before `state migrate`
+	// writes each part of its copy (cli.Env's BeforeMigrateWrite).
+	BeforeMigrateWrite func(part state.Part)
 	// KeyAgent, if set, is the key agent the command uses (cli.Env's
 	// KeyAgent); nil means none, so that every command derives its keys.
 	KeyAgent *agent.Client
@@ -90,7 +94,8 @@ func Run(t testing.TB, dir string, opts Options, args ...string) Result {
 		OnDerive: opts.OnDerive,
 		KeyAgent: opts.KeyAgent,
 
-		BeforeConfigWrite: opts.BeforeConfigWrite,
+		BeforeConfigWrite:  opts.BeforeConfigWrite,
+		BeforeMigrateWrite: opts.BeforeMigrateWrite,
 	}
 	if opts.Interrupts != nil {
 		env.Interrupts = func() (<-chan os.Signal, func()) { return opts.Interrupts, func() {} }
