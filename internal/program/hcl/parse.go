@@ -253,9 +253,7 @@ func (l *loader) variableBlock(m *Module, b *hcl.Block) {
 	l.diags = append(l.diags, ds...)
 	v := &variable{name: b.Labels[0], typ: cty.DynamicPseudoType, nullable: true, rng: b.DefRange}
 	if a, ok := content.Attributes["type"]; ok {
-		ty, defaults, ds := typeexpr.TypeConstraintWithDefaults(a.Expr)
-		l.diags = append(l.diags, ds...)
-		v.typ, v.defaults = ty, defaults
+		v.typ, v.defaults = l.typeConstraint(a.Expr)
 	}
 	if a, ok := content.Attributes["default"]; ok {
 		v.def = a.Expr
@@ -269,6 +267,45 @@ func (l *loader) variableBlock(m *Module, b *hcl.Block) {
 		}
 	}
 	m.variables = append(m.variables, v)
+}
+
+// typeConstraint decodes a variable's type. A type in quotes ("string",
+// "list"), the form of Terraform 0.11, gets a diagnostic saying what to
+// write instead rather than hcl's generic one.
+func (l *loader) typeConstraint(expr hcl.Expression) (cty.Type, *typeexpr.Defaults) {
+	if quoted, ok := quotedType(expr); ok {
+		l.diags = append(l.diags, errorAt(expr.Range(), "Invalid quoted type constraint",
+			"The type is given in quotes (%q), as Terraform 0.11 and earlier wrote it; quoted types are no longer accepted. Remove the quotes and write %s.",
+			quoted, unquotedType(quoted)))
+		return cty.DynamicPseudoType, nil
+	}
+	ty, defaults, ds := typeexpr.TypeConstraintWithDefaults(expr)
+	l.diags = append(l.diags, ds...)
+	return ty, defaults
+}
+
+// quotedType is the text of a type constraint written as a plain quoted
+// string.
+func quotedType(expr hcl.Expression) (string, bool) {
+	tmpl, ok := expr.(*hclsyntax.TemplateExpr)
+	if !ok || len(tmpl.Parts) != 1 {
+		return "", false
+	}
+	lit, ok := tmpl.Parts[0].(*hclsyntax.LiteralValueExpr)
+	if !ok || lit.Val.Type() != cty.String || lit.Val.IsNull() {
+		return "", false
+	}
+	return lit.Val.AsString(), true
+}
+
+// unquotedType is the modern spelling of a quoted 0.11 type: the bare
+// collection kinds held strings.
+func unquotedType(quoted string) string {
+	switch quoted {
+	case "list", "map", "set":
+		return quoted + "(string)"
+	}
+	return quoted
 }
 
 func (l *loader) boolAttr(content *hcl.BodyContent, name string, dst *bool) {
