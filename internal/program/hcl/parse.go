@@ -180,10 +180,44 @@ func (l *loader) terraformBlock(m *Module, b *hcl.Block) {
 	if a, ok := content.Attributes["required_version"]; ok {
 		m.requiredVersion = append(m.requiredVersion, a.Expr)
 	}
+	if a, ok := content.Attributes["experiments"]; ok {
+		l.experiments(a)
+	}
 	for _, rb := range content.Blocks {
 		if rb.Type == "required_providers" {
 			l.requiredProviders(m, rb)
 		}
+	}
+}
+
+// concludedExperiments are language experiments of past Terraform
+// releases that became part of the language, with what replaced each.
+var concludedExperiments = map[string]string{
+	"module_variable_optional_attrs": "optional object attributes, optional(TYPE, DEFAULT), are part of the language since Terraform 1.3",
+	"variable_validation":            "validation blocks in variables are part of the language since Terraform 0.13",
+	"config_driven_move":             "moved blocks are part of the language since Terraform 1.1",
+}
+
+// experiments refuses a terraform block's experiments argument: released
+// Terraform runs no experimental language features, and neither does
+// plinth. An experiment that has since concluded is named with what
+// replaced it, so the fix is to delete the argument.
+func (l *loader) experiments(a *hcl.Attribute) {
+	exprs, ds := hcl.ExprList(a.Expr)
+	if ds.HasErrors() {
+		l.diags = append(l.diags, errorAt(a.Expr.Range(), "Invalid experiments argument",
+			"The experiments argument is a list of experiment names, like [name]; plinth runs no experiments, so remove it."))
+		return
+	}
+	for _, e := range exprs {
+		name := hcl.ExprAsKeyword(e)
+		detail := fmt.Sprintf("The experiment %q is not available: plinth, like released Terraform, runs no experimental language features.", name)
+		if now, ok := concludedExperiments[name]; ok {
+			detail += fmt.Sprintf(" It has concluded: %s. Remove it from experiments (and the argument, if it is the only one).", now)
+		} else {
+			detail += " Remove it from experiments, and the configuration that relies on it."
+		}
+		l.diags = append(l.diags, errorAt(e.Range(), "Module uses experimental features", "%s", detail))
 	}
 }
 
