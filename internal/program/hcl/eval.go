@@ -506,18 +506,25 @@ func collect(keys []instanceKey, vals []cty.Value, counted, forEach bool) cty.Va
 	return vals[0]
 }
 
-// message evaluates a condition's error message. A message built from
-// a sensitive or ephemeral value is never shown: a warning at the message
-// says so, whether the condition holds or not, as terraform warns, and
-// the text in its place points to that warning.
+// message evaluates a condition's error message (see ErrorMessage).
 func (r *run) message(ctx *hcl.EvalContext, c *condition) (string, hcl.Diagnostics) {
 	v, ds := c.message.Value(ctx)
+	return ErrorMessage(v, ds, c.message.Range())
+}
+
+// ErrorMessage is the text of a condition's error message, given the
+// value and diagnostics of its evaluation and its range. A message built
+// from a sensitive or ephemeral value is never shown: a warning at the
+// message says so, which the caller reports whether the condition holds
+// or not, as terraform warns, and the text in its place points to that
+// warning. tftest uses it for assert blocks.
+func ErrorMessage(v cty.Value, ds hcl.Diagnostics, rng hcl.Range) (string, hcl.Diagnostics) {
 	if ds.HasErrors() {
 		return "(the error message could not be evaluated)", nil
 	}
 	for _, h := range hiddenMessageMarks {
 		if hasMark(v, h.mark) {
-			return hiddenMessage, hcl.Diagnostics{warningAt(c.message.Range(), "Error message refers to "+h.what+" values",
+			return hiddenMessage, hcl.Diagnostics{warningAt(rng, "Error message refers to "+h.what+" values",
 				"The error message of this condition refers to %s values, so plinth does not show it. %s", h.what, h.fix)}
 		}
 	}
