@@ -529,13 +529,17 @@ func ErrorMessage(v cty.Value, ds hcl.Diagnostics, rng hcl.Range) (string, hcl.D
 		}
 	}
 	if !v.IsKnown() {
-		return "(the error message refers to values known only after apply, so it cannot be shown)", nil
+		return unknownMessage, nil
 	}
 	if v.IsNull() || v.Type() != cty.String {
 		return "(the error message could not be evaluated)", nil
 	}
 	return v.AsString(), nil
 }
+
+// unknownMessage stands for an error message not known until apply;
+// conditionsAt reports a failed condition with one as an invalid message.
+const unknownMessage = "(the error message refers to values known only after apply, so it cannot be shown)"
 
 // hiddenMessage stands for a condition's error message that is not shown.
 const hiddenMessage = "This condition failed; its error message is not shown (see the warning about it)."
@@ -608,6 +612,9 @@ func (r *run) conditionsAt(ctx *hcl.EvalContext, cs []*condition, summary string
 		if v.False() {
 			d := errorAt(c.cond.Range(), summary, "%s", msg)
 			d.Severity, d.Expression, d.EvalContext = sev, c.cond, ctx
+			if msg == unknownMessage {
+				d = invalidMessage(c, ctx, sev)
+			}
 			if place != nil {
 				place(c, d)
 			}
@@ -616,6 +623,16 @@ func (r *run) conditionsAt(ctx *hcl.EvalContext, cs []*condition, summary string
 		}
 	}
 	return ok
+}
+
+// invalidMessage reports a failed condition whose error message is not
+// known while planning at the message, as terraform reports it: the
+// message must be made of values known before apply.
+func invalidMessage(c *condition, ctx *hcl.EvalContext, sev hcl.DiagnosticSeverity) *hcl.Diagnostic {
+	d := errorAt(c.message.Range(), "Invalid error message",
+		"The condition failed, but its error message refers to values known only after apply, so it cannot be shown. Build the message from values known while planning.")
+	d.Severity, d.Expression, d.EvalContext = sev, c.message, ctx
+	return d
 }
 
 // setOutputs sets the root module's outputs as the stack outputs; one
