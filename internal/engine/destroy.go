@@ -54,7 +54,7 @@ func destroy(ctx context.Context, base *state.Snapshot, opts *Options, preview b
 			return d.result(start), err
 		}
 	}
-	if err := d.runDestroySetup(); err != nil {
+	if err := d.runDestroySetup(doomed); err != nil {
 		err = errors.Join(err, d.closeEphemerals())
 		d.pool.close()
 		return d.result(start), err

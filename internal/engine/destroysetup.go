@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/plinth-iac/plinth/internal/state"
@@ -24,9 +25,13 @@ var (
 )
 
 // runDestroySetup runs opts.DestroySetup, if any, before a destroy's
-// deletes.
-func (d *deployment) runDestroySetup() error {
-	if d.opts.DestroySetup == nil {
+// deletes. A destroy that deletes nothing but providers needs no
+// provider configured, and runs no setup: terraform's destroy of an
+// empty state evaluates nothing (it reads no data source, opens no
+// ephemeral resource, and an output that could not be evaluated does not
+// stop it), so a stack whose first up failed can still be destroyed.
+func (d *deployment) runDestroySetup(doomed []*state.Resource) error {
+	if d.opts.DestroySetup == nil || !slices.ContainsFunc(doomed, func(r *state.Resource) bool { return !isProvider(r.Type) }) {
 		return nil
 	}
 	if err := d.opts.DestroySetup.Run(d.ctx, setupMonitor{monitor{d}}); err != nil {

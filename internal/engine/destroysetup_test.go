@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"testing"
 
@@ -71,6 +72,62 @@ func TestDestroySetupConfiguresProviders(t *testing.T) {
 			diffStrings(t, "destroy's calls", want, calls)
 			if len(h.snap.Resources) != 0 {
 				t.Errorf("the state still holds %d resources after the destroy", len(h.snap.Resources))
+			}
+		})
+	}
+}
+
+// TestDestroySetupSkippedWhenNothingToDelete: a destroy (and its preview)
+// of a stack that records no resource, or only providers, runs no
+// DestroySetup, as terraform's destroy of an empty state evaluates
+// nothing: a configuration whose evaluation fails (a first up that
+// failed before creating anything) can still be destroyed. Once a
+// resource is recorded the setup runs, and its failure stops the destroy.
+func TestDestroySetupSkippedWhenNothingToDelete(t *testing.T) {
+	thing := engine.ProgramFunc(func(ctx context.Context, mon engine.Monitor) error {
+		_, err := engine.RegisterAndWait(ctx, mon, engine.Registration{Type: "pkg:index:Thing", Name: "a", Custom: true,
+			Inputs: resource.Object{"x": resource.NewString("1")}})
+		return err
+	})
+	providerOnly := engine.ProgramFunc(func(ctx context.Context, mon engine.Monitor) error {
+		_, err := engine.RegisterAndWait(ctx, mon, engine.Registration{Type: "pulumi:providers:pkg", Name: "p", Custom: true})
+		return err
+	})
+	tests := map[string]struct {
+		up      engine.Program // nil: nothing applied
+		preview bool
+		ran     bool
+	}{
+		"empty state":          {},
+		"empty state, preview": {preview: true},
+		"only a provider":      {up: providerOnly},
+		"a resource":           {up: thing, ran: true},
+		"a resource, preview":  {up: thing, preview: true, ran: true},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t)
+			if tc.up != nil {
+				h.mustUp(tc.up)
+			}
+			ran := false
+			h.opts = func(o *engine.Options) {
+				o.DestroySetup = engine.ProgramFunc(func(context.Context, engine.Monitor) error {
+					ran = true
+					return errors.New("output \"bad\" refers to sensitive values")
+				})
+			}
+			_, err := h.run(func(ctx context.Context, base *state.Snapshot, o engine.Options) (*engine.Result, error) {
+				if tc.preview {
+					return engine.PreviewDestroy(ctx, base, o)
+				}
+				return engine.Destroy(ctx, base, o)
+			})
+			if ran != tc.ran {
+				t.Errorf("the setup ran: %v, want %v", ran, tc.ran)
+			}
+			if got := err != nil; got != tc.ran {
+				t.Errorf("destroy error %v; want one only when the setup ran and failed", err)
 			}
 		})
 	}

@@ -184,6 +184,13 @@ func (s sources) errorOf(ds hcl.Diagnostics) error {
 }
 
 // errorAt makes an error diagnostic at a range.
+// warningAt is a warning at rng.
+func warningAt(rng hcl.Range, summary, format string, args ...any) *hcl.Diagnostic {
+	d := errorAt(rng, summary, format, args...)
+	d.Severity = hcl.DiagWarning
+	return d
+}
+
 func errorAt(rng hcl.Range, summary, format string, args ...any) *hcl.Diagnostic {
 	r := rng
 	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(format, args...), Subject: &r}

@@ -20,15 +20,7 @@ import (
 const ephemeralMark = funcs.Ephemeral
 
 // hasEphemeral reports whether any part of v is ephemeral.
-func hasEphemeral(v cty.Value) bool {
-	_, pvm := v.UnmarkDeepWithPaths()
-	for _, pm := range pvm {
-		if _, ok := pm.Marks[ephemeralMark]; ok {
-			return true
-		}
-	}
-	return false
-}
+func hasEphemeral(v cty.Value) bool { return hasMark(v, ephemeralMark) }
 
 // resourceBody evaluates the body of a resource, data or ephemeral block.
 // Only an ephemeral block's arguments may hold ephemeral values: what a

@@ -22,6 +22,7 @@ import (
 
 	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/internal/program"
+	"github.com/plinth-iac/plinth/internal/program/hcl/funcs"
 	"github.com/plinth-iac/plinth/internal/schema"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
@@ -505,14 +506,64 @@ func collect(keys []instanceKey, vals []cty.Value, counted, forEach bool) cty.Va
 	return vals[0]
 }
 
-// message evaluates a condition's error message.
-func (r *run) message(ctx *hcl.EvalContext, c *condition) string {
+// message evaluates a condition's error message (see ErrorMessage).
+func (r *run) message(ctx *hcl.EvalContext, c *condition) (string, hcl.Diagnostics) {
 	v, ds := c.message.Value(ctx)
-	v, _ = v.UnmarkDeep()
-	if ds.HasErrors() || !v.IsKnown() || v.IsNull() || v.Type() != cty.String {
-		return "(the error message could not be evaluated)"
+	return ErrorMessage(v, ds, c.message.Range())
+}
+
+// ErrorMessage is the text of a condition's error message, given the
+// value and diagnostics of its evaluation and its range. A message built
+// from a sensitive or ephemeral value is never shown: a warning at the
+// message says so, which the caller reports whether the condition holds
+// or not, as terraform warns, and the text in its place points to that
+// warning. tftest uses it for assert blocks.
+func ErrorMessage(v cty.Value, ds hcl.Diagnostics, rng hcl.Range) (string, hcl.Diagnostics) {
+	if ds.HasErrors() {
+		return "(the error message could not be evaluated)", nil
 	}
-	return v.AsString()
+	for _, h := range hiddenMessageMarks {
+		if hasMark(v, h.mark) {
+			return hiddenMessage, hcl.Diagnostics{warningAt(rng, "Error message refers to "+h.what+" values",
+				"The error message of this condition refers to %s values, so plinth does not show it. %s", h.what, h.fix)}
+		}
+	}
+	if !v.IsKnown() {
+		return unknownMessage, nil
+	}
+	if v.IsNull() || v.Type() != cty.String {
+		return "(the error message could not be evaluated)", nil
+	}
+	return v.AsString(), nil
+}
+
+// unknownMessage stands for an error message not known until apply;
+// conditionsAt reports a failed condition with one as an invalid message.
+const unknownMessage = "(the error message refers to values known only after apply, so it cannot be shown)"
+
+// hiddenMessage stands for a condition's error message that is not shown.
+const hiddenMessage = "This condition failed; its error message is not shown (see the warning about it)."
+
+// hiddenMessageMarks are the marks that keep an error message from being
+// shown, with what to do about each.
+var hiddenMessageMarks = []struct {
+	mark funcs.Mark
+	what string
+	fix  string
+}{
+	{sensitive, "sensitive", "Remove the references to sensitive values, or wrap a reference that reveals nothing secret in nonsensitive()."},
+	{ephemeralMark, "ephemeral", "Remove the references to ephemeral values, or wrap them in ephemeralasnull()."},
+}
+
+// hasMark reports whether any part of v carries mark.
+func hasMark(v cty.Value, mark funcs.Mark) bool {
+	_, pvm := v.UnmarkDeepWithPaths()
+	for _, pm := range pvm {
+		if _, ok := pm.Marks[mark]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // customConditions checks preconditions or postconditions as errors, as
@@ -556,9 +607,14 @@ func (r *run) conditionsAt(ctx *hcl.EvalContext, cs []*condition, summary string
 			ok = r.report(hcl.Diagnostics{errorAt(c.cond.Range(), "Invalid condition result", "The condition must be true or false.")}) && ok
 			continue
 		}
+		msg, warnings := r.message(ctx, c)
+		r.report(warnings)
 		if v.False() {
-			d := errorAt(c.cond.Range(), summary, "%s", r.message(ctx, c))
+			d := errorAt(c.cond.Range(), summary, "%s", msg)
 			d.Severity, d.Expression, d.EvalContext = sev, c.cond, ctx
+			if msg == unknownMessage {
+				d = invalidMessage(c, ctx, sev)
+			}
 			if place != nil {
 				place(c, d)
 			}
@@ -567,6 +623,16 @@ func (r *run) conditionsAt(ctx *hcl.EvalContext, cs []*condition, summary string
 		}
 	}
 	return ok
+}
+
+// invalidMessage reports a failed condition whose error message is not
+// known while planning at the message, as terraform reports it: the
+// message must be made of values known before apply.
+func invalidMessage(c *condition, ctx *hcl.EvalContext, sev hcl.DiagnosticSeverity) *hcl.Diagnostic {
+	d := errorAt(c.message.Range(), "Invalid error message",
+		"The condition failed, but its error message refers to values known only after apply, so it cannot be shown. Build the message from values known while planning.")
+	d.Severity, d.Expression, d.EvalContext = sev, c.message, ctx
+	return d
 }
 
 // setOutputs sets the root module's outputs as the stack outputs; one

@@ -180,10 +180,44 @@ func (l *loader) terraformBlock(m *Module, b *hcl.Block) {
 	if a, ok := content.Attributes["required_version"]; ok {
 		m.requiredVersion = append(m.requiredVersion, a.Expr)
 	}
+	if a, ok := content.Attributes["experiments"]; ok {
+		l.experiments(a)
+	}
 	for _, rb := range content.Blocks {
 		if rb.Type == "required_providers" {
 			l.requiredProviders(m, rb)
 		}
+	}
+}
+
+// concludedExperiments are language experiments of past Terraform
+// releases that became part of the language, with what replaced each.
+var concludedExperiments = map[string]string{
+	"module_variable_optional_attrs": "optional object attributes, optional(TYPE, DEFAULT), are part of the language since Terraform 1.3",
+	"variable_validation":            "validation blocks in variables are part of the language since Terraform 0.13",
+	"config_driven_move":             "moved blocks are part of the language since Terraform 1.1",
+}
+
+// experiments refuses a terraform block's experiments argument: released
+// Terraform runs no experimental language features, and neither does
+// plinth. An experiment that has since concluded is named with what
+// replaced it, so the fix is to delete the argument.
+func (l *loader) experiments(a *hcl.Attribute) {
+	exprs, ds := hcl.ExprList(a.Expr)
+	if ds.HasErrors() {
+		l.diags = append(l.diags, errorAt(a.Expr.Range(), "Invalid experiments argument",
+			"The experiments argument is a list of experiment names, like [name]; plinth runs no experiments, so remove it."))
+		return
+	}
+	for _, e := range exprs {
+		name := hcl.ExprAsKeyword(e)
+		detail := fmt.Sprintf("The experiment %q is not available: plinth, like released Terraform, runs no experimental language features.", name)
+		if now, ok := concludedExperiments[name]; ok {
+			detail += fmt.Sprintf(" It has concluded: %s. Remove it from experiments (and the argument, if it is the only one).", now)
+		} else {
+			detail += " Remove it from experiments, and the configuration that relies on it."
+		}
+		l.diags = append(l.diags, errorAt(e.Range(), "Module uses experimental features", "%s", detail))
 	}
 }
 
@@ -253,9 +287,7 @@ func (l *loader) variableBlock(m *Module, b *hcl.Block) {
 	l.diags = append(l.diags, ds...)
 	v := &variable{name: b.Labels[0], typ: cty.DynamicPseudoType, nullable: true, rng: b.DefRange}
 	if a, ok := content.Attributes["type"]; ok {
-		ty, defaults, ds := typeexpr.TypeConstraintWithDefaults(a.Expr)
-		l.diags = append(l.diags, ds...)
-		v.typ, v.defaults = ty, defaults
+		v.typ, v.defaults = l.typeConstraint(a.Expr)
 	}
 	if a, ok := content.Attributes["default"]; ok {
 		v.def = a.Expr
@@ -269,6 +301,45 @@ func (l *loader) variableBlock(m *Module, b *hcl.Block) {
 		}
 	}
 	m.variables = append(m.variables, v)
+}
+
+// typeConstraint decodes a variable's type. A type in quotes ("string",
+// "list"), the form of Terraform 0.11, gets a diagnostic saying what to
+// write instead rather than hcl's generic one.
+func (l *loader) typeConstraint(expr hcl.Expression) (cty.Type, *typeexpr.Defaults) {
+	if quoted, ok := quotedType(expr); ok {
+		l.diags = append(l.diags, errorAt(expr.Range(), "Invalid quoted type constraint",
+			"The type is given in quotes (%q), as Terraform 0.11 and earlier wrote it; quoted types are no longer accepted. Remove the quotes and write %s.",
+			quoted, unquotedType(quoted)))
+		return cty.DynamicPseudoType, nil
+	}
+	ty, defaults, ds := typeexpr.TypeConstraintWithDefaults(expr)
+	l.diags = append(l.diags, ds...)
+	return ty, defaults
+}
+
+// quotedType is the text of a type constraint written as a plain quoted
+// string.
+func quotedType(expr hcl.Expression) (string, bool) {
+	tmpl, ok := expr.(*hclsyntax.TemplateExpr)
+	if !ok || len(tmpl.Parts) != 1 {
+		return "", false
+	}
+	lit, ok := tmpl.Parts[0].(*hclsyntax.LiteralValueExpr)
+	if !ok || lit.Val.Type() != cty.String || lit.Val.IsNull() {
+		return "", false
+	}
+	return lit.Val.AsString(), true
+}
+
+// unquotedType is the modern spelling of a quoted 0.11 type: the bare
+// collection kinds held strings.
+func unquotedType(quoted string) string {
+	switch quoted {
+	case "list", "map", "set":
+		return quoted + "(string)"
+	}
+	return quoted
 }
 
 func (l *loader) boolAttr(content *hcl.BodyContent, name string, dst *bool) {

@@ -117,7 +117,8 @@ func (fr *fileRunner) asserts(r *Run, sc *tfhcl.Scoped, res result) result {
 	}
 	ctx := sc.Context(map[string]cty.Value{"run": cty.ObjectVal(fr.outputs)})
 	for _, a := range r.asserts {
-		d, stop := evalAssert(ctx, a)
+		d, warnings, stop := evalAssert(ctx, a)
+		res.diags = append(res.diags, warnings...)
 		if d == nil {
 			continue
 		}
@@ -128,8 +129,26 @@ func (fr *fileRunner) asserts(r *Run, sc *tfhcl.Scoped, res result) result {
 	return res
 }
 
-// evalAssert checks one assertion: nil when it holds.
-func evalAssert(ctx *hcl.EvalContext, a assert) (*diag, bool) {
+// evalAssert checks one assertion: nil when it holds. warnings are about
+// its error message (one that would show a sensitive or ephemeral value
+// is withheld), whether it holds or not.
+func evalAssert(ctx *hcl.EvalContext, a assert) (d *diag, warnings []diag, stop bool) {
+	d, stop = checkAssert(ctx, a)
+	if d != nil && stop {
+		return d, nil, stop
+	}
+	v, ds := a.message.Value(ctx)
+	msg, ds := tfhcl.ErrorMessage(v, ds, a.message.Range())
+	warnings = fromHCL(ds)
+	if d != nil {
+		d.detail = msg
+	}
+	return d, warnings, stop
+}
+
+// checkAssert evaluates one assertion's condition: nil when it holds; a
+// failed one's message is filled in by evalAssert.
+func checkAssert(ctx *hcl.EvalContext, a assert) (*diag, bool) {
 	if d := undeclaredOutput(ctx, a.cond); d != nil {
 		return d, true
 	}
@@ -157,13 +176,7 @@ func evalAssert(ctx *hcl.EvalContext, a assert) (*diag, bool) {
 	if v.True() {
 		return nil, false
 	}
-	msg := "(the error message could not be evaluated)"
-	if m, ds := a.message.Value(ctx); !ds.HasErrors() {
-		if m, _ = m.UnmarkDeep(); m.IsKnown() && !m.IsNull() && m.Type() == cty.String {
-			msg = m.AsString()
-		}
-	}
-	d := diagAt(a.cond.Range(), hcl.DiagError, "Test assertion failed", "%s", msg)
+	d := diagAt(a.cond.Range(), hcl.DiagError, "Test assertion failed", "")
 	return &d, false
 }
 
