@@ -1,0 +1,72 @@
+package display
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/plinth-iac/plinth/sdk/resource"
+)
+
+// TestPulumiOutputsShownAsPulumi: the Outputs block of an update renders
+// values as pulumi v3.259.0 rendered pulumi-yaml's l1-output-map program:
+// strings quoted by Go's rules ("a&b" kept, not JSON's "a\u0026b";
+// control characters as \x1b, \a), keys starting "__" left out of an
+// object (yet counted in its padding), outputs that are null, "", [] or
+// {} left out (their keys still counted in the padding), and keys padded by characters to a width in bytes.
+func TestPulumiOutputsShownAsPulumi(t *testing.T) {
+	tests := map[string]struct {
+		outputs resource.Object
+		want    []string
+	}{
+		"html and control characters": {
+			outputs: resource.Object{"url": resource.NewString("https://x.test/?a=1&b=<2>"), "ctl": resource.NewString("esc\x1b bell\a nul\x00 tab\t")},
+			want:    []string{"Outputs:", `    ctl: "esc\x1b bell\a nul\x00 tab\t"`, `    url: "https://x.test/?a=1&b=<2>"`},
+		},
+		"internal keys hidden, counted in the padding": {
+			outputs: resource.Object{"m": resource.NewObject(resource.Object{"__provider": resource.NewString("p"), "ab": resource.NewNumber(1)})},
+			want:    []string{"Outputs:", "    m: {", "        ab        : 1", "    }"},
+		},
+		"empty outputs left out": {
+			outputs: resource.Object{
+				"none": resource.Null(), "blank": resource.NewString(""), "list": resource.NewArray(),
+				"obj": resource.NewObject(resource.Object{}), "kept": resource.NewNumber(2),
+				"__internal": resource.NewString("x"),
+			},
+			want: []string{"Outputs:", "    kept      : 2"}, // padded to "__internal", as pulumi pads to every key
+		},
+		"padding by characters": {
+			outputs: resource.Object{"é": resource.NewNumber(1), "ab": resource.NewNumber(2)},
+			want:    []string{"Outputs:", "    ab: 2", "    é : 1"},
+		},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			got := pulumiOutputLines(painter{}, nil, tc.outputs, nil, false)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestPulumiDiffInfoHidesInternalKeys: a resource whose diff touches the
+// dynamic provider's __provider input shows "[diff: ~state]", as pulumi
+// showed for pulumi/pulumi's delete_before_create program; plinth showed
+// "[diff: +__provider~state]". A diff of internal keys alone shows none.
+func TestPulumiDiffInfoHidesInternalKeys(t *testing.T) {
+	tests := map[string]struct {
+		cs   []change
+		want string
+	}{
+		"with a real change": {cs: []change{{path: "__provider", kind: resource.DiffAdd}, {path: "state", kind: resource.DiffUpdate}}, want: "[diff: ~state]"},
+		"internal only":      {cs: []change{{path: "__provider", kind: resource.DiffUpdate}}, want: ""},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if got := pulumiDiffInfo(tc.cs); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
