@@ -15,11 +15,13 @@ import (
 // pulumiStackOp is what pulumi would do to the stack resource in an
 // operation with these counts, and false when pulumi would not count it
 // (a refresh or destroy of a stack that records nothing) or plinth does
-// not know (an import).
+// not know (an import). prior is the stack's outputs before the
+// operation: a stack that records outputs and no resource was updated,
+// so pulumi has its stack resource to delete in a destroy.
 func pulumiStackOp(verb string, counts map[engine.StepOp]int, prior resource.Object) (engine.StepOp, bool) {
 	switch verb {
 	case "destroy":
-		return engine.OpDelete, total(counts) > 0
+		return engine.OpDelete, total(counts) > 0 || len(prior) > 0
 	case "refresh":
 		return engine.OpSame, total(counts) > 0
 	case "update":

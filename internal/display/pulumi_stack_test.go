@@ -35,6 +35,7 @@ func TestPulumiStackCounted(t *testing.T) {
 		"refresh of nothing":     {verb: "refresh", counts: map[engine.StepOp]int{}, want: map[engine.StepOp]int{}},
 		"destroy":                {verb: "destroy", counts: map[engine.StepOp]int{engine.OpDelete: 2}, want: map[engine.StepOp]int{engine.OpDelete: 3}},
 		"destroy of nothing":     {verb: "destroy", counts: map[engine.StepOp]int{}, want: map[engine.StepOp]int{}},
+		"destroy, outputs only":  {verb: "destroy", counts: map[engine.StepOp]int{}, prior: outputs, want: map[engine.StepOp]int{engine.OpDelete: 1}},
 		"reads left out":         {verb: "update", counts: map[engine.StepOp]int{engine.OpCreate: 2, engine.OpRead: 1}, want: map[engine.StepOp]int{engine.OpCreate: 3}},
 		"reads only, recorded":   {verb: "update", counts: map[engine.StepOp]int{engine.OpRead: 1, engine.OpSame: 1}, prior: outputs, want: map[engine.StepOp]int{engine.OpSame: 2}},
 		"import, not counted":    {verb: "import", counts: map[engine.StepOp]int{engine.OpImport: 1}, want: map[engine.StepOp]int{engine.OpImport: 1}},

@@ -1,0 +1,63 @@
+//go:build unix
+
+package pulumiyaml_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestDestroyShowsOutputsRemoved: destroying a stack of outputs and no
+// resources shows, in the preview and in the destroy, what pulumi v3.259
+// showed for pulumi-yaml's l1-builtin-info program: the stack resource
+// deleted, counted ("- 1 deleted"), and each output listed under
+// "Outputs:" marked "- ". Before, plinth showed an empty Resources block
+// and no output at all.
+func TestDestroyShowsOutputsRemoved(t *testing.T) {
+	p := newProject(t, "outputsonly")
+	p.run("up", "--yes", "--skip-preview")
+	out := p.run("destroy", "--yes").Stdout
+	preview, destroy, ok := strings.Cut(out, "Destroying (dev):")
+	if !ok {
+		t.Fatalf("no Destroying heading in:\n%s", out)
+	}
+	tests := map[string]struct {
+		out, count string
+	}{
+		"preview": {out: preview, count: "- 1 to delete"},
+		"destroy": {out: destroy, count: "- 1 deleted"},
+	}
+	wantOutputs := []string{"Outputs:", `  - first   : "north"`, `  - greeting: "hello from dev"`}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if got := summary(t, tc.out); got != tc.count {
+				t.Errorf("Resources block %q, want %q", got, tc.count)
+			}
+			if diff := cmp.Diff(wantOutputs, outputsBlock(tc.out)); diff != "" {
+				t.Errorf("Outputs block (-want +got):\n%s\nin:\n%s", diff, tc.out)
+			}
+			if !strings.Contains(tc.out, " -  pulumi:pulumi:Stack outputsonly-dev delete") {
+				t.Errorf("no line deleting the stack resource in:\n%s", tc.out)
+			}
+		})
+	}
+}
+
+// outputsBlock is the Outputs block of out, its heading and lines up to
+// the blank line that ends it.
+func outputsBlock(out string) []string {
+	var block []string
+	for _, l := range strings.Split(out, "\n") {
+		switch {
+		case l == "Outputs:":
+			block = []string{l}
+		case block != nil && l == "":
+			return block
+		case block != nil:
+			block = append(block, l)
+		}
+	}
+	return block
+}
