@@ -1,6 +1,7 @@
 package display
 
 import (
+	"encoding/json"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,8 +21,30 @@ func pulumiValueLines(v resource.Value, indent string) []string {
 		return pulumiObjectLines(v.Object(), indent)
 	case resource.ArrayKind:
 		return pulumiArrayLines(v.Array(), indent)
+	case resource.StringKind:
+		if d, ok := decodedJSON(v.Str()); ok {
+			lines := pulumiValueLines(d, indent)
+			return append([]string{"(json) " + lines[0]}, lines[1:]...)
+		}
 	}
 	return []string{pulumiScalar(v)}
+}
+
+// decodedJSON is s decoded, when all of s (spaces around it aside) is a
+// JSON object or array: pulumi shows such a string as the value it holds,
+// marked "(json) ", as it shows the output of fn::toJSON or
+// JSON.stringify.
+func decodedJSON(s string) (resource.Value, bool) {
+	t := strings.TrimSpace(s)
+	if t == "" || t[0] != '{' && t[0] != '[' {
+		return resource.Value{}, false
+	}
+	var x any
+	if err := json.Unmarshal([]byte(t), &x); err != nil {
+		return resource.Value{}, false
+	}
+	v, err := resource.FromGo(x)
+	return v, err == nil
 }
 
 // pulumiScalar renders a value that fits on one line.

@@ -13,7 +13,9 @@ import (
 // strings quoted by Go's rules ("a&b" kept, not JSON's "a\u0026b";
 // control characters as \x1b, \a), keys starting "__" left out of an
 // object (yet counted in its padding), outputs that are null, "", [] or
-// {} left out (their keys still counted in the padding), and keys padded by characters to a width in bytes.
+// {} left out (their keys still counted in the padding), a string holding
+// a JSON object or array shown decoded after "(json) " (pulumi-yaml's
+// l1-builtin-to-json), and keys padded by characters to a width in bytes.
 func TestPulumiOutputsShownAsPulumi(t *testing.T) {
 	tests := map[string]struct {
 		outputs resource.Object
@@ -34,6 +36,17 @@ func TestPulumiOutputsShownAsPulumi(t *testing.T) {
 				"__internal": resource.NewString("x"),
 			},
 			want: []string{"Outputs:", "    kept      : 2"}, // padded to "__internal", as pulumi pads to every key
+		},
+		"a JSON string shown decoded": {
+			outputs: resource.Object{
+				"obj": resource.NewString(`{"key":"value","count":1}`), "arr": resource.NewString(` ["x", "y"] `),
+				"num": resource.NewString("42"), "bad": resource.NewString("{not json"),
+			},
+			want: []string{
+				"Outputs:", `    arr: (json) [`, `        [0]: "x"`, `        [1]: "y"`, "    ]",
+				`    bad: "{not json"`, `    num: "42"`,
+				`    obj: (json) {`, `        count: 1`, `        key  : "value"`, "    }",
+			},
 		},
 		"padding by characters": {
 			outputs: resource.Object{"é": resource.NewNumber(1), "ab": resource.NewNumber(2)},
