@@ -61,3 +61,22 @@ func outputsBlock(out string) []string {
 	}
 	return block
 }
+
+// TestRefusedDeleteCountsStackUnchanged: a program that drops its one
+// protected resource (pulumi/pulumi's protect_resources, step 3) fails,
+// and the stack, made by the first up, is counted unchanged, as pulumi
+// v3.259 counted it ("1 unchanged"); plinth counted it created ("+ 1 to
+// create"), as for a stack's first update, since no step had touched a
+// resource recorded before.
+func TestRefusedDeleteCountsStackUnchanged(t *testing.T) {
+	p := newProject(t, "protected")
+	p.run("up", "--yes", "--skip-preview")
+	p.edit("resources:", "resourcesDropped:")
+	r := p.try("preview")
+	if r.Code == 0 || !strings.Contains(r.Output(), "protect") {
+		t.Fatalf("preview of a program dropping a protected resource did not fail for the protection:\n%s", r.Output())
+	}
+	if s := summary(t, r.Stdout); strings.Contains(s, "create") || !strings.Contains(s, "1 unchanged") {
+		t.Errorf("Resources block %q, want the stack counted unchanged and nothing to create", s)
+	}
+}

@@ -1,10 +1,12 @@
 package display
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/plinth-iac/plinth/internal/engine"
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
@@ -81,5 +83,30 @@ func TestPulumiDiffInfoHidesInternalKeys(t *testing.T) {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestPulumiDestroyHidesReadDiscards: destroying pulumi/pulumi's
+// get_created program (a resource, and a get of it) showed under pulumi
+// v3.259.0 the delete of the resource and of the stack, "- 2 deleted",
+// and nothing for the read; plinth showed "b discarded" and counted
+// "- 1 discarded, 3 changes".
+func TestPulumiDestroyHidesReadDiscards(t *testing.T) {
+	made := puRes("pulumi-nodejs:dynamic:Resource", "a", "0", "", obj("state", 1))
+	read := puRes("pulumi-nodejs:dynamic:Resource", "b", "0", "", obj("state", 1))
+	read.External = true
+	events := []engine.Event{
+		puEvent(engine.EventStepStart, engine.OpDelete, made, nil, false),
+		puEvent(engine.EventStepStart, engine.OpDiscard, read, nil, false),
+		puEvent(engine.EventStepDone, engine.OpDiscard, read, nil, false),
+		puEvent(engine.EventStepDone, engine.OpDelete, made, nil, false),
+	}
+	outcome := Outcome{Result: &engine.Result{Counts: map[engine.StepOp]int{engine.OpDelete: 1, engine.OpDiscard: 1}}}
+	out := runPulumiView(Options{}, Operation{Verb: "destroy", Stack: "dev", Project: "p"}, events, outcome)
+	if strings.Contains(out, " b ") || strings.Contains(out, "discard") {
+		t.Errorf("the destroy shows the read b:\n%s", out)
+	}
+	if !strings.Contains(out, "Resources:\n    - 2 deleted\n\n") {
+		t.Errorf("Resources block, want \"- 2 deleted\" alone:\n%s", out)
 	}
 }
