@@ -47,6 +47,12 @@ func (o *outputLines) Flush() {
 	}
 }
 
+// report shows one line; an empty one is dropped, as pulumi drops them
+// (pulumi-yaml's warnings, each followed by a blank line, are listed
+// without them).
 func (o *outputLines) report(line string) {
+	if line == "" {
+		return
+	}
 	o.view.Diagnostic(display.Diagnostic{Severity: engine.SeverityInfo, Summary: "Program output", Detail: line, Logged: true})
 }
