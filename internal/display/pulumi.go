@@ -360,8 +360,12 @@ func (v *pulumiView) End(o Outcome) {
 			delete(counts, engine.OpDiscard)
 		}
 	}
-	if total(counts) > 0 || v.errored > 0 || o.Err == nil {
-		writeLines(v.opts.Out, pulumiResourceLines(v.p, counts, v.op.Preview, v.errored))
+	errored := v.errored
+	if o.Err != nil && o.Result != nil {
+		errored++ // pulumi counts its stack resource errored too when an operation fails
+	}
+	if total(counts) > 0 || errored > 0 || o.Err == nil {
+		writeLines(v.opts.Out, pulumiResourceLines(v.p, counts, v.op.Preview, errored))
 		fmt.Fprintln(v.opts.Out)
 	}
 	if !v.op.Preview {
