@@ -78,7 +78,7 @@ func (a *app) runDestroy(ctx context.Context, f opFlags) error {
 		return err
 	}
 	opts.DestroySetup = setup
-	_, err = r.phase(display.Operation{Verb: "destroy", Expected: expected}, false, func() (*engine.Result, error) {
+	_, err = r.phaseShowing(display.Operation{Verb: "destroy", Expected: expected}, r.destroyOutcome(sess.Base(), f), func() (*engine.Result, error) {
 		res, err := engine.Destroy(ctx, sess.Base(), opts)
 		return res, errors.Join(err, r.finishSession(sess, res, err))
 	})
@@ -89,11 +89,24 @@ func (a *app) runDestroy(ctx context.Context, f opFlags) error {
 // Terraform configuration's destroy shows removed ("Changes to Outputs:"
 // with each "-> null", as terraform plan -destroy shows them), or nil:
 // a targeted destroy, or another program's, keeps them.
+// A Pulumi program's preview shows them removed too, as pulumi's preview
+// of a destroy lists each with "- ".
 func (r *stackRun) destroyedOutputs(base *state.Snapshot, f opFlags) *state.Snapshot {
-	if r.pulumi != nil || !r.project.Terraform() || len(f.targets)+len(f.excludes) > 0 {
+	if r.pulumi == nil && !r.project.Terraform() || len(f.targets)+len(f.excludes) > 0 {
 		return nil
 	}
 	return base
+}
+
+// destroyOutcome is what the end of a destroy shows: for a Pulumi
+// program's untargeted destroy, the stack outputs it removed, as pulumi
+// lists them ("Outputs:" with each marked "- ") and, with them, the
+// stack resource deleted even where the stack records no resource.
+func (r *stackRun) destroyOutcome(base *state.Snapshot, f opFlags) display.Outcome {
+	if r.pulumi == nil || base == nil || len(f.targets)+len(f.excludes) > 0 {
+		return display.Outcome{}
+	}
+	return display.Outcome{DiffOutputs: true, PriorOutputs: base.Outputs}
 }
 
 // destroySetup is what configures a Terraform configuration's providers

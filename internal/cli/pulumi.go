@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,11 +90,21 @@ func (a *app) preparePulumi(ctx context.Context, view display.View, ws *workspac
 		a.scrub.Learn(v)
 	}
 	prog := &langhost.Program{Project: proj, Host: host, Stack: ws.stack, Config: cfg,
-		Log: func(l monitor.Log) { view.Diagnostic(programLog(l)) }, Stdout: a.env.Stderr, Stderr: a.env.Stderr,
+		Log: func(l monitor.Log) { view.Diagnostic(programLog(l)) }, Stdout: a.programOutput(view), Stderr: a.programOutput(view),
 		Stacks: stackReader{ws: ws, project: proj.Name}, Monitors: &langhost.Monitors{}}
 	src := providerSource(ws.dir, a.env.getenv, a.env.Stderr, a.g.verbose)
 	src.Hosted = prog.HostedProvider // dynamic providers (pulumi-nodejs), from the program's own SDK
 	return &stackRun{a: a, ws: ws, project: pulumiProject{prog}, pulumi: prog, crypter: c, config: cfg, view: view, source: src}, nil
+}
+
+// programOutput is where a Pulumi program's output goes: the
+// diagnostics of the Pulumi-style display (outputLines), else straight
+// to standard error.
+func (a *app) programOutput(view display.View) io.Writer {
+	if displayStyle(a.g.dir) != display.StylePulumi {
+		return a.env.Stderr
+	}
+	return &outputLines{view: view}
 }
 
 // pulumiConfig reads Pulumi.<stack>.yaml and then plinth.<stack>.yaml;

@@ -331,7 +331,7 @@ func newStack(base *state.Snapshot) bool {
 func previewOutcome(base *state.Snapshot) display.Outcome {
 	o := display.Outcome{DiffOutputs: true}
 	if base != nil {
-		o.PriorOutputs = base.Outputs
+		o.PriorOutputs, o.PriorResources = base.Outputs, len(base.Resources) > 0
 	}
 	return o
 }

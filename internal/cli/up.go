@@ -88,7 +88,7 @@ func (a *app) runUp(ctx context.Context, f upFlags) error {
 	opts.Plans = plans
 	show := display.Outcome{ShowOutputs: true}
 	if base != nil {
-		show.PriorOutputs = base.Outputs
+		show.PriorOutputs, show.PriorResources = base.Outputs, len(base.Resources) > 0
 	}
 	_, err = r.phaseShowing(display.Operation{Verb: "update", Expected: expected, NewStack: newStack(base)}, show, func() (*engine.Result, error) {
 		res, err := engine.Update(ctx, ev, base, opts)

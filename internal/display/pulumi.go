@@ -37,6 +37,9 @@ type pulumiView struct {
 	// sameReads counts reads of existing resources that found them as
 	// recorded: the engine counts them unchanged, pulumi not at all.
 	sameReads int
+	// readDiscards counts records of read resources dropped, which
+	// pulumi neither shows nor counts.
+	readDiscards int
 	// rooted says the stack's block was written (--diff).
 	rooted bool
 	height int // lines of the tree drawn last (live)
@@ -81,7 +84,7 @@ func (v *pulumiView) Begin(op Operation) {
 	defer v.mu.Unlock()
 	v.op, v.start, v.tree = op, v.opts.now(), newPulumiTree(op)
 	v.started, v.diags, v.errored, v.rooted, v.height = map[resource.URN]time.Time{}, nil, 0, false, 0
-	v.sameReads = 0 // a view may show a preview, then the update
+	v.sameReads, v.readDiscards = 0, 0 // a view may show a preview, then the update
 	fmt.Fprintln(v.opts.Out, v.p.paint(colourBold, op.pulumiTitle()))
 	fmt.Fprintln(v.opts.Out)
 	if !v.live && !v.opts.Diff {
@@ -121,6 +124,15 @@ func (v *pulumiView) Event(e engine.Event) {
 	defer v.mu.Unlock()
 	if e.Kind == engine.EventStepDone && e.Op == engine.OpSame && e.New != nil && e.New.External {
 		v.sameReads++
+	}
+	if e.Op == engine.OpDiscard && e.Old != nil && e.Old.External && e.Err == nil {
+		// pulumi neither shows nor counts dropping the record of a
+		// resource the program read (a get): pulumi/pulumi's
+		// get_created program's destroy shows "- 2 to delete" only.
+		if e.Kind == engine.EventStepDone {
+			v.readDiscards++
+		}
+		return
 	}
 	if hidden(e, v.opts.Verbose) {
 		return
@@ -330,7 +342,7 @@ func (v *pulumiView) End(o Outcome) {
 		fmt.Fprintln(v.opts.Out)
 	}
 	if !v.live && !v.opts.Diff && o.Result != nil && o.Err == nil {
-		if op, ok := pulumiStackOp(v.op.Verb, o.Result.Counts, o.PriorOutputs); ok {
+		if op, ok := pulumiStackOp(v.op.Verb, o.Result.Counts, o.recorded()); ok {
 			writeLines(v.opts.Out, v.stackLines(op))
 		}
 	}
@@ -342,11 +354,18 @@ func (v *pulumiView) End(o Outcome) {
 	}
 	var counts map[engine.StepOp]int
 	if o.Result != nil {
-		counts = pulumiCounts(v.op.Verb, o.Result, o.PriorOutputs)
+		counts = pulumiCounts(v.op.Verb, o.Result, o.recorded())
 		counts[engine.OpSame] = max(0, counts[engine.OpSame]-v.sameReads)
+		if counts[engine.OpDiscard] -= v.readDiscards; counts[engine.OpDiscard] <= 0 {
+			delete(counts, engine.OpDiscard)
+		}
 	}
-	if total(counts) > 0 || v.errored > 0 || o.Err == nil {
-		writeLines(v.opts.Out, pulumiResourceLines(v.p, counts, v.op.Preview, v.errored))
+	errored := v.errored
+	if o.Err != nil && o.Result != nil {
+		errored++ // pulumi counts its stack resource errored too when an operation fails
+	}
+	if total(counts) > 0 || errored > 0 || o.Err == nil {
+		writeLines(v.opts.Out, pulumiResourceLines(v.p, counts, v.op.Preview, errored))
 		fmt.Fprintln(v.opts.Out)
 	}
 	if !v.op.Preview {

@@ -276,7 +276,7 @@ func (v *digestView) End(o Outcome) {
 	}
 	v.digest.Duration = int64(v.opts.now().Sub(v.start))
 	if o.Result != nil {
-		for op, n := range pulumiCounts(v.verb, o.Result, o.PriorOutputs) {
+		for op, n := range pulumiCounts(v.verb, o.Result, o.recorded()) {
 			if n > 0 {
 				v.digest.ChangeSummary[string(op)] = n
 			}
@@ -296,7 +296,7 @@ func (v *digestView) End(o Outcome) {
 // update, the same in a later one, refreshed by a refresh), last in a
 // destroy (deleted).
 func (v *digestView) addStackStep(o Outcome) {
-	op, ok := pulumiStackOp(v.verb, o.Result.Counts, o.PriorOutputs)
+	op, ok := pulumiStackOp(v.verb, o.Result.Counts, o.recorded())
 	if !ok {
 		return
 	}

@@ -114,19 +114,20 @@ func pulumiOpsIn(counts map[engine.StepOp]int) []engine.StepOp {
 }
 
 // pulumiDiffInfo is the Info of a changed resource: "[diff: +a~b,c-d]",
-// the changed top-level properties grouped by kind.
+// the changed top-level properties grouped by kind, internal ones
+// ("__provider") left out as pulumi leaves them out.
 func pulumiDiffInfo(cs []change) string {
-	if len(cs) == 0 {
-		return ""
-	}
 	groups := map[resource.DiffKind][]string{}
 	seen := map[string]bool{}
 	for _, c := range cs {
 		root := rootOf(c.path)
-		if !seen[root] {
+		if !seen[root] && !internalKey(root) {
 			seen[root] = true
 			groups[c.kind] = append(groups[c.kind], root)
 		}
+	}
+	if len(seen) == 0 || len(groups) == 0 {
+		return ""
 	}
 	var b strings.Builder
 	b.WriteString("[diff: ")

@@ -2,7 +2,6 @@ package display
 
 import (
 	"github.com/plinth-iac/plinth/internal/engine"
-	"github.com/plinth-iac/plinth/sdk/resource"
 )
 
 // plinth records no pulumi:pulumi:Stack resource, but pulumi does and
@@ -15,15 +14,17 @@ import (
 // pulumiStackOp is what pulumi would do to the stack resource in an
 // operation with these counts, and false when pulumi would not count it
 // (a refresh or destroy of a stack that records nothing) or plinth does
-// not know (an import).
-func pulumiStackOp(verb string, counts map[engine.StepOp]int, prior resource.Object) (engine.StepOp, bool) {
+// not know (an import). recorded says the stack recorded resources or
+// outputs before the operation (Outcome.recorded): it was updated before,
+// so pulumi has its stack resource, to delete in a destroy.
+func pulumiStackOp(verb string, counts map[engine.StepOp]int, recorded bool) (engine.StepOp, bool) {
 	switch verb {
 	case "destroy":
-		return engine.OpDelete, total(counts) > 0
+		return engine.OpDelete, total(counts) > 0 || recorded
 	case "refresh":
 		return engine.OpSame, total(counts) > 0
 	case "update":
-		if len(prior) > 0 || recordedBefore(counts) {
+		if recorded || recordedBefore(counts) {
 			return engine.OpSame, true
 		}
 		return engine.OpCreate, true // the stack's first update
@@ -53,7 +54,7 @@ func recordedBefore(counts map[engine.StepOp]int) bool {
 // in the recordings (e2e/pulumicorpus/testdata/go-read: a first read, and
 // a re-read of a file that had changed, counted by pulumi v3.259 neither
 // as read nor as unchanged).
-func withStack(verb string, counts map[engine.StepOp]int, prior resource.Object) map[engine.StepOp]int {
+func withStack(verb string, counts map[engine.StepOp]int, recorded bool) map[engine.StepOp]int {
 	out := make(map[engine.StepOp]int, len(counts)+1)
 	for op, n := range counts {
 		if op == engine.OpRead && verb == "update" {
@@ -61,7 +62,7 @@ func withStack(verb string, counts map[engine.StepOp]int, prior resource.Object)
 		}
 		out[op] = n
 	}
-	if op, ok := pulumiStackOp(verb, counts, prior); ok {
+	if op, ok := pulumiStackOp(verb, counts, recorded); ok {
 		out[op]++
 	}
 	return out
@@ -71,8 +72,8 @@ func withStack(verb string, counts map[engine.StepOp]int, prior resource.Object)
 // (withStack), with each retainOnDelete resource the program dropped
 // counted as deleted, as pulumi counts it, where plinth's own views say
 // discarded (the resource is left alone either way).
-func pulumiCounts(verb string, r *engine.Result, prior resource.Object) map[engine.StepOp]int {
-	out := withStack(verb, r.Counts, prior)
+func pulumiCounts(verb string, r *engine.Result, recorded bool) map[engine.StepOp]int {
+	out := withStack(verb, r.Counts, recorded)
 	if n := min(r.Retained, out[engine.OpDiscard]); n > 0 {
 		out[engine.OpDiscard] -= n
 		out[engine.OpDelete] += n
@@ -146,7 +147,7 @@ func (v *pulumiView) markStack(o Outcome) {
 	if o.Result == nil || o.Err != nil {
 		return
 	}
-	if op, ok := pulumiStackOp(v.op.Verb, o.Result.Counts, o.PriorOutputs); ok && op != engine.OpSame {
+	if op, ok := pulumiStackOp(v.op.Verb, o.Result.Counts, o.recorded()); ok && op != engine.OpSame {
 		v.tree.root.op, v.tree.root.phase, v.tree.root.took = op, rowDone, v.opts.now().Sub(v.start)
 	}
 }

@@ -3,7 +3,9 @@ package display
 import (
 	"encoding/json"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/plinth-iac/plinth/sdk/resource"
 )
@@ -19,16 +21,39 @@ func pulumiValueLines(v resource.Value, indent string) []string {
 		return pulumiObjectLines(v.Object(), indent)
 	case resource.ArrayKind:
 		return pulumiArrayLines(v.Array(), indent)
+	case resource.StringKind:
+		if d, ok := decodedJSON(v.Str()); ok {
+			lines := pulumiValueLines(d, indent)
+			return append([]string{"(json) " + lines[0]}, lines[1:]...)
+		}
 	}
 	return []string{pulumiScalar(v)}
+}
+
+// decodedJSON is s decoded, when all of s (spaces around it aside) is a
+// JSON object or array: pulumi shows such a string as the value it holds,
+// marked "(json) ", as it shows the output of fn::toJSON or
+// JSON.stringify.
+func decodedJSON(s string) (resource.Value, bool) {
+	t := strings.TrimSpace(s)
+	if t == "" || t[0] != '{' && t[0] != '[' {
+		return resource.Value{}, false
+	}
+	var x any
+	if err := json.Unmarshal([]byte(t), &x); err != nil {
+		return resource.Value{}, false
+	}
+	v, err := resource.FromGo(x)
+	return v, err == nil
 }
 
 // pulumiScalar renders a value that fits on one line.
 func pulumiScalar(v resource.Value) string {
 	switch v.Kind() {
 	case resource.StringKind:
-		b, _ := json.Marshal(v.Str())
-		return string(b)
+		// Go's quoting, as pulumi's %q: "a&b" stays as it is (JSON's
+		// encoder wrote \u0026), control characters read \x1b, \a.
+		return strconv.Quote(v.Str())
 	case resource.NullKind:
 		return "<null>"
 	case resource.SecretKind:
@@ -65,8 +90,9 @@ func pulumiArrayLines(a []resource.Value, indent string) []string {
 
 // pulumiKeyLines renders the members of an object in key order, keys
 // padded to the longest ("a   : 1", "bcd: 2"), each line starting with
-// indent. keep, if not nil, picks the keys shown; the padding counts
-// every key, as pulumi's does.
+// indent. keep, if not nil, picks the keys shown; internal keys
+// ("__provider") are never shown. The padding counts every key, as
+// pulumi's does.
 func pulumiKeyLines(o resource.Object, indent string, keep func(string) bool) []string {
 	keys := o.Keys()
 	sort.Strings(keys)
@@ -76,7 +102,7 @@ func pulumiKeyLines(o resource.Object, indent string, keep func(string) bool) []
 	}
 	var lines []string
 	for _, k := range keys {
-		if keep != nil && !keep(k) {
+		if keep != nil && !keep(k) || internalKey(k) {
 			continue
 		}
 		vs := pulumiValueLines(o[k], indent)
@@ -86,11 +112,39 @@ func pulumiKeyLines(o resource.Object, indent string, keep func(string) bool) []
 	return lines
 }
 
+// internalKey says whether pulumi hides a key from what it shows: a
+// name starting "__" (an SDK's or provider's own bookkeeping).
+func internalKey(k string) bool { return strings.HasPrefix(k, "__") }
+
+// padRight pads s with spaces to width characters. Widths are taken in
+// bytes (len) and padding counts characters, as pulumi's "%-*s" of a
+// width from len does: a key with a multi-byte character is padded more.
 func padRight(s string, width int) string {
-	if len(s) >= width {
+	n := utf8.RuneCountInString(s)
+	if n >= width {
 		return s
 	}
-	return s + strings.Repeat(" ", width-len(s))
+	return s + strings.Repeat(" ", width-n)
+}
+
+// pulumiShown says whether pulumi lists an output it does not mark as
+// changed: not an internal key, nor null, "", [] or {}, which it leaves
+// out as clutter.
+func pulumiShown(k string, v resource.Value) bool {
+	if internalKey(k) {
+		return false
+	}
+	switch v.Kind() {
+	case resource.NullKind:
+		return false
+	case resource.StringKind:
+		return v.Str() != ""
+	case resource.ArrayKind:
+		return len(v.Array()) > 0
+	case resource.ObjectKind:
+		return len(v.Object()) > 0
+	}
+	return true
 }
 
 // pulumiOutputLines renders the Outputs block. With prior outputs known,
@@ -119,7 +173,7 @@ func pulumiOutputLines(p painter, prior, now resource.Object, changes map[string
 	lines := []string{"Outputs:"}
 	for _, k := range keys {
 		kind, changed := changes[k]
-		if onlyChanged && !changed {
+		if onlyChanged && !changed || !changed && !pulumiShown(k, all[k]) {
 			continue
 		}
 		lines = append(lines, pulumiOutputLine(p, k, width, kind, changed, prior[k], all[k])...)

@@ -112,7 +112,17 @@ type Outcome struct {
 	// The Pulumi style marks the outputs an update changed with them,
 	// as pulumi does; the other styles read them only with DiffOutputs.
 	PriorOutputs resource.Object
+	// PriorResources says the stack recorded resources before the
+	// operation: the Pulumi style then counts its stack resource as
+	// pulumi does for a stack it made before (unchanged by an update,
+	// deleted by a destroy), even where no step touched them (a
+	// --target elsewhere, a refused delete of a protected resource).
+	PriorResources bool
 }
+
+// recorded says the stack recorded resources or outputs before the
+// operation, so that pulumi has its stack resource already.
+func (o Outcome) recorded() bool { return o.PriorResources || len(o.PriorOutputs) > 0 }
 
 // outputChanges are the output changes the outcome shows, nil if it
 // shows none.

@@ -59,6 +59,10 @@ func (d *deployment) settle(c *change, resp provider.DiffResponse, provReplace b
 		dd = resource.DiffObjects(c.old.Inputs, c.inputs, nil)
 		changed = changed || len(dd) > 0
 	}
+	if !changed {
+		resp = unchangedDiff(resp)
+		dd = nil
+	}
 	dd = dd.Clone()
 	markReplaceKeys(dd, resp.ReplaceKeys)
 	forced := markReplaceOnChanges(dd, roc)
@@ -77,6 +81,18 @@ func (d *deployment) settle(c *change, resp provider.DiffResponse, provReplace b
 		c.op = OpSame
 	}
 	return nil
+}
+
+// unchangedDiff drops the replacement a provider asked for in a diff that,
+// once settled, changes nothing: a provider that answers "unknown" with
+// replace keys, leaving the engine to compare inputs, and whose inputs did
+// not change, is not replaced, as under pulumi. A Pulumi dynamic provider
+// whose diff compares its news with outputs that lack them (outs left
+// undefined) answers so on every run; taking its replace keys at their
+// word replaced the resource at every preview.
+func unchangedDiff(resp provider.DiffResponse) provider.DiffResponse {
+	resp.ReplaceKeys, resp.DetailedDiff = nil, nil
+	return resp
 }
 
 // forcedReplace says why a resource must be replaced whatever its diff:

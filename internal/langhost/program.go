@@ -36,6 +36,7 @@ type Program struct {
 	// nil refuses stack references.
 	Stacks monitor.StackReader
 	// Stdout and Stderr receive the program's own output (console.log);
+	// one with a Flush method is flushed when the program ends;
 	// nil drops it.
 	Stdout, Stderr io.Writer
 	// FailGrace is how long a program has, after one of its registrations
@@ -127,7 +128,17 @@ func (p *Program) Run(ctx context.Context, mon engine.Monitor) error {
 		MonitorAddr: srv.Addr(), EngineAddr: srv.Addr(), Config: cfg, SecretKeys: secret,
 		DryRun: p.dryRun, Parallel: parallel, Stdout: orDiscard(p.Stdout), Stderr: orDiscard(p.Stderr),
 	})
+	flush(p.Stdout)
+	flush(p.Stderr)
 	return p.failure(ctx, srv, runErr)
+}
+
+// flush ends the program's output on w, for a writer that holds back an
+// unfinished line (one with a Flush method).
+func flush(w io.Writer) {
+	if f, ok := w.(interface{ Flush() }); ok {
+		f.Flush()
+	}
 }
 
 // endAfterFailure ends the program once a registration has failed and

@@ -109,7 +109,7 @@ func (m *resourceMonitor) RegisterResourceOutputs(_ context.Context, req *pulumi
 		return nil, status.Error(codes.InvalidArgument, s.refuse(err).Error())
 	}
 	if urn := resource.URN(req.GetUrn()); urn == s.rootURN() {
-		s.mon.SetStackOutputs(outputs)
+		s.mon.SetStackOutputs(withoutResourceMarks(outputs))
 		return &emptypb.Empty{}, nil
 	}
 	if err := s.mon.RegisterOutputs(resource.URN(req.GetUrn()), outputs); err != nil {
