@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"net"
 	"testing"
 	"time"
 
@@ -44,5 +45,51 @@ func TestQuiet(t *testing.T) {
 	}
 	if _, err := live.Exec(ctx, "SELECT 1"); err != nil {
 		t.Errorf("the session peeked at: %v", err)
+	}
+}
+
+// TestQuietBesideAParkedReader: the peek neither waits for nor disturbs
+// a read that is waiting on the same socket, as pgx's background reader
+// waits after a slow write. The peek used to take the descriptor's read
+// lock and wait as long as that read did (a `plinth up` hung for good on
+// a loaded machine).
+func TestQuietBesideAParkedReader(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	client, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	server, err := ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer server.Close()
+	read := make(chan string, 1)
+	go func() {
+		b := make([]byte, 16)
+		n, _ := client.Read(b)
+		read <- string(b[:n])
+	}()
+	time.Sleep(50 * time.Millisecond) // let the read park
+	done := make(chan bool, 1)
+	go func() { done <- quiet(client) }()
+	select {
+	case q := <-done:
+		if !q {
+			t.Error("a socket with nothing to read is not quiet")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the peek waited for the parked read")
+	}
+	if _, err := server.Write([]byte("hello")); err != nil {
+		t.Fatal(err)
+	}
+	if got := <-read; got != "hello" {
+		t.Errorf("the parked read got %q, want hello", got)
 	}
 }
