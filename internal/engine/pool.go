@@ -16,7 +16,12 @@ import (
 // a new goroutine then takes the slot and the next task, and the task
 // finishes on its own goroutine, which exits. So at most as many tasks as
 // there are slots hold one, and the goroutines never number more than the
-// slots plus the tasks that gave theirs back and have not returned.
+// slots plus the tasks that gave theirs back and have not returned, of
+// which there are at most givenPerSlot times the slots: steps that compute
+// in memory finish thousands at a time while one batch of the journal
+// syncs, and each waiting on its own goroutine (with a stack grown deep in
+// the engine) cost a 100,000-resource create 50 MB of its peak. A task
+// past that bound keeps its slot while it waits, as every task once did.
 type pool struct {
 	mu      sync.Mutex
 	cond    *sync.Cond
@@ -24,9 +29,17 @@ type pool struct {
 	head    int
 	closed  bool
 	running sync.WaitGroup
+	// given counts the tasks that gave their slot back and have not
+	// returned; maxGiven bounds it.
+	given    atomic.Int64
+	maxGiven int64
 	// goroutines counts the pool's goroutines alive, for the tests.
 	goroutines atomic.Int64
 }
+
+// givenPerSlot bounds the tasks waiting without a slot, per slot: enough
+// for a journal batch to gather several times the slots' steps.
+const givenPerSlot = 4
 
 // slot is a task's hold on one of its pool's slots, handed to the task.
 // A caller that holds no slot has a nil *slot.
@@ -38,7 +51,7 @@ type slot struct {
 }
 
 func newPool(slots int) *pool {
-	p := &pool{}
+	p := &pool{maxGiven: int64(givenPerSlot * slots)}
 	p.cond = sync.NewCond(&p.mu)
 	for range slots {
 		p.spawn()
@@ -98,6 +111,7 @@ func (p *pool) work() {
 		s := &slot{p: p}
 		task(s)
 		if s.given {
+			p.given.Add(-1)
 			return
 		}
 	}
@@ -107,9 +121,15 @@ func (p *pool) work() {
 // while the caller finishes without one. Only the task that holds s may
 // call it, and only when nothing is left to it that the pool's bound is
 // for (a provider call, a hook, a provisioner). A nil slot (the caller
-// holds none) and a slot already given back do nothing.
+// holds none), a slot already given back, and a slot while the pool has
+// as many tasks without one as it allows (maxGiven) do nothing: the task
+// then finishes in its slot.
 func (s *slot) release() {
 	if s == nil || s.given {
+		return
+	}
+	if s.p.given.Add(1) > s.p.maxGiven {
+		s.p.given.Add(-1)
 		return
 	}
 	s.given = true

@@ -17,7 +17,7 @@ import (
 func TestPoolGivenBackSlots(t *testing.T) {
 	tests := map[string]struct{ slots, givers, keepers int }{
 		"one slot, one giver":        {slots: 1, givers: 1, keepers: 3},
-		"one slot, many givers":      {slots: 1, givers: 8, keepers: 8},
+		"one slot, many givers":      {slots: 1, givers: givenPerSlot, keepers: 8},
 		"more givers than slots":     {slots: 3, givers: 10, keepers: 20},
 		"more slots than tasks need": {slots: 8, givers: 2, keepers: 2},
 	}
@@ -66,6 +66,46 @@ func TestPoolGivenBackSlots(t *testing.T) {
 				t.Errorf("%d goroutines alive after close, want 0", n)
 			}
 		})
+	}
+}
+
+// TestPoolBoundsGivenBackSlots: no more than givenPerSlot tasks a slot
+// give theirs back; the next one to try keeps its slot, and the goroutines
+// number the slots plus the tasks that gave theirs back.
+func TestPoolBoundsGivenBackSlots(t *testing.T) {
+	const slots = 2
+	bound := givenPerSlot * slots
+	p := newPool(slots)
+	gate := make(chan struct{})
+	var tried sync.WaitGroup
+	var gave, kept atomic.Int64
+	tasks := bound + slots // as many as can be waiting at once
+	tried.Add(tasks)
+	for range tasks {
+		p.submit(func(s *slot) {
+			s.release()
+			if s.given {
+				gave.Add(1)
+			} else {
+				kept.Add(1)
+			}
+			tried.Done()
+			<-gate
+		})
+	}
+	if !waitTimeout(&tried, 10*time.Second) {
+		t.Fatalf("only %d gave back and %d kept their slots of %d tasks", gave.Load(), kept.Load(), tasks)
+	}
+	if gave.Load() != int64(bound) || kept.Load() != slots {
+		t.Errorf("%d tasks gave their slot back and %d kept it, want %d and %d", gave.Load(), kept.Load(), bound, slots)
+	}
+	if n := p.goroutines.Load(); n != int64(slots+bound) {
+		t.Errorf("%d goroutines, want the %d slots' and the %d givers'", n, slots, bound)
+	}
+	close(gate)
+	p.close()
+	if n := p.given.Load(); n != 0 {
+		t.Errorf("%d tasks counted as given back after close, want 0", n)
 	}
 }
 
