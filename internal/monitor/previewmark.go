@@ -12,30 +12,10 @@ const resourceMark = "@isPulumiResource"
 // program exporting a resource find its outputs changed (pulumi/pulumi's
 // secret_outputs program): pulumi's display drops the key too.
 func withoutResourceMarks(o resource.Object) resource.Object {
-	out := make(resource.Object, len(o))
-	for k, v := range o {
-		out[k] = unmarked(v)
-	}
-	return out
-}
-
-func unmarked(v resource.Value) resource.Value {
-	switch v.Kind() {
-	case resource.SecretKind:
-		return resource.MakeSecret(unmarked(v.SecretElement()))
-	case resource.ArrayKind:
-		elems := make([]resource.Value, len(v.Array()))
-		for i, e := range v.Array() {
-			elems[i] = unmarked(e)
+	return resource.NewObject(o).Map(func(v resource.Value) resource.Value {
+		if v.Kind() == resource.ObjectKind {
+			delete(v.Object(), resourceMark) // Map built this object: it is ours
 		}
-		return resource.NewArray(elems...)
-	case resource.ObjectKind:
-		o := v.Object()
-		if _, marked := o[resourceMark]; marked {
-			o = o.Copy()
-			delete(o, resourceMark)
-		}
-		return resource.NewObject(withoutResourceMarks(o))
-	}
-	return v
+		return v
+	}).Object()
 }
